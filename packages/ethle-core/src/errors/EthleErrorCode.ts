@@ -1,0 +1,21 @@
+/**
+ * Catalogue of the core's error codes. Add a code here (with a line saying when it is thrown)
+ * rather than inventing strings at throw sites.
+ */
+export type EthleErrorCode =
+  /** A model or policy input is missing, not finite, negative, or absurd (e.g. RTT of a day). */
+  | 'ERR_MODEL_INVALID_INPUT'
+  /** The text is not an HLS playlist (no #EXTM3U header). */
+  | 'ERR_HLS_NOT_A_PLAYLIST'
+  /** A playlist tag or attribute list cannot be parsed, or the playlist is internally inconsistent. */
+  | 'ERR_HLS_MALFORMED'
+  /** The text is not a DASH MPD (no MPD root element). */
+  | 'ERR_DASH_NOT_AN_MPD'
+  /** The MPD is not well-formed XML, is truncated, or has inconsistent timing. */
+  | 'ERR_DASH_MALFORMED'
+  /** The MPD uses an addressing scheme the rewriter cannot hold (e.g. SegmentList, SegmentBase in a dynamic MPD). */
+  | 'ERR_DASH_UNSUPPORTED'
+  /** Planner inputs are inconsistent (e.g. negative sequence numbers, x out of range). */
+  | 'ERR_PLANNER_INVALID_INPUT'
+  /** A URL to route through the edge cannot be resolved against its base. */
+  | 'ERR_URL_INVALID';

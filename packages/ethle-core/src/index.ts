@@ -1,0 +1,3 @@
+// Public API of @ethle/core. Each concept folder has its own index; this file only re-exports.
+export * from './errors/EthleError.js';
+export type * from './errors/EthleErrorCode.js';

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The one test command (`npm test`): type-check every package, run the unit and integration
+// tests (vitest), then the browser tests (Playwright in Debian Chromium). Prints one closing line
+// "tests: N passed, N failed" over all stages and exits non-zero if any stage failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const out = join(root, 'test-results');
+mkdirSync(out, { recursive: true });
+const only = process.argv.slice(2); // e.g. `npm test -- unit` or `npm test -- e2e`
+const want = (stage) => only.length === 0 || only.includes(stage);
+
+let passed = 0;
+let failed = 0;
+let broken = false;
+
+function run(label, cmd, args, env = {}) {
+  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) broken = true;
+  return r.status ?? 1;
+}
+
+if (want('typecheck')) {
+  if (run('typecheck', 'npx', ['tsc', '-b', 'tsconfig.build.json']) !== 0) failed += 1;
+  else passed += 1;
+}
+
+if (want('unit')) {
+  const file = join(out, 'vitest.json');
+  run('unit + integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`]);
+  if (existsSync(file)) {
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    passed += r.numPassedTests ?? 0;
+    failed += r.numFailedTests ?? 0;
+    if (!r.success && (r.numFailedTests ?? 0) === 0) failed += 1; // a suite that failed to load
+  } else failed += 1;
+}
+
+const hasSpecs = existsSync(join(root, 'e2e/tests')) && readdirSync(join(root, 'e2e/tests')).some((f) => f.endsWith('.spec.ts'));
+if (want('e2e') && hasSpecs) {
+  const file = join(out, 'playwright.json');
+  run('browser + end-to-end (Playwright, Debian Chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
+  if (existsSync(file)) {
+    const s = JSON.parse(readFileSync(file, 'utf8')).stats ?? {};
+    passed += (s.expected ?? 0) + (s.flaky ?? 0);
+    failed += s.unexpected ?? 0;
+  } else failed += 1;
+}
+
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(broken || failed > 0 ? 1 : 0);
