@@ -1,9 +1,30 @@
-export interface CliIo {
-  stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
-}
+import { EXIT_USAGE, type CliIo } from './CliIo.js';
+import { runPlan } from './plan.js';
+import { runServe } from './serve.js';
+
+const USAGE = `usage: ethle-edge <command> [options]
+
+commands:
+  plan    operator's calculator: how many segments to hold (ETHLE model)
+  serve   run the edge server in front of configured origins
+
+ethle-edge <command> --help for the options of a command
+`;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  io.stderr.write(`ethle-edge: unknown command ${JSON.stringify(argv[0] ?? '')}\n`);
-  return 2;
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'plan':
+      return runPlan(rest, io);
+    case 'serve':
+      return runServe(rest, io);
+    case '--help':
+    case '-h':
+    case 'help':
+      io.stdout.write(USAGE);
+      return 0;
+    default:
+      io.stderr.write(`ethle-edge: unknown command ${JSON.stringify(command ?? '')}\n\n${USAGE}`);
+      return EXIT_USAGE;
+  }
 }
