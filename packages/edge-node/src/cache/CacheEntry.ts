@@ -1,0 +1,111 @@
+import type { EdgeError } from '../errors/EdgeError.js';
+
+export type CacheEntryState = 'pending' | 'streaming' | 'complete' | 'failed';
+
+/** Response headers the edge keeps from the origin and replays to receivers. */
+export type EntryHeaders = Record<string, string>;
+
+/**
+ * One origin object (a segment) being written by exactly one origin fetch and read by any number
+ * of receivers at the same time (read-while-writer). Chunks are kept as the Buffers undici hands
+ * us: every reader writes the same Buffer objects, no copy per receiver.
+ */
+export class CacheEntry {
+  readonly key: string;
+  state: CacheEntryState = 'pending';
+  headers: EntryHeaders = {};
+  /** Content-Length announced by the origin, if any. */
+  expectedBytes: number | undefined;
+  readonly chunks: Buffer[] = [];
+  bytes = 0;
+  error: EdgeError | undefined;
+  /** Receivers currently streaming from this entry; an entry with readers is never evicted. */
+  readers = 0;
+  /** Accounted in the cache's byte budget (false = served through without caching). */
+  admitted = false;
+  /** Still reachable through the cache map (false once evicted or bypassed). */
+  inCache = true;
+  readonly createdAt: number;
+  readonly #wakers = new Set<() => void>();
+
+  constructor(key: string, nowMs: number) {
+    this.key = key;
+    this.createdAt = nowMs;
+  }
+
+  /** Called on every state change (headers, chunk, end, failure). Returns an unsubscribe. */
+  subscribe(wake: () => void): () => void {
+    this.#wakers.add(wake);
+    return () => this.#wakers.delete(wake);
+  }
+
+  #wake(): void {
+    for (const w of [...this.#wakers]) w();
+  }
+
+  setHeaders(headers: EntryHeaders, expectedBytes: number | undefined): void {
+    if (this.state !== 'pending') return;
+    this.headers = headers;
+    this.expectedBytes = expectedBytes;
+    this.state = 'streaming';
+    this.#wake();
+  }
+
+  push(chunk: Buffer): void {
+    if (this.state !== 'streaming') return;
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    this.#wake();
+  }
+
+  end(): void {
+    if (this.state !== 'streaming') return;
+    this.state = 'complete';
+    this.#wake();
+    this.#wakers.clear();
+  }
+
+  fail(error: EdgeError): void {
+    if (this.state === 'complete' || this.state === 'failed') return;
+    this.state = 'failed';
+    this.error = error;
+    // The bytes are useless now; drop them so a failed entry holds no memory.
+    this.chunks.length = 0;
+    this.#wake();
+    this.#wakers.clear();
+  }
+
+  /** Resolves once headers are known (or rejects with the fetch's error). */
+  whenHeaders(): Promise<void> {
+    if (this.state === 'streaming' || this.state === 'complete') return Promise.resolve();
+    if (this.state === 'failed') return Promise.reject(this.error);
+    return new Promise((resolve, reject) => {
+      const off = this.subscribe(() => {
+        if (this.state === 'failed') {
+          off();
+          reject(this.error);
+        } else if (this.state !== 'pending') {
+          off();
+          resolve();
+        }
+      });
+    });
+  }
+
+  /** Resolves once the body is complete (rejects on failure). */
+  whenComplete(): Promise<void> {
+    if (this.state === 'complete') return Promise.resolve();
+    if (this.state === 'failed') return Promise.reject(this.error);
+    return new Promise((resolve, reject) => {
+      const off = this.subscribe(() => {
+        if (this.state === 'complete') {
+          off();
+          resolve();
+        } else if (this.state === 'failed') {
+          off();
+          reject(this.error);
+        }
+      });
+    });
+  }
+}

@@ -1,0 +1,120 @@
+import { CacheEntry } from './CacheEntry.js';
+
+export interface SegmentCacheOptions {
+  maxBytes: number;
+  maxAgeMs: number;
+  now: () => number;
+  /** Told when an entry could not be admitted and is served through without caching. */
+  onBypass?: (entry: CacheEntry) => void;
+  onEvict?: (entry: CacheEntry, reason: 'lru' | 'age') => void;
+}
+
+/**
+ * Segment store bounded in bytes and age. Map order is LRU order (a hit moves the entry to the
+ * end). An entry being written or read is never evicted from under its readers; when nothing
+ * can be evicted to make room, a new entry is served through uncached instead of failing.
+ */
+export class SegmentCache {
+  readonly #entries = new Map<string, CacheEntry>();
+  readonly #o: SegmentCacheOptions;
+  #bytes = 0;
+
+  constructor(options: SegmentCacheOptions) {
+    this.#o = options;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** A live (not failed, not expired) entry, moved to the LRU tail. */
+  get(key: string): CacheEntry | undefined {
+    const e = this.#entries.get(key);
+    if (e === undefined) return undefined;
+    if (e.state === 'failed' || (this.#evictable(e) && this.#expired(e))) {
+      this.#remove(e, 'age');
+      return undefined;
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, e);
+    return e;
+  }
+
+  /** Whether a usable entry exists, without touching LRU order. */
+  has(key: string): boolean {
+    const e = this.#entries.get(key);
+    return e !== undefined && e.state !== 'failed';
+  }
+
+  /** A new pending entry for one origin fetch, visible to coalescing readers at once. */
+  create(key: string): CacheEntry {
+    const old = this.#entries.get(key);
+    if (old !== undefined) this.#remove(old, 'lru');
+    const e = new CacheEntry(key, this.#o.now());
+    this.#entries.set(key, e);
+    return e;
+  }
+
+  /**
+   * Reserve room for `size` bytes (the Content-Length, or the final size when unknown).
+   * Returns false when even after evicting everything evictable it does not fit; the entry then
+   * leaves the map once complete (served through, not cached).
+   */
+  admit(entry: CacheEntry, size: number): boolean {
+    if (entry.admitted) return true;
+    if (size > this.#o.maxBytes) return this.#bypass(entry);
+    if (this.#bytes + size > this.#o.maxBytes) {
+      for (const e of this.#entries.values()) {
+        if (this.#bytes + size <= this.#o.maxBytes) break;
+        if (e !== entry && this.#evictable(e)) this.#remove(e, 'lru');
+      }
+    }
+    if (this.#bytes + size > this.#o.maxBytes) return this.#bypass(entry);
+    entry.admitted = true;
+    this.#bytes += size;
+    return true;
+  }
+
+  /** Drop an entry whose fetch failed or that was bypassed (its readers keep their reference). */
+  release(entry: CacheEntry): void {
+    if (this.#entries.get(entry.key) === entry) this.#remove(entry, 'lru');
+  }
+
+  /** Age out complete, unread entries older than maxAgeMs. */
+  sweep(): void {
+    for (const e of [...this.#entries.values()]) {
+      if (e.state === 'failed' || (this.#evictable(e) && this.#expired(e))) this.#remove(e, 'age');
+    }
+  }
+
+  clear(): void {
+    for (const e of [...this.#entries.values()]) this.#remove(e, 'lru');
+  }
+
+  #bypass(entry: CacheEntry): boolean {
+    this.#o.onBypass?.(entry);
+    return false;
+  }
+
+  #evictable(e: CacheEntry): boolean {
+    return e.readers === 0 && (e.state === 'complete' || e.state === 'failed');
+  }
+
+  #expired(e: CacheEntry): boolean {
+    return this.#o.now() - e.createdAt > this.#o.maxAgeMs;
+  }
+
+  #remove(e: CacheEntry, reason: 'lru' | 'age'): void {
+    if (this.#entries.get(e.key) === e) this.#entries.delete(e.key);
+    e.inCache = false;
+    if (e.admitted) {
+      this.#bytes -= e.expectedBytes ?? e.bytes;
+      e.admitted = false;
+      if (e.state === 'complete') this.#o.onEvict?.(e, reason);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/** What to do with a receiver whose radio is slower than the stream's bitrate (eq. 3 fails). */
+export type RanFailAction = 'redirect-307' | 'redirect-302' | 'pass-through';
+
+export interface OriginConfig {
+  /** Path prefix on the edge when several origins are configured (`/{name}/live/...`). */
+  name: string;
+  /** Base URL of the origin, e.g. `http://origin.example:8081` (http or https, no query). */
+  url: string;
+}
+
+export interface RniConfig {
+  /** Base URL of an ETSI GS MEC 012 RNI API, e.g. `http://mec:8080/rni/v2`. */
+  url: string;
+  /** How long one RNI answer is trusted for a UE before asking again (ms). */
+  cacheMs: number;
+  /** Timeout of an RNI query (ms); on timeout the edge falls back to CMCD / the default. */
+  timeoutMs: number;
+}
+
+/** The validated configuration of one edge instance. Built once by createEdgeConfig(). */
+export interface EdgeConfig {
+  origins: OriginConfig[];
+  /** Listen address (default 127.0.0.1; set 0.0.0.0 on a MEC box). */
+  host: string;
+  /** Listen port (0 = any free port). */
+  port: number;
+  /** 'auto': x from the core model and measured context, with policy groups; N: every receiver gets x = N. */
+  hold: 'auto' | number;
+  /** Operator cap on x and on parallel origin connections per stream (paper Section III-B). */
+  maxHold: number;
+  /** Initial congestion window of the backhaul in MSS (the model's IW; Linux sends 10). */
+  initialWindow: number;
+  /** Backhaul RTT to use instead of the measured one (ms), e.g. behind a tunnel; undefined = measure. */
+  backhaulRttMs: number | undefined;
+  /** Receiver radio throughput when neither RNI nor CMCD tells (Mbit/s). */
+  defaultRanMbps: number;
+  rni: RniConfig | undefined;
+  ranFailAction: RanFailAction;
+  cache: { maxBytes: number; maxAgeMs: number };
+  /** A stream without receiver requests for this long goes idle: poller stops, cache ages out. */
+  streamIdleMs: number;
+  /** A session not seen for this long is forgotten. */
+  sessionIdleMs: number;
+  /** Origin timeouts: until response headers, and between body chunks (ms). */
+  originHeadersTimeoutMs: number;
+  originBodyTimeoutMs: number;
+  /** How long the last good manifest is served while the origin's is broken or unreachable (ms). */
+  manifestStaleMs: number;
+  /** Longest accepted request target (bytes); longer gets 414. */
+  maxUrlLength: number;
+  /** TLS key/cert paths (PEM); both or neither. */
+  tls: { keyPath: string; certPath: string } | undefined;
+  /** pino level; 'silent' turns logging off (tests). */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** Input to createEdgeConfig(): every field optional except an origin. */
+export interface EdgeConfigInput {
+  /** One origin URL, or several named origins. */
+  origin?: string;
+  origins?: Array<{ name: string; url: string }>;
+  host?: string;
+  port?: number;
+  hold?: 'auto' | number | string;
+  maxHold?: number;
+  initialWindow?: number;
+  backhaulRttMs?: number;
+  defaultRanMbps?: number;
+  rni?: { url: string; cacheMs?: number; timeoutMs?: number };
+  ranFailAction?: RanFailAction;
+  cache?: { maxBytes?: number; maxAgeMs?: number };
+  streamIdleMs?: number;
+  sessionIdleMs?: number;
+  originHeadersTimeoutMs?: number;
+  originBodyTimeoutMs?: number;
+  manifestStaleMs?: number;
+  maxUrlLength?: number;
+  tls?: { keyPath: string; certPath: string };
+  logLevel?: EdgeConfig['logLevel'];
+}

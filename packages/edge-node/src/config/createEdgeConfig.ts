@@ -1,0 +1,128 @@
+import { EdgeError } from '../errors/EdgeError.js';
+import type { EdgeConfig, EdgeConfigInput, OriginConfig, RanFailAction } from './EdgeConfig.js';
+
+const ORIGIN_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/i;
+const RAN_FAIL_ACTIONS: readonly RanFailAction[] = ['redirect-307', 'redirect-302', 'pass-through'];
+const LOG_LEVELS: readonly EdgeConfig['logLevel'][] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const KNOWN_KEYS = new Set([
+  'origin', 'origins', 'host', 'port', 'hold', 'maxHold', 'initialWindow', 'backhaulRttMs', 'defaultRanMbps',
+  'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs',
+  'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel',
+]);
+
+function fail(option: string, message: string, value?: unknown): never {
+  throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `${option}: ${message}`, { option, value });
+}
+
+function num(option: string, v: unknown, def: number, min: number, max: number, integer = false): number {
+  if (v === undefined) return def;
+  if (typeof v !== 'number' || !Number.isFinite(v)) fail(option, `expected a number, got ${JSON.stringify(v)}`, v);
+  if (integer && !Number.isInteger(v)) fail(option, `expected an integer, got ${v}`, v);
+  if (v < min || v > max) fail(option, `must be between ${min} and ${max}, got ${v}`, v);
+  return v;
+}
+
+function originUrl(option: string, url: unknown): string {
+  if (typeof url !== 'string') fail(option, 'expected an http(s) URL string', url);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    fail(option, `not a URL: ${JSON.stringify(url)} (write it like http://origin.example:8081)`, url);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') fail(option, `only http and https origins, got ${u.protocol}`, url);
+  if (u.search || u.hash) fail(option, 'an origin URL has no query or fragment', url);
+  if (u.username || u.password) fail(option, 'credentials in the origin URL are not supported', url);
+  // Keep a base path without trailing slash so `${url}${path}` joins cleanly.
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Validate an edge configuration once and fill in defaults. Throws EdgeError
+ * ERR_EDGE_CONFIG_INVALID naming the option and what is wrong.
+ */
+export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
+  if (typeof input !== 'object' || input === null) fail('config', 'expected an object');
+  for (const key of Object.keys(input)) {
+    if (!KNOWN_KEYS.has(key)) fail(key, `unknown option (known: ${[...KNOWN_KEYS].join(', ')})`);
+  }
+
+  let origins: OriginConfig[];
+  if (input.origin !== undefined && input.origins !== undefined) fail('origin', 'give either origin or origins, not both');
+  if (input.origin !== undefined) {
+    origins = [{ name: 'origin', url: originUrl('origin', input.origin) }];
+  } else if (Array.isArray(input.origins) && input.origins.length > 0) {
+    const seen = new Set<string>();
+    origins = input.origins.map((o, i) => {
+      const name = o?.name;
+      if (typeof name !== 'string' || !ORIGIN_NAME.test(name)) {
+        fail(`origins[${i}].name`, 'a short name of letters, digits, - and _ (it becomes the path prefix)', name);
+      }
+      if (seen.has(name) || name === 'healthz' || name === 'metrics') fail(`origins[${i}].name`, `duplicate or reserved name ${name}`, name);
+      seen.add(name);
+      return { name, url: originUrl(`origins[${i}].url`, o.url) };
+    });
+  } else {
+    fail('origin', 'required: --origin http://ORIGIN or an origins list in the config file');
+  }
+
+  let hold: 'auto' | number = 'auto';
+  if (input.hold !== undefined && input.hold !== 'auto') {
+    const n = typeof input.hold === 'string' && /^\d+$/.test(input.hold) ? Number(input.hold) : input.hold;
+    hold = num('hold', n, 0, 0, 20, true);
+  }
+  const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(4, hold) : 4, 1, 20, true);
+  if (typeof hold === 'number' && hold > maxHold) fail('hold', `hold ${hold} exceeds maxHold ${maxHold}`, hold);
+
+  let rni: EdgeConfig['rni'];
+  if (input.rni !== undefined) {
+    rni = {
+      url: originUrl('rni.url', input.rni?.url),
+      cacheMs: num('rni.cacheMs', input.rni.cacheMs, 1000, 0, 600_000),
+      timeoutMs: num('rni.timeoutMs', input.rni.timeoutMs, 500, 1, 60_000),
+    };
+  }
+
+  const ranFailAction = input.ranFailAction ?? 'redirect-307';
+  if (!RAN_FAIL_ACTIONS.includes(ranFailAction)) {
+    fail('ranFailAction', `one of ${RAN_FAIL_ACTIONS.join(', ')} (a 301 would be cached by clients for good)`, ranFailAction);
+  }
+
+  let tls: EdgeConfig['tls'];
+  if (input.tls !== undefined) {
+    if (typeof input.tls?.keyPath !== 'string' || typeof input.tls?.certPath !== 'string') {
+      fail('tls', 'give both keyPath and certPath (PEM files)', input.tls);
+    }
+    tls = { keyPath: input.tls.keyPath, certPath: input.tls.certPath };
+  }
+
+  const logLevel = input.logLevel ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) fail('logLevel', `one of ${LOG_LEVELS.join(', ')}`, logLevel);
+  const host = input.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host.length === 0) fail('host', 'expected an address to listen on', host);
+
+  return {
+    origins,
+    host,
+    port: num('port', input.port, 8080, 0, 65535, true),
+    hold,
+    maxHold,
+    initialWindow: num('initialWindow', input.initialWindow, 10, 1, 1000, true),
+    backhaulRttMs: input.backhaulRttMs === undefined ? undefined : num('backhaulRttMs', input.backhaulRttMs, 0, 0.01, 10_000),
+    defaultRanMbps: num('defaultRanMbps', input.defaultRanMbps, 100, 0.01, 100_000),
+    rni,
+    ranFailAction,
+    cache: {
+      maxBytes: num('cache.maxBytes', input.cache?.maxBytes, 512 * 1024 * 1024, 1024, 1024 ** 4, true),
+      maxAgeMs: num('cache.maxAgeMs', input.cache?.maxAgeMs, 120_000, 100, 86_400_000),
+    },
+    streamIdleMs: num('streamIdleMs', input.streamIdleMs, 30_000, 100, 86_400_000),
+    sessionIdleMs: num('sessionIdleMs', input.sessionIdleMs, 120_000, 100, 86_400_000),
+    originHeadersTimeoutMs: num('originHeadersTimeoutMs', input.originHeadersTimeoutMs, 10_000, 10, 600_000),
+    originBodyTimeoutMs: num('originBodyTimeoutMs', input.originBodyTimeoutMs, 10_000, 10, 600_000),
+    manifestStaleMs: num('manifestStaleMs', input.manifestStaleMs, 12_000, 0, 3_600_000),
+    maxUrlLength: num('maxUrlLength', input.maxUrlLength, 2048, 64, 65_536, true),
+    tls,
+    logLevel,
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Catalogue of the edge's error codes. Each maps to one HTTP status for receivers and one metric
+ * outcome label, so nothing downstream parses messages.
+ */
+export type EdgeErrorCode =
+  /** The edge configuration is invalid (the message says which option and why). */
+  | 'ERR_EDGE_CONFIG_INVALID'
+  /** A config file cannot be read or is not JSON. */
+  | 'ERR_EDGE_CONFIG_FILE'
+  /** The origin did not answer (headers or body) within the configured timeout. */
+  | 'ERR_EDGE_ORIGIN_TIMEOUT'
+  /** The origin answered with a status other than 200 (404, 410, 5xx, …). */
+  | 'ERR_EDGE_ORIGIN_STATUS'
+  /** The origin's body ended before its Content-Length, or the connection reset mid-body. */
+  | 'ERR_EDGE_ORIGIN_TRUNCATED'
+  /** The origin could not be reached (refused, DNS, reset before headers). */
+  | 'ERR_EDGE_ORIGIN_UNREACHABLE'
+  /** The origin's manifest cannot be parsed or held by the core. */
+  | 'ERR_EDGE_MANIFEST_UNPARSABLE'
+  /** The origin response is larger than the edge accepts for its kind (e.g. a 100 MB manifest). */
+  | 'ERR_EDGE_ORIGIN_TOO_LARGE'
+  /** The edge was closed while the operation was pending. */
+  | 'ERR_EDGE_CLOSED';

@@ -1,0 +1,52 @@
+import { EventEmitter } from 'node:events';
+import type { OriginFetchReport } from '../origin/OriginClient.js';
+
+export type PolicyGroup = 'hold-0' | 'hold-x';
+
+/** Every event the edge publishes, with its payload (hls.js-style listener map). */
+export interface EdgeEventMap {
+  /** A stream got its first manifest request: its poller starts. */
+  'stream-start': { stream: string };
+  /** A stream had no receivers for streamIdleMs: poller stopped. */
+  'stream-idle': { stream: string };
+  /** One origin fetch finished (any outcome). */
+  'origin-fetch': OriginFetchReport;
+  /** A receiver session joined a policy group, or moved hold-0 → hold-x. */
+  'session-group': { session: string; stream: string; from: PolicyGroup | undefined; to: PolicyGroup; ranMbps: number };
+  /** A receiver was sent to the origin because its radio is slower than the bitrate (eq. 3). */
+  'redirect': { session: string; stream: string; location: string; ranMbps: number; bitrateMbps: number };
+  /** The origin's manifest is broken/unreachable; the last good one is served. */
+  'manifest-stale': { stream: string; ageMs: number; error: string };
+  /** The hold x of a stream changed (auto mode). */
+  'hold-change': { stream: string; hold: number; reason: string };
+  /** Something failed that the edge handled (never thrown to the process). */
+  'error': { where: string; error: Error };
+}
+
+/** Typed emitter. A listener that throws becomes an 'error' event instead of a crash. */
+export class EdgeEvents {
+  readonly #ee = new EventEmitter();
+
+  on<K extends keyof EdgeEventMap>(event: K, listener: (payload: EdgeEventMap[K]) => void): () => void {
+    this.#ee.on(event, listener);
+    return () => this.#ee.off(event, listener);
+  }
+
+  once<K extends keyof EdgeEventMap>(event: K, listener: (payload: EdgeEventMap[K]) => void): void {
+    this.#ee.once(event, listener);
+  }
+
+  emit<K extends keyof EdgeEventMap>(event: K, payload: EdgeEventMap[K]): void {
+    for (const l of this.#ee.listeners(event)) {
+      try {
+        (l as (p: EdgeEventMap[K]) => void)(payload);
+      } catch (error) {
+        if (event !== 'error') this.emit('error', { where: `listener of ${event}`, error: error as Error });
+      }
+    }
+  }
+
+  removeAll(): void {
+    this.#ee.removeAllListeners();
+  }
+}

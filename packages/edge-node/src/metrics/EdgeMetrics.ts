@@ -1,0 +1,40 @@
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The edge's Prometheus metrics, in a registry of its own (several edges in one process — tests —
+ * must not collide). Stream labels are `{origin}{path}`; a stream's label values are removed when
+ * it goes idle so cardinality follows the active streams.
+ */
+export class EdgeMetrics {
+  readonly registry = new Registry();
+  readonly hold = new Gauge({ name: 'ethle_hold_segments', help: 'x applied to a policy group of a stream', labelNames: ['stream', 'group'], registers: [this.registry] });
+  readonly lead = new Gauge({ name: 'ethle_lead_segments', help: 'segments the edge holds complete beyond the most advanced receiver request', labelNames: ['stream'], registers: [this.registry] });
+  readonly receivers = new Gauge({ name: 'ethle_receivers', help: 'active receiver sessions per policy group', labelNames: ['stream', 'group'], registers: [this.registry] });
+  readonly originFetches = new Counter({ name: 'ethle_origin_fetches_total', help: 'origin fetches by kind and outcome', labelNames: ['origin', 'kind', 'outcome'], registers: [this.registry] });
+  readonly cacheRequests = new Counter({ name: 'ethle_cache_requests_total', help: 'segment requests by cache result (hit, coalesced, miss)', labelNames: ['result'], registers: [this.registry] });
+  readonly cacheBypass = new Counter({ name: 'ethle_cache_bypass_total', help: 'segments served through uncached because the cache was full', registers: [this.registry] });
+  readonly cacheEvictions = new Counter({ name: 'ethle_cache_evictions_total', help: 'cache evictions by reason', labelNames: ['reason'], registers: [this.registry] });
+  readonly cacheBytes = new Gauge({ name: 'ethle_cache_bytes', help: 'bytes accounted in the segment cache', registers: [this.registry] });
+  readonly bytesIn = new Counter({ name: 'ethle_origin_bytes_total', help: 'bytes received from origins', labelNames: ['origin'], registers: [this.registry] });
+  readonly bytesOut = new Counter({ name: 'ethle_receiver_bytes_total', help: 'segment bytes sent to receivers', registers: [this.registry] });
+  readonly rttMs = new Gauge({ name: 'ethle_backhaul_rtt_ms', help: 'backhaul RTT estimate (min of connect/TTFB over a window)', labelNames: ['origin'], registers: [this.registry] });
+  readonly backhaulMbps = new Gauge({ name: 'ethle_backhaul_throughput_mbps', help: 'backhaul throughput per segment: model-predicted vs measured', labelNames: ['origin', 'source'], registers: [this.registry] });
+  readonly staleManifests = new Counter({ name: 'ethle_manifest_stale_served_total', help: 'manifest responses served from the last good version while the origin was broken', labelNames: ['stream'], registers: [this.registry] });
+  readonly manifestErrors = new Counter({ name: 'ethle_manifest_errors_total', help: 'origin manifests that could not be fetched or parsed', labelNames: ['stream', 'reason'], registers: [this.registry] });
+  readonly redirects = new Counter({ name: 'ethle_redirects_total', help: 'receivers redirected to the origin (radio slower than bitrate, eq. 3)', registers: [this.registry] });
+  readonly groupMoves = new Counter({ name: 'ethle_group_moves_total', help: 'sessions moved from hold-0 to hold-x', registers: [this.registry] });
+  readonly requests = new Counter({ name: 'ethle_requests_total', help: 'receiver requests by kind and status', labelNames: ['kind', 'status'], registers: [this.registry] });
+
+  constructor(defaultMetrics = false) {
+    if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Forget a stream's series when it goes idle. */
+  dropStream(stream: string): void {
+    for (const group of ['hold-0', 'hold-x']) {
+      this.hold.remove({ stream, group });
+      this.receivers.remove({ stream, group });
+    }
+    this.lead.remove({ stream });
+  }
+}
