@@ -1,0 +1,33 @@
+/** One segment an origin manifest says is produced, as the edge fetches and caches it. */
+export interface SegmentRef {
+  /** Which sequence it belongs to (HLS: the playlist; DASH: the representation). Ids are per track. */
+  track: string;
+  /** Sequence number (HLS media sequence, DASH $Number$ or timeline index). */
+  id: number;
+  /** Origin path (+query) relative to the origin base URL; also the edge path and cache key. */
+  path: string;
+  durationSeconds: number;
+}
+
+/** A held manifest text, rewritten once per origin version × x. */
+export interface HeldManifest {
+  text: string;
+  holdSegments: number;
+  holdSeconds: number;
+}
+
+/**
+ * What the edge needs from one parsed origin manifest version. Built by the core's parsers
+ * (see loadManifest); the edge never interprets manifest text itself.
+ */
+export interface ManifestView {
+  kind: 'hls-media' | 'hls-multivariant' | 'dash';
+  /** Nominal segment length (HLS target duration, DASH segment duration), seconds. */
+  segmentSeconds: number;
+  /** How often the origin manifest should be re-fetched (ms). */
+  pollIntervalMs: number;
+  /** Segments produced at nowMs, ascending id per track (DASH $Number$ depends on the clock). */
+  segments(nowMs: number): SegmentRef[];
+  /** The manifest with the newest x segments held, URIs routed back to the edge. */
+  hold(x: number, sessionToken: string | undefined): HeldManifest;
+}

@@ -1,0 +1,471 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { pino, type Logger } from 'pino';
+import { pipeEntry } from './cache/pipeEntry.js';
+import { SegmentCache } from './cache/SegmentCache.js';
+import { CoarseClock } from './clock/CoarseClock.js';
+import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
+import { decideHold, type HoldDecision } from './core/decideHold.js';
+import { EdgeEvents } from './events/EdgeEvents.js';
+import { EdgeError, isEdgeError } from './errors/EdgeError.js';
+import { isRejection, parseTarget, type RequestTarget } from './http/parseTarget.js';
+import { sendError, statusFor } from './http/sendError.js';
+import { EdgeMetrics } from './metrics/EdgeMetrics.js';
+import { OriginClient, type OriginFetchReport } from './origin/OriginClient.js';
+import { readCmcd } from './radio/readCmcd.js';
+import { RNI_CALLBACK_PATH, RniSubscription } from './radio/RniSubscription.js';
+import { SessionTable } from './session/SessionTable.js';
+import { LiveStream } from './stream/LiveStream.js';
+
+export interface RunningEdge {
+  /** Base URL the edge listens on, e.g. http://127.0.0.1:40123 */
+  url: string;
+  events: EdgeEvents;
+  metrics: EdgeMetrics;
+  config: EdgeConfig;
+  /** Stop accepting, abort origin fetches, stop pollers and timers, unsubscribe from RNI. */
+  close(): Promise<void>;
+}
+
+export interface StartEdgeOptions {
+  /** Pino logger to use instead of creating one from config.logLevel. */
+  logger?: Logger;
+}
+
+const MANIFEST_RE = /\.(m3u8|mpd)$/i;
+const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
+const EXPOSED = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Production-Start, X-Ethle-Production-End';
+const CORS_ALLOW_HEADERS = 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Range';
+
+interface Origin {
+  cfg: OriginConfig;
+  client: OriginClient;
+  /** '' with a single origin, else '/{name}'. */
+  prefix: string;
+}
+
+/** Start an ETHLE edge with a config from createEdgeConfig(). Resolves once it listens. */
+export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = {}): Promise<RunningEdge> {
+  const log = options.logger ?? pino({ level: config.logLevel, base: { svc: 'ethle-edge' } });
+  const clock = new CoarseClock();
+  const now = (): number => clock.now();
+  const events = new EdgeEvents();
+  const metrics = new EdgeMetrics(true);
+  const cache = new SegmentCache({
+    maxBytes: config.cache.maxBytes,
+    maxAgeMs: config.cache.maxAgeMs,
+    now,
+    onBypass: () => metrics.cacheBypass.inc(),
+    onEvict: (_e, reason) => metrics.cacheEvictions.inc({ reason }),
+  });
+  const sessions = new SessionTable(config.sessionIdleMs);
+  const streams = new Map<string, LiveStream>();
+  /** Stream x in auto mode: the largest eq. 2 answer seen (x never shrinks under receivers). */
+  const autoHold = new Map<string, number>();
+  const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
+  const single = config.origins.length === 1;
+
+  const onFetch = (r: OriginFetchReport): void => {
+    metrics.originFetches.inc({ origin: r.origin, kind: r.kind, outcome: r.outcome });
+    metrics.bytesIn.inc({ origin: r.origin }, r.bytes);
+    if (r.outcome === 'ok' && r.kind !== 'manifest' && r.bytes > 0 && r.totalMs > 0) {
+      const measured = (r.bytes * 8) / (r.totalMs * 1000);
+      metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
+      const rtt = rttFor(r.origin);
+      if (rtt !== undefined) {
+        const model = modelDecision(rtt, r.bytes, 2, Number.POSITIVE_INFINITY);
+        if (model !== undefined) metrics.backhaulMbps.set({ origin: r.origin, source: 'model' }, model.backhaulMbps);
+      }
+    }
+    if (r.outcome !== 'ok' && r.outcome !== 'closed') log.warn({ origin: r.origin, path: r.path, kind: r.kind, outcome: r.outcome, status: r.status }, 'origin fetch failed');
+    events.emit('origin-fetch', r);
+  };
+
+  const origins = new Map<string, Origin>();
+  for (const o of config.origins) {
+    origins.set(o.name, {
+      cfg: o,
+      prefix: single ? '' : `/${o.name}`,
+      client: new OriginClient({
+        name: o.name,
+        url: o.url,
+        connections: config.maxHold + 1,
+        headersTimeoutMs: config.originHeadersTimeoutMs,
+        bodyTimeoutMs: config.originBodyTimeoutMs,
+        cache,
+        onFetch,
+      }),
+    });
+  }
+
+  function rttFor(originName: string): number | undefined {
+    if (config.backhaulRttMs !== undefined) return config.backhaulRttMs;
+    return origins.get(originName)?.client.rtt.estimateMs(Date.now());
+  }
+
+  function modelDecision(rttMs: number, segmentBytes: number, segmentSeconds: number, ranMbps: number): HoldDecision | undefined {
+    try {
+      return decideHold({ rttMs: Math.max(rttMs, 0.05), segmentBytes, segmentSeconds, ranMbps, initialWindow: config.initialWindow, maxHold: config.maxHold });
+    } catch (e) {
+      events.emit('error', { where: 'model', error: e as Error });
+      return undefined;
+    }
+  }
+
+  function streamFor(origin: Origin, path: string): LiveStream {
+    const key = `${origin.cfg.name}${path}`;
+    let s = streams.get(key);
+    if (s === undefined) {
+      s = new LiveStream({
+        key,
+        path,
+        origin: origin.client,
+        cache,
+        now,
+        maxParallel: config.maxHold,
+        hold: () => (typeof config.hold === 'number' ? config.hold : autoHold.get(key) ?? 1),
+        edgePathPrefix: origin.prefix,
+        onManifestError: (e) => {
+          metrics.manifestErrors.inc({ stream: key, reason: e.code });
+          log.warn({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed');
+        },
+        onLead: (lead) => metrics.lead.set({ stream: key }, lead),
+      });
+      streams.set(key, s);
+      events.emit('stream-start', { stream: key });
+      log.info({ stream: key }, 'stream active');
+      void s.start();
+    }
+    return s;
+  }
+
+  // ---- request handling -------------------------------------------------------------------
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-expose-headers', EXPOSED);
+    const method = req.method ?? '';
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-methods': 'GET, HEAD', 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
+      res.end();
+      return;
+    }
+    const target = parseTarget(req.url, config.maxUrlLength);
+    if (isRejection(target)) {
+      metrics.requests.inc({ kind: 'rejected', status: target.status });
+      sendError(res, target.status, target.message);
+      return;
+    }
+    if (method === 'POST' && target.path === RNI_CALLBACK_PATH && rni !== undefined) {
+      await handleRniNotification(req, res);
+      return;
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      metrics.requests.inc({ kind: 'rejected', status: 405 });
+      sendError(res, 405, `method ${method.slice(0, 16)} not allowed`);
+      return;
+    }
+    if (target.path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('ok\n');
+      return;
+    }
+    if (target.path === '/metrics') {
+      const body = await metrics.registry.metrics();
+      res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
+      return;
+    }
+    if (target.path.startsWith('/_ethle/')) {
+      sendError(res, 404, 'not found');
+      return;
+    }
+    let origin: Origin | undefined;
+    let originPath = target.path;
+    if (single) {
+      origin = origins.values().next().value;
+    } else {
+      const slash = target.path.indexOf('/', 1);
+      const name = target.path.slice(1, slash < 0 ? undefined : slash);
+      origin = origins.get(name);
+      originPath = slash < 0 ? '/' : target.path.slice(slash);
+    }
+    if (origin === undefined) {
+      metrics.requests.inc({ kind: 'rejected', status: 404 });
+      sendError(res, 404, 'no configured origin for this path');
+      return;
+    }
+    if (MANIFEST_RE.test(originPath)) await handleManifest(req, res, origin, originPath, target);
+    else await handleSegment(req, res, origin, originPath + target.forwardQuery, method === 'HEAD');
+  }
+
+  async function handleManifest(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, target: RequestTarget): Promise<void> {
+    const stream = streamFor(origin, originPath + target.forwardQuery);
+    stream.lastActivityMs = now();
+    let version;
+    try {
+      version = await stream.ready();
+    } catch (e) {
+      const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
+      metrics.requests.inc({ kind: 'manifest', status: statusFor(err) });
+      sendError(res, statusFor(err), `origin manifest unavailable: ${err.code}`, err.code);
+      return;
+    }
+    const headers: Record<string, string> = {
+      'content-type': version.view.kind === 'dash' ? 'application/dash+xml' : 'application/vnd.apple.mpegurl',
+      'cache-control': 'no-cache',
+    };
+    // A broken origin manifest: serve the last good version for a bounded time, and say so.
+    if (stream.lastError !== undefined) {
+      const age = now() - version.fetchedAtMs;
+      if (age > config.manifestStaleMs) {
+        const err = stream.lastError;
+        metrics.requests.inc({ kind: 'manifest', status: statusFor(err) });
+        sendError(res, statusFor(err), `origin manifest broken for ${Math.round(age / 1000)} s: ${err.code}`, err.code);
+        return;
+      }
+      headers['x-ethle-manifest-stale'] = (age / 1000).toFixed(1);
+      metrics.staleManifests.inc({ stream: stream.key });
+      events.emit('manifest-stale', { stream: stream.key, ageMs: age, error: stream.lastError.code });
+    }
+
+    const cmcd = readCmcd(target.query, req.headers);
+    const tokenParam = target.query.get('ethle_session');
+    const token = tokenParam !== null && TOKEN_RE.test(tokenParam) ? tokenParam : undefined;
+
+    if (version.view.kind === 'hls-multivariant') {
+      // Variant URIs carry a session token so each receiver's media playlist requests are
+      // recognisable; issued here when the receiver has none (cheap: multivariant is fetched once).
+      const session = token ?? cmcd.sid ?? randomBytes(9).toString('base64url');
+      const held = stream.held(version, 0, session);
+      headers['x-ethle-session'] = session;
+      headers['x-ethle-hold-segments'] = '0';
+      headers['x-ethle-hold-seconds'] = '0';
+      return sendText(res, req, 200, headers, held.text, 'manifest');
+    }
+
+    const ip = clientIp(req);
+    const session = token ?? cmcd.sid ?? `ip-${ip}`;
+    headers['x-ethle-session'] = session;
+    let x: number;
+    if (typeof config.hold === 'number') {
+      x = config.hold;
+    } else {
+      const ranMbps = rni?.lookup(ip, now()) ?? cmcd.mtpMbps ?? config.defaultRanMbps;
+      const segSeconds = version.view.segmentSeconds;
+      const bytes = stream.segmentBytes() ?? (await stream.firstSegmentBytes(segSeconds * 1000));
+      const rtt = rttFor(origin.cfg.name);
+      const d = bytes === undefined || rtt === undefined ? undefined : modelDecision(rtt, bytes, segSeconds, ranMbps);
+      if (d === undefined) {
+        // No context yet (no segment size or RTT): hold-x with the current stream x is the safe side.
+        x = autoHold.get(stream.key) ?? 1;
+        sessions.assign(stream.key, session, false, now());
+      } else {
+        const prev = autoHold.get(stream.key);
+        if (prev === undefined || d.hold > prev) {
+          autoHold.set(stream.key, d.hold);
+          events.emit('hold-change', { stream: stream.key, hold: d.hold, reason: d.reason });
+        }
+        if (!d.eq3) {
+          const bitrateMbps = ((bytes ?? 0) * 8) / segSeconds / 1e6;
+          if (config.ranFailAction !== 'pass-through') {
+            const location = origin.client.absolute(originPath + target.forwardQuery);
+            metrics.redirects.inc();
+            events.emit('redirect', { session, stream: stream.key, location, ranMbps, bitrateMbps });
+            metrics.requests.inc({ kind: 'manifest', status: config.ranFailAction === 'redirect-302' ? 302 : 307 });
+            res.writeHead(config.ranFailAction === 'redirect-302' ? 302 : 307, { location, 'cache-control': 'no-store', 'content-length': 0 }).end();
+            return;
+          }
+          x = 0; // pass through unheld: ETHLE does not apply (paper III-B)
+        } else {
+          const a = sessions.assign(stream.key, session, d.eq1, now());
+          if (a.from !== a.group) {
+            if (a.from !== undefined) metrics.groupMoves.inc();
+            events.emit('session-group', { session, stream: stream.key, from: a.from, to: a.group, ranMbps });
+          }
+          x = a.group === 'hold-0' ? 0 : autoHold.get(stream.key) ?? d.hold;
+        }
+      }
+    }
+    const held = stream.held(version, x, undefined);
+    headers['x-ethle-hold-segments'] = String(held.holdSegments);
+    headers['x-ethle-hold-seconds'] = String(Math.round(held.holdSeconds * 1000) / 1000);
+    metrics.hold.set({ stream: stream.key, group: typeof config.hold === 'number' || x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
+    sendText(res, req, 200, headers, held.text, 'manifest');
+  }
+
+  async function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, head: boolean): Promise<void> {
+    const key = `${origin.cfg.name}${originPath}`;
+    let entry = cache.get(key);
+    let result: 'hit' | 'coalesced' | 'miss';
+    if (entry !== undefined) {
+      result = entry.state === 'complete' ? 'hit' : 'coalesced';
+      if (entry.state === 'pending') origin.client.promote(key);
+    } else {
+      result = 'miss';
+      entry = cache.create(key);
+      origin.client.fetchInto(originPath, entry, 'player');
+    }
+    metrics.cacheRequests.inc({ result });
+    let owner: LiveStream | undefined;
+    for (const s of streams.values()) {
+      const seg = s.segmentFor(originPath);
+      if (seg !== undefined) {
+        owner = s;
+        s.noteRequest(seg);
+        break;
+      }
+    }
+    try {
+      await entry.whenHeaders();
+      if (result === 'miss' && owner !== undefined && entry.expectedBytes !== undefined) owner.noteSize(entry.expectedBytes);
+    } catch (e) {
+      const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
+      metrics.requests.inc({ kind: 'segment', status: statusFor(err) });
+      sendError(res, statusFor(err), `origin fetch failed: ${err.code}`, err.code);
+      return;
+    }
+    const headers: Record<string, string | number> = { ...entry.headers, 'x-ethle-cache': result, 'cache-control': 'max-age=60' };
+    if (entry.expectedBytes !== undefined) headers['content-length'] = entry.expectedBytes;
+    metrics.requests.inc({ kind: 'segment', status: 200 });
+    res.writeHead(200, headers);
+    if (head) {
+      res.end();
+      return;
+    }
+    const bytes = await pipeEntry(entry, res);
+    metrics.bytesOut.inc(bytes);
+  }
+
+  async function handleRniNotification(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req as AsyncIterable<Buffer>) {
+      size += c.length;
+      if (size > 65_536) {
+        sendError(res, 413, 'notification too large');
+        return;
+      }
+      chunks.push(c);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      sendError(res, 400, 'notification is not JSON');
+      return;
+    }
+    if (!rni!.handleNotification(body, now())) {
+      sendError(res, 400, 'not a MeasRepUeNotification with associateId, rsrp and rsrq');
+      return;
+    }
+    res.writeHead(204).end();
+  }
+
+  function sendText(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, text: string, kind: string): void {
+    metrics.requests.inc({ kind, status });
+    res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  }
+
+  // ---- server and housekeeping ---------------------------------------------------------------
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch((e: unknown) => {
+      events.emit('error', { where: 'request', error: e as Error });
+      log.error({ err: e }, 'request failed');
+      sendError(res, 500, 'internal error');
+    });
+  };
+  const server: Server =
+    config.tls === undefined
+      ? createHttpServer({ keepAliveTimeout: 30_000 }, onRequest)
+      : createHttpsServer({ key: readFileSync(config.tls.keyPath), cert: readFileSync(config.tls.certPath), keepAliveTimeout: 30_000 }, onRequest);
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  const housekeeping = setInterval(() => {
+    const t = now();
+    cache.sweep();
+    metrics.cacheBytes.set(cache.bytes);
+    for (const [key, s] of streams) {
+      if (t - s.lastActivityMs > config.streamIdleMs) {
+        s.close();
+        streams.delete(key);
+        autoHold.delete(key);
+        sessions.sweep(t, key);
+        metrics.dropStream(key);
+        events.emit('stream-idle', { stream: key });
+        log.info({ stream: key }, 'stream idle');
+      } else {
+        const c = sessions.counts(key);
+        metrics.receivers.set({ stream: key, group: 'hold-0' }, c['hold-0']);
+        metrics.receivers.set({ stream: key, group: 'hold-x' }, c['hold-x']);
+      }
+    }
+    sessions.sweep(t);
+    for (const o of origins.values()) {
+      const r = rttFor(o.cfg.name);
+      if (r !== undefined) metrics.rttMs.set({ origin: o.cfg.name }, r);
+    }
+  }, 1000);
+  housekeeping.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const url = `${config.tls === undefined ? 'http' : 'https'}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${addr.port}`;
+  if (rni !== undefined) {
+    try {
+      await rni.subscribe(`${url}${RNI_CALLBACK_PATH}`);
+    } catch (e) {
+      // Without RNI the edge still works from CMCD / the default; say so loudly.
+      log.warn({ err: e }, 'RNI subscription failed; using CMCD and the default radio throughput');
+      events.emit('error', { where: 'rni', error: e as Error });
+    }
+  }
+  log.info({ url, origins: config.origins.map((o) => o.url), hold: config.hold }, 'edge listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    events,
+    metrics,
+    config,
+    close() {
+      closing ??= (async () => {
+        clearInterval(housekeeping);
+        for (const s of streams.values()) s.close();
+        streams.clear();
+        await rni?.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await Promise.all([...origins.values()].map((o) => o.client.close()));
+        // Give in-flight responses a moment, then cut what is left.
+        const t = setTimeout(() => server.closeAllConnections(), 2000);
+        t.unref();
+        await closed;
+        clearTimeout(t);
+        cache.clear();
+        clock.close();
+        events.removeAll();
+      })();
+      return closing;
+    },
+  };
+}
+
+function clientIp(req: IncomingMessage): string {
+  const a = req.socket.remoteAddress ?? 'unknown';
+  return a.startsWith('::ffff:') ? a.slice(7) : a;
+}

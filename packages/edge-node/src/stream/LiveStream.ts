@@ -1,0 +1,274 @@
+import type { SegmentCache } from '../cache/SegmentCache.js';
+import { planFetches } from '../core/planFetches.js';
+import { loadManifest } from '../core/loadManifest.js';
+import type { HeldManifest, ManifestView, SegmentRef } from '../core/ManifestView.js';
+import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
+import type { OriginClient } from '../origin/OriginClient.js';
+
+export interface LiveStreamOptions {
+  /** Metric/event label: `{origin}{path}`. */
+  key: string;
+  /** Origin-relative manifest path (+ forwarded query). */
+  path: string;
+  origin: OriginClient;
+  cache: SegmentCache;
+  now: () => number;
+  maxParallel: number;
+  /** x the planner keeps the edge ahead by (changes with the auto policy). */
+  hold: () => number;
+  /** Path prefix of this origin on the edge ('' with one origin). */
+  edgePathPrefix: string;
+  onManifestError: (e: EdgeError) => void;
+  onLead: (lead: number) => void;
+}
+
+interface Version {
+  view: ManifestView;
+  text: string;
+  n: number;
+  fetchedAtMs: number;
+}
+
+const MIN_POLL_MS = 100;
+const MAX_BACKOFF_MS = 8_000;
+
+/**
+ * One active live stream at the edge: a single poller of the origin manifest (one origin flow
+ * however many receivers — emulated multicast), the planner feed that prefetches held segments,
+ * the receivers' progress, and the held texts per origin version × x.
+ */
+export class LiveStream {
+  readonly key: string;
+  readonly path: string;
+  lastActivityMs: number;
+  #o: LiveStreamOptions;
+  #current: Version | undefined;
+  #versionN = 0;
+  #lastError: EdgeError | undefined;
+  #failures = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #polling: Promise<void> | undefined;
+  #closed = false;
+  /** Held texts of the current version, by `${x}|${token}`. Cleared on every new version. */
+  readonly #held = new Map<string, HeldManifest>();
+  /** Most advanced segment id requested by any receiver, per track. */
+  readonly #mostAdvanced = new Map<string, number>();
+  /** Known segments of the current window by path (for mapping requests to ids). */
+  #byPath = new Map<string, SegmentRef>();
+  /** Sizes of recent complete segments (bytes), for the model's s_seg. */
+  readonly #sizes: number[] = [];
+  readonly #sizeWaiters: Array<() => void> = [];
+
+  constructor(o: LiveStreamOptions) {
+    this.#o = o;
+    this.key = o.key;
+    this.path = o.path;
+    this.lastActivityMs = o.now();
+  }
+
+  get version(): Version | undefined {
+    return this.#current;
+  }
+
+  get lastError(): EdgeError | undefined {
+    return this.#lastError;
+  }
+
+  /** Start polling now (the first manifest request: prefetch starts before any segment request). */
+  start(): Promise<void> {
+    return this.#poll();
+  }
+
+  /** The current version, fetching one first if there is none yet. Throws the fetch error. */
+  async ready(): Promise<Version> {
+    if (this.#current === undefined) await (this.#polling ?? this.#poll());
+    if (this.#current === undefined) throw this.#lastError ?? new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', `no manifest for ${this.path}`);
+    return this.#current;
+  }
+
+  /** Held text for x (and a session token, when URIs must carry one), cached per version. */
+  held(version: Version, x: number, token: string | undefined): HeldManifest {
+    const k = `${x}|${token ?? ''}`;
+    let h = version === this.#current ? this.#held.get(k) : undefined;
+    if (h === undefined) {
+      h = version.view.hold(x, token);
+      if (version === this.#current) this.#held.set(k, h);
+    }
+    return h;
+  }
+
+  /** Average size of recent segments, or undefined before the first one arrived. */
+  segmentBytes(): number | undefined {
+    if (this.#sizes.length === 0) return undefined;
+    return this.#sizes.reduce((a, b) => a + b, 0) / this.#sizes.length;
+  }
+
+  /** The segment a request path names, if it is in the current window. */
+  segmentFor(path: string): SegmentRef | undefined {
+    return this.#byPath.get(path);
+  }
+
+  /** A receiver asked for this segment: record progress and keep the lead. */
+  noteRequest(seg: SegmentRef): void {
+    this.lastActivityMs = this.#o.now();
+    const m = this.#mostAdvanced.get(seg.track);
+    if (m === undefined || seg.id > m) {
+      this.#mostAdvanced.set(seg.track, seg.id);
+      this.plan();
+    }
+  }
+
+  noteSize(bytes: number): void {
+    this.#sizes.push(bytes);
+    if (this.#sizes.length > 8) this.#sizes.shift();
+    for (const w of this.#sizeWaiters.splice(0)) w();
+  }
+
+  /**
+   * The segment size for the model before any segment completed: the Content-Length of the
+   * first segment fetch (which the first manifest request started) — one backhaul RTT, not a
+   * whole segment. Undefined after timeoutMs.
+   */
+  async firstSegmentBytes(timeoutMs: number): Promise<number | undefined> {
+    if (this.#sizes.length > 0) return this.segmentBytes();
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, timeoutMs);
+      t.unref();
+      this.#sizeWaiters.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+    return this.segmentBytes();
+  }
+
+  /** Ask the core planner what to fetch now and start those fetches. */
+  plan(): void {
+    const v = this.#current;
+    if (v === undefined || this.#closed) return;
+    const now = this.#o.now();
+    const segs = v.view.segments(now);
+    const byTrack = new Map<string, SegmentRef[]>();
+    const byPath = new Map<string, SegmentRef>();
+    for (const s of segs) {
+      byPath.set(s.path, s);
+      let t = byTrack.get(s.track);
+      if (t === undefined) byTrack.set(s.track, (t = []));
+      t.push(s);
+    }
+    this.#byPath = byPath;
+    const x = this.#o.hold();
+    let lead: number | undefined;
+    for (const [track, list] of byTrack) {
+      const cached = new Set<number>();
+      const inFlight = new Set<number>();
+      for (const s of list) {
+        const e = this.#o.cache.get(this.#cacheKey(s.path));
+        if (e === undefined) continue;
+        if (e.state === 'complete') cached.add(s.id);
+        else inFlight.add(s.id);
+      }
+      const most = this.#mostAdvanced.get(track);
+      const ids = planFetches({
+        produced: list.map((s) => s.id),
+        mostAdvanced: most,
+        cached,
+        inFlight,
+        hold: x,
+        maxParallel: this.#o.maxParallel,
+      });
+      for (const id of ids) {
+        const s = list.find((l) => l.id === id);
+        if (s !== undefined) this.prefetch(s);
+      }
+      if (most !== undefined) {
+        let l = 0;
+        while (cached.has(most + l + 1)) l += 1;
+        lead = lead === undefined ? l : Math.min(lead, l);
+      }
+    }
+    if (lead !== undefined) this.#o.onLead(lead);
+  }
+
+  /** Fetch one segment into the cache at prefetch priority, unless it is there or on its way. */
+  prefetch(s: SegmentRef): void {
+    const key = this.#cacheKey(s.path);
+    if (this.#o.cache.has(key)) return;
+    const entry = this.#o.cache.create(key);
+    this.#o.origin.fetchInto(s.path, entry, 'prefetch');
+    entry.whenHeaders().then(
+      () => {
+        if (entry.expectedBytes !== undefined) this.noteSize(entry.expectedBytes);
+      },
+      () => undefined,
+    );
+    entry.whenComplete().then(
+      () => this.plan(),
+      () => undefined, // counted by the origin client's report; the planner retries next tick
+    );
+  }
+
+  #cacheKey(path: string): string {
+    return `${this.#o.origin.name}${path}`;
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#held.clear();
+    for (const w of this.#sizeWaiters.splice(0)) w();
+  }
+
+  #poll(): Promise<void> {
+    if (this.#polling !== undefined) return this.#polling;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#polling = this.#pollOnce().finally(() => {
+      this.#polling = undefined;
+      this.#schedule();
+    });
+    return this.#polling;
+  }
+
+  async #pollOnce(): Promise<void> {
+    try {
+      const { text } = await this.#o.origin.fetchText(this.path);
+      if (this.#closed) return;
+      if (this.#current !== undefined && this.#current.text === text) {
+        this.#current.fetchedAtMs = this.#o.now();
+      } else {
+        let view: ManifestView;
+        try {
+          view = loadManifest(text, {
+            manifestUrl: this.#o.origin.absolute(this.path),
+            originBase: this.#o.origin.url,
+            edgePathPrefix: this.#o.edgePathPrefix,
+            previous: this.#current?.view,
+          });
+        } catch (e) {
+          throw new EdgeError('ERR_EDGE_MANIFEST_UNPARSABLE', `origin manifest ${this.path} cannot be parsed: ${(e as Error).message}`, { path: this.path }, { cause: e });
+        }
+        this.#current = { view, text, n: ++this.#versionN, fetchedAtMs: this.#o.now() };
+        this.#held.clear();
+      }
+      this.#lastError = undefined;
+      this.#failures = 0;
+      this.plan();
+    } catch (e) {
+      const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
+      this.#lastError = err;
+      this.#failures += 1;
+      if (err.code !== 'ERR_EDGE_CLOSED') this.#o.onManifestError(err);
+    }
+  }
+
+  #schedule(): void {
+    if (this.#closed) return;
+    const base = Math.max(MIN_POLL_MS, this.#current?.view.pollIntervalMs ?? 1000);
+    // Back off on failures (doubling, capped) and recover at the normal cadence on success.
+    const delay = this.#failures === 0 ? base : Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(this.#failures, 6));
+    this.#timer = setTimeout(() => void this.#poll(), delay);
+    this.#timer.unref();
+  }
+}

@@ -1,0 +1,140 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Fault =
+  | { kind: 'status'; status: number }
+  | { kind: 'hang' }
+  | { kind: 'truncate'; afterBytes: number }
+  | { kind: 'slow'; chunkBytes: number; intervalMs: number }
+  | { kind: 'garbage'; body: string };
+
+/**
+ * A hand-driven live HLS origin for unit tests: segments are produced when the test calls
+ * produce() (no wall clock), each `segmentBytes` of a recognisable pattern; any path can be
+ * given a fault. Counts requests per path like the live origin's /stats.
+ */
+export async function startTestOrigin(opts: { segmentBytes?: number; window?: number; targetDuration?: number } = {}) {
+  const segmentBytes = opts.segmentBytes ?? 64 * 1024;
+  const windowSize = opts.window ?? 6;
+  const target = opts.targetDuration ?? 1;
+  let produced = 0; // segments 0..produced-1 exist
+  const faults = new Map<string, Fault>();
+  const requests = new Map<string, number>();
+  const hanging = new Set<ServerResponse>();
+
+  const body = (n: number): Buffer => {
+    const b = Buffer.alloc(segmentBytes);
+    for (let i = 0; i < segmentBytes; i += 4) b.writeUInt32BE((n * 1_000_003 + i) >>> 0, i);
+    return b;
+  };
+  const playlist = (): string => {
+    const first = Math.max(0, produced - windowSize);
+    let s = `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:${target}\n#EXT-X-MEDIA-SEQUENCE:${first}\n`;
+    for (let i = first; i < produced; i++) s += `#EXTINF:${target.toFixed(3)},\nseg${i}.ts\n`;
+    return s;
+  };
+
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    requests.set(path, (requests.get(path) ?? 0) + 1);
+    const fault = faults.get(path) ?? faults.get('*');
+    const m = /\/seg(\d+)\.ts$/.exec(path);
+    const isPlaylist = path.endsWith('.m3u8');
+    let payload: Buffer | undefined;
+    if (isPlaylist) payload = Buffer.from(playlist());
+    else if (m !== null && Number(m[1]) < produced) payload = body(Number(m[1]));
+    if (fault?.kind === 'hang') {
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return;
+    }
+    if (fault?.kind === 'status') {
+      res.writeHead(fault.status, { 'content-length': 0 }).end();
+      return;
+    }
+    if (fault?.kind === 'garbage') {
+      res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'content-length': Buffer.byteLength(fault.body) }).end(fault.body);
+      return;
+    }
+    if (payload === undefined) {
+      res.writeHead(404, { 'content-length': 0 }).end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': isPlaylist ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
+      'content-length': payload.length,
+      'x-ethle-production-start': new Date().toISOString(),
+    });
+    if (fault?.kind === 'truncate') {
+      res.write(payload.subarray(0, fault.afterBytes), () => setTimeout(() => res.destroy(), 20));
+      return;
+    }
+    if (fault?.kind === 'slow') {
+      let off = 0;
+      const tick = (): void => {
+        if (res.destroyed) return;
+        const end = Math.min(payload.length, off + fault.chunkBytes);
+        res.write(payload.subarray(off, end));
+        off = end;
+        if (off >= payload.length) res.end();
+        else setTimeout(tick, fault.intervalMs);
+      };
+      tick();
+      return;
+    }
+    res.end(payload);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    segmentBytes,
+    body,
+    produce(n = 1) {
+      produced += n;
+    },
+    get produced() {
+      return produced;
+    },
+    fault(path: string, f: Fault | undefined) {
+      if (f === undefined) faults.delete(path);
+      else faults.set(path, f);
+    },
+    releaseHanging() {
+      for (const r of hanging) r.destroy();
+    },
+    requests: (path: string) => requests.get(path) ?? 0,
+    allRequests: () => new Map(requests),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const h of hanging) h.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export type TestOrigin = Awaited<ReturnType<typeof startTestOrigin>>;
+
+/** Poll a condition until it holds or the deadline passes (no sleeps standing in for events). */
+export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Read one metric sample value from Prometheus text. */
+export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const rest = line.slice(name.length);
+    if (rest[0] !== ' ' && rest[0] !== '{') continue;
+    if (!Object.entries(labels).every(([k, v]) => rest.includes(`${k}="${v}"`))) continue;
+    return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
