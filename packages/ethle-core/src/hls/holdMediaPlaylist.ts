@@ -1,0 +1,309 @@
+import { EthleError } from '../errors/EthleError.js';
+import { applyHlsRouter, isRoutableUri, routeAttributeInLine } from './applyHlsRouter.js';
+import type { HlsHistory, HlsHistorySegment } from './HlsHistory.js';
+import type { HlsByteRange, HlsMediaSegment } from './HlsMediaPlaylist.js';
+import type { HlsRouter } from './HlsUriKind.js';
+import { findAttribute, parseAttributeList } from './parseAttributeList.js';
+import { LineRole, scanMediaPlaylist, type MediaPlaylistScan } from './scanMediaPlaylist.js';
+
+export interface HlsHoldOptions {
+  /** x: how many of the newest complete segments to hold back (integer ≥ 0). */
+  hold: number;
+  /** Segments seen in earlier origin versions of this rendition, to extend a window that holding made too short. */
+  history?: HlsHistory;
+  /** Routes every fetchable URI (see createEdgeRouter); none = URIs unchanged. */
+  route?: HlsRouter;
+}
+
+export interface HlsHeldSegment {
+  msn: number;
+  /** URI as written in the origin playlist (resolve it against the origin playlist URL to prefetch). */
+  uri: string;
+  duration: number;
+  byteRange?: HlsByteRange;
+}
+
+export interface HlsHoldResult {
+  /** The playlist to serve. */
+  text: string;
+  requestedHold: number;
+  /** The x applied (≤ requested; see `reason`). Goes into X-Ethle-Hold-Segments. */
+  appliedHold: number;
+  /** Latency the hold adds: held segment durations plus held in-progress parts (X-Ethle-Hold-Seconds). */
+  heldSeconds: number;
+  /** The held complete segments, oldest first — what the edge can prefetch now. */
+  held: HlsHeldSegment[];
+  /** LL-HLS parts of the in-progress segment that were held (they always go when x ≥ 1). */
+  heldParts: number;
+  /** msn of the newest complete segment the player sees (mediaSequence − 1 if none). */
+  lastVisibleMsn: number;
+  /** Older segments listed again at the head (from history) to keep ≥ 3 × target duration. */
+  extendedFromHistory: number;
+  /** Duration of the complete segments listed in the served playlist (skipped segments of a delta update count as one target duration each). */
+  playlistSeconds: number;
+  /** Why appliedHold < requestedHold: 'ended' (EXT-X-ENDLIST or VOD: passed through unheld) or 'short-window' (holding more would leave < 3 × target duration even with history). */
+  reason?: 'ended' | 'short-window';
+}
+
+/** RFC 8216 §6.2.2: a live playlist lists at least three target durations. */
+const MIN_TARGET_DURATIONS = 3;
+const MAX_HOLD = 1000;
+const EPS = 1e-9;
+const SEGMENT_ROLE_MASK =
+  (1 << LineRole.SegmentTag) | (1 << LineRole.Key) | (1 << LineRole.Map) | (1 << LineRole.Part) | (1 << LineRole.PreloadHint) | (1 << LineRole.Uri);
+
+/**
+ * ETHLE holding for an HLS media playlist: the newest `hold` complete segments leave the tail
+ * together with every segment tag that belongs to them and with the in-progress LL-HLS segment
+ * (its parts and preload hints — they are newer than any held segment, so they go whenever x ≥ 1;
+ * x counts complete segments only, the unit the edge prefetches). EXT-X-RENDITION-REPORT
+ * LAST-MSN drops by as many msns as our own last msn did. Every other line is kept byte for byte
+ * and in order; URIs are routed.
+ *
+ * If the remaining playlist would be shorter than 3 × target duration, older segments from
+ * `history` are listed again at the head (EXT-X-MEDIA-SEQUENCE / -DISCONTINUITY-SEQUENCE move back);
+ * if history cannot cover it, fewer segments are held and `reason` says 'short-window'. At least
+ * one segment of the origin's window always stays visible. Ended playlists pass through unheld.
+ *
+ * Throws EthleError only: ERR_HLS_NOT_A_PLAYLIST, ERR_HLS_MALFORMED, ERR_HLS_INVALID_OPTIONS,
+ * ERR_URL_INVALID (router). Never returns a partial rewrite.
+ */
+export function holdMediaPlaylist(text: string, options: HlsHoldOptions): HlsHoldResult {
+  const requested = options?.hold;
+  if (typeof requested !== 'number' || !Number.isInteger(requested) || requested < 0 || requested > MAX_HOLD) {
+    throw new EthleError('ERR_HLS_INVALID_OPTIONS', `hold must be an integer from 0 to ${MAX_HOLD}`, { hold: requested });
+  }
+  const route = options.route;
+  if (route !== undefined && typeof route !== 'function') throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'route must be a function');
+  const history = options.history;
+  if (history !== undefined && (typeof history !== 'object' || history === null || !Array.isArray(history.segments))) {
+    throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history must come from createHlsHistory / recordHlsHistory');
+  }
+
+  const scan = scanMediaPlaylist(text);
+  const p = scan.playlist;
+  const segs = p.segments;
+  const n = segs.length;
+  const td = p.targetDuration;
+  const ended = p.endList || p.playlistType === 'VOD';
+
+  let x = 0;
+  let ext: HlsHistorySegment[] = [];
+  const skippedSeconds = p.skippedSegments * td;
+  // cum[i] = duration of the first i listed segments.
+  const cum = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) cum[i + 1] = (cum[i] as number) + (segs[i] as HlsMediaSegment).duration;
+  if (!ended && requested > 0) {
+    const minSeconds = MIN_TARGET_DURATIONS * td;
+    // Try the requested x first, then less; a longer head from history beats holding less.
+    for (let cand = Math.min(requested, n - 1); cand >= 1; cand--) {
+      const short = minSeconds - (skippedSeconds + (cum[n - cand] as number));
+      if (short <= EPS) { x = cand; break; }
+      const found = history === undefined ? undefined : extension(history, scan, short);
+      if (found !== undefined) { x = cand; ext = found; break; }
+    }
+  }
+
+  const text2 = x === 0 && ext.length === 0 && route === undefined ? text : render(scan, x, ext, route);
+  const held: HlsHeldSegment[] = [];
+  let heldSeconds = 0;
+  for (let i = n - x; i < n; i++) {
+    const s = segs[i] as HlsMediaSegment;
+    const h: HlsHeldSegment = { msn: s.msn, uri: s.uri, duration: s.duration };
+    if (s.byteRange !== undefined) h.byteRange = s.byteRange;
+    held.push(h);
+    heldSeconds += s.duration;
+  }
+  let heldParts = 0;
+  if (x > 0 && p.partialSegment !== undefined) {
+    heldParts = p.partialSegment.parts.length;
+    for (const part of p.partialSegment.parts) heldSeconds += part.duration;
+  }
+  let extSeconds = 0;
+  for (const h of ext) extSeconds += h.duration;
+  const result: HlsHoldResult = {
+    text: text2,
+    requestedHold: requested,
+    appliedHold: x,
+    heldSeconds,
+    held,
+    heldParts,
+    lastVisibleMsn: n - x > 0 ? (segs[n - x - 1] as HlsMediaSegment).msn : p.mediaSequence + p.skippedSegments - 1,
+    extendedFromHistory: ext.length,
+    playlistSeconds: skippedSeconds + extSeconds + (cum[n - x] as number),
+  };
+  if (ended && requested > 0) result.reason = 'ended';
+  else if (x < requested) result.reason = 'short-window';
+  return result;
+}
+
+/**
+ * The fewest history segments, immediately before the origin's first segment, that add at least
+ * `needed` seconds and join it consistently (contiguous msn, discontinuity sequence steps of 0 or
+ * 1, no fMP4 → TS switch). Undefined if history cannot cover it.
+ */
+function extension(history: HlsHistory, scan: MediaPlaylistScan, needed: number): HlsHistorySegment[] | undefined {
+  const p = scan.playlist;
+  const first = p.segments[0];
+  const hs = history.segments;
+  if (first === undefined || hs.length === 0 || p.skippedSegments > 0 || scan.mediaSequenceLine < 0) return undefined;
+  const h0 = (hs[0] as HlsHistorySegment).msn;
+  const same = hs[first.msn - h0];
+  if (same !== undefined && (same.uri !== first.uri || same.discontinuitySequence !== first.discontinuitySequence)) return undefined;
+  let j = first.msn - 1 - h0;
+  if (j < 0 || j >= hs.length) return undefined;
+  const last = hs[j] as HlsHistorySegment;
+  const step = first.discontinuitySequence - last.discontinuitySequence;
+  if (!(step === 1 || (step === 0 && !first.discontinuity))) return undefined;
+  if (last.mapLine !== undefined && first.mapLine === undefined) return undefined;
+  const out: HlsHistorySegment[] = [];
+  let added = 0;
+  let next: HlsHistorySegment | undefined;
+  while (added < needed - EPS) {
+    if (j < 0) return undefined;
+    const h = hs[j] as HlsHistorySegment;
+    if (next !== undefined) {
+      const d = next.discontinuitySequence - h.discontinuitySequence;
+      if ((d !== 0 && d !== 1) || (h.mapLine !== undefined && next.mapLine === undefined)) return undefined;
+    }
+    out.push(h);
+    added += h.duration;
+    next = h;
+    j--;
+  }
+  return out.reverse();
+}
+
+function render(scan: MediaPlaylistScan, x: number, ext: readonly HlsHistorySegment[], route: HlsRouter | undefined): string {
+  const p = scan.playlist;
+  const { roles, uriAttrs } = scan;
+  const lines = p.lines;
+  const segs = p.segments;
+  const n = segs.length;
+  const cutFrom = x > 0 ? (segs[n - x - 1] as HlsMediaSegment).uriLine + 1 : lines.length;
+  const out: string[] = [];
+  const newDs = ext.length > 0 ? (ext[0] as HlsHistorySegment).discontinuitySequence : p.discontinuitySequence;
+
+  // Rendition reports: our last msn (in-progress segment included) moves back by `shift`.
+  let shift = 0;
+  let lastPart: number | undefined;
+  if (x > 0) {
+    const oldLast = p.partialSegment !== undefined ? p.partialSegment.msn : (segs[n - 1] as HlsMediaSegment).msn;
+    const visible = segs[n - x - 1] as HlsMediaSegment;
+    shift = oldLast - visible.msn;
+    if (visible.parts.length > 0) lastPart = visible.parts.length - 1;
+  }
+
+  for (let i = 0; i < lines.length; i++) {
+    if (i === scan.headEnd && ext.length > 0) emitHistory(out, ext, segs[0] as HlsMediaSegment, route);
+    const line = lines[i] as string;
+    const role = roles[i] as number;
+    if (i >= cutFrom && ((1 << role) & SEGMENT_ROLE_MASK) !== 0) continue;
+    switch (role) {
+      case LineRole.Uri: {
+        const uri = line.trim();
+        out.push(route !== undefined && isRoutableUri(uri) ? applyHlsRouter(route, uri, 'segment') : line);
+        break;
+      }
+      case LineRole.Key:
+      case LineRole.Map:
+      case LineRole.Part:
+      case LineRole.PreloadHint: {
+        const a = uriAttrs[i];
+        out.push(route === undefined || a === undefined ? line : routeAttributeInLine(line, a, route, KIND_BY_ROLE[role] ?? 'segment'));
+        break;
+      }
+      case LineRole.RenditionReport:
+        out.push(rewriteReport(line, i, shift, lastPart, route));
+        break;
+      case LineRole.MediaSequence:
+        if (ext.length > 0) {
+          out.push(`#EXT-X-MEDIA-SEQUENCE:${p.mediaSequence - ext.length}`);
+          if (scan.discontinuitySequenceLine < 0 && newDs !== 0) out.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${newDs}`);
+        } else out.push(line);
+        break;
+      case LineRole.DiscontinuitySequence:
+        out.push(newDs !== p.discontinuitySequence ? `#EXT-X-DISCONTINUITY-SEQUENCE:${newDs}` : line);
+        break;
+      default:
+        out.push(line);
+    }
+  }
+  let s = out.join(p.lineEnding);
+  if (p.trailingNewline) s += p.lineEnding;
+  return s;
+}
+
+const KIND_BY_ROLE: Readonly<Record<number, 'key' | 'init' | 'part' | 'preload-hint'>> = {
+  [LineRole.Key]: 'key',
+  [LineRole.Map]: 'init',
+  [LineRole.Part]: 'part',
+  [LineRole.PreloadHint]: 'preload-hint',
+};
+
+/** Lists history segments again before the origin's first segment, declaring keys, maps and discontinuities they need. */
+function emitHistory(out: string[], ext: readonly HlsHistorySegment[], first: HlsMediaSegment, route: HlsRouter | undefined): void {
+  let keys: readonly string[] = [];
+  let map: string | undefined;
+  let dsn = (ext[0] as HlsHistorySegment).discontinuitySequence;
+  for (const h of ext) {
+    if (!sameLines(h.keyLines, keys)) {
+      if (keys.length > 0) out.push('#EXT-X-KEY:METHOD=NONE');
+      for (const k of h.keyLines) out.push(routeTagLine(k, 'key', route));
+      keys = h.keyLines;
+    }
+    if (h.mapLine !== undefined && h.mapLine !== map) out.push(routeTagLine(h.mapLine, 'init', route));
+    map = h.mapLine;
+    if (h.discontinuitySequence !== dsn) out.push('#EXT-X-DISCONTINUITY');
+    dsn = h.discontinuitySequence;
+    for (const t of h.tagLines) out.push(t);
+    out.push(route !== undefined && isRoutableUri(h.uri) ? applyHlsRouter(route, h.uri, 'segment') : h.uri);
+  }
+  // The origin's own KEY lines for its first segment follow; older keys must not stay in force.
+  if (keys.length > 0) out.push('#EXT-X-KEY:METHOD=NONE');
+  if (first.discontinuitySequence !== dsn && !first.discontinuity) out.push('#EXT-X-DISCONTINUITY');
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function routeTagLine(line: string, kind: 'key' | 'init', route: HlsRouter | undefined): string {
+  if (route === undefined) return line;
+  const colon = line.indexOf(':');
+  const uri = findAttribute(parseAttributeList(line, colon + 1, 0, kind === 'key' ? 'EXT-X-KEY' : 'EXT-X-MAP'), 'URI');
+  return uri === undefined ? line : routeAttributeInLine(line, uri, route, kind);
+}
+
+function rewriteReport(line: string, i: number, shift: number, lastPart: number | undefined, route: HlsRouter | undefined): string {
+  if (shift === 0 && route === undefined) return line;
+  const attrs = parseAttributeList(line, line.indexOf(':') + 1, i, 'EXT-X-RENDITION-REPORT');
+  // Edits applied right to left so earlier offsets stay valid.
+  const edits: { start: number; end: number; text: string }[] = [];
+  if (shift !== 0) {
+    const msn = findAttribute(attrs, 'LAST-MSN');
+    if (msn !== undefined) edits.push({ start: msn.start, end: msn.end, text: String(Math.max(0, Number(msn.value) - shift)) });
+    const part = findAttribute(attrs, 'LAST-PART');
+    if (part !== undefined) {
+      if (lastPart !== undefined) edits.push({ start: part.start, end: part.end, text: String(lastPart) });
+      else {
+        // Our visible tail lists no parts: drop LAST-PART with its separating comma.
+        const nameStart = part.start - 'LAST-PART='.length;
+        const before = line.lastIndexOf(',', nameStart);
+        if (before >= 0) edits.push({ start: before, end: part.end, text: '' });
+        else edits.push({ start: nameStart, end: line[part.end] === ',' ? part.end + 1 : part.end, text: '' });
+      }
+    }
+  }
+  const uri = findAttribute(attrs, 'URI');
+  if (route !== undefined && uri !== undefined && isRoutableUri(uri.value)) {
+    const routed = applyHlsRouter(route, uri.value, 'rendition-report');
+    edits.push({ start: uri.start, end: uri.end, text: routed });
+  }
+  edits.sort((a, b) => b.start - a.start);
+  let s = line;
+  for (const e of edits) s = s.slice(0, e.start) + e.text + s.slice(e.end);
+  return s;
+}
