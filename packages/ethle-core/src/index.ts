@@ -1,3 +1,5 @@
 // Public API of @ethle/core. Each concept folder has its own index; this file only re-exports.
 export * from './errors/EthleError.js';
 export type * from './errors/EthleErrorCode.js';
+export * from './url/index.js';
+export * from './hls/index.js';

@@ -9,6 +9,8 @@ export type EthleErrorCode =
   | 'ERR_HLS_NOT_A_PLAYLIST'
   /** A playlist tag or attribute list cannot be parsed, or the playlist is internally inconsistent. */
   | 'ERR_HLS_MALFORMED'
+  /** Options to an HLS rewrite are invalid (hold not an integer 0…1000, route not a function, history not from createHlsHistory). */
+  | 'ERR_HLS_INVALID_OPTIONS'
   /** The text is not a DASH MPD (no MPD root element). */
   | 'ERR_DASH_NOT_AN_MPD'
   /** The MPD is not well-formed XML, is truncated, or has inconsistent timing. */
