@@ -1,0 +1,192 @@
+import { clientNow, type Adapter, type AdapterSink } from './adapters/Adapter.js';
+import { attachDash, isDash } from './adapters/attachDash.js';
+import { attachHls, isHls } from './adapters/attachHls.js';
+import { createBeacon, type Beacon } from './beacon/createBeacon.js';
+import { createClockOffsetEstimator, parseHttpDate } from './clock/createClockOffsetEstimator.js';
+import { createEmitter } from './createEmitter.js';
+import type { ErrorData, EventName, QoeEventMap, QoeListener } from './Events.js';
+import { resolveOptions, type ProbeOptions } from './options.js';
+import { ErrorCodes, ProbeError } from './ProbeError.js';
+import { buildReport, emptyReportState, pushBounded, type QoeReport } from './report.js';
+import { createStallDetector, type StallOutput } from './stall/createStallDetector.js';
+
+export interface QoeProbe {
+  on<E extends EventName>(event: E, listener: QoeListener<E>): void;
+  off<E extends EventName>(event: E, listener: QoeListener<E>): void;
+  /** Restart the startup clock (e.g. when the user presses play); ignored after the first frame. */
+  markLoadStart(): void;
+  report(): QoeReport;
+  /** Remove every listener, timer and interceptor; sends the last beacon. Idempotent. */
+  destroy(): void;
+}
+
+const isMedia = (t: any): t is HTMLMediaElement =>
+  typeof t?.addEventListener === 'function' && typeof t.currentTime === 'number' && typeof t.readyState === 'number' && 'paused' in t;
+
+const MEDIA_EVENTS = ['waiting', 'error', 'playing', 'pause', 'seeking', 'seeked'] as const;
+
+/**
+ * Attach a QoE probe to an hls.js instance, a dash.js MediaPlayer or a media element.
+ * Startup is measured from this call: attach right before loadSource()/attachSource()/play(), or
+ * call markLoadStart() at the user's play request.
+ */
+export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
+  const o = resolveOptions(options);
+  const kind = isHls(target) ? 'hls' : isDash(target) ? 'dash' : isMedia(target) ? 'media' : null;
+  if (!kind) throw new ProbeError(ErrorCodes.BAD_TARGET, 'expected an hls.js instance, a dash.js MediaPlayer or an HTMLMediaElement');
+
+  const state = emptyReportState(kind, o.sessionId);
+  const max = o.maxEntries;
+  const recordError = (e: ErrorData) => pushBounded(state.errors, e, max);
+  const emitter = createEmitter(clientNow, recordError);
+  let beacon: Beacon | null = null;
+  const publish = <E extends EventName>(event: E, data: QoeEventMap[E]) => {
+    beacon?.push(event, data);
+    emitter.emit(event, data);
+  };
+  const detector = createStallDetector({ thresholdMs: o.stallThresholdMs, loadStart: clientNow() });
+  const clock = createClockOffsetEstimator();
+  let destroyed = false;
+  let lastLatencyAt = 0;
+
+  const error = (source: string, detail: string, message: string, fatal: boolean) => {
+    const code = source === 'media' ? ErrorCodes.MEDIA_ERROR : ErrorCodes.PLAYER_ERROR;
+    const e: ErrorData = { at: clientNow(), code, source, detail, message, fatal };
+    recordError(e);
+    publish('error', e);
+  };
+
+  const sink: AdapterSink = {
+    segment(s) {
+      state.segmentCount++;
+      state.segmentBytes += s.bytes;
+      pushBounded(state.segments, s, max);
+      publish('segment', s);
+    },
+    clock(sendMs, recvMs, dateHeader) {
+      const serverMs = parseHttpDate(dateHeader);
+      if (serverMs === null || !clock.add({ sendMs, recvMs, serverMs, resolutionMs: 1000 })) return;
+      const e = clock.estimate()!;
+      const c = state.clock;
+      if (!c || Math.abs(c.offsetMs - e.offsetMs) >= 1 || c.precisionMs - e.precisionMs >= 1) {
+        state.clock = { offsetMs: e.offsetMs, precisionMs: e.precisionMs, samples: e.samples };
+        publish('clock', state.clock);
+      }
+    },
+    hold(header) {
+      const v = header === null ? NaN : Number(header);
+      state.holdSeconds = Number.isFinite(v) && v >= 0 ? v : 0;
+    },
+    switched(track, to, bitrate) {
+      const prev = [...state.switches].reverse().find((s) => s.track === track);
+      const s = { at: clientNow(), track, from: prev?.to ?? null, to, bitrate };
+      pushBounded(state.switches, s, max);
+      publish('switch', s);
+    },
+    error,
+    hint(signal) {
+      detector.hint(signal, clientNow());
+    },
+  };
+
+  let media: HTMLMediaElement | null = null;
+  let frameCb = 0;
+  const onMediaEvent = (ev: Event) => {
+    if (ev.type === 'waiting') sink.hint('waiting');
+    else if (ev.type === 'error') {
+      const err = (ev.target as HTMLMediaElement).error;
+      error('media', String(err?.code ?? ''), err?.message || 'media error', true);
+    } else tick(); // a state change: sample it now rather than at the next heartbeat
+  };
+  const bind = (el: HTMLMediaElement | null) => {
+    if (el === media) return;
+    if (media) for (const t of MEDIA_EVENTS) media.removeEventListener(t, onMediaEvent);
+    cancelFrames();
+    media = el;
+    if (!el) return;
+    for (const t of MEDIA_EVENTS) el.addEventListener(t, onMediaEvent);
+    watchFrames();
+  };
+  // Until the first frame, requestVideoFrameCallback samples at each presented frame, so startup is
+  // timed to the frame rather than to the heartbeat.
+  const watchFrames = () => {
+    const v = media as HTMLVideoElement | null;
+    if (!v?.requestVideoFrameCallback || detector.phase !== 'loading') return;
+    frameCb = v.requestVideoFrameCallback((_now, meta) => {
+      frameCb = 0;
+      feed(meta.mediaTime);
+      watchFrames();
+    });
+  };
+  const cancelFrames = () => {
+    if (frameCb) (media as HTMLVideoElement | null)?.cancelVideoFrameCallback?.(frameCb);
+    frameCb = 0;
+  };
+
+  const feed = (currentTime: number) => {
+    const m = media!;
+    const t = clientNow();
+    for (const out of detector.sample({ t, currentTime, paused: m.paused, seeking: m.seeking, readyState: m.readyState, ended: m.ended }))
+      handle(out);
+  };
+  const handle = (out: StallOutput) => {
+    if (out.type === 'firstFrame') {
+      state.startup = { startupMs: out.startupMs, at: out.at };
+      publish('startup', state.startup);
+    } else if (out.type === 'stallStart') {
+      publish('stallStart', { start: out.start, detectedAt: out.detectedAt, currentTime: out.currentTime });
+    } else {
+      state.stallCount++;
+      state.stallTotalMs += out.stall.durationMs;
+      pushBounded(state.stalls, out.stall, max);
+      publish('stallEnd', out.stall);
+    }
+  };
+
+  const sampleLatency = (t: number) => {
+    lastLatencyAt = t;
+    const c = clock.estimate();
+    const r = adapter.latency(c ? t + c.offsetMs : null, state.holdSeconds);
+    if (r.trueLatency === null && r.edgeDistance === null) return;
+    if (r.trueLatency !== null) pushBounded(state.latency, r.trueLatency, max);
+    if (r.edgeDistance !== null) pushBounded(state.edge, r.edgeDistance, max);
+    const s = { at: t, trueLatency: r.trueLatency, edgeDistance: r.edgeDistance, holdSeconds: state.holdSeconds };
+    pushBounded(state.series, s, max);
+    publish('latency', s);
+  };
+
+  function tick() {
+    if (destroyed) return;
+    bind(adapter.media());
+    if (!media) return;
+    feed(media.currentTime);
+    const t = clientNow();
+    if (state.startup && !media.paused && t - lastLatencyAt >= o.latencyIntervalMs) sampleLatency(t);
+  }
+
+  const adapter: Adapter =
+    kind === 'hls'
+      ? attachHls(target as never, sink, () => tick())
+      : kind === 'dash'
+        ? attachDash(target as never, sink)
+        : { media: () => target as HTMLMediaElement, latency: () => ({ trueLatency: null, edgeDistance: null }), destroy() {} };
+  if (o.beacon) beacon = createBeacon(o.beacon, o.sessionId, kind, clientNow, () => buildReport(state));
+  const timer = setInterval(tick, o.heartbeatMs);
+  tick();
+
+  return {
+    on: (event, listener) => emitter.on(event, listener),
+    off: (event, listener) => emitter.off(event, listener),
+    markLoadStart: () => detector.markLoadStart(clientNow()),
+    report: () => buildReport(state),
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      clearInterval(timer);
+      bind(null);
+      adapter.destroy();
+      beacon?.close(buildReport(state));
+      emitter.clear();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Server clock offset from HTTP responses, pure.
+ *
+ * Each response says the server's clock read some value in [serverMs, serverMs + resolutionMs)
+ * (an HTTP Date header: whole seconds, resolution 1000 ms) at some client instant between sending
+ * the request and receiving the response. So offset = server − client lies in
+ *   [serverMs − recvMs, serverMs + resolutionMs − sendMs].
+ * Intersecting these intervals over several responses narrows it below the Date header's 1 s
+ * resolution: responses arrive at different phases of the server's second, and each cuts the
+ * interval from one side (the classic NTP-style interval intersection; Marzullo without outliers).
+ * Only a run of mutually consistent recent samples is used, newest first, so a clock step or drift
+ * makes the estimate restart from the new samples instead of wedging.
+ * The estimate is the interval's midpoint; its precision is the half-width.
+ */
+
+export interface ClockSample {
+  /** Client time the request was sent, ms. */
+  sendMs: number;
+  /** Client time the response (ideally its first byte) arrived, ms. */
+  recvMs: number;
+  /** Server time the response states, ms (floored to its resolution). */
+  serverMs: number;
+  /** Resolution of serverMs, ms: 1000 for a Date header, 1 for a ms-precision time source. */
+  resolutionMs: number;
+}
+
+export interface ClockEstimate {
+  /** Add to the client clock to get the server clock, ms. */
+  offsetMs: number;
+  /** Half-width of the interval the true offset lies in, ms. */
+  precisionMs: number;
+  /** Samples that contributed. */
+  samples: number;
+}
+
+export interface ClockOffsetEstimator {
+  /** Returns false (and ignores it) for a malformed sample. */
+  add(sample: ClockSample): boolean;
+  estimate(): ClockEstimate | null;
+}
+
+export function createClockOffsetEstimator(maxSamples = 24): ClockOffsetEstimator {
+  const intervals: [number, number][] = [];
+  let cached: ClockEstimate | null = null;
+
+  function compute(): ClockEstimate | null {
+    let lo = -Infinity;
+    let hi = Infinity;
+    let n = 0;
+    for (let i = intervals.length - 1; i >= 0; i--) {
+      const [a, b] = intervals[i]!;
+      const nlo = Math.max(lo, a);
+      const nhi = Math.min(hi, b);
+      if (nlo > nhi) {
+        // Inconsistent with everything newer: the clocks moved; forget the older samples.
+        intervals.splice(0, i + 1);
+        break;
+      }
+      lo = nlo;
+      hi = nhi;
+      n++;
+    }
+    return n === 0 ? null : { offsetMs: (lo + hi) / 2, precisionMs: (hi - lo) / 2, samples: n };
+  }
+
+  return {
+    add({ sendMs, recvMs, serverMs, resolutionMs }) {
+      if (![sendMs, recvMs, serverMs, resolutionMs].every(Number.isFinite) || recvMs < sendMs || resolutionMs <= 0) return false;
+      intervals.push([serverMs - recvMs, serverMs + resolutionMs - sendMs]);
+      if (intervals.length > maxSamples) intervals.shift();
+      cached = compute();
+      return true;
+    },
+    estimate: () => cached,
+  };
+}
+
+/** An HTTP-date (RFC 9110, e.g. "Sun, 22 Nov 2026 11:00:55 GMT") in ms, or null. */
+export function parseHttpDate(value: string | null | undefined): number | null {
+  if (!value) return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}

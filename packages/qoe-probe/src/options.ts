@@ -1,0 +1,57 @@
+import { ErrorCodes, ProbeError } from './ProbeError.js';
+
+export interface BeaconOptions {
+  /** Collector URL; batches are POSTed there as JSON text (see README "Beacon format"). */
+  url: string;
+  /** Send a batch at least this often, ms (default 10000). */
+  intervalMs?: number;
+  /** …or as soon as this many events are queued (default 100). */
+  maxEvents?: number;
+}
+
+export interface ProbeOptions {
+  /** Playback heartbeat period, ms (default 200; 50..1000). */
+  heartbeatMs?: number;
+  /** Sustained no-progress time that counts as a stall, ms (default 1000; 250..10000). */
+  stallThresholdMs?: number;
+  /** Live latency sampling period, ms (default 1000; ≥ 100). */
+  latencyIntervalMs?: number;
+  /** Session id put in beacons (default: random). Use the same value as the players' CMCD `sid`. */
+  sessionId?: string;
+  /** Collector to send events to; none by default. */
+  beacon?: BeaconOptions;
+  /** Entries kept in each list of report() (stalls, segments, latency samples, …; default 2000). */
+  maxEntries?: number;
+}
+
+export type ResolvedOptions = Required<Omit<ProbeOptions, 'beacon'>> & { beacon: Required<BeaconOptions> | null };
+
+function num(name: string, v: unknown, def: number, min: number, max: number): number {
+  if (v === undefined) return def;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+    throw new ProbeError(ErrorCodes.BAD_OPTION, `${name} must be a number in [${min}, ${max}], got ${String(v)}`);
+  return v;
+}
+
+/** Validates once, fills defaults; throws ProbeError(QOE_ERR_BAD_OPTION) naming the bad option. */
+export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
+  const b = o.beacon;
+  if (b !== undefined && (typeof b?.url !== 'string' || b.url === ''))
+    throw new ProbeError(ErrorCodes.BAD_OPTION, 'beacon.url must be a non-empty string');
+  if (o.sessionId !== undefined && typeof o.sessionId !== 'string')
+    throw new ProbeError(ErrorCodes.BAD_OPTION, 'sessionId must be a string');
+  return {
+    heartbeatMs: num('heartbeatMs', o.heartbeatMs, 200, 50, 1000),
+    stallThresholdMs: num('stallThresholdMs', o.stallThresholdMs, 1000, 250, 10000),
+    latencyIntervalMs: num('latencyIntervalMs', o.latencyIntervalMs, 1000, 100, 3_600_000),
+    maxEntries: num('maxEntries', o.maxEntries, 2000, 10, 1e6),
+    sessionId: o.sessionId ?? Math.random().toString(36).slice(2, 12),
+    beacon: b
+      ? {
+          url: b.url,
+          intervalMs: num('beacon.intervalMs', b.intervalMs, 10000, 100, 3_600_000),
+          maxEvents: num('beacon.maxEvents', b.maxEvents, 100, 1, 10000),
+        }
+      : null,
+  };
+}

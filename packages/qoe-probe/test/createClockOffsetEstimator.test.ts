@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createClockOffsetEstimator, parseHttpDate } from '../src/index.js';
+
+/** A response whose Date header the server stamped at true server time `serverTrue`. */
+function response(clientSend: number, rttMs: number, offsetMs: number, serverPos = 0.5) {
+  const serverTrue = clientSend + rttMs * serverPos + offsetMs;
+  return { sendMs: clientSend, recvMs: clientSend + rttMs, serverMs: Math.floor(serverTrue / 1000) * 1000, resolutionMs: 1000 };
+}
+
+describe('createClockOffsetEstimator', () => {
+  it('has no estimate before the first sample', () => {
+    expect(createClockOffsetEstimator().estimate()).toBeNull();
+  });
+
+  it('one Date header pins the offset to within its 1 s resolution', () => {
+    const c = createClockOffsetEstimator();
+    c.add(response(1_700_000_000_250, 20, 3_456));
+    const e = c.estimate()!;
+    expect(e.precisionMs).toBeCloseTo(510, 0);
+    expect(Math.abs(e.offsetMs - 3_456)).toBeLessThanOrEqual(e.precisionMs);
+  });
+
+  it('refines below one second as responses arrive at different phases of the second', () => {
+    const c = createClockOffsetEstimator();
+    let t = 1_700_000_000_000;
+    for (let i = 0; i < 12; i++) {
+      c.add(response(t, 10, -2_345));
+      t += 2_137; // not a multiple of 1 s
+    }
+    const e = c.estimate()!;
+    expect(e.precisionMs).toBeLessThan(100);
+    expect(Math.abs(e.offsetMs + 2_345)).toBeLessThanOrEqual(e.precisionMs);
+  });
+
+  it('always contains the true offset (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -100_000, max: 100_000 }),
+        fc.array(fc.record({ gap: fc.integer({ min: 1, max: 5000 }), rtt: fc.integer({ min: 0, max: 800 }), pos: fc.double({ min: 0, max: 1, noNaN: true }) }), { minLength: 1, maxLength: 30 }),
+        (offset, rs) => {
+          const c = createClockOffsetEstimator(64);
+          let t = 1_700_000_000_000;
+          for (const r of rs) c.add(response((t += r.gap), r.rtt, offset, r.pos));
+          const e = c.estimate()!;
+          expect(Math.abs(e.offsetMs - offset)).toBeLessThanOrEqual(e.precisionMs + 1e-6);
+        },
+      ),
+    );
+  });
+
+  it('follows a clock step instead of wedging on old samples', () => {
+    const c = createClockOffsetEstimator();
+    let t = 1_700_000_000_000;
+    for (let i = 0; i < 5; i++) c.add(response((t += 1_313), 10, 0));
+    for (let i = 0; i < 5; i++) c.add(response((t += 1_313), 10, 60_000));
+    const e = c.estimate()!;
+    expect(Math.abs(e.offsetMs - 60_000)).toBeLessThanOrEqual(e.precisionMs);
+  });
+
+  it('rejects malformed samples', () => {
+    const c = createClockOffsetEstimator();
+    expect(c.add({ sendMs: 10, recvMs: 5, serverMs: 0, resolutionMs: 1000 })).toBe(false);
+    expect(c.add({ sendMs: NaN, recvMs: 5, serverMs: 0, resolutionMs: 1000 })).toBe(false);
+    expect(c.estimate()).toBeNull();
+  });
+
+  it('parses HTTP dates', () => {
+    expect(parseHttpDate('Sun, 22 Nov 2026 11:00:55 GMT')).toBe(Date.UTC(2026, 10, 22, 11, 0, 55));
+    expect(parseHttpDate('nonsense')).toBeNull();
+    expect(parseHttpDate(null)).toBeNull();
+  });
+});
