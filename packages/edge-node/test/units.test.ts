@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { CacheEntry } from '../src/cache/CacheEntry.js';
+import { SegmentCache } from '../src/cache/SegmentCache.js';
+import { createEdgeConfig, EdgeError, ranThroughputFromSignal, rsrpIndexToDbm, rsrqIndexToDb } from '../src/index.js';
+import { FetchScheduler } from '../src/origin/FetchScheduler.js';
+import { RttEstimator } from '../src/origin/RttEstimator.js';
+import { readCmcd } from '../src/radio/readCmcd.js';
+import { SessionTable } from '../src/session/SessionTable.js';
+
+describe('createEdgeConfig', () => {
+  it('fills defaults and accepts several named origins', () => {
+    const c = createEdgeConfig({ origins: [{ name: 'a', url: 'http://127.0.0.1:1/' }, { name: 'b', url: 'https://x.example/base/' }] });
+    expect(c.origins.map((o) => o.url)).toEqual(['http://127.0.0.1:1', 'https://x.example/base']);
+    expect(c.hold).toBe('auto');
+    expect(c.ranFailAction).toBe('redirect-307');
+  });
+  it.each([
+    [{}, /origin: required/],
+    [{ origin: 'ftp://x' }, /only http and https/],
+    [{ origin: 'not a url' }, /not a URL/],
+    [{ origin: 'http://x', hold: -1 }, /hold/],
+    [{ origin: 'http://x', hold: 9, maxHold: 4 }, /exceeds maxHold/],
+    [{ origin: 'http://x', ranFailAction: 'redirect-301' }, /301/],
+    [{ origin: 'http://x', port: 70000 }, /port/],
+    [{ origin: 'http://x', bogus: 1 }, /unknown option/],
+    [{ origins: [{ name: 'metrics', url: 'http://x' }] }, /reserved/],
+    [{ origin: 'http://x', tls: { keyPath: 'k' } }, /certPath/],
+  ])('rejects %j with a coded, actionable error', (input, msg) => {
+    let err: unknown;
+    try {
+      createEdgeConfig(input as never);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(EdgeError);
+    expect((err as EdgeError).code).toBe('ERR_EDGE_CONFIG_INVALID');
+    expect((err as EdgeError).message).toMatch(msg);
+  });
+  it('accepts hold as a CLI string', () => {
+    expect(createEdgeConfig({ origin: 'http://x', hold: '2' }).hold).toBe(2);
+  });
+});
+
+describe('SegmentCache', () => {
+  function filled(cache: SegmentCache, key: string, size: number): CacheEntry {
+    const e = cache.create(key);
+    cache.admit(e, size);
+    e.setHeaders({}, size);
+    e.push(Buffer.alloc(size));
+    e.end();
+    return e;
+  }
+  it('evicts least recently used complete entries to stay within bytes', () => {
+    const cache = new SegmentCache({ maxBytes: 300, maxAgeMs: 60_000, now: () => 0 });
+    filled(cache, 'a', 100);
+    filled(cache, 'b', 100);
+    filled(cache, 'c', 100);
+    cache.get('a'); // a is now most recently used
+    filled(cache, 'd', 100);
+    expect(cache.has('a')).toBe(true);
+    expect(cache.has('b')).toBe(false);
+    expect(cache.bytes).toBe(300);
+  });
+  it('never evicts an entry being read or written; a new one is bypassed instead', () => {
+    let bypassed = 0;
+    const cache = new SegmentCache({ maxBytes: 200, maxAgeMs: 60_000, now: () => 0, onBypass: () => bypassed++ });
+    const read = filled(cache, 'a', 100);
+    read.readers = 1;
+    const writing = cache.create('b');
+    expect(cache.admit(writing, 100)).toBe(true);
+    const c = cache.create('c');
+    expect(cache.admit(c, 100)).toBe(false);
+    expect(bypassed).toBe(1);
+    expect(cache.has('a') && cache.has('b')).toBe(true);
+  });
+  it('ages out complete unread entries', () => {
+    let t = 0;
+    const cache = new SegmentCache({ maxBytes: 1000, maxAgeMs: 1000, now: () => t });
+    filled(cache, 'a', 10);
+    t = 2000;
+    cache.sweep();
+    expect(cache.has('a')).toBe(false);
+    expect(cache.bytes).toBe(0);
+  });
+});
+
+describe('FetchScheduler', () => {
+  it('runs waiting players before bulk prefetch, and promotes a queued prefetch a player now needs', async () => {
+    const s = new FetchScheduler(1);
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    s.enqueue('p0', 'prefetch', async () => {
+      order.push('p0');
+      await gate;
+    });
+    const job = (k: string) => async () => {
+      order.push(k);
+    };
+    s.enqueue('p1', 'prefetch', job('p1'));
+    s.enqueue('p2', 'prefetch', job('p2'));
+    s.enqueue('r1', 'player', job('r1'));
+    expect(s.promote('p2')).toBe(true);
+    release();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['p0', 'r1', 'p2', 'p1']);
+  });
+});
+
+describe('RttEstimator', () => {
+  it('takes the minimum over the window and keeps the newest sample', () => {
+    const r = new RttEstimator(1000);
+    r.add('ttfb', 50, 0);
+    r.add('connect', 20, 10);
+    r.add('ttfb', 30, 20);
+    expect(r.estimateMs(20)).toBe(20);
+    expect(r.estimateMs(5000)).toBe(30);
+  });
+});
+
+describe('SessionTable', () => {
+  it('moves hold-0 → hold-x when eq. 1 fails and never back', () => {
+    const t = new SessionTable(60_000);
+    expect(t.assign('s', 'a', true, 0)).toEqual({ group: 'hold-0', from: undefined });
+    expect(t.assign('s', 'a', false, 1)).toEqual({ group: 'hold-x', from: 'hold-0' });
+    expect(t.assign('s', 'a', true, 2)).toEqual({ group: 'hold-x', from: 'hold-x' });
+    expect(t.counts('s')).toEqual({ 'hold-0': 0, 'hold-x': 1 });
+  });
+});
+
+describe('radio inputs', () => {
+  it('decodes CMCD from the query and from headers (mtp kbit/s → Mbit/s)', () => {
+    const q = new URLSearchParams({ CMCD: 'bl=21300,mtp=48100,sid="6e2fb550"' });
+    expect(readCmcd(q, {})).toEqual({ sid: '6e2fb550', mtpMbps: 48.1, blMs: 21300 });
+    expect(readCmcd(undefined, { 'cmcd-request': 'mtp=2500', 'cmcd-session': 'sid="x1"' })).toMatchObject({ sid: 'x1', mtpMbps: 2.5 });
+    expect(readCmcd(new URLSearchParams({ CMCD: '%%%garbage' }), {}).mtpMbps).toBeUndefined();
+  });
+  it('maps RSRP/RSRQ to throughput monotonically, anchored at the documented points', () => {
+    expect(ranThroughputFromSignal(-80, -5)).toBeCloseTo(112, 5);
+    expect(ranThroughputFromSignal(-120, -19)).toBe(0);
+    expect(ranThroughputFromSignal(-90, -8)).toBeGreaterThan(ranThroughputFromSignal(-100, -8));
+    expect(ranThroughputFromSignal(-90, -8)).toBeGreaterThan(ranThroughputFromSignal(-90, -12));
+    expect(rsrpIndexToDbm(61)).toBe(-80);
+    expect(rsrqIndexToDb(30)).toBe(-5);
+  });
+});
