@@ -24,6 +24,8 @@ export interface ManifestView {
   kind: 'hls-media' | 'hls-multivariant' | 'dash';
   /** Nominal segment length (HLS target duration, DASH segment duration), seconds. */
   segmentSeconds: number;
+  /** State handed to the next version's loader (HLS history), opaque to the edge. */
+  carry: unknown;
   /** How often the origin manifest should be re-fetched (ms). */
   pollIntervalMs: number;
   /** Segments produced at nowMs, ascending id per track (DASH $Number$ depends on the clock). */

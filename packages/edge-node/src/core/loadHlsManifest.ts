@@ -1,0 +1,56 @@
+import {
+  createEdgeRouter,
+  createHlsHistory,
+  holdMediaPlaylist,
+  isMultivariantPlaylist,
+  parseMediaPlaylist,
+  recordHlsHistory,
+  rewriteMultivariantPlaylist,
+  type HlsHistory,
+} from '@ethle/core';
+import type { LoadManifestOptions } from './loadManifest.js';
+import type { ManifestView, SegmentRef } from './ManifestView.js';
+import { originPath } from './originPath.js';
+
+/** An HLS media or multivariant playlist version, parsed, held and routed by @ethle/core. */
+export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestView {
+  const router = (token: string | undefined) =>
+    createEdgeRouter({ manifestUrl: o.manifestUrl, sessionToken: token, edgePathPrefix: o.edgePathPrefix });
+
+  if (isMultivariantPlaylist(text)) {
+    // Validate now (throws on garbage) so a broken version never replaces a good one.
+    rewriteMultivariantPlaylist(text, { route: router(undefined) });
+    return {
+      kind: 'hls-multivariant',
+      segmentSeconds: 0,
+      pollIntervalMs: 30_000,
+      carry: undefined,
+      segments: () => [],
+      hold: (_x, token) => ({ text: rewriteMultivariantPlaylist(text, { route: router(token) }), holdSegments: 0, holdSeconds: 0 }),
+    };
+  }
+
+  const playlist = parseMediaPlaylist(text);
+  const prev = o.previous?.carry as HlsHistory | undefined;
+  const history = recordHlsHistory(prev ?? createHlsHistory(), playlist);
+  const segments: SegmentRef[] = [];
+  for (const s of playlist.segments) {
+    const path = originPath(s.uri, o.manifestUrl, o.originBase);
+    if (path !== undefined) segments.push({ track: 'media', id: s.msn, path, durationSeconds: s.duration });
+  }
+  // Validate holding once with the default route so an unholdable version is rejected here.
+  const route = router(undefined);
+  holdMediaPlaylist(text, { hold: 0, history, route });
+  return {
+    kind: 'hls-media',
+    segmentSeconds: playlist.targetDuration,
+    // Live cadence: about half a target duration (RFC 8216 §6.3.4 lets clients reload at that pace).
+    pollIntervalMs: (playlist.targetDuration * 1000) / 2,
+    carry: history,
+    segments: () => segments,
+    hold(x, token) {
+      const r = holdMediaPlaylist(text, { hold: x, history, route: token === undefined ? route : router(token) });
+      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds };
+    },
+  };
+}
