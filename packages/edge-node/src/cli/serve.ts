@@ -1,6 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createEdgeConfig } from '../config/createEdgeConfig.js';
+import type { EdgeConfigInput } from '../config/EdgeConfig.js';
+import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
+import { startEdge, type RunningEdge } from '../startEdge.js';
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 
-export async function runServe(_argv: string[], io: CliIo): Promise<number> {
-  io.stderr.write('ethle-edge serve: not implemented yet\n');
-  return EXIT_USAGE;
+const USAGE = `usage: ethle-edge serve --origin URL [options]
+
+  --origin URL            the one origin to serve (paths mirror the origin's)
+  --config FILE           JSON config: every option, and "origins": [{"name","url"}] for several
+                          origins (then each is served under /{name}/...)
+  --port N                listen port (default 8080; 0 = any)
+  --host ADDR             listen address (default 127.0.0.1; 0.0.0.0 on a MEC box)
+  --hold auto|N           auto (default): x from the model, policy groups; N: every receiver x = N
+  --max-hold N            cap on x and on parallel origin connections per stream (default 4)
+  --backhaul-rtt-ms MS    use this RTT instead of measuring it
+  --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
+  --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
+  --ran-fail-action A     redirect-307 (default) | redirect-302 | pass-through
+  --tls-key FILE --tls-cert FILE   serve HTTPS
+  --log-level L           fatal|error|warn|info (default)|debug|trace|silent
+
+GET /healthz (ready), GET /metrics (Prometheus). SIGTERM/SIGINT: graceful shutdown.
+`;
+
+export interface ServeHooks {
+  /** Called once the edge listens (tests use it to stop the server). */
+  onStarted?: (edge: RunningEdge) => void;
+}
+
+/** `ethle-edge serve`: resolves with the exit code once the edge has shut down. */
+export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}): Promise<number> {
+  let input: EdgeConfigInput;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        origin: { type: 'string' },
+        config: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        hold: { type: 'string' },
+        'max-hold': { type: 'string' },
+        'backhaul-rtt-ms': { type: 'string' },
+        'default-ran-mbps': { type: 'string' },
+        'rni-url': { type: 'string' },
+        'ran-fail-action': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    input = {};
+    if (values.config !== undefined) {
+      let text: string;
+      try {
+        text = readFileSync(values.config, 'utf8');
+      } catch (e) {
+        throw new EdgeError('ERR_EDGE_CONFIG_FILE', `cannot read ${values.config}: ${(e as Error).message}`);
+      }
+      try {
+        input = JSON.parse(text) as EdgeConfigInput;
+      } catch (e) {
+        throw new EdgeError('ERR_EDGE_CONFIG_FILE', `${values.config} is not JSON: ${(e as Error).message}`);
+      }
+    }
+    const number = (flag: string, v: string | undefined): number | undefined => {
+      if (v === undefined) return undefined;
+      const n = Number(v);
+      if (v.trim() === '' || !Number.isFinite(n)) throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--${flag}: expected a number, got ${JSON.stringify(v)}`);
+      return n;
+    };
+    if (values.origin !== undefined) input = { ...input, origin: values.origin, origins: undefined };
+    if (input.origins === undefined) delete input.origins;
+    const set = <K extends keyof EdgeConfigInput>(k: K, v: EdgeConfigInput[K] | undefined): void => {
+      if (v !== undefined) input[k] = v;
+    };
+    set('port', number('port', values.port));
+    set('host', values.host);
+    set('hold', values.hold);
+    set('maxHold', number('max-hold', values['max-hold']));
+    set('backhaulRttMs', number('backhaul-rtt-ms', values['backhaul-rtt-ms']));
+    set('defaultRanMbps', number('default-ran-mbps', values['default-ran-mbps']));
+    if (values['rni-url'] !== undefined) input.rni = { ...input.rni, url: values['rni-url'] };
+    set('ranFailAction', values['ran-fail-action'] as EdgeConfigInput['ranFailAction']);
+    if (values['tls-key'] !== undefined || values['tls-cert'] !== undefined) {
+      input.tls = { keyPath: values['tls-key'] ?? '', certPath: values['tls-cert'] ?? '' };
+    }
+    set('logLevel', values['log-level'] as EdgeConfigInput['logLevel']);
+  } catch (e) {
+    io.stderr.write(`ethle-edge serve: ${(e as Error).message}\n\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+
+  let edge: RunningEdge;
+  try {
+    edge = await startEdge(createEdgeConfig(input));
+  } catch (e) {
+    if (isEdgeError(e) && e.code.startsWith('ERR_EDGE_CONFIG')) {
+      io.stderr.write(`ethle-edge serve: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr.write(`ethle-edge serve: cannot start: ${(e as Error).message}\n`);
+    return 1;
+  }
+  io.stdout.write(`ethle-edge listening on ${edge.url}\n`);
+  hooks.onStarted?.(edge);
+
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      void edge.close().then(resolve);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    // A programmatic close (tests) ends the command too.
+    const origClose = edge.close.bind(edge);
+    edge.close = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      return origClose().then(() => resolve());
+    };
+  });
+  return 0;
 }
