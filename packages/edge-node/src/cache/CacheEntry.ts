@@ -27,10 +27,26 @@ export class CacheEntry {
   inCache = true;
   readonly createdAt: number;
   readonly #wakers = new Set<() => void>();
+  readonly #responseHeaders: Partial<Record<'hit' | 'coalesced' | 'miss', Record<string, string | number>>> = {};
 
   constructor(key: string, nowMs: number) {
     this.key = key;
     this.createdAt = nowMs;
+  }
+
+  /**
+   * Response headers for receivers, built once per entry and result (the hot path of a cache
+   * hit reuses the same object for every receiver).
+   */
+  responseHeaders(result: 'hit' | 'coalesced' | 'miss'): Record<string, string | number> {
+    let h = this.#responseHeaders[result];
+    if (h === undefined) {
+      h = { ...this.headers, 'x-ethle-cache': result, 'cache-control': 'max-age=60' };
+      if (this.expectedBytes !== undefined) h['content-length'] = this.expectedBytes;
+      else if (this.state === 'complete') h['content-length'] = this.bytes;
+      this.#responseHeaders[result] = h;
+    }
+    return h;
   }
 
   /** Called on every state change (headers, chunk, end, failure). Returns an unsubscribe. */

@@ -44,6 +44,12 @@ export class SegmentCache {
     return e;
   }
 
+  /** The entry without touching LRU order (the planner looks at every segment of a window). */
+  peek(key: string): CacheEntry | undefined {
+    const e = this.#entries.get(key);
+    return e === undefined || e.state === 'failed' ? undefined : e;
+  }
+
   /** Whether a usable entry exists, without touching LRU order. */
   has(key: string): boolean {
     const e = this.#entries.get(key);

@@ -163,7 +163,7 @@ export class LiveStream {
       const cached = new Set<number>();
       const inFlight = new Set<number>();
       for (const s of list) {
-        const e = this.#o.cache.get(this.#cacheKey(s.path));
+        const e = this.#o.cache.peek(this.#cacheKey(s.path));
         if (e === undefined) continue;
         if (e.state === 'complete') cached.add(s.id);
         else inFlight.add(s.id);
