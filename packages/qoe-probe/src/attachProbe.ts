@@ -66,6 +66,8 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
     clock(sendMs, recvMs, dateHeader) {
       const serverMs = parseHttpDate(dateHeader);
       if (serverMs === null || !clock.add({ sendMs, recvMs, serverMs, resolutionMs: 1000 })) return;
+      minRtt = Math.min(minRtt, recvMs - sendMs);
+      scheduleClockProbe();
       const e = clock.estimate()!;
       const c = state.clock;
       if (!c || Math.abs(c.offsetMs - e.offsetMs) >= 1 || c.precisionMs - e.precisionMs >= 1) {
@@ -88,6 +90,31 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
       detector.hint(signal, clientNow());
     },
   };
+
+  // Clock probes: a few GETs of the manifest timed by the estimator to bisect the server's second.
+  let probesLeft = o.clockProbes;
+  let probeTimer: ReturnType<typeof setTimeout> | undefined;
+  let minRtt = Infinity;
+  const abort = new AbortController();
+  function scheduleClockProbe() {
+    const url = adapter?.timeUrl();
+    const e = clock.estimate();
+    if (probeTimer || probesLeft <= 0 || destroyed || !url || !e || e.precisionMs <= Math.max(5, minRtt)) return;
+    const wait = clock.nextProbeAt(clientNow() + 20, minRtt)! - clientNow();
+    probeTimer = setTimeout(async () => {
+      probesLeft--;
+      const send = clientNow();
+      try {
+        const res = await fetch(url, { cache: 'no-store', signal: abort.signal });
+        const recv = clientNow();
+        res.body?.cancel().catch(() => {});
+        probeTimer = undefined;
+        sink.clock(send, recv, res.headers.get('date'));
+      } catch {
+        probeTimer = undefined; // a failed probe only leaves the clock as precise as it was
+      }
+    }, wait);
+  }
 
   let media: HTMLMediaElement | null = null;
   let frameCb = 0;
@@ -169,7 +196,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
       ? attachHls(target as never, sink, () => tick())
       : kind === 'dash'
         ? attachDash(target as never, sink)
-        : { media: () => target as HTMLMediaElement, latency: () => ({ trueLatency: null, edgeDistance: null }), destroy() {} };
+        : { media: () => target as HTMLMediaElement, latency: () => ({ trueLatency: null, edgeDistance: null }), timeUrl: () => null, destroy() {} };
   if (o.beacon) beacon = createBeacon(o.beacon, o.sessionId, kind, clientNow, () => buildReport(state));
   const timer = setInterval(tick, o.heartbeatMs);
   tick();
@@ -183,6 +210,8 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
       if (destroyed) return;
       destroyed = true;
       clearInterval(timer);
+      clearTimeout(probeTimer);
+      abort.abort();
       bind(null);
       adapter.destroy();
       beacon?.close(buildReport(state));

@@ -69,7 +69,7 @@ describe('attachProbe', () => {
   it('measures an hls.js session into report() and detaches cleanly', () => {
     const hls = new FakeHls();
     const media = hls.media!;
-    const probe = attachProbe(hls, { heartbeatMs: 100 });
+    const probe = attachProbe(hls, { heartbeatMs: 100, clockProbes: 0 });
     const seen: string[] = [];
     for (const e of ['startup', 'stallStart', 'stallEnd', 'latency', 'segment', 'switch', 'clock', 'error'] as const) probe.on(e, () => seen.push(e));
 
@@ -130,6 +130,34 @@ describe('attachProbe', () => {
     expect(media.listeners).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
     probe.destroy(); // idempotent
+  });
+
+  it('refines the clock with a few manifest GETs timed to bisect the server second, and stops', async () => {
+    const requests: number[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      expect(url).toBe('http://o/live/index.m3u8');
+      requests.push(epoch());
+      // Fake time stands still during the request: the server stamps it at the instant it was sent.
+      return new Response('#EXTM3U', { headers: { date: new Date(epoch() + SERVER_AHEAD_MS).toUTCString() } });
+    });
+    try {
+      const hls = new FakeHls();
+      const probe = attachProbe(hls, { heartbeatMs: 100 });
+      for (let i = 0; i < 3; i++) {
+        await vi.advanceTimersByTimeAsync(2_000); // the player's own cadence: same phase each time
+        hls.trigger('hlsLevelLoaded', { details: { live: true, url: 'http://o/live/index.m3u8' }, ...response(900) });
+      }
+      await vi.advanceTimersByTimeAsync(15_000);
+      const c = probe.report().clock!;
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.length).toBeLessThanOrEqual(8);
+      expect(c.precisionMs).toBeLessThan(60);
+      expect(Math.abs(c.offsetMs - SERVER_AHEAD_MS)).toBeLessThanOrEqual(c.precisionMs);
+      probe.destroy();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('a throwing listener becomes an error in the report, not a crash', () => {

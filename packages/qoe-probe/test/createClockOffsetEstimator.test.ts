@@ -49,6 +49,28 @@ describe('createClockOffsetEstimator', () => {
     );
   });
 
+  it('bisects the server second: probes sent at nextProbeAt() reach ~RTT precision in a few requests', () => {
+    for (const offset of [-12_345.6, 0, 417.3, 999.9, 86_400_000.25]) {
+      const c = createClockOffsetEstimator();
+      let t = 1_700_000_000_000;
+      // The player's own requests come every 2 s: always the same phase of the server's second.
+      for (let i = 0; i < 6; i++) c.add(response((t += 2_000), 8, offset));
+      const before = c.estimate()!.precisionMs;
+      let probes = 0;
+      while (c.estimate()!.precisionMs > 10 && probes < 12) {
+        const send = c.nextProbeAt(t, 8)!;
+        expect(send).toBeGreaterThanOrEqual(t);
+        c.add(response(send, 8, offset));
+        t = send + 8;
+        probes++;
+      }
+      const e = c.estimate()!;
+      expect(before).toBeGreaterThan(400);
+      expect(probes).toBeLessThanOrEqual(8);
+      expect(Math.abs(e.offsetMs - offset)).toBeLessThanOrEqual(e.precisionMs);
+    }
+  });
+
   it('follows a clock step instead of wedging on old samples', () => {
     const c = createClockOffsetEstimator();
     let t = 1_700_000_000_000;

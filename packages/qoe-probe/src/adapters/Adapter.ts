@@ -23,6 +23,8 @@ export interface Adapter {
   media(): HTMLMediaElement | null;
   /** serverNowMs is null until the clock is synced: then true latency is unknown, never guessed. */
   latency(serverNowMs: number | null, holdSeconds: number): LatencyReading;
+  /** A URL on the stream's server the probe may GET to refine the clock (the manifest), once known. */
+  timeUrl(): string | null;
   destroy(): void;
 }
 

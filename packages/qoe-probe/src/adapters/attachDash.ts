@@ -28,6 +28,7 @@ export const isDash = (t: any): t is DashLike =>
 const ms = (d: unknown): number | null => (d instanceof Date ? d.getTime() : typeof d === 'number' ? d : null);
 
 export function attachDash(player: DashLike, sink: AdapterSink): Adapter {
+  let mpdUrl: string | null = null;
   /**
    * Every response passes here (MPD, segments, UTCTiming): its Date header syncs the clock, and an
    * MPD's X-Ethle-Hold-Seconds says how far an ETHLE edge shifted availabilityStartTime.
@@ -42,6 +43,7 @@ export function attachDash(player: DashLike, sink: AdapterSink): Adapter {
       const first = Math.min(now, Math.max(start, ms(req?.firstByteDate) ?? now));
       sink.clock(start, first, readHeader(r?.headers, 'date'));
       if (req?.type === 'MPD') {
+        mpdUrl = String(r.url ?? req.url);
         sink.hold(readHeader(r?.headers, 'x-ethle-hold-seconds'));
         const bytes = typeof r.data === 'string' ? r.data.length : (r.resourceTiming?.encodedBodySize ?? 0);
         sink.segment(timing('manifest', String(r.url ?? req.url ?? ''), '', start, first, now, bytes, 0, ''));
@@ -78,6 +80,7 @@ export function attachDash(player: DashLike, sink: AdapterSink): Adapter {
   player.addResponseInterceptor?.(interceptor);
 
   return {
+    timeUrl: () => mpdUrl,
     media() {
       try {
         return player.getVideoElement() ?? null;

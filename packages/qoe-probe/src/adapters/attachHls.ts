@@ -33,6 +33,7 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, onMedia: () => void):
   let live = false;
   let playingFrag: { start: number; programDateTime: number | null } | null = null;
   let level: number | null = null;
+  let manifestUrl: string | null = null;
 
   const response = (stats: Stats, nd: unknown) => {
     const l = stats.loading;
@@ -40,6 +41,7 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, onMedia: () => void):
   };
   const manifest = (url: string, stats: Stats, nd: unknown) => {
     const l = stats.loading;
+    manifestUrl = url || manifestUrl;
     sink.segment(timing('manifest', url, '', fromPerf(l.start), fromPerf(l.first), fromPerf(l.end), stats.loaded, 0, ''));
     response(stats, nd);
     sink.hold(readHeader(nd, 'x-ethle-hold-seconds'));
@@ -81,6 +83,7 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, onMedia: () => void):
 
   return {
     media: () => hls.media,
+    timeUrl: () => manifestUrl,
     latency(serverNowMs) {
       if (!live) return { trueLatency: null, edgeDistance: null };
       const media = hls.media;

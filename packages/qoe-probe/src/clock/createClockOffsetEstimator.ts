@@ -37,6 +37,14 @@ export interface ClockOffsetEstimator {
   /** Returns false (and ignores it) for a malformed sample. */
   add(sample: ClockSample): boolean;
   estimate(): ClockEstimate | null;
+  /**
+   * When (client ms, ≥ nowMs) to send a request so that its Date header halves the uncertainty:
+   * the server's next whole second is then predicted to tick while the request is in flight, so
+   * whichever second the Date names cuts the interval at its midpoint (bisection). Null before the
+   * first sample. A player's own requests come at a fixed cadence (every segment duration), so
+   * they keep hitting the same phase of the server's second and alone cannot refine below ±0.5 s.
+   */
+  nextProbeAt(nowMs: number, rttMs: number): number | null;
 }
 
 export function createClockOffsetEstimator(maxSamples = 24): ClockOffsetEstimator {
@@ -72,6 +80,13 @@ export function createClockOffsetEstimator(maxSamples = 24): ClockOffsetEstimato
       return true;
     },
     estimate: () => cached,
+    nextProbeAt(nowMs, rttMs) {
+      if (!cached) return null;
+      // Send at c − rtt/2 where the server's second boundary B is reached at client time c = B − offset.
+      const lead = cached.offsetMs + rttMs / 2;
+      const b = Math.ceil((nowMs + lead) / 1000) * 1000;
+      return b - lead;
+    },
   };
 }
 

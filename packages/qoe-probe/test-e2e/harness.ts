@@ -1,0 +1,70 @@
+/**
+ * Browser harness for the probe's Playwright tests: a bare player page served *from the stream's
+ * own origin* (Playwright intercepts `<origin>/__probe__/…`), so the page is same-origin with the
+ * manifests and the probe can read Date / X-Ethle-* headers without CORS exposure.
+ * The page plays `src` with real hls.js or dash.js, attaches the built probe
+ * (dist/qoe-probe.min.js) and keeps every probe event in `window.__qoe`.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
+
+const root = new URL('..', import.meta.url).pathname;
+const require = createRequire(import.meta.url);
+const PROBE = `${root}dist/qoe-probe.min.js`;
+
+function files(): Record<string, { body: Buffer; type: string }> {
+  if (!existsSync(PROBE)) execFileSync(process.execPath, [`${root}scripts/bundle.mjs`], { stdio: 'inherit' });
+  const js = (p: string) => ({ body: readFileSync(p), type: 'text/javascript' });
+  return {
+    'qoe-probe.min.js': js(PROBE),
+    'hls.min.js': js(require.resolve('hls.js/dist/hls.min.js')),
+    'dash.all.min.js': js(require.resolve('dashjs')), // the package's "require" export is the UMD build
+    'index.html': { body: Buffer.from(PAGE), type: 'text/html' },
+  };
+}
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>qoe-probe harness</title>
+<video id="v" muted autoplay playsinline width="320" height="180"></video>
+<script>
+  const q = new URLSearchParams(location.search);
+  document.write('<script src="/__probe__/' + (q.get('player') === 'dash' ? 'dash.all.min.js' : 'hls.min.js') + '"><\\/script>');
+</script>
+<script type="module">
+  import { attachProbe, Events } from '/__probe__/qoe-probe.min.js';
+  const q = new URLSearchParams(location.search);
+  const src = q.get('src');
+  const video = document.getElementById('v');
+  const events = (window.__qoe = []);
+  let player, probe;
+  if (q.get('player') === 'dash') {
+    player = dashjs.MediaPlayer().create();
+    player.updateSettings({ debug: { logLevel: 1 } });
+    probe = attachProbe(player);
+    player.initialize(video, src, true);
+  } else {
+    player = new Hls({ debug: false });
+    probe = attachProbe(player);
+    player.attachMedia(video);
+    player.loadSource(src);
+  }
+  for (const e of Object.values(Events)) probe.on(e, (data) => events.push({ type: e, data }));
+  Object.assign(window, { player, probe, video });
+</script>`;
+
+/** Opens the harness on the stream's origin and returns once the page has attached the probe. */
+export async function openProbePage(page: Page, player: 'hls' | 'dash', src: string): Promise<void> {
+  const origin = new URL(src).origin;
+  const served = files();
+  await page.route(`${origin}/__probe__/**`, (route) => {
+    const name = new URL(route.request().url()).pathname.slice('/__probe__/'.length);
+    const f = served[name];
+    return f ? route.fulfill({ status: 200, body: f.body, contentType: f.type }) : route.fulfill({ status: 404 });
+  });
+  await page.goto(`${origin}/__probe__/index.html?player=${player}&src=${encodeURIComponent(src)}`);
+  await page.waitForFunction(() => typeof (window as any).probe === 'object');
+}
+
+/** The probe's report() in the page. */
+export const report = (page: Page) => page.evaluate(() => (window as any).probe.report());
