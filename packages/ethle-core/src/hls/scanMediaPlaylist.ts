@@ -73,6 +73,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
   let pdt: string | undefined;
   let brLength = -1;
   let brOffset: number | undefined;
+  let brLine = -1;
   let parts: HlsPart[] = [];
   let prevRangeEnd: number | undefined; // end of the previous segment's sub-range (implicit offsets)
   let prevPartRangeEnd: number | undefined;
@@ -91,7 +92,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
       let byteRange: HlsByteRange | undefined;
       if (brLength >= 0) {
         const offset = brOffset ?? prevRangeEnd;
-        if (offset === undefined) throw hlsMalformed(i, 'EXT-X-BYTERANGE', 'byte range without offset, and the previous segment has no byte range');
+        if (offset === undefined) throw hlsMalformed(brLine, 'EXT-X-BYTERANGE', 'byte range without offset, and the previous segment has no byte range');
         byteRange = { length: brLength, offset };
         prevRangeEnd = offset + brLength;
       } else prevRangeEnd = undefined;
@@ -131,7 +132,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
       }
       case 'EXT-X-BYTERANGE': {
         const [len, off] = parseHlsByteRange(value.trim(), i, tag);
-        brLength = len; brOffset = off;
+        brLength = len; brOffset = off; brLine = i;
         segmentLine(i, LineRole.SegmentTag);
         break;
       }
