@@ -39,6 +39,8 @@ const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const EXPOSED = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Production-Start, X-Ethle-Production-End';
 const CORS_ALLOW_HEADERS = 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Range';
+/** CORS on every response (players run on other origins, e.g. the demo app); one shared object. */
+const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED } as const;
 
 interface Origin {
   cfg: OriginConfig;
@@ -145,17 +147,15 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   // ---- request handling -------------------------------------------------------------------
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader('access-control-allow-origin', '*');
-    res.setHeader('access-control-expose-headers', EXPOSED);
     const method = req.method ?? '';
     if (method === 'OPTIONS') {
-      res.writeHead(204, { 'access-control-allow-methods': 'GET, HEAD', 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
+      res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'GET, HEAD', 'access-control-allow-headers': CORS_ALLOW_HEADERS, 'access-control-max-age': '600' });
       res.end();
       return;
     }
     const target = parseTarget(req.url, config.maxUrlLength);
     if (isRejection(target)) {
-      metrics.requests.inc({ kind: 'rejected', status: target.status });
+      metrics.countRequest('rejected', target.status);
       sendError(res, target.status, target.message);
       return;
     }
@@ -165,17 +165,17 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     }
     if (method !== 'GET' && method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
-      metrics.requests.inc({ kind: 'rejected', status: 405 });
+      metrics.countRequest('rejected', 405);
       sendError(res, 405, `method ${method.slice(0, 16)} not allowed`);
       return;
     }
     if (target.path === '/healthz') {
-      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('ok\n');
+      res.writeHead(200, { ...CORS, 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('ok\n');
       return;
     }
     if (target.path === '/metrics') {
       const body = await metrics.registry.metrics();
-      res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
+      res.writeHead(200, { ...CORS, 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
       return;
     }
     if (target.path.startsWith('/_ethle/')) {
@@ -193,7 +193,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       originPath = slash < 0 ? '/' : target.path.slice(slash);
     }
     if (origin === undefined) {
-      metrics.requests.inc({ kind: 'rejected', status: 404 });
+      metrics.countRequest('rejected', 404);
       sendError(res, 404, 'no configured origin for this path');
       return;
     }
@@ -204,16 +204,18 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   async function handleManifest(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, target: RequestTarget): Promise<void> {
     const stream = streamFor(origin, originPath + target.forwardQuery);
     stream.lastActivityMs = now();
-    let version;
-    try {
+    // Hot path: once a version exists this handler does not await anything.
+    let version = stream.version;
+    if (version === undefined) try {
       version = await stream.ready();
     } catch (e) {
       const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
-      metrics.requests.inc({ kind: 'manifest', status: statusFor(err) });
+      metrics.countRequest('manifest', statusFor(err));
       sendError(res, statusFor(err), `origin manifest unavailable: ${err.code}`, err.code);
       return;
     }
-    const headers: Record<string, string> = {
+    const headers: Record<string, string | number> = {
+      ...CORS,
       'content-type': version.view.kind === 'dash' ? 'application/dash+xml' : 'application/vnd.apple.mpegurl',
       'cache-control': 'no-cache',
     };
@@ -222,7 +224,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       const age = now() - version.fetchedAtMs;
       if (age > config.manifestStaleMs) {
         const err = stream.lastError;
-        metrics.requests.inc({ kind: 'manifest', status: statusFor(err) });
+        metrics.countRequest('manifest', statusFor(err));
         sendError(res, statusFor(err), `origin manifest broken for ${Math.round(age / 1000)} s: ${err.code}`, err.code);
         return;
       }
@@ -243,7 +245,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       headers['x-ethle-session'] = session;
       headers['x-ethle-hold-segments'] = '0';
       headers['x-ethle-hold-seconds'] = '0';
-      return sendText(res, req, 200, headers, held.text, 'manifest');
+      return sendText(res, req, 200, headers, held.body, 'manifest');
     }
 
     const ip = clientIp(req);
@@ -274,8 +276,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
             const location = origin.client.absolute(originPath + target.forwardQuery);
             metrics.redirects.inc();
             events.emit('redirect', { session, stream: stream.key, location, ranMbps, bitrateMbps });
-            metrics.requests.inc({ kind: 'manifest', status: config.ranFailAction === 'redirect-302' ? 302 : 307 });
-            res.writeHead(config.ranFailAction === 'redirect-302' ? 302 : 307, { location, 'cache-control': 'no-store', 'content-length': 0 }).end();
+            metrics.countRequest('manifest', config.ranFailAction === 'redirect-302' ? 302 : 307);
+            res.writeHead(config.ranFailAction === 'redirect-302' ? 302 : 307, { ...CORS, location, 'cache-control': 'no-store', 'content-length': 0 }).end();
             return;
           }
           x = 0; // pass through unheld: ETHLE does not apply (paper III-B)
@@ -292,8 +294,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const held = stream.held(version, x, undefined);
     headers['x-ethle-hold-segments'] = String(held.holdSegments);
     headers['x-ethle-hold-seconds'] = String(Math.round(held.holdSeconds * 1000) / 1000);
-    metrics.hold.set({ stream: stream.key, group: typeof config.hold === 'number' || x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
-    sendText(res, req, 200, headers, held.text, 'manifest');
+    if (held.fresh) metrics.hold.set({ stream: stream.key, group: typeof config.hold === 'number' || x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
+    sendText(res, req, 200, headers, held.body, 'manifest');
   }
 
   async function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, head: boolean): Promise<void> {
@@ -333,7 +335,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         }
         metrics.bytesOut.inc(entry.bytes);
       }
-      metrics.requests.inc({ kind: 'segment', status: 200 });
+      metrics.countRequest('segment', 200);
       return;
     }
     try {
@@ -341,12 +343,12 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       if (result === 'miss' && owner !== undefined && entry.expectedBytes !== undefined) owner.noteSize(entry.expectedBytes);
     } catch (e) {
       const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
-      metrics.requests.inc({ kind: 'segment', status: statusFor(err) });
+      metrics.countRequest('segment', statusFor(err));
       sendError(res, statusFor(err), `origin fetch failed: ${err.code}`, err.code);
       return;
     }
     const headers = entry.responseHeaders(result);
-    metrics.requests.inc({ kind: 'segment', status: 200 });
+    metrics.countRequest('segment', 200);
     res.writeHead(200, headers);
     if (head) {
       res.end();
@@ -381,10 +383,11 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     res.writeHead(204).end();
   }
 
-  function sendText(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, text: string, kind: string): void {
-    metrics.requests.inc({ kind, status });
-    res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
-    res.end(req.method === 'HEAD' ? undefined : text);
+  function sendText(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string | number>, body: Buffer, kind: string): void {
+    metrics.countRequest(kind, status);
+    headers['content-length'] = body.length;
+    res.writeHead(status, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   // ---- server and housekeeping ---------------------------------------------------------------

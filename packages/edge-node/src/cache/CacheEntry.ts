@@ -41,7 +41,7 @@ export class CacheEntry {
   responseHeaders(result: 'hit' | 'coalesced' | 'miss'): Record<string, string | number> {
     let h = this.#responseHeaders[result];
     if (h === undefined) {
-      h = { ...this.headers, 'x-ethle-cache': result, 'cache-control': 'max-age=60' };
+      h = { ...this.headers, 'x-ethle-cache': result, 'cache-control': 'max-age=60', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'X-Ethle-Cache, X-Ethle-Production-Start, X-Ethle-Production-End' };
       if (this.expectedBytes !== undefined) h['content-length'] = this.expectedBytes;
       else if (this.state === 'complete') h['content-length'] = this.bytes;
       this.#responseHeaders[result] = h;

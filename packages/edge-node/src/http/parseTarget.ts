@@ -11,6 +11,8 @@ export type TargetRejection = { status: 400 | 414; message: string };
 
 // Module-level regexes (hot path: every request).
 const BAD_CHARS = /[\\\0\s]/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+const EMPTY_QUERY = new URLSearchParams();
 const EDGE_PARAMS = new Set(['CMCD', 'ethle_session']);
 
 /**
@@ -28,7 +30,10 @@ export function parseTarget(rawUrl: string | undefined, maxLength: number): Requ
   const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const rawQuery = q < 0 ? '' : rawUrl.slice(q + 1);
   if (BAD_CHARS.test(path)) return { status: 400, message: 'invalid characters in path' };
-  for (const seg of path.split('/')) {
+  // Common case first: nothing percent-encoded, so a regex finds dot segments without splitting.
+  if (!path.includes('%')) {
+    if (DOT_SEGMENT.test(path)) return { status: 400, message: 'dot segments and encoded separators are not allowed in paths' };
+  } else for (const seg of path.split('/')) {
     let decoded: string;
     try {
       decoded = decodeURIComponent(seg);
@@ -39,7 +44,7 @@ export function parseTarget(rawUrl: string | undefined, maxLength: number): Requ
       return { status: 400, message: 'dot segments and encoded separators are not allowed in paths' };
     }
   }
-  const query = new URLSearchParams(rawQuery);
+  const query = rawQuery === '' ? EMPTY_QUERY : new URLSearchParams(rawQuery);
   let forwardQuery = '';
   if (rawQuery !== '') {
     const kept = new URLSearchParams();

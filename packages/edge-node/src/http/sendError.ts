@@ -26,6 +26,7 @@ export function sendError(res: ServerResponse, status: number, message: string, 
   }
   const body = `${status} ${message}\n`;
   res.writeHead(status, {
+    'access-control-allow-origin': '*',
     'content-type': 'text/plain; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',

@@ -25,6 +25,19 @@ export class EdgeMetrics {
   readonly groupMoves = new Counter({ name: 'ethle_group_moves_total', help: 'sessions moved from hold-0 to hold-x', registers: [this.registry] });
   readonly requests = new Counter({ name: 'ethle_requests_total', help: 'receiver requests by kind and status', labelNames: ['kind', 'status'], registers: [this.registry] });
 
+  readonly #requestChildren = new Map<string, { inc(): void }>();
+
+  /** Count one receiver request. Hot path: label children are looked up once and reused. */
+  countRequest(kind: string, status: number): void {
+    const k = `${kind}|${status}`;
+    let c = this.#requestChildren.get(k);
+    if (c === undefined) {
+      c = this.requests.labels(kind, String(status));
+      this.#requestChildren.set(k, c);
+    }
+    c.inc();
+  }
+
   constructor(defaultMetrics = false) {
     if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
   }

@@ -49,8 +49,8 @@ export class LiveStream {
   #timer: NodeJS.Timeout | undefined;
   #polling: Promise<void> | undefined;
   #closed = false;
-  /** Held texts of the current version, by `${x}|${token}`. Cleared on every new version. */
-  readonly #held = new Map<string, HeldManifest>();
+  /** Held manifests of the current version by x. Cleared on every new version. */
+  readonly #held = new Map<number, HeldManifest & { body: Buffer; fresh: boolean }>();
   /** Most advanced segment id requested by any receiver, per track. */
   readonly #mostAdvanced = new Map<string, number>();
   /** Known segments of the current window by path (for mapping requests to ids). */
@@ -86,15 +86,19 @@ export class LiveStream {
     return this.#current;
   }
 
-  /** Held text for x (and a session token, when URIs must carry one), cached per version. */
-  held(version: Version, x: number, token: string | undefined): HeldManifest {
-    const k = `${x}|${token ?? ''}`;
-    let h = version === this.#current ? this.#held.get(k) : undefined;
-    if (h === undefined) {
-      h = version.view.hold(x, token);
-      if (version === this.#current) this.#held.set(k, h);
-    }
-    return h;
+  /**
+   * Held manifest for x, rewritten once per origin version × x and kept as a Buffer (the hot path
+   * sends the same bytes to every receiver of the group). Texts with a session token (multivariant
+   * playlists, fetched once per receiver) are not cached. `fresh` = rewritten by this call.
+   */
+  held(version: Version, x: number, token: string | undefined): HeldManifest & { body: Buffer; fresh: boolean } {
+    const cacheable = token === undefined && version === this.#current;
+    const hit = cacheable ? this.#held.get(x) : undefined;
+    if (hit !== undefined) return hit;
+    const h = version.view.hold(x, token);
+    const entry = { ...h, body: Buffer.from(h.text, 'utf8'), fresh: false };
+    if (cacheable) this.#held.set(x, entry);
+    return { ...entry, fresh: true };
   }
 
   /** Average size of recent segments, or undefined before the first one arrived. */

@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Result of one wrk run. */
+export interface WrkResult {
+  requestsPerSec: number;
+  transferMBps: number;
+  errors: string;
+}
+
+/** Run wrk against a URL and parse its summary (async: an in-process origin keeps serving). */
+export async function wrk(url: string, opts: { threads?: number; connections?: number; seconds?: number } = {}): Promise<WrkResult> {
+  const args = [`-t${opts.threads ?? 1}`, `-c${opts.connections ?? 50}`, `-d${opts.seconds ?? 10}s`, url];
+  const child = spawn('wrk', args);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`wrk failed (${code})`);
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const tr = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(out);
+  const unit = tr?.[2] ?? 'MB';
+  const factor = unit === 'GB' ? 1024 : unit === 'KB' ? 1 / 1024 : unit === 'B' ? 1 / 1048576 : 1;
+  const errors = (/Non-2xx or 3xx responses: \d+|Socket errors: .*/.exec(out) ?? [''])[0];
+  return { requestsPerSec: Number(rps?.[1] ?? 0), transferMBps: Number(tr?.[1] ?? 0) * factor, errors };
+}
+
+/**
+ * Debian nginx as a caching reverse proxy for the origin (the comparison the issue asks for):
+ * proxy_cache + proxy_cache_lock (one origin request per object), manifests cached for 1 s
+ * (a common live setting), segments for 60 s. One worker, like the single-threaded edge.
+ */
+export async function startNginx(originUrl: string, port: number, workers = 1): Promise<{ url: string; stop(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ethle-nginx-'));
+  mkdirSync(join(dir, 'cache'));
+  mkdirSync(join(dir, 'logs'));
+  // As root, nginx workers drop to 'nobody' and could not write the temp cache: keep root.
+  const user = process.getuid?.() === 0 ? 'user root;' : '';
+  const conf = `
+${user}
+worker_processes ${workers};
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=live:16m max_size=1g inactive=2m use_temp_path=off;
+  upstream origin { server ${new URL(originUrl).host}; keepalive 16; }
+  server {
+    listen 127.0.0.1:${port};
+    location ~ \\.(m3u8|mpd)$ {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_cache live;
+      proxy_cache_lock on;
+      proxy_cache_valid 200 1s;
+      proxy_cache_use_stale updating;
+    }
+    location / {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_cache live;
+      proxy_cache_lock on;
+      proxy_cache_lock_timeout 10s;
+      proxy_cache_valid 200 60s;
+    }
+  }
+}`;
+  writeFileSync(join(dir, 'nginx.conf'), conf);
+  const child: ChildProcess = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/`).catch(() => undefined)) !== undefined);
+  return {
+    url,
+    stop() {
+      child.kill('SIGQUIT');
+      try {
+        const pid = Number(readFileSync(join(dir, 'nginx.pid'), 'utf8'));
+        if (pid > 0) process.kill(pid, 'SIGQUIT');
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+/** Start the built edge CLI in its own process (like nginx), return its URL and pid. */
+export async function startEdgeProcess(args: string[]): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const bin = new URL('../bin/ethle-edge.js', import.meta.url).pathname;
+  const child = spawn(process.execPath, [bin, 'serve', ...args, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`edge exited ${code}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Resident set size of a process in MB (from /proc). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmRSS:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+}
+
+export async function waitFor(fn: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error('timeout');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
