@@ -261,9 +261,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       const rtt = rttFor(origin.cfg.name);
       const d = bytes === undefined || rtt === undefined ? undefined : modelDecision(rtt, bytes, segSeconds, ranMbps);
       if (d === undefined) {
-        // No context yet (no segment size or RTT): hold-x with the current stream x is the safe side.
+        // No context yet (no segment size or RTT): serve the current stream x, the safe side, but
+        // do not put the session in a group on no evidence (hold-x would be for good).
         x = autoHold.get(stream.key) ?? 1;
-        sessions.assign(stream.key, session, false, now());
       } else {
         const prev = autoHold.get(stream.key);
         if (prev === undefined || d.hold > prev) {
