@@ -82,3 +82,17 @@ describe('edge basics (hand-driven origin)', () => {
     expect(origin.allRequests().size).toBe(before);
   });
 });
+
+describe('stream lifecycle', () => {
+  it('a stream without receivers goes idle: its poller stops', async () => {
+    await edge.close();
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 1, logLevel: 'silent', streamIdleMs: 300 }));
+    const idle = new Promise<string>((resolve) => edge.events.on('stream-idle', (e) => resolve(e.stream)));
+    expect((await get('/live/b/index.m3u8')).status).toBe(200);
+    expect(await idle).toBe('origin/live/b/index.m3u8');
+    const polls = origin.requests('/live/b/index.m3u8');
+    // The poller is stopped: more than two poll intervals later no further manifest fetch happened.
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(origin.requests('/live/b/index.m3u8')).toBe(polls);
+  });
+});
