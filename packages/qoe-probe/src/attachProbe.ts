@@ -92,29 +92,42 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
   };
 
   // Clock probes: a few GETs of the manifest timed by the estimator to bisect the server's second.
-  let probesLeft = o.clockProbes;
+  let probesLeft = o.syncProbes;
   let probeTimer: ReturnType<typeof setTimeout> | undefined;
   let minRtt = Infinity;
   const abort = new AbortController();
+  // Clock first (bisecting the Date second), then the adapter's own timing (HLS: when the
+  // playlist's edge advances).
   function scheduleClockProbe() {
     const url = adapter?.timeUrl();
     const e = clock.estimate();
-    if (probeTimer || probesLeft <= 0 || destroyed || !url || !e || e.precisionMs <= Math.max(5, minRtt)) return;
-    const wait = clock.nextProbeAt(clientNow() + 20, minRtt)! - clientNow();
+    if (probeTimer || probesLeft <= 0 || destroyed || !url || !e) return;
+    const now = clientNow();
+    const at = e.precisionMs > Math.max(5, minRtt) ? clock.nextProbeAt(now + 20, minRtt) : (adapter.nextProbeAt?.(now) ?? null);
+    if (at === null) return;
     probeTimer = setTimeout(async () => {
       probesLeft--;
       const send = clientNow();
       try {
         const res = await fetch(url, { cache: 'no-store', signal: abort.signal });
         const recv = clientNow();
-        res.body?.cancel().catch(() => {});
+        const body = await res.text();
         probeTimer = undefined;
         sink.clock(send, recv, res.headers.get('date'));
+        adapter.observe?.(send, recv, body);
+        scheduleClockProbe();
       } catch {
-        probeTimer = undefined; // a failed probe only leaves the clock as precise as it was
+        probeTimer = undefined; // a failed probe only leaves the estimates as precise as they were
       }
-    }, wait);
+    }, Math.max(0, at - clientNow()));
   }
+  const ctx = {
+    toServer(t: number) {
+      const c = clock.estimate();
+      return c && c.precisionMs <= 50 ? t + c.offsetMs : null;
+    },
+    rtt: () => (Number.isFinite(minRtt) ? minRtt : 0),
+  };
 
   let media: HTMLMediaElement | null = null;
   let frameCb = 0;
@@ -193,7 +206,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
 
   const adapter: Adapter =
     kind === 'hls'
-      ? attachHls(target as never, sink, () => tick())
+      ? attachHls(target as never, sink, ctx, () => tick())
       : kind === 'dash'
         ? attachDash(target as never, sink)
         : { media: () => target as HTMLMediaElement, latency: () => ({ trueLatency: null, edgeDistance: null }), timeUrl: () => null, destroy() {} };

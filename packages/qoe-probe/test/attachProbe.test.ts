@@ -69,7 +69,7 @@ describe('attachProbe', () => {
   it('measures an hls.js session into report() and detaches cleanly', () => {
     const hls = new FakeHls();
     const media = hls.media!;
-    const probe = attachProbe(hls, { heartbeatMs: 100, clockProbes: 0 });
+    const probe = attachProbe(hls, { heartbeatMs: 100, syncProbes: 0 });
     const seen: string[] = [];
     for (const e of ['startup', 'stallStart', 'stallEnd', 'latency', 'segment', 'switch', 'clock', 'error'] as const) probe.on(e, () => seen.push(e));
 

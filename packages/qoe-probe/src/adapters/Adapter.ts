@@ -25,7 +25,19 @@ export interface Adapter {
   latency(serverNowMs: number | null, holdSeconds: number): LatencyReading;
   /** A URL on the stream's server the probe may GET to refine the clock (the manifest), once known. */
   timeUrl(): string | null;
+  /** A probe GET of timeUrl() came back (client times). */
+  observe?(sendMs: number, recvMs: number, body: string): void;
+  /** Client time to send the next probe GET for the adapter's own timing, or null if none is needed. */
+  nextProbeAt?(nowMs: number): number | null;
   destroy(): void;
+}
+
+/** What the probe lends an adapter. */
+export interface AdapterContext {
+  /** Client ms → server ms, or null while the clock is not precise enough to time a manifest. */
+  toServer(clientMs: number): number | null;
+  /** Smallest round trip seen to the stream's server, ms. */
+  rtt(): number;
 }
 
 /** The probe's client clock: monotonic, in epoch ms (performance.timeOrigin + performance.now()). */

@@ -1,3 +1,5 @@
+import { createIntervalIntersection } from './createIntervalIntersection.js';
+
 /**
  * Server clock offset from HTTP responses, pure.
  *
@@ -5,7 +7,7 @@
  * (an HTTP Date header: whole seconds, resolution 1000 ms) at some client instant between sending
  * the request and receiving the response. So offset = server − client lies in
  *   [serverMs − recvMs, serverMs + resolutionMs − sendMs].
- * Intersecting these intervals over several responses narrows it below the Date header's 1 s
+ * Intersecting these intervals (createIntervalIntersection) over several responses narrows it below the Date header's 1 s
  * resolution: responses arrive at different phases of the server's second, and each cuts the
  * interval from one side (the classic NTP-style interval intersection; Marzullo without outliers).
  * Only a run of mutually consistent recent samples is used, newest first, so a clock step or drift
@@ -48,35 +50,14 @@ export interface ClockOffsetEstimator {
 }
 
 export function createClockOffsetEstimator(maxSamples = 24): ClockOffsetEstimator {
-  const intervals: [number, number][] = [];
+  const core = createIntervalIntersection(maxSamples);
   let cached: ClockEstimate | null = null;
-
-  function compute(): ClockEstimate | null {
-    let lo = -Infinity;
-    let hi = Infinity;
-    let n = 0;
-    for (let i = intervals.length - 1; i >= 0; i--) {
-      const [a, b] = intervals[i]!;
-      const nlo = Math.max(lo, a);
-      const nhi = Math.min(hi, b);
-      if (nlo > nhi) {
-        // Inconsistent with everything newer: the clocks moved; forget the older samples.
-        intervals.splice(0, i + 1);
-        break;
-      }
-      lo = nlo;
-      hi = nhi;
-      n++;
-    }
-    return n === 0 ? null : { offsetMs: (lo + hi) / 2, precisionMs: (hi - lo) / 2, samples: n };
-  }
-
   return {
     add({ sendMs, recvMs, serverMs, resolutionMs }) {
       if (![sendMs, recvMs, serverMs, resolutionMs].every(Number.isFinite) || recvMs < sendMs || resolutionMs <= 0) return false;
-      intervals.push([serverMs - recvMs, serverMs + resolutionMs - sendMs]);
-      if (intervals.length > maxSamples) intervals.shift();
-      cached = compute();
+      core.add(serverMs - recvMs, serverMs + resolutionMs - sendMs);
+      const e = core.estimate()!;
+      cached = { offsetMs: e.value, precisionMs: e.precision, samples: e.samples };
       return true;
     },
     estimate: () => cached,
@@ -84,8 +65,7 @@ export function createClockOffsetEstimator(maxSamples = 24): ClockOffsetEstimato
       if (!cached) return null;
       // Send at c − rtt/2 where the server's second boundary B is reached at client time c = B − offset.
       const lead = cached.offsetMs + rttMs / 2;
-      const b = Math.ceil((nowMs + lead) / 1000) * 1000;
-      return b - lead;
+      return Math.ceil((nowMs + lead) / 1000) * 1000 - lead;
     },
   };
 }
