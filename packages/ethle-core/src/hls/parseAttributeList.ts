@@ -11,7 +11,10 @@ export interface HlsAttribute {
   end: number;
 }
 
-const NAME_CHAR_RE = /[A-Za-z0-9_-]/;
+/** A-Z a-z 0-9 _ - (char codes: this runs for every character of every attribute name). */
+function isNameChar(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 95;
+}
 
 /**
  * Parses an RFC 8216 §4.2 attribute list `NAME=value,NAME="quoted"` starting at `from` in `line`.
@@ -26,14 +29,14 @@ export function parseAttributeList(line: string, from: number, lineIndex: number
     while (i < n && line.charCodeAt(i) === 32) i++;
     if (i >= n) break;
     const nameStart = i;
-    while (i < n && NAME_CHAR_RE.test(line[i] as string)) i++;
-    if (i === nameStart || line[i] !== '=') throw hlsMalformed(lineIndex, tag, 'attribute list: expected NAME=value', { column: i + 1 });
+    while (i < n && isNameChar(line.charCodeAt(i))) i++;
+    if (i === nameStart || line.charCodeAt(i) !== 61 /* = */) throw hlsMalformed(lineIndex, tag, 'attribute list: expected NAME=value', { column: i + 1 });
     const name = line.slice(nameStart, i);
     i++; // '='
     let start: number;
     let end: number;
     let quoted = false;
-    if (line[i] === '"') {
+    if (line.charCodeAt(i) === 34 /* " */) {
       quoted = true;
       start = i + 1;
       end = line.indexOf('"', start);
@@ -44,13 +47,14 @@ export function parseAttributeList(line: string, from: number, lineIndex: number
       end = line.indexOf(',', i);
       if (end < 0) end = n;
       i = end;
-      if (line.slice(start, end).includes('"')) throw hlsMalformed(lineIndex, tag, `attribute ${name}: stray quote in value`);
+      const q = line.indexOf('"', start);
+      if (q >= 0 && q < end) throw hlsMalformed(lineIndex, tag, `attribute ${name}: stray quote in value`);
     }
     for (const a of out) if (a.name === name) throw hlsMalformed(lineIndex, tag, `attribute ${name} appears twice`);
     out.push({ name, value: line.slice(start, end), quoted, start, end });
     while (i < n && line.charCodeAt(i) === 32) i++;
     if (i < n) {
-      if (line[i] !== ',') throw hlsMalformed(lineIndex, tag, `attribute ${name}: expected "," after value`, { column: i + 1 });
+      if (line.charCodeAt(i) !== 44 /* , */) throw hlsMalformed(lineIndex, tag, `attribute ${name}: expected "," after value`, { column: i + 1 });
       i++;
     }
   }

@@ -71,6 +71,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
   let discontinuity = false;
   let gap = false;
   let pdt: string | undefined;
+  let pdtMs = 0;
   let brLength = -1;
   let brOffset: number | undefined;
   let brLine = -1;
@@ -96,22 +97,24 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
         byteRange = { length: brLength, offset };
         prevRangeEnd = offset + brLength;
       } else prevRangeEnd = undefined;
+      // One literal with every field (undefined when absent): all segments share one hidden class.
       const seg: HlsMediaSegment = {
         msn: mediaSequence + skippedSegments + segments.length,
         discontinuitySequence: dsn,
         duration,
         title,
         uri: line.trim(),
+        byteRange,
         discontinuity,
         gap,
+        programDateTime: pdt,
+        programDateTimeMs: pdt === undefined ? undefined : pdtMs,
         keyLines,
+        mapLine,
         parts,
         firstLine: firstLine < 0 ? i : firstLine,
         uriLine: i,
       };
-      if (byteRange !== undefined) seg.byteRange = byteRange;
-      if (pdt !== undefined) { seg.programDateTime = pdt; seg.programDateTimeMs = Date.parse(pdt); }
-      if (mapLine !== undefined) seg.mapLine = mapLine;
       segments.push(seg);
       extinfLine = -1; firstLine = -1; discontinuity = false; gap = false; pdt = undefined; brLength = -1; brOffset = undefined; parts = []; title = '';
       continue;
@@ -150,7 +153,8 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
         break;
       case 'EXT-X-PROGRAM-DATE-TIME': {
         const v = value.trim();
-        if (!PDT_RE.test(v) || Number.isNaN(Date.parse(v))) throw hlsMalformed(i, tag, 'not an ISO 8601 date-time', { value: v.slice(0, 80) });
+        pdtMs = PDT_RE.test(v) ? Date.parse(v) : Number.NaN;
+        if (Number.isNaN(pdtMs)) throw hlsMalformed(i, tag, 'not an ISO 8601 date-time', { value: v.slice(0, 80) });
         pdt = v;
         segmentLine(i, LineRole.SegmentTag);
         break;

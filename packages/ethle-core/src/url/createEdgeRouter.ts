@@ -29,6 +29,10 @@ export interface EdgeRouterOptions {
 // URIs it saw last time. Bounded so a long-running stream cannot grow it without limit.
 const MEMO_LIMIT = 512;
 const HTTP_RE = /^https?$/i;
+// Fast path: a plain relative path (no scheme, query, fragment, leading "/" or dot segments)
+// resolves into the manifest's directory and relativizes back to itself — most segment URIs.
+const PLAIN_RELATIVE_RE = /^[^:/?#\u0000-\u0020"<>\u007f][^:?#\u0000-\u0020"<>\u007f]*$/;
+const DOT_SEGMENT_RE = /(?:^|\/)\.\.?(?:\/|$)/;
 const DEFAULT_PORT: Readonly<Record<string, string>> = { http: ':80', https: ':443' };
 
 /**
@@ -52,6 +56,7 @@ export function createEdgeRouter(options: EdgeRouterOptions): UriRouter {
   const origin = originKey(base);
   const dir = base.path.slice(0, base.path.lastIndexOf('/') + 1);
   const memo = new Map<string, string>();
+  const tokenQuery = token === undefined ? '' : '?' + encodeURIComponent(param) + '=' + encodeURIComponent(token);
 
   return (uri: string): string => {
     const hit = memo.get(uri);
@@ -63,6 +68,7 @@ export function createEdgeRouter(options: EdgeRouterOptions): UriRouter {
   };
 
   function route(uri: string): string {
+    if (PLAIN_RELATIVE_RE.test(uri) && !DOT_SEGMENT_RE.test(uri)) return uri + tokenQuery;
     const ref = splitUrl(uri);
     if (ref.scheme !== undefined && !HTTP_RE.test(ref.scheme)) return uri; // skd:, data:, … are not fetched from us
     const t = resolveUrlParts(ref, base);

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEdgeRouter, crossOriginTarget, EthleError, resolveUrl } from '@ethle/core';
+import { createEdgeRouter, crossOriginTarget, EthleError, resolveUrl, splitUrl } from '@ethle/core';
 
 const MANIFEST = 'http://origin.example:8081/live/15M-2s/index.m3u8';
 
@@ -53,5 +54,33 @@ describe('createEdgeRouter', () => {
     for (const manifestUrl of ['/live/a.m3u8', 'ftp://h/a.m3u8', 'not a url']) {
       expect(() => createEdgeRouter({ manifestUrl })).toThrow(EthleError);
     }
+  });
+
+  it('property: for any same-origin reference, the routed URI resolved at the edge is the origin path plus the token', () => {
+    const piece = fc.constantFrom('a', 'seg_1.ts', '.', '..', '/', '//', ':', '?', '#', 'x=1', '&', '%20', 'live', '15M-2s');
+    const route = createEdgeRouter({ manifestUrl: MANIFEST, sessionToken: 'T' });
+    const edgeManifest = 'http://edge.local:8080/live/15M-2s/index.m3u8';
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (parts) => {
+        const uri = parts.join('');
+        try {
+          splitUrl(uri);
+        } catch {
+          return; // not a URI reference at all
+        }
+        const target = splitUrl(resolveUrl(uri, MANIFEST));
+        if (target.authority !== 'origin.example:8081') return; // another host: not routed to the edge
+        const routed = splitUrl(resolveUrl(route(uri, 'segment'), edgeManifest));
+        expect(routed.authority).toBe('edge.local:8080');
+        expect(routed.path).toBe(target.path);
+        expect(routed.fragment).toBe(target.fragment);
+        const params = (routed.query ?? '').split('&');
+        expect(params.filter((q) => q === 'ethle_session=T')).toHaveLength(1);
+        expect(params.filter((q) => q !== 'ethle_session=T' && !q.startsWith('ethle_session=')).join('&')).toBe(
+          (target.query ?? '').split('&').filter((q) => q !== '').join('&'),
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 });
