@@ -1,5 +1,6 @@
 import { EthleError } from '../errors/EthleError.js';
 import type { HlsMediaPlaylist } from './HlsMediaPlaylist.js';
+import { scanMediaPlaylist } from './scanMediaPlaylist.js';
 
 /**
  * A media segment as seen in an earlier origin version, with what is needed to list it again at
@@ -40,9 +41,14 @@ export function createHlsHistory(options: { maxSegments?: number } = {}): HlsHis
 /**
  * Adds an origin version's complete segments. If the new version does not continue the history
  * (a gap in msn, or a known msn with another URI or discontinuity sequence — the stream restarted),
- * the old entries are dropped. Call it with every new origin version, before holding.
+ * the old entries are dropped. Call it with every new origin version, before holding. Takes the
+ * parsed playlist or its text (then throws what parseMediaPlaylist throws).
  */
-export function recordHlsHistory(history: HlsHistory, playlist: HlsMediaPlaylist): HlsHistory {
+export function recordHlsHistory(history: HlsHistory, origin: HlsMediaPlaylist | string): HlsHistory {
+  if (typeof history !== 'object' || history === null || !Array.isArray(history.segments)) {
+    throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history must come from createHlsHistory / recordHlsHistory');
+  }
+  const playlist = typeof origin === 'string' ? scanMediaPlaylist(origin).playlist : origin;
   const fresh = playlist.segments;
   if (fresh.length === 0) return history;
   const old = history.segments;

@@ -405,3 +405,61 @@ s1.mp4
     }
   });
 });
+
+describe('holdMediaPlaylist — more cases', () => {
+  it('holds in a delta update (EXT-X-SKIP), counting skipped segments toward the window, never extending it', () => {
+    const delta = `#EXTM3U
+#EXT-X-TARGETDURATION:4
+#EXT-X-VERSION:9
+#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=24
+#EXT-X-MEDIA-SEQUENCE:100
+#EXT-X-SKIP:SKIPPED-SEGMENTS=6
+#EXTINF:4.0,
+s106.mp4
+#EXTINF:4.0,
+s107.mp4
+`;
+    const history = recordHlsHistory(createHlsHistory(), tsLive(90, 10));
+    const r = holdMediaPlaylist(delta, { hold: 1, history });
+    expect(r.appliedHold).toBe(1);
+    expect(r.extendedFromHistory).toBe(0);
+    expect(r.text).toBe(delta.replace('#EXTINF:4.0,\ns107.mp4\n', ''));
+    expect(r.lastVisibleMsn).toBe(106);
+  });
+
+  it('does not extend TS history in front of an fMP4 window (no way to say "no EXT-X-MAP")', () => {
+    const fmp4 = `#EXTM3U
+#EXT-X-TARGETDURATION:2
+#EXT-X-MEDIA-SEQUENCE:4
+#EXT-X-DISCONTINUITY-SEQUENCE:1
+#EXT-X-MAP:URI="init.mp4"
+#EXTINF:2,
+s4.m4s
+#EXTINF:2,
+s5.m4s
+`;
+    const withMapFirst = recordHlsHistory(createHlsHistory(), fmp4.replace('MEDIA-SEQUENCE:4', 'MEDIA-SEQUENCE:2').replace(/s(\d)\.m4s/g, (_, d) => `s${Number(d) - 2}.m4s`));
+    // history has msns 2,3 with a MAP; now the window starts at 4 with a MAP too: extension is fine.
+    expect(holdMediaPlaylist(fmp4, { hold: 1, history: withMapFirst }).extendedFromHistory).toBe(2);
+    // A TS window after fMP4 history cannot be extended (the older map would stay in force).
+    const ts = tsLive(4, 2).replace('#EXT-X-MEDIA-SEQUENCE:4', '#EXT-X-MEDIA-SEQUENCE:4\n#EXT-X-DISCONTINUITY-SEQUENCE:1');
+    const r = holdMediaPlaylist(ts.replace(/seg(\d)\.ts/g, 's$1.m4s'), { hold: 1, history: withMapFirst });
+    expect(r.extendedFromHistory).toBe(0);
+    expect(r.appliedHold).toBe(0);
+    expect(r.reason).toBe('short-window');
+  });
+
+  it('an empty live playlist holds nothing and reports the msn before the media sequence as last visible', () => {
+    const r = holdMediaPlaylist('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:7\n', { hold: 2 });
+    expect(r.appliedHold).toBe(0);
+    expect(r.lastVisibleMsn).toBe(6);
+    expect(r.reason).toBe('short-window');
+  });
+
+  it('keeps a UTF-8 BOM and unknown tags with odd spacing byte for byte', () => {
+    const t = '\uFEFF' + tsLive(0, 5).replace('#EXT-X-VERSION:3', '#EXT-X-VERSION:3\n#EXT-X-VENDOR:  a = b ,,\n   ');
+    const r = holdMediaPlaylist(t, { hold: 1 });
+    expect(r.text.startsWith('\uFEFF#EXTM3U\n')).toBe(true);
+    expect(r.text).toContain('\n#EXT-X-VENDOR:  a = b ,,\n   \n');
+  });
+});
