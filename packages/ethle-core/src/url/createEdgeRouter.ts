@@ -67,7 +67,9 @@ export function createEdgeRouter(options: EdgeRouterOptions): UriRouter {
     return routed;
   };
 
-  function route(uri: string): string {
+  function route(raw: string): string {
+    // Unencoded spaces occur in real playlists; browsers send them as %20, so do we.
+    const uri = raw.includes(' ') ? raw.replaceAll(' ', '%20') : raw;
     if (PLAIN_RELATIVE_RE.test(uri) && !DOT_SEGMENT_RE.test(uri)) return uri + tokenQuery;
     const ref = splitUrl(uri);
     if (ref.scheme !== undefined && !HTTP_RE.test(ref.scheme)) return uri; // skd:, data:, … are not fetched from us
@@ -93,7 +95,11 @@ export function createEdgeRouter(options: EdgeRouterOptions): UriRouter {
     const max = Math.min(dir.length, path.length);
     for (let i = 0; i < max && dir[i] === path[i]; i++) if (dir[i] === '/') common = i + 1;
     const rest = path.slice(common);
-    if (common === 0 || rest.startsWith('/')) return prefix + path; // no shared root, or "//" in the path
+    if (common === 0 || rest.startsWith('/')) {
+      // No shared root, or "//" in the path: an absolute path, anchored so "//x" cannot read as an authority.
+      const abs = prefix + path;
+      return abs.startsWith('//') ? '/.' + abs : abs;
+    }
     let ups = 0;
     for (let i = common; i < dir.length; i++) if (dir[i] === '/') ups++;
     if (ups > 0) return '../'.repeat(ups) + rest;

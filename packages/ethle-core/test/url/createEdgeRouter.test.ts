@@ -18,11 +18,17 @@ describe('createEdgeRouter', () => {
   it('every routed URI resolved against the edge manifest URL lands on the same path on the edge', () => {
     const r = createEdgeRouter({ manifestUrl: MANIFEST });
     const edgeManifest = 'http://edge.local:8080/live/15M-2s/index.m3u8';
-    for (const uri of ['a.ts', '../x/y.ts', '/root.ts', 'http://ORIGIN.example:8081/live/15M-2s/z.ts?q=1', './c:d.ts', '/live/15M-2s/']) {
+    for (const uri of ['a.ts', '../x/y.ts', '/root.ts', '/..//double.ts', 'http://ORIGIN.example:8081/live/15M-2s/z.ts?q=1', './c:d.ts', '/live/15M-2s/']) {
       const origin = resolveUrl(uri, MANIFEST).replace('http://origin.example:8081', '').replace('http://ORIGIN.example:8081', '');
       const edge = resolveUrl(r(uri, 'segment'), edgeManifest).replace('http://edge.local:8080', '');
       expect(edge).toBe(origin);
     }
+  });
+
+  it('percent-encodes unencoded spaces (as browsers would) instead of failing the playlist', () => {
+    const r = createEdgeRouter({ manifestUrl: MANIFEST });
+    expect(r('my seg 1.ts', 'segment')).toBe('my%20seg%201.ts');
+    expect(r('/live/a b/c.ts', 'segment')).toBe('../a%20b/c.ts');
   });
 
   it('treats the default port as the same origin', () => {
