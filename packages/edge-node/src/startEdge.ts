@@ -78,7 +78,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
       const rtt = rttFor(r.origin);
       if (rtt !== undefined) {
-        const model = modelDecision(rtt, r.bytes, 2, Number.POSITIVE_INFINITY);
+        // th_bh depends on size and RTT only; segment length and radio are placeholders here.
+        const model = modelDecision(rtt, r.bytes, 2, 1e6);
         if (model !== undefined) metrics.backhaulMbps.set({ origin: r.origin, source: 'model' }, model.backhaulMbps);
       }
     }

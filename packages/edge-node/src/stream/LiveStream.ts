@@ -13,6 +13,7 @@ export interface LiveStreamOptions {
   origin: OriginClient;
   cache: SegmentCache;
   now: () => number;
+  /** Operator cap on parallel origin fetches per stream (the planner uses up to x of them). */
   maxParallel: number;
   /** x the planner keeps the edge ahead by (changes with the auto policy). */
   hold: () => number;
@@ -179,7 +180,8 @@ export class LiveStream {
         cached,
         inFlight,
         hold: x,
-        maxParallel: this.#o.maxParallel,
+        // Up to x parallel connections while catching up (paper III-A), at least one.
+        maxParallel: Math.max(1, Math.min(x, this.#o.maxParallel)),
       });
       for (const id of ids) {
         const s = list.find((l) => l.id === id);
