@@ -211,6 +211,13 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       version = await stream.ready();
     } catch (e) {
       const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
+      // A stream that never had a manifest is dropped at once: requests for made-up paths must
+      // not leave pollers behind.
+      if (stream.version === undefined && streams.get(stream.key) === stream) {
+        stream.close();
+        streams.delete(stream.key);
+        metrics.dropStream(stream.key);
+      }
       metrics.countRequest('manifest', statusFor(err));
       sendError(res, statusFor(err), `origin manifest unavailable: ${err.code}`, err.code);
       return;

@@ -101,3 +101,16 @@ describe('origin faults', () => {
     expect(back.text).toContain('seg6.ts');
   });
 });
+
+describe('made-up stream paths', () => {
+  it('leave no poller behind', async () => {
+    await setup();
+    origin.fault('/nope/x.m3u8', { kind: 'status', status: 404 });
+    const r = await get('/nope/x.m3u8');
+    expect(r.status).toBe(404);
+    const n = origin.requests('/nope/x.m3u8');
+    expect(n).toBe(1);
+    await new Promise((res) => setTimeout(res, 1500)); // > one poll interval: nothing polls it
+    expect(origin.requests('/nope/x.m3u8')).toBe(1);
+  });
+});
