@@ -227,18 +227,21 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
         break;
       }
       case 'EXT-X-TARGETDURATION':
+        if (targetDuration !== undefined) throw hlsMalformed(i, tag, 'appears twice');
         targetDuration = parseHlsInteger(value.trim(), i, tag, 'target duration');
         if (targetDuration < 1 || targetDuration > 86_400) throw hlsMalformed(i, tag, 'target duration is absurd', { value: targetDuration });
         header(i, LineRole.Header);
         break;
       case 'EXT-X-MEDIA-SEQUENCE':
         beforeSegments(i, tag);
+        if (mediaSequenceLine >= 0) throw hlsMalformed(i, tag, 'appears twice');
         mediaSequence = parseHlsInteger(value.trim(), i, tag, 'media sequence');
         mediaSequenceLine = i;
         header(i, LineRole.MediaSequence);
         break;
       case 'EXT-X-DISCONTINUITY-SEQUENCE':
         beforeSegments(i, tag);
+        if (discontinuitySequenceLine >= 0) throw hlsMalformed(i, tag, 'appears twice');
         discontinuitySequence = parseHlsInteger(value.trim(), i, tag, 'discontinuity sequence');
         dsn = discontinuitySequence;
         discontinuitySequenceLine = i;

@@ -46,6 +46,8 @@ describe('malformed playlists → typed errors', () => {
     ['absurd media sequence', '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:99999999999999999999\n', 3],
     ['zero target duration', '#EXTM3U\n#EXT-X-TARGETDURATION:0\n', 2],
     ['absurd target duration', '#EXTM3U\n#EXT-X-TARGETDURATION:100000000\n', 2],
+    ['media sequence twice', '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:3\n#EXT-X-MEDIA-SEQUENCE:4\n', 4],
+    ['target duration twice', '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-TARGETDURATION:4\n', 3],
     ['media sequence after segments', HEAD + '#EXTINF:2,\na.ts\n#EXT-X-MEDIA-SEQUENCE:3\n', 5],
     ['key without URI', HEAD + '#EXT-X-KEY:METHOD=AES-128\n', 3],
     ['key without METHOD', HEAD + '#EXT-X-KEY:URI="k"\n', 3],
