@@ -47,6 +47,7 @@ export class LiveStream {
   #versionN = 0;
   #lastError: EdgeError | undefined;
   #failures = 0;
+  #lastPollAt = 0;
   #timer: NodeJS.Timeout | undefined;
   #polling: Promise<void> | undefined;
   #closed = false;
@@ -238,6 +239,7 @@ export class LiveStream {
   }
 
   async #pollOnce(): Promise<void> {
+    this.#lastPollAt = Date.now();
     try {
       const { text } = await this.#o.origin.fetchText(this.path);
       if (this.#closed) return;
@@ -271,10 +273,30 @@ export class LiveStream {
 
   #schedule(): void {
     if (this.#closed) return;
-    const base = Math.max(MIN_POLL_MS, this.#current?.view.pollIntervalMs ?? 1000);
-    // Back off on failures (doubling, capped) and recover at the normal cadence on success.
-    const delay = this.#failures === 0 ? base : Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(this.#failures, 6));
-    this.#timer = setTimeout(() => void this.#poll(), delay);
+    const view = this.#current?.view;
+    const base = Math.max(MIN_POLL_MS, view?.pollIntervalMs ?? 1000);
+    if (this.#failures > 0) {
+      // Back off on failures (doubling, capped) and recover at the normal cadence on success.
+      this.#timer = setTimeout(() => void this.#poll(), Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(this.#failures, 6)));
+      this.#timer.unref();
+      return;
+    }
+    // DASH $Number$: new segments appear with the clock, not with MPD updates (which may come
+    // every minimumUpdatePeriod, possibly much longer): plan every half segment in between polls.
+    const planEvery = view === undefined || view.segmentSeconds <= 0 ? base : Math.max(MIN_POLL_MS, view.segmentSeconds * 500);
+    const step = Math.min(base, planEvery);
+    const pollDue = this.#lastPollAt + base;
+    const tick = (): void => {
+      if (this.#closed) return;
+      if (Date.now() >= pollDue - step / 2) void this.#poll();
+      else {
+        this.plan();
+        this.#timer = setTimeout(tick, step);
+        this.#timer.unref();
+      }
+    };
+    this.#timer = setTimeout(tick, step);
     this.#timer.unref();
   }
+
 }
