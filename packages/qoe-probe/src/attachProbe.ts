@@ -210,7 +210,8 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
       : kind === 'dash'
         ? attachDash(target as never, sink)
         : { media: () => target as HTMLMediaElement, latency: () => ({ trueLatency: null, edgeDistance: null }), timeUrl: () => null, destroy() {} };
-  if (o.beacon) beacon = createBeacon(o.beacon, o.sessionId, kind, clientNow, () => buildReport(state));
+  const rep = () => buildReport(state, adapter.manifestLag?.() ?? null);
+  if (o.beacon) beacon = createBeacon(o.beacon, o.sessionId, kind, clientNow, rep);
   const timer = setInterval(tick, o.heartbeatMs);
   tick();
 
@@ -218,7 +219,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
     on: (event, listener) => emitter.on(event, listener),
     off: (event, listener) => emitter.off(event, listener),
     markLoadStart: () => detector.markLoadStart(clientNow()),
-    report: () => buildReport(state),
+    report: rep,
     destroy() {
       if (destroyed) return;
       destroyed = true;
@@ -227,7 +228,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
       abort.abort();
       bind(null);
       adapter.destroy();
-      beacon?.close(buildReport(state));
+      beacon?.close(rep());
       emitter.clear();
     },
   };

@@ -21,6 +21,12 @@ export interface QoeReport {
   switches: SwitchData[];
   errors: ErrorData[];
   clock: ClockData | null;
+  /**
+   * HLS: how long after a segment's production ended the playlist started listing it, measured
+   * from playlist fetches against the synced clock (≈ 0 at an origin; the hold, plus the edge's
+   * polling delay, behind an ETHLE edge). null for DASH / before it is known.
+   */
+  manifestLag: { ms: number; precisionMs: number } | null;
 }
 
 /** Everything report() is made of; the probe appends, report is computed on demand. */
@@ -56,7 +62,7 @@ export function pushBounded<T>(list: T[], item: T, max: number): void {
   if (list.length > max) list.splice(0, list.length - max);
 }
 
-export function buildReport(s: ReportState): QoeReport {
+export function buildReport(s: ReportState, manifestLag: QoeReport['manifestLag'] = null): QoeReport {
   return {
     target: s.target,
     session: s.session,
@@ -70,5 +76,6 @@ export function buildReport(s: ReportState): QoeReport {
     switches: [...s.switches],
     errors: [...s.errors],
     clock: s.clock,
+    manifestLag,
   };
 }

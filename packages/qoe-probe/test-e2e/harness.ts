@@ -40,7 +40,8 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>qoe-probe harness</tit
   let player, probe;
   if (q.get('player') === 'dash') {
     player = dashjs.MediaPlayer().create();
-    player.updateSettings({ debug: { logLevel: 1 } });
+    // No live catch-up: playback at rate 1 drains the buffer at a known pace.
+    player.updateSettings({ debug: { logLevel: 1 }, streaming: { liveCatchup: { enabled: false } } });
     probe = attachProbe(player);
     player.initialize(video, src, true);
   } else {
@@ -50,7 +51,12 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>qoe-probe harness</tit
     player.loadSource(src);
   }
   for (const e of Object.values(Events)) probe.on(e, (data) => events.push({ type: e, data }));
-  Object.assign(window, { player, probe, video });
+  const bufferAhead = () => {
+    const b = video.buffered;
+    for (let i = 0; i < b.length; i++) if (b.start(i) <= video.currentTime + 0.1 && video.currentTime < b.end(i)) return b.end(i) - video.currentTime;
+    return 0;
+  };
+  Object.assign(window, { player, probe, video, bufferAhead });
 </script>`;
 
 /** Opens the harness on the stream's origin and returns once the page has attached the probe. */
@@ -68,3 +74,10 @@ export async function openProbePage(page: Page, player: 'hls' | 'dash', src: str
 
 /** The probe's report() in the page. */
 export const report = (page: Page) => page.evaluate(() => (window as any).probe.report());
+
+/** Probe events of one type recorded in the page so far. */
+export const events = <T = any>(page: Page, type: string): Promise<T[]> =>
+  page.evaluate((t) => (window as any).__qoe.filter((e: any) => e.type === t).map((e: any) => e.data), type);
+
+/** Seconds of media buffered ahead of the playhead. */
+export const bufferAhead = (page: Page): Promise<number> => page.evaluate(() => (window as any).bufferAhead());

@@ -29,6 +29,8 @@ export interface Adapter {
   observe?(sendMs: number, recvMs: number, body: string): void;
   /** Client time to send the next probe GET for the adapter's own timing, or null if none is needed. */
   nextProbeAt?(nowMs: number): number | null;
+  /** HLS: how long after production a segment shows up in the playlist (ms ± ms), once measured. */
+  manifestLag?(): { ms: number; precisionMs: number } | null;
   destroy(): void;
 }
 

@@ -105,6 +105,10 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, ctx: AdapterContext, 
   return {
     media: () => hls.media,
     timeUrl: () => manifestUrl,
+    manifestLag() {
+      const e = lag.estimate();
+      return e && { ms: e.value, precisionMs: e.precision };
+    },
     observe(send, recv, body) {
       const seq = /#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(body);
       const n = body.split('#EXTINF').length - 1;

@@ -1,0 +1,91 @@
+/**
+ * The QoE probe inside real players (Debian Chromium, hls.js and dash.js) against the live origin,
+ * on the direct path: startup is plausible, true latency ≈ the distance to the manifest's edge,
+ * a seek is not a stall, and pausing the origin's delivery for longer than the buffer is one stall
+ * of (pause − media buffered ahead when it began).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { bufferAhead, events, openProbePage, report } from '../../packages/qoe-probe/test-e2e/harness.js';
+import { startLiveSource, type LiveSource } from '../../packages/qoe-probe/test-e2e/liveSource.js';
+
+const STREAM = '2M-2s'; // low bitrate spares the CPU
+
+let source: LiveSource;
+test.beforeAll(async () => {
+  const s = await startLiveSource(STREAM);
+  test.skip(s === null, '@ethle/live-origin has no startOrigin() yet');
+  source = s!;
+});
+test.afterAll(async () => {
+  await source?.close();
+});
+
+/** Median of (true latency − distance to the manifest's edge) over the newest n samples. */
+async function latencyGap(page: Page, n: number): Promise<{ gap: number; trueLatency: number; edge: number }> {
+  const s = (await events(page, 'latency')).filter((l) => l.trueLatency !== null && l.edgeDistance !== null).slice(-n);
+  const gaps = s.map((l) => l.trueLatency - l.edgeDistance).sort((a, b) => a - b);
+  const last = s.at(-1);
+  return { gap: gaps[Math.floor(gaps.length / 2)]!, trueLatency: last.trueLatency, edge: last.edgeDistance };
+}
+
+for (const player of ['hls', 'dash'] as const) {
+  test(`probe in ${player === 'hls' ? 'hls.js' : 'dash.js'}: startup, latency, seek, one stall per delivery pause`, async ({ page }) => {
+    await openProbePage(page, player, player === 'hls' ? source.hls : source.dash);
+
+    await test.step('startup is reported and plausible', async () => {
+      await expect.poll(async () => (await report(page)).startupMs, { timeout: 20_000 }).not.toBeNull();
+      const { startupMs } = await report(page);
+      expect(startupMs).toBeGreaterThan(0);
+      expect(startupMs).toBeLessThan(15_000);
+    });
+
+    await test.step('direct path: true latency − distance to the manifest edge ≈ 0 ± 0.5 s', async () => {
+      // Wait for the clock (and, for HLS, the playlist's edge timing) to settle, then 5 samples.
+      await expect
+        .poll(async () => {
+          const r = await report(page);
+          return (r.clock?.precisionMs ?? 1e9) <= 50 && r.latency.samples >= 5;
+        }, { timeout: 40_000 })
+        .toBe(true);
+      await page.waitForTimeout(0);
+      await expect.poll(async () => (await events(page, 'latency')).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(10);
+      const { gap, trueLatency, edge } = await latencyGap(page, 5);
+      test.info().annotations.push({ type: 'latency', description: `${player}: true ${trueLatency.toFixed(3)} s, edge ${edge.toFixed(3)} s, gap ${gap.toFixed(3)} s` });
+      expect(trueLatency).toBeGreaterThan(0);
+      expect(Math.abs(gap)).toBeLessThanOrEqual(0.5);
+    });
+
+    await test.step('a seek is not a stall', async () => {
+      const before = (await report(page)).stalls.count;
+      const t0 = await page.evaluate(() => (window as any).video.currentTime);
+      await page.evaluate(() => {
+        const v = (window as any).video as HTMLVideoElement;
+        v.currentTime = Math.max(v.seekable.start(0) + 1, v.currentTime - 6);
+      });
+      // Playing again past the seek target for 3 s of media.
+      await expect.poll(() => page.evaluate(() => (window as any).video.seeking), { timeout: 15_000 }).toBe(false);
+      const target = await page.evaluate(() => (window as any).video.currentTime);
+      expect(target).toBeLessThan(t0);
+      await expect.poll(() => page.evaluate(() => (window as any).video.currentTime), { timeout: 20_000 }).toBeGreaterThan(target + 3);
+      expect((await report(page)).stalls.count).toBe(before);
+      expect(await events(page, 'stallStart')).toHaveLength(before);
+    });
+
+    await test.step('pausing the origin longer than the buffer is ONE stall of (pause − buffered ahead) ± 0.5 s', async () => {
+      const before = (await report(page)).stalls.count;
+      const ahead = await bufferAhead(page);
+      const pauseMs = Math.round(ahead * 1000) + 4_000;
+      await source.pauseDelivery(pauseMs);
+      const aheadAtPause = await bufferAhead(page); // read right after the pause began
+      await expect.poll(async () => (await report(page)).stalls.count, { timeout: pauseMs + 20_000 }).toBeGreaterThan(before);
+      // Let playback run on a while: a second stall would show up here.
+      await page.waitForFunction((c) => (window as any).video.currentTime > c + 4, await page.evaluate(() => (window as any).video.currentTime), { timeout: 20_000 });
+      const r = await report(page);
+      const stalls = r.stalls.list.slice(before);
+      const expected = pauseMs - aheadAtPause * 1000;
+      test.info().annotations.push({ type: 'stall', description: `${player}: pause ${pauseMs} ms, ahead ${(aheadAtPause * 1000).toFixed(0)} ms, stall ${stalls.map((s: any) => s.durationMs.toFixed(0)).join(', ')} ms (expected ${expected.toFixed(0)})` });
+      expect(stalls).toHaveLength(1);
+      expect(Math.abs(stalls[0].durationMs - expected)).toBeLessThanOrEqual(500);
+    });
+  });
+}

@@ -1,0 +1,29 @@
+/**
+ * The live stream the probe's browser tests play: the project's live origin, started on port 0.
+ * PROBE_SCRATCH_ORIGIN=http://host:port (with /live/index.m3u8, /live/d/manifest.mpd and
+ * /admin/pause?ms=N) points the tests at a hand-run origin instead, for debugging.
+ */
+export interface LiveSource {
+  hls: string;
+  dash: string;
+  /** Hold every origin response for `ms` from now (the stream keeps being produced meanwhile). */
+  pauseDelivery(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Null while the live origin package does not exist yet. */
+export async function startLiveSource(stream: string): Promise<LiveSource | null> {
+  const scratch = process.env.PROBE_SCRATCH_ORIGIN;
+  if (scratch)
+    return {
+      hls: `${scratch}/live/index.m3u8`,
+      dash: `${scratch}/live/d/manifest.mpd`,
+      async pauseDelivery(ms) {
+        await fetch(`${scratch}/admin/pause?ms=${ms}`);
+      },
+      async close() {},
+    };
+  const mod: any = await import('@ethle/live-origin');
+  if (typeof mod.startOrigin !== 'function') return null;
+  throw new Error(`live origin not wired yet (stream ${stream})`);
+}
