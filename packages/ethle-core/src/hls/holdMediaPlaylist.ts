@@ -147,6 +147,8 @@ function extension(history: HlsHistory, scan: MediaPlaylistScan, needed: number)
   const first = p.segments[0];
   const hs = history.segments;
   if (first === undefined || hs.length === 0 || p.skippedSegments > 0 || scan.mediaSequenceLine < 0) return undefined;
+  // A KEY/MAP/PDT line above a header tag would end up above the older segments and apply to them.
+  if (scan.firstSegmentLine < scan.headEnd) return undefined;
   const h0 = (hs[0] as HlsHistorySegment).msn;
   const same = hs[first.msn - h0];
   if (same !== undefined && (same.uri !== first.uri || same.discontinuitySequence !== first.discontinuitySequence)) return undefined;

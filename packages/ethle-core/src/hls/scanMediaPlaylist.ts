@@ -27,6 +27,8 @@ export interface MediaPlaylistScan {
   uriAttrs: (HlsAttribute | undefined)[];
   /** Index after the last header line that precedes the first segment line: where older segments can be inserted. */
   headEnd: number;
+  /** Index of the first segment-related line (EXTINF, KEY, MAP, PART, …, URI); lines.length if none. */
+  firstSegmentLine: number;
   mediaSequenceLine: number;
   discontinuitySequenceLine: number;
 }
@@ -54,7 +56,10 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
   let mediaSequenceLine = -1;
   let discontinuitySequenceLine = -1;
   let headEnd = 1;
-  let segmentSeen = false; // a segment-related line has been seen (ends the header)
+  // The first segment's content (EXTINF, PART or URI) has been seen: header tags after it are misplaced.
+  // KEY, MAP, PDT and DISCONTINUITY may precede a late MEDIA-SEQUENCE (e.g. MAP before EXT-X-SKIP).
+  let segmentSeen = false;
+  let firstSegmentLine = lines.length;
 
   const segments: HlsMediaSegment[] = [];
   const preloadHints: HlsPreloadHint[] = [];
@@ -88,7 +93,8 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
       // URI line: completes the pending segment.
       if (extinfLine < 0) throw hlsMalformed(i, '', 'URI line without a preceding #EXTINF', { uri: line.slice(0, 200) });
       roles[i] = LineRole.Uri;
-      if (!segmentSeen) { segmentSeen = true; }
+      segmentSeen = true;
+      if (firstSegmentLine > i) firstSegmentLine = i;
       if (discontinuity) dsn++;
       let byteRange: HlsByteRange | undefined;
       if (brLength >= 0) {
@@ -130,6 +136,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
         duration = parseHlsSeconds((comma < 0 ? value : value.slice(0, comma)).trim(), i, tag, 'duration');
         title = comma < 0 ? '' : value.slice(comma + 1);
         extinfLine = i;
+        segmentSeen = true;
         segmentLine(i, LineRole.SegmentTag);
         break;
       }
@@ -202,6 +209,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
           prevPartRangeEnd = offset + len;
         } else prevPartRangeEnd = undefined;
         parts.push(part);
+        segmentSeen = true;
         segmentLine(i, LineRole.Part);
         break;
       }
@@ -228,8 +236,9 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
       }
       case 'EXT-X-TARGETDURATION':
         if (targetDuration !== undefined) throw hlsMalformed(i, tag, 'appears twice');
-        targetDuration = parseHlsInteger(value.trim(), i, tag, 'target duration');
-        if (targetDuration < 1 || targetDuration > 86_400) throw hlsMalformed(i, tag, 'target duration is absurd', { value: targetDuration });
+        // RFC: decimal-integer; fractional values occur in the wild and are kept as written (hls.js accepts them too).
+        targetDuration = parseHlsSeconds(value.trim(), i, tag, 'target duration');
+        if (targetDuration <= 0) throw hlsMalformed(i, tag, 'target duration must be positive', { value: targetDuration });
         header(i, LineRole.Header);
         break;
       case 'EXT-X-MEDIA-SEQUENCE':
@@ -305,7 +314,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
       case 'EXT-X-MEDIA':
         throw hlsMalformed(i, tag, 'multivariant playlist tag in a media playlist');
       case 'EXTM3U':
-        throw hlsMalformed(i, tag, 'second #EXTM3U');
+        break; // a repeated header is harmless (seen in the wild); kept as it is
       default:
         break; // unknown tags and EXT-X-DATERANGE: kept as they are
     }
@@ -334,11 +343,11 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
   if (partTarget !== undefined) playlist.partTarget = partTarget;
   if (serverControl !== undefined) playlist.serverControl = serverControl;
   if (parts.length > 0) playlist.partialSegment = { msn: mediaSequence + skippedSegments + segments.length, parts };
-  return { playlist, roles, uriAttrs, headEnd, mediaSequenceLine, discontinuitySequenceLine };
+  return { playlist, roles, uriAttrs, headEnd, firstSegmentLine, mediaSequenceLine, discontinuitySequenceLine };
 
   function segmentLine(i: number, role: LineRole): void {
     roles[i] = role;
-    segmentSeen = true;
+    if (firstSegmentLine > i) firstSegmentLine = i;
     if (firstLine < 0) firstLine = i;
   }
   function header(i: number, role: LineRole): void {

@@ -449,6 +449,14 @@ s5.m4s
     expect(r.reason).toBe('short-window');
   });
 
+  it('does not list history above a MAP that precedes a header tag (it would apply to them); holds less instead', () => {
+    const origin = '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI="i.mp4"\n#EXT-X-MEDIA-SEQUENCE:10\n#EXTINF:2,\na10.m4s\n#EXTINF:2,\na11.m4s\n#EXTINF:2,\na12.m4s\n';
+    const history = recordHlsHistory(createHlsHistory(), origin.replace('SEQUENCE:10', 'SEQUENCE:7').replace(/a1(\d)/g, (_, d) => `a${7 + Number(d)}`));
+    const r = holdMediaPlaylist(origin, { hold: 1, history });
+    expect(r.extendedFromHistory).toBe(0);
+    expect(r.appliedHold).toBe(0);
+  });
+
   it('an empty live playlist holds nothing and reports the msn before the media sequence as last visible', () => {
     const r = holdMediaPlaylist('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:7\n', { hold: 2 });
     expect(r.appliedHold).toBe(0);

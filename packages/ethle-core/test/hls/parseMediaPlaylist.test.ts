@@ -154,6 +154,21 @@ fileSequence269.mp4
     expect(p.segments[0]?.msn).toBe(269);
   });
 
+  it('accepts what real origins write: EXT-X-MAP before EXT-X-SKIP, a fractional target duration, a repeated #EXTM3U, EXTINF without comma', () => {
+    const p = parseMediaPlaylist(`#EXTM3U
+#EXTM3U
+#EXT-X-TARGETDURATION:6.006
+#EXT-X-VERSION:9
+#EXT-X-MAP:URI="fileSequence1.mp4"
+#EXT-X-SKIP:SKIPPED-SEGMENTS=17
+#EXTINF:6.00000
+fileSequence18.m4s
+`);
+    expect(p.targetDuration).toBe(6.006);
+    expect(p.segments[0]).toMatchObject({ msn: 17, duration: 6, title: '', uri: 'fileSequence18.m4s' });
+    expect(p.lines[p.segments[0]!.mapLine!]).toBe('#EXT-X-MAP:URI="fileSequence1.mp4"');
+  });
+
   it('keeps CRLF line endings and the absence of a final newline', () => {
     const text = '#EXTM3U\r\n#EXT-X-TARGETDURATION:2\r\n#EXTINF:2,\r\na.ts';
     const p = parseMediaPlaylist(text);
