@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEdgeRouter, parseMultivariantPlaylist, rewriteMultivariantPlaylist, type HlsUriKind } from '@ethle/core';
 
@@ -72,6 +73,37 @@ describe('multivariant playlists', () => {
     );
     expect(() => rewriteMultivariantPlaylist('#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,NAME="x"\n', { route: (u) => u })).toThrow(
       expect.objectContaining({ code: 'ERR_HLS_MALFORMED' }),
+    );
+  });
+
+  it('property: routes exactly the URIs of variants, renditions and I-frame streams; every other line is unchanged and in order', () => {
+    type Entry = { kind: 'variant' | 'media' | 'iframe' | 'cc' | 'comment' | 'vendor'; n: number };
+    const entry = fc.record({ kind: fc.constantFrom('variant', 'media', 'iframe', 'cc', 'comment', 'vendor'), n: fc.nat(99) }) as fc.Arbitrary<Entry>;
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 12 }), fc.boolean(), (entries, crlf) => {
+        const lines = ['#EXTM3U', '#EXT-X-INDEPENDENT-SEGMENTS'];
+        const want = [...lines];
+        entries.forEach(({ kind, n }, i) => {
+          const uri = `r${i}_${n}/index.m3u8`;
+          if (kind === 'variant') {
+            lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${n * 1000 + 1},CODECS="avc1.64001f,mp4a.40.2"`, uri);
+            want.push(lines[lines.length - 2]!, `E/${uri}`);
+          } else if (kind === 'media' || kind === 'iframe') {
+            const l = kind === 'media' ? `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="n, ${n}",URI="${uri}"` : `#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=${n + 1},URI="${uri}"`;
+            lines.push(l);
+            want.push(l.replace(`URI="${uri}"`, `URI="E/${uri}"`));
+          } else {
+            const l = kind === 'cc' ? `#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC${n}",INSTREAM-ID="CC1"` : kind === 'comment' ? `# note ${n}` : `#EXT-X-VENDOR-${n}:URI="x.m3u8"`;
+            lines.push(l);
+            want.push(l);
+          }
+        });
+        const eol = crlf ? '\r\n' : '\n';
+        const out = rewriteMultivariantPlaylist(lines.join(eol) + eol, { route: (u) => `E/${u}` });
+        expect(out).toBe(want.join(eol) + eol);
+        expect(parseMultivariantPlaylist(out).variants.every((v) => v.uri.startsWith('E/'))).toBe(true);
+      }),
+      { numRuns: 200 },
     );
   });
 });
