@@ -54,16 +54,19 @@ export function recordHlsHistory(history: HlsHistory, origin: HlsMediaPlaylist |
   const old = history.segments;
   const s0 = (fresh[0] as (typeof fresh)[number]).msn;
   const s1 = s0 + fresh.length - 1;
-  let keepOld = old.length > 0;
+  // Old entries are kept only if they are contiguous and agree with the new version where both
+  // list a segment; a damaged stored history (service worker) is simply replaced.
+  const h0 = (old[0] as HlsHistorySegment | null | undefined)?.msn;
+  let keepOld = typeof h0 === 'number' && old.every((h, i) => h !== null && typeof h === 'object' && h.msn === h0 + i);
   if (keepOld) {
-    const h0 = (old[0] as HlsHistorySegment).msn;
-    const h1 = h0 + old.length - 1;
-    if (s0 > h1 + 1 || s1 < h0 - 1) keepOld = false;
+    const hFirst = h0 as number;
+    const h1 = hFirst + old.length - 1;
+    if (s0 > h1 + 1 || s1 < hFirst - 1) keepOld = false;
     else {
-      for (let m = Math.max(h0, s0); m <= Math.min(h1, s1); m++) {
-        const a = old[m - h0] as HlsHistorySegment;
+      for (let m = Math.max(hFirst, s0); m <= Math.min(h1, s1); m++) {
+        const a = old[m - hFirst] as HlsHistorySegment | null;
         const b = fresh[m - s0] as (typeof fresh)[number];
-        if (a.uri !== b.uri || a.discontinuitySequence !== b.discontinuitySequence) { keepOld = false; break; }
+        if (a === null || a.uri !== b.uri || a.discontinuitySequence !== b.discontinuitySequence) { keepOld = false; break; }
       }
     }
   }

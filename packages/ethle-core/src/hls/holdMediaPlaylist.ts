@@ -149,12 +149,15 @@ function extension(history: HlsHistory, scan: MediaPlaylistScan, needed: number)
   if (first === undefined || hs.length === 0 || p.skippedSegments > 0 || scan.mediaSequenceLine < 0) return undefined;
   // A KEY/MAP/PDT line above a header tag would end up above the older segments and apply to them.
   if (scan.firstSegmentLine < scan.headEnd) return undefined;
-  const h0 = (hs[0] as HlsHistorySegment).msn;
+  const h0 = (hs[0] as HlsHistorySegment | null)?.msn;
+  if (typeof h0 !== 'number' || !Number.isInteger(h0)) throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history is damaged (no msn on its first entry)');
   const same = hs[first.msn - h0];
+  if (same !== undefined) checkHistorySegment(same, first.msn);
   if (same !== undefined && (same.uri !== first.uri || same.discontinuitySequence !== first.discontinuitySequence)) return undefined;
   let j = first.msn - 1 - h0;
   if (j < 0 || j >= hs.length) return undefined;
   const last = hs[j] as HlsHistorySegment;
+  checkHistorySegment(last, first.msn - 1);
   const step = first.discontinuitySequence - last.discontinuitySequence;
   if (!(step === 1 || (step === 0 && !first.discontinuity))) return undefined;
   if (last.mapLine !== undefined && first.mapLine === undefined) return undefined;
@@ -164,6 +167,7 @@ function extension(history: HlsHistory, scan: MediaPlaylistScan, needed: number)
   while (added < needed - EPS) {
     if (j < 0) return undefined;
     const h = hs[j] as HlsHistorySegment;
+    checkHistorySegment(h, first.msn - 1 - out.length);
     if (next !== undefined) {
       const d = next.discontinuitySequence - h.discontinuitySequence;
       if ((d !== 0 && d !== 1) || (h.mapLine !== undefined && next.mapLine === undefined)) return undefined;
@@ -174,6 +178,23 @@ function extension(history: HlsHistory, scan: MediaPlaylistScan, needed: number)
     j--;
   }
   return out.reverse();
+}
+
+const LINE_BREAK_RE = /[\r\n]/;
+
+/**
+ * A history may come back from storage (the service worker keeps it in IndexedDB): check the
+ * entries we are about to list, so a damaged one is a typed error, not a TypeError or a broken line.
+ */
+function checkHistorySegment(h: HlsHistorySegment, msn: number): void {
+  const ok =
+    typeof h === 'object' && h !== null && h.msn === msn && typeof h.uri === 'string' && h.uri !== '' && !LINE_BREAK_RE.test(h.uri) &&
+    typeof h.duration === 'number' && h.duration >= 0 && Number.isInteger(h.discontinuitySequence) &&
+    Array.isArray(h.tagLines) && Array.isArray(h.keyLines) && (h.mapLine === undefined || typeof h.mapLine === 'string') &&
+    h.tagLines.every((l) => typeof l === 'string' && l.startsWith('#EXT') && !LINE_BREAK_RE.test(l)) &&
+    h.keyLines.every((l) => typeof l === 'string' && l.startsWith('#EXT-X-KEY:') && !LINE_BREAK_RE.test(l)) &&
+    (h.mapLine === undefined || (h.mapLine.startsWith('#EXT-X-MAP:') && !LINE_BREAK_RE.test(h.mapLine)));
+  if (!ok) throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history is damaged (not contiguous, or an entry is not what recordHlsHistory makes)', { msn });
 }
 
 function render(scan: MediaPlaylistScan, x: number, ext: readonly HlsHistorySegment[], route: HlsRouter | undefined): string {

@@ -471,3 +471,34 @@ s5.m4s
     expect(r.text).toContain('\n#EXT-X-VENDOR:  a = b ,,\n   \n');
   });
 });
+
+describe('HlsHistory as stored data', () => {
+  it('survives a JSON round trip (the service worker stores it) and gives the same result', () => {
+    let history = createHlsHistory();
+    history = recordHlsHistory(history, tsLive(95, 4));
+    history = recordHlsHistory(history, tsLive(97, 4));
+    const revived = JSON.parse(JSON.stringify(history));
+    expect(holdMediaPlaylist(tsLive(100, 4), { hold: 2, history: revived })).toEqual(holdMediaPlaylist(tsLive(100, 4), { hold: 2, history }));
+  });
+
+  it('a damaged history is ERR_HLS_INVALID_OPTIONS, not a TypeError or a broken playlist', () => {
+    const good = recordHlsHistory(createHlsHistory(), tsLive(96, 4));
+    const damaged = [
+      { ...good, segments: [null, ...good.segments.slice(1)] },
+      { ...good, segments: good.segments.map((s, i) => (i === 3 ? { ...s, uri: 'a\n#EXT-X-ENDLIST' } : s)) },
+      { ...good, segments: good.segments.map((s, i) => (i === 3 ? { ...s, msn: 1 } : s)) },
+      { ...good, segments: good.segments.map((s, i) => (i === 3 ? { ...s, tagLines: ['evil'] } : s)) },
+    ];
+    for (const history of damaged) {
+      expect(() => holdMediaPlaylist(tsLive(100, 4), { hold: 2, history: history as never })).toThrow(
+        expect.objectContaining({ code: 'ERR_HLS_INVALID_OPTIONS' }),
+      );
+    }
+  });
+
+  it('recordHlsHistory replaces a damaged stored history instead of failing', () => {
+    const good = recordHlsHistory(createHlsHistory(), tsLive(96, 4));
+    const damaged = { ...good, segments: [good.segments[0], null, good.segments[2]] } as never;
+    expect(recordHlsHistory(damaged, tsLive(98, 4)).segments.map((s) => s.msn)).toEqual([98, 99, 100, 101]);
+  });
+});
