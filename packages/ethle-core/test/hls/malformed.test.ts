@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEdgeRouter, EthleError, holdMediaPlaylist, parsePlaylist, rewriteMultivariantPlaylist } from '@ethle/core';
+import { msnCount, renderWindow, streamModel } from './playlistModel.js';
 
 const HEAD = '#EXTM3U\n#EXT-X-TARGETDURATION:2\n';
 
@@ -119,6 +120,31 @@ describe('malformed playlists → typed errors', () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('valid playlists cut or damaged at a random place give a whole playlist or an EthleError, never anything else', () => {
+    const route = createEdgeRouter({ manifestUrl: 'http://o/live/a.m3u8', sessionToken: 't' });
+    fc.assert(
+      fc.property(streamModel, fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom('cut', 'flip', 'drop-line'), fc.nat(4), (m, at, how, hold) => {
+        const text = renderWindow(m, m.base, m.base + msnCount(m) - 1).text;
+        const k = Math.floor(at * text.length);
+        let bad: string;
+        if (how === 'cut') bad = text.slice(0, k);
+        else if (how === 'flip') bad = text.slice(0, k) + String.fromCharCode((text.charCodeAt(k) || 0) ^ 0x20) + text.slice(k + 1);
+        else {
+          const ls = text.split('\n');
+          ls.splice(Math.floor(at * ls.length), 1);
+          bad = ls.join('\n');
+        }
+        try {
+          const r = holdMediaPlaylist(bad, { hold, route });
+          expect(r.text.startsWith('#EXTM3U')).toBe(true);
+        } catch (e) {
+          if (!(e instanceof EthleError)) throw e;
+        }
+      }),
+      { numRuns: 400 },
     );
   });
 });
