@@ -39,8 +39,13 @@ const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const EXPOSED = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Production-Start, X-Ethle-Production-End';
 const CORS_ALLOW_HEADERS = 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Range';
-/** CORS on every response (players run on other origins, e.g. the demo app); one shared object. */
+/**
+ * CORS headers (players run on other origins, e.g. the demo app). Sent only to requests with an
+ * Origin header — browsers always send one cross-origin — so other clients get lean responses
+ * (header validation is a large share of a small manifest response's cost in Node).
+ */
 const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED } as const;
+const NO_CORS = {} as const;
 
 interface Origin {
   cfg: OriginConfig;
@@ -223,7 +228,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       return;
     }
     const headers: Record<string, string | number> = {
-      ...CORS,
+      ...(req.headers.origin === undefined ? NO_CORS : CORS),
       'content-type': version.view.kind === 'dash' ? 'application/dash+xml' : 'application/vnd.apple.mpegurl',
       'cache-control': 'no-cache',
     };
@@ -330,7 +335,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     }
     if (entry.state === 'complete') {
       // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
-      const headers = entry.responseHeaders('hit');
+      const headers = entry.responseHeaders('hit', req.headers.origin !== undefined);
       res.writeHead(200, headers);
       if (head) res.end();
       else {
@@ -355,7 +360,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       sendError(res, statusFor(err), `origin fetch failed: ${err.code}`, err.code);
       return;
     }
-    const headers = entry.responseHeaders(result);
+    const headers = entry.responseHeaders(result, req.headers.origin !== undefined);
     metrics.countRequest('segment', 200);
     res.writeHead(200, headers);
     if (head) {

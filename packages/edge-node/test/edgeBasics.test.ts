@@ -52,6 +52,16 @@ describe('edge basics (hand-driven origin)', () => {
     expect(r.text).not.toContain('seg4.ts');
   });
 
+  it('adds CORS headers for cross-origin (Origin) requests only', async () => {
+    const cross = await get('/live/a/index.m3u8', { origin: 'http://player.example' });
+    expect(cross.headers['access-control-allow-origin']).toBe('*');
+    expect(String(cross.headers['access-control-expose-headers'])).toContain('X-Ethle-Hold-Segments');
+    const plain = await get('/live/a/index.m3u8');
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+    const seg = await get('/live/a/seg1.ts', { origin: 'http://player.example' });
+    expect(String(seg.headers['access-control-expose-headers'])).toContain('X-Ethle-Cache');
+  });
+
   it('serves a segment byte-identical, then from cache', async () => {
     const a = await get('/live/a/seg2.ts');
     expect(a.status).toBe(200);

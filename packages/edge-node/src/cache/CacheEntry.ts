@@ -27,7 +27,7 @@ export class CacheEntry {
   inCache = true;
   readonly createdAt: number;
   readonly #wakers = new Set<() => void>();
-  readonly #responseHeaders: Partial<Record<'hit' | 'coalesced' | 'miss', Record<string, string | number>>> = {};
+  readonly #responseHeaders = new Map<string, Record<string, string | number>>();
 
   constructor(key: string, nowMs: number) {
     this.key = key;
@@ -38,16 +38,22 @@ export class CacheEntry {
    * Response headers for receivers, built once per entry and result (the hot path of a cache
    * hit reuses the same object for every receiver).
    */
-  responseHeaders(result: 'hit' | 'coalesced' | 'miss'): Record<string, string | number> {
-    let h = this.#responseHeaders[result];
+  responseHeaders(result: 'hit' | 'coalesced' | 'miss', cors: boolean): Record<string, string | number> {
+    const k = cors ? `${result}+cors` : result;
+    let h = this.#responseHeaders.get(k);
     if (h === undefined) {
-      h = { ...this.headers, 'x-ethle-cache': result, 'cache-control': 'max-age=60', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'X-Ethle-Cache, X-Ethle-Production-Start, X-Ethle-Production-End' };
+      h = { ...this.headers, 'x-ethle-cache': result, 'cache-control': 'max-age=60' };
+      if (cors) {
+        h['access-control-allow-origin'] = '*';
+        h['access-control-expose-headers'] = 'X-Ethle-Cache, X-Ethle-Production-Start, X-Ethle-Production-End';
+      }
       if (this.expectedBytes !== undefined) h['content-length'] = this.expectedBytes;
       else if (this.state === 'complete') h['content-length'] = this.bytes;
-      this.#responseHeaders[result] = h;
+      this.#responseHeaders.set(k, h);
     }
     return h;
   }
+
 
   /** Called on every state change (headers, chunk, end, failure). Returns an unsubscribe. */
   subscribe(wake: () => void): () => void {
