@@ -55,22 +55,23 @@ export function createEdgeRouter(options: EdgeRouterOptions): UriRouter {
   const crossOrigin = options.crossOrigin ?? 'keep';
   const origin = originKey(base);
   const dir = base.path.slice(0, base.path.lastIndexOf('/') + 1);
-  const memo = new Map<string, string>();
+  let memo: Map<string, string> | undefined; // created on the first URI that needs real resolution
   const tokenQuery = token === undefined ? '' : '?' + encodeURIComponent(param) + '=' + encodeURIComponent(token);
 
-  return (uri: string): string => {
-    const hit = memo.get(uri);
+  return (raw: string): string => {
+    // Unencoded spaces occur in real playlists; browsers send them as %20, so do we.
+    const uri = raw.includes(' ') ? raw.replaceAll(' ', '%20') : raw;
+    if (PLAIN_RELATIVE_RE.test(uri) && !DOT_SEGMENT_RE.test(uri)) return uri + tokenQuery;
+    const hit = memo?.get(uri);
     if (hit !== undefined) return hit;
     const routed = route(uri);
+    memo ??= new Map();
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(uri, routed);
     return routed;
   };
 
-  function route(raw: string): string {
-    // Unencoded spaces occur in real playlists; browsers send them as %20, so do we.
-    const uri = raw.includes(' ') ? raw.replaceAll(' ', '%20') : raw;
-    if (PLAIN_RELATIVE_RE.test(uri) && !DOT_SEGMENT_RE.test(uri)) return uri + tokenQuery;
+  function route(uri: string): string {
     const ref = splitUrl(uri);
     if (ref.scheme !== undefined && !HTTP_RE.test(ref.scheme)) return uri; // skd:, data:, … are not fetched from us
     const t = resolveUrlParts(ref, base);
