@@ -5,8 +5,8 @@
 //   npx tsx packages/edge-node/bench/fanout.ts [--receivers 1000] [--seconds 40] [--hold 2] [--stream 2M-2s]
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { startOrigin } from '@ethle/live-origin';
 import { rssMb, startEdgeProcess } from './benchTools.js';
+import { startSimpleLiveOrigin } from './simpleLiveOrigin.js';
 
 const { values } = parseArgs({
   options: {
@@ -14,13 +14,23 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '40' },
     hold: { type: 'string', default: '2' },
     stream: { type: 'string', default: '2M-2s' },
+    origin: { type: 'string', default: 'live' },
   },
 });
 const receivers = Number(values.receivers);
 const seconds = Number(values.seconds);
 const stream = values.stream;
 
-const origin = await startOrigin({ port: 0 });
+// The project's live origin when it is there (--origin live), else the minimal wall-clock one.
+type Origin = { url: string; close(): Promise<void> };
+async function anyOrigin(): Promise<{ origin: Origin; kind: string }> {
+  if (values.origin === 'live') {
+    const lo = (await import('@ethle/live-origin')) as { startOrigin?: (o: { port: number }) => Promise<Origin> };
+    if (typeof lo.startOrigin === 'function') return { origin: await lo.startOrigin({ port: 0 }), kind: '@ethle/live-origin' };
+  }
+  return { origin: await startSimpleLiveOrigin(), kind: 'bench/simpleLiveOrigin' };
+}
+const { origin, kind: originKind } = await anyOrigin();
 const edge = await startEdgeProcess(['--origin', origin.url, '--port', '0', '--hold', values.hold]);
 const playlistPath = `/live/${stream}/index.m3u8`;
 const URI_LINE = /^[^#\s].*$/gm;
@@ -74,6 +84,7 @@ const mean = perSegment.reduce((a, b) => a + b, 0) / Math.max(1, perSegment.leng
 console.log(
   JSON.stringify(
     {
+      origin: originKind,
       receivers,
       seconds: (Date.now() - started) / 1000,
       hold: values.hold,
