@@ -4,6 +4,8 @@
  * /admin/pause?ms=N) points the tests at a hand-run origin instead, for debugging.
  */
 export interface LiveSource {
+  /** Origin base URL (scheme://host:port): an edge is pointed at it. */
+  base: string;
   hls: string;
   dash: string;
   /** Hold every origin response for `ms` from now (the stream keeps being produced meanwhile). */
@@ -16,6 +18,7 @@ export async function startLiveSource(stream: string): Promise<LiveSource | null
   const scratch = process.env.PROBE_SCRATCH_ORIGIN;
   if (scratch)
     return {
+      base: scratch,
       hls: `${scratch}/live/index.m3u8`,
       dash: `${scratch}/live/d/manifest.mpd`,
       async pauseDelivery(ms) {
