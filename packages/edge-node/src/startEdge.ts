@@ -267,6 +267,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     let x: number;
     if (typeof config.hold === 'number') {
       x = config.hold;
+      // Forced x: every receiver is in the group its x means (counted in ethle_receivers).
+      sessions.assign(stream.key, session, x === 0, now());
     } else {
       const ranMbps = rni?.lookup(ip, now()) ?? cmcd.mtpMbps ?? config.defaultRanMbps;
       const segSeconds = version.view.segmentSeconds;
