@@ -95,7 +95,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     if (values['tls-key'] !== undefined || values['tls-cert'] !== undefined) {
       input.tls = { keyPath: values['tls-key'] ?? '', certPath: values['tls-cert'] ?? '' };
     }
-    set('logLevel', values['log-level'] as EdgeConfigInput['logLevel']);
+    set('logLevel', (values['log-level'] ?? input.logLevel ?? 'info') as EdgeConfigInput['logLevel']);
   } catch (e) {
     io.stderr.write(`ethle-edge serve: ${(e as Error).message}\n\n${USAGE}`);
     return EXIT_USAGE;

@@ -50,7 +50,7 @@ export interface EdgeConfig {
   maxUrlLength: number;
   /** TLS key/cert paths (PEM); both or neither. */
   tls: { keyPath: string; certPath: string } | undefined;
-  /** pino level; 'silent' turns logging off (tests). */
+  /** pino level (default 'warn'; the CLI defaults to 'info'); 'silent' turns logging off. */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 

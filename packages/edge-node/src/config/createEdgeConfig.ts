@@ -96,7 +96,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     tls = { keyPath: input.tls.keyPath, certPath: input.tls.certPath };
   }
 
-  const logLevel = input.logLevel ?? 'info';
+  // Quiet by default for programmatic use (tests, embedding); the CLI defaults to 'info'.
+  const logLevel = input.logLevel ?? 'warn';
   if (!LOG_LEVELS.includes(logLevel)) fail('logLevel', `one of ${LOG_LEVELS.join(', ')}`, logLevel);
   const host = input.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host.length === 0) fail('host', 'expected an address to listen on', host);
