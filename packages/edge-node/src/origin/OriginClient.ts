@@ -38,6 +38,7 @@ export interface OriginClientOptions {
 /** Headers of an origin segment response worth replaying to receivers. */
 const KEPT_HEADERS = ['content-type', 'x-ethle-production-start', 'x-ethle-production-end', 'last-modified', 'etag'];
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+const NO_STORE = /no-store|private/i;
 
 function outcomeOf(e: EdgeError): FetchOutcome {
   switch (e.code) {
@@ -185,7 +186,9 @@ export class OriginClient {
         throw new EdgeError('ERR_EDGE_ORIGIN_STATUS', `origin answered ${status} for ${path}`, { path, status });
       }
       const expected = contentLength(res.headers);
-      if (expected !== undefined) this.#o.cache.admit(entry, expected);
+      // The origin says not to store it (e.g. a stats or admin endpoint): coalesce, don't keep.
+      const storable = !NO_STORE.test(String(res.headers['cache-control'] ?? ''));
+      if (expected !== undefined && storable) this.#o.cache.admit(entry, expected);
       entry.setHeaders(keptHeaders(res.headers), expected);
       inBody = true;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -198,7 +201,7 @@ export class OriginClient {
       if (expected !== undefined && entry.bytes !== expected) {
         throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `segment ${path}: ${entry.bytes} of ${expected} bytes`, { path, bytes: entry.bytes, expected });
       }
-      if (expected === undefined) this.#o.cache.admit(entry, entry.bytes);
+      if (expected === undefined && storable) this.#o.cache.admit(entry, entry.bytes);
       entry.end();
       // Not admitted (cache full): it was served through to its readers; drop it now.
       if (!entry.admitted) this.#o.cache.release(entry);
