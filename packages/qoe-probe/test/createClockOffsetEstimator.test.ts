@@ -80,6 +80,17 @@ describe('createClockOffsetEstimator', () => {
     expect(Math.abs(e.offsetMs - 60_000)).toBeLessThanOrEqual(e.precisionMs);
   });
 
+  it('outvotes a stale Date header (a cached response) instead of being dragged by it', () => {
+    const c = createClockOffsetEstimator();
+    let t = 1_700_000_000_000;
+    for (let i = 0; i < 10; i++) c.add(response((t += 1_313), 10, 250));
+    const good = c.estimate()!;
+    c.add(response((t += 1_313), 10, 250 - 3_000)); // Date 3 s old
+    const e = c.estimate()!;
+    expect(e.offsetMs).toBeCloseTo(good.offsetMs, 6);
+    expect(Math.abs(e.offsetMs - 250)).toBeLessThanOrEqual(e.precisionMs);
+  });
+
   it('rejects malformed samples', () => {
     const c = createClockOffsetEstimator();
     expect(c.add({ sendMs: 10, recvMs: 5, serverMs: 0, resolutionMs: 1000 })).toBe(false);

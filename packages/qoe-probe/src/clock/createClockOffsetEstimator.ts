@@ -7,11 +7,11 @@ import { createIntervalIntersection } from './createIntervalIntersection.js';
  * (an HTTP Date header: whole seconds, resolution 1000 ms) at some client instant between sending
  * the request and receiving the response. So offset = server − client lies in
  *   [serverMs − recvMs, serverMs + resolutionMs − sendMs].
- * Intersecting these intervals (createIntervalIntersection) over several responses narrows it below the Date header's 1 s
+ * Intersecting these intervals over several responses narrows it below the Date header's 1 s
  * resolution: responses arrive at different phases of the server's second, and each cuts the
- * interval from one side (the classic NTP-style interval intersection; Marzullo without outliers).
- * Only a run of mutually consistent recent samples is used, newest first, so a clock step or drift
- * makes the estimate restart from the new samples instead of wedging.
+ * interval from one side (NTP-style). The intersection is Marzullo's (createIntervalIntersection):
+ * the region most recent samples agree on, so a stale Date (a cached response) is outvoted and a
+ * clock step is followed once the newer samples outnumber the older ones.
  * The estimate is the interval's midpoint; its precision is the half-width.
  */
 
