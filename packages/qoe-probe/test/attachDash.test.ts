@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { attachProbe } from '../src/index.js';
+
+class FakeMedia extends EventTarget {
+  currentTime = 0;
+  paused = false;
+  seeking = false;
+  readyState = 1;
+  ended = false;
+  error = null;
+}
+
+/** A dash.js v5 MediaPlayer as far as the probe looks at it. */
+class FakeDash {
+  video = new FakeMedia();
+  handlers = new Map<string, Set<(e: any) => void>>();
+  interceptors = new Set<(r: any) => Promise<any>>();
+  ast = 0; // availabilityStartTime as dash.js sees it (edge-shifted), s
+  liveLatency = 0;
+  on(t: string, fn: (e: any) => void) {
+    if (!this.handlers.has(t)) this.handlers.set(t, new Set());
+    this.handlers.get(t)!.add(fn);
+  }
+  off(t: string, fn: (e: any) => void) {
+    this.handlers.get(t)?.delete(fn);
+  }
+  trigger(t: string, e: any) {
+    for (const fn of this.handlers.get(t) ?? []) fn(e);
+  }
+  attachSource() {}
+  getVideoElement() {
+    return this.video;
+  }
+  isDynamic() {
+    return true;
+  }
+  timeAsUTC() {
+    return this.ast + this.video.currentTime;
+  }
+  getCurrentLiveLatency() {
+    return this.liveLatency;
+  }
+  addResponseInterceptor(fn: (r: any) => Promise<any>) {
+    this.interceptors.add(fn);
+  }
+  removeResponseInterceptor(fn: (r: any) => Promise<any>) {
+    this.interceptors.delete(fn);
+  }
+  async respond(r: any) {
+    for (const fn of this.interceptors) r = await fn(r);
+    return r;
+  }
+  get listenerCount() {
+    return [...this.handlers.values()].reduce((n, s) => n + s.size, 0) + this.interceptors.size;
+  }
+}
+
+const epoch = () => performance.timeOrigin + performance.now();
+
+describe('attachProbe on dash.js', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('adds the hold the edge declares on the MPD to dash.js wall-clock time of the playhead', async () => {
+    const dash = new FakeDash();
+    const probe = attachProbe(dash, { heartbeatMs: 100, syncProbes: 0 });
+    const HOLD = 4;
+    // Responses with a Date header: MPDs (with the hold header) and segments, at varied phases.
+    for (let i = 0; i < 12; i++) {
+      await vi.advanceTimersByTimeAsync(1_137);
+      const start = performance.now() - 4;
+      const mpd = i % 3 === 0;
+      await dash.respond({
+        url: mpd ? 'http://edge/live/2M-2s/manifest.mpd' : `http://edge/s${i}.m4s`,
+        headers: { Date: new Date(epoch() - 2).toUTCString(), ...(mpd ? { 'X-Ethle-Hold-Seconds': String(HOLD) } : {}) },
+        data: mpd ? '<MPD/>' : undefined,
+        resourceTiming: { startTime: start, encodedBodySize: 100 },
+        request: { customData: { request: { type: mpd ? 'MPD' : 'MediaSegment', firstByteDate: new Date(epoch() - 1) } } },
+      });
+    }
+    // The playhead: dash.js believes it is 3 s behind the live point (AST shifted by the hold).
+    dash.video.readyState = 4;
+    dash.video.currentTime = 100;
+    dash.ast = epoch() / 1000 - 100 - 3;
+    dash.liveLatency = 3;
+    for (let t = 0; t < 3_000; t += 100) {
+      dash.video.currentTime += 0.1;
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    const r = probe.report();
+    expect(r.holdSeconds).toBe(HOLD);
+    expect(r.clock!.precisionMs).toBeLessThan(500);
+    // True latency = dash.js's 3 s + the 4 s hold, within the clock's precision and the 0.1 s
+    // steps in which this fake playhead moves.
+    expect(Math.abs(r.latency.current! - (3 + HOLD))).toBeLessThanOrEqual(r.clock!.precisionMs / 1000 + 0.1);
+    expect(r.edgeDistance.current).toBe(3);
+    expect(r.segments.list.filter((s) => s.kind === 'manifest')).toHaveLength(4);
+    probe.destroy();
+    expect(dash.listenerCount).toBe(0);
+  });
+
+  it('reports segments, switches, buffer-empty signals and errors from dash.js events', () => {
+    const dash = new FakeDash();
+    const probe = attachProbe(dash, { heartbeatMs: 100, syncProbes: 0 });
+    const t0 = Date.UTC(2026, 0, 1);
+    dash.trigger('fragmentLoadingCompleted', {
+      request: { url: 'http://o/v1.m4s', type: 'MediaSegment', mediaType: 'video', duration: 2, bytesLoaded: 500_000, representation: { id: 'v1' },
+        startDate: new Date(t0), firstByteDate: new Date(t0 + 100), endDate: new Date(t0 + 1_100) },
+    });
+    dash.trigger('fragmentLoadingCompleted', {
+      request: { url: 'http://o/init.mp4', type: 'InitializationSegment', mediaType: 'video', bytesLoaded: 900,
+        startDate: new Date(t0), firstByteDate: new Date(t0 + 10), endDate: new Date(t0 + 20) },
+    });
+    dash.trigger('qualityChangeRendered', { mediaType: 'video', newRepresentation: { id: 'v2', bandwidth: 3_000_000 } });
+    dash.trigger('error', { error: { code: 25, message: 'manifest error' } });
+    const r = probe.report();
+    expect(r.segments.list).toMatchObject([
+      { kind: 'media', track: 'video', bytes: 500_000, duration: 2, rendition: 'v1', throughputBps: 500_000 * 8 / 1.1, transferBps: 500_000 * 8 },
+      { kind: 'init', duration: 0 },
+    ]);
+    expect(r.switches).toMatchObject([{ track: 'video', from: null, to: 'v2', bitrate: 3_000_000 }]);
+    expect(r.errors).toMatchObject([{ source: 'dash', detail: '25', message: 'manifest error' }]);
+    probe.destroy();
+  });
+});
