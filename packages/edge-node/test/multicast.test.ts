@@ -42,6 +42,17 @@ describe('emulated multicast', () => {
     expect(metricValue(m, 'ethle_cache_requests_total', { result: 'miss' })).toBe(1);
   });
 
+  it('does not keep what the origin marks no-store', async () => {
+    origin = await startTestOrigin();
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent' }));
+    for (let i = 0; i < 2; i++) {
+      const r = await request(`${edge.url}/stats`);
+      expect(r.headers['x-ethle-cache']).toBe('miss');
+      await r.body.dump();
+    }
+    expect(origin.requests('/stats')).toBe(2);
+  });
+
   it('a full cache serves through without caching and says so in metrics', async () => {
     origin = await startTestOrigin({ segmentBytes: 64 * 1024 });
     origin.produce(6);

@@ -52,6 +52,11 @@ export async function startTestOrigin(opts: { segmentBytes?: number; window?: nu
       res.writeHead(fault.status, { 'content-length': 0 }).end();
       return;
     }
+    if (path.startsWith('/stats')) {
+      const out = JSON.stringify({ requests: Object.fromEntries(requests) });
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(out) }).end(out);
+      return;
+    }
     if (fault?.kind === 'garbage') {
       res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'content-length': Buffer.byteLength(fault.body) }).end(fault.body);
       return;
