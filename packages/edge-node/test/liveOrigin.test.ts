@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { parseMediaPlaylist } from '@ethle/core';
+import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
+import { metricValue, until } from './helpers/startTestOrigin.js';
+
+// Integration with the project's real live origin (in-process) and real HTTP clients.
+interface LiveOrigin {
+  url: string;
+  close(): Promise<void>;
+  pause(name: string): void;
+  resume(name: string): void;
+}
+const lo = (await import('@ethle/live-origin')) as { startOrigin?: (o: { port: number }) => Promise<LiveOrigin> };
+const hasOrigin = typeof lo.startOrigin === 'function';
+
+const STREAM = '2M-2s';
+let origin: LiveOrigin;
+
+async function text(url: string, headers: Record<string, string> = {}) {
+  const r = await request(url, { headers });
+  return { status: r.statusCode, headers: r.headers, text: await r.body.text() };
+}
+const newestMsn = (t: string): number => {
+  const p = parseMediaPlaylist(t);
+  return p.segments[p.segments.length - 1]!.msn;
+};
+
+describe.runIf(hasOrigin)('with the live origin', () => {
+  beforeAll(async () => {
+    origin = await lo.startOrigin!({ port: 0 });
+  });
+  afterAll(async () => {
+    await origin?.close();
+  });
+
+  describe('forced hold 2', () => {
+    let edge: RunningEdge;
+    beforeAll(async () => {
+      edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 2, logLevel: 'silent' }));
+    });
+    afterAll(async () => edge?.close());
+
+    it.each([
+      ['HLS fMP4', `/live/${STREAM}/index.m3u8`],
+      ['HLS TS', `/live/${STREAM}/ts/index.m3u8`],
+    ])('%s: the held playlist ends exactly 2 segments before the origin’s', async (_name, path) => {
+      let exact = 0;
+      await until(async () => {
+        const before = newestMsn((await text(origin.url + path)).text);
+        const e = await text(edge.url + path);
+        const after = newestMsn((await text(origin.url + path)).text);
+        expect(e.status).toBe(200);
+        expect(e.headers['x-ethle-hold-segments']).toBe('2');
+        expect(Number(e.headers['x-ethle-hold-seconds'])).toBeCloseTo(4, 1);
+        const gap = before - newestMsn(e.text);
+        // Never less than x; exactly x once the edge has polled the origin's current version.
+        expect(gap).toBeGreaterThanOrEqual(2);
+        if (before === after && gap === 2) exact += 1;
+        return exact >= 2;
+      }, 'an exact hold of 2 observed twice', 20_000);
+    });
+
+    it('50 concurrent receivers: the origin sees exactly one request per segment', async () => {
+      const path = `/live/${STREAM}/ts/index.m3u8`;
+      await request(`${origin.url}/stats?reset=1`).then((r) => r.body.dump());
+      const stopAt = Date.now() + 7_000;
+      await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          while (Date.now() < stopAt) {
+            const pl = parseMediaPlaylist((await text(edge.url + path)).text);
+            for (const s of pl.segments.slice(-2)) {
+              const r = await request(new URL(s.uri, edge.url + path));
+              expect(r.statusCode).toBe(200);
+              await r.body.dump();
+            }
+            await new Promise((res) => setTimeout(res, 500));
+          }
+        }),
+      );
+      const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { requests: Record<string, number> };
+      const segs = Object.entries(stats.requests).filter(([p]) => p.startsWith(`/live/${STREAM}/ts/`) && !p.endsWith('.m3u8'));
+      expect(segs.length).toBeGreaterThanOrEqual(4);
+      for (const [p, n] of segs) expect([p, n]).toEqual([p, 1]);
+    });
+
+    it('the lead over the most advanced receiver reaches x (metric)', async () => {
+      const path = `/live/${STREAM}/index.m3u8`;
+      const stream = `origin${path}`;
+      await until(async () => {
+        const pl = parseMediaPlaylist((await text(edge.url + path)).text);
+        const newest = pl.segments[pl.segments.length - 1]!;
+        await request(new URL(newest.uri, edge.url + path)).then((r) => r.body.dump());
+        const m = await (await request(`${edge.url}/metrics`)).body.text();
+        return metricValue(m, 'ethle_lead_segments', { stream }) === 2;
+      }, 'lead of 2', 20_000);
+    });
+
+    it('origin paused → 504 after the timeout; recovers on resume', async () => {
+      const slow = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', originHeadersTimeoutMs: 400 }));
+      try {
+        const path = `/live/${STREAM}/index.m3u8`;
+        const pl = parseMediaPlaylist((await text(slow.url + path)).text);
+        const uri = pl.segments[0]!.uri;
+        origin.pause(STREAM);
+        const r = await request(new URL(uri, slow.url + path));
+        await r.body.dump();
+        expect(r.statusCode).toBe(504);
+        origin.resume(STREAM);
+        const ok = await request(new URL(uri, slow.url + path));
+        await ok.body.dump();
+        expect(ok.statusCode).toBe(200);
+      } finally {
+        origin.resume(STREAM);
+        await slow.close();
+      }
+    });
+  });
+
+  describe('auto hold: policy groups and the redirect', () => {
+    let edge: RunningEdge;
+    beforeAll(async () => {
+      // A fixed 100 ms backhaul RTT: the model's delivery time for a 2M-2s segment is a good part
+      // of its length, so eq. 1 depends on the receiver's radio (CMCD mtp).
+      edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, backhaulRttMs: 100, logLevel: 'silent' }));
+    });
+    afterAll(async () => edge?.close());
+    const cmcd = (sid: string, kbps: number) => `?CMCD=${encodeURIComponent(`mtp=${kbps},sid="${sid}"`)}`;
+
+    it('hold-0 → hold-x when the radio worsens, never back; redirect when radio < bitrate', async () => {
+      const path = `/live/${STREAM}/index.m3u8`;
+      const a = await text(edge.url + path + cmcd('s1', 100_000));
+      expect(a.headers['x-ethle-hold-segments']).toBe('0');
+      const b = await text(edge.url + path + cmcd('s1', 2_500));
+      const x = Number(b.headers['x-ethle-hold-segments']);
+      expect(x).toBeGreaterThanOrEqual(1);
+      const c = await text(edge.url + path + cmcd('s1', 100_000));
+      expect(Number(c.headers['x-ethle-hold-segments'])).toBe(x);
+      const r = await request(edge.url + path + cmcd('s2', 1_200));
+      await r.body.dump();
+      expect(r.statusCode).toBe(307);
+      expect(r.headers['location']).toBe(origin.url + path);
+    });
+  });
+});
