@@ -2,7 +2,8 @@
  * The QoE probe inside real players (Debian Chromium, hls.js and dash.js) against the live origin,
  * on the direct path: startup is plausible, true latency ≈ the distance to the manifest's edge,
  * a seek is not a stall, and pausing the origin's delivery for longer than the buffer is one stall
- * of (pause − media buffered ahead when it began).
+ * of (pause − media buffered ahead when it began); the beacon reaches a collector, with the report
+ * on pagehide.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { bufferAhead, events, openProbePage, report } from '../../packages/qoe-probe/test-e2e/harness.js';
@@ -30,7 +31,8 @@ async function latencyGap(page: Page, n: number): Promise<{ gap: number; trueLat
 
 for (const player of ['hls', 'dash'] as const) {
   test(`probe in ${player === 'hls' ? 'hls.js' : 'dash.js'}: startup, latency, seek, one stall per delivery pause`, async ({ page }) => {
-    await openProbePage(page, player, player === 'hls' ? source.hls : source.dash);
+    const beacons: any[] = [];
+    await openProbePage(page, player, player === 'hls' ? source.hls : source.dash, beacons);
 
     await test.step('startup is reported and plausible', async () => {
       await expect.poll(async () => (await report(page)).startupMs, { timeout: 20_000 }).not.toBeNull();
@@ -88,6 +90,19 @@ for (const player of ['hls', 'dash'] as const) {
       test.info().annotations.push({ type: 'stall', description: `${player}: pause ${pauseMs} ms, ahead ${(aheadAtPause * 1000).toFixed(0)} ms, stall ${stalls.map((s: any) => s.durationMs.toFixed(0)).join(', ')} ms (expected ${expected.toFixed(0)})` });
       expect(stalls).toHaveLength(1);
       expect(Math.abs(stalls[0].durationMs - expected)).toBeLessThanOrEqual(500);
+    });
+
+    await test.step('the beacon delivers batches and, on pagehide, the report', async () => {
+      const session = (await report(page)).session;
+      // The page-hide path, with the page still alive so Playwright sees the request.
+      await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pagehide')));
+      const mine = () => beacons.filter((b) => b.session === session);
+      await expect.poll(() => mine().some((b) => b.report), { timeout: 10_000 }).toBe(true);
+      const batches = mine();
+      expect(batches.map((b) => b.seq)).toEqual(batches.map((_, i) => i));
+      const types = new Set(batches.flatMap((b) => b.events.map((e: any) => e.type)));
+      for (const t of ['startup', 'stallEnd', 'latency', 'segment']) expect(types).toContain(t);
+      expect(batches.at(-1).report.stalls.count).toBeGreaterThanOrEqual(1);
     });
   });
 }

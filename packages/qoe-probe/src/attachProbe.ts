@@ -7,7 +7,7 @@ import { createEmitter } from './createEmitter.js';
 import type { ErrorData, EventName, QoeEventMap, QoeListener } from './Events.js';
 import { resolveOptions, type ProbeOptions } from './options.js';
 import { ErrorCodes, ProbeError } from './ProbeError.js';
-import { buildReport, emptyReportState, pushBounded, type QoeReport } from './report.js';
+import { beaconReport, buildReport, emptyReportState, pushBounded, type QoeReport } from './report.js';
 import { createStallDetector, type StallOutput } from './stall/createStallDetector.js';
 
 export interface QoeProbe {
@@ -211,7 +211,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
         ? attachDash(target as never, sink)
         : { media: () => target as HTMLMediaElement, latency: () => ({ trueLatency: null, edgeDistance: null }), timeUrl: () => null, destroy() {} };
   const rep = () => buildReport(state, adapter.manifestLag?.() ?? null);
-  if (o.beacon) beacon = createBeacon(o.beacon, o.sessionId, kind, clientNow, rep);
+  if (o.beacon) beacon = createBeacon(o.beacon, o.sessionId, kind, clientNow, () => beaconReport(rep()));
   const timer = setInterval(tick, o.heartbeatMs);
   tick();
 
@@ -228,7 +228,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
       abort.abort();
       bind(null);
       adapter.destroy();
-      beacon?.close(rep());
+      beacon?.close(beaconReport(rep()));
       emitter.clear();
     },
   };

@@ -62,6 +62,15 @@ export function pushBounded<T>(list: T[], item: T, max: number): void {
   if (list.length > max) list.splice(0, list.length - max);
 }
 
+/**
+ * The report a beacon carries: without the per-segment list and the latency series, which went
+ * out as events already — a session's full lists would not fit sendBeacon's 64 KB.
+ */
+export function beaconReport(r: QoeReport): Omit<QoeReport, 'segments' | 'latencySeries'> & { segments: { count: number; bytes: number } } {
+  const { latencySeries: _series, segments, ...rest } = r;
+  return { ...rest, segments: { count: segments.count, bytes: segments.bytes } };
+}
+
 export function buildReport(s: ReportState, manifestLag: QoeReport['manifestLag'] = null): QoeReport {
   return {
     target: s.target,

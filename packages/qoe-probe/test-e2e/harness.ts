@@ -35,6 +35,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>qoe-probe harness</tit
   import { attachProbe, Events } from '/__probe__/qoe-probe.min.js';
   const q = new URLSearchParams(location.search);
   const src = q.get('src');
+  const options = q.get('beacon') ? { beacon: { url: q.get('beacon'), intervalMs: 5000 } } : {};
   const video = document.getElementById('v');
   const events = (window.__qoe = []);
   let player, probe;
@@ -42,11 +43,11 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>qoe-probe harness</tit
     player = dashjs.MediaPlayer().create();
     // No live catch-up: playback at rate 1 drains the buffer at a known pace.
     player.updateSettings({ debug: { logLevel: 1 }, streaming: { liveCatchup: { enabled: false } } });
-    probe = attachProbe(player);
+    probe = attachProbe(player, options);
     player.initialize(video, src, true);
   } else {
     player = new Hls({ debug: false });
-    probe = attachProbe(player);
+    probe = attachProbe(player, options);
     player.attachMedia(video);
     player.loadSource(src);
   }
@@ -59,16 +60,26 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>qoe-probe harness</tit
   Object.assign(window, { player, probe, video, bufferAhead });
 </script>`;
 
-/** Opens the harness on the stream's origin and returns once the page has attached the probe. */
-export async function openProbePage(page: Page, player: 'hls' | 'dash', src: string): Promise<void> {
+/**
+ * Opens the harness on the stream's origin and returns once the page has attached the probe.
+ * With `beacons`, the probe beacons to `<origin>/__probe__/collect` and each batch lands in it
+ * (same-origin: a page Playwright fulfils is not on the loopback address space, so Chromium's
+ * local-network-access rules would block a beacon to a separate loopback collector).
+ */
+export async function openProbePage(page: Page, player: 'hls' | 'dash', src: string, beacons?: unknown[]): Promise<void> {
   const origin = new URL(src).origin;
   const served = files();
   await page.route(`${origin}/__probe__/**`, (route) => {
     const name = new URL(route.request().url()).pathname.slice('/__probe__/'.length);
+    if (name === 'collect') {
+      beacons?.push(JSON.parse(route.request().postData() ?? 'null'));
+      return route.fulfill({ status: 204 });
+    }
     const f = served[name];
     return f ? route.fulfill({ status: 200, body: f.body, contentType: f.type }) : route.fulfill({ status: 404 });
   });
-  await page.goto(`${origin}/__probe__/index.html?player=${player}&src=${encodeURIComponent(src)}`);
+  const b = beacons ? `&beacon=${encodeURIComponent(`${origin}/__probe__/collect`)}` : '';
+  await page.goto(`${origin}/__probe__/index.html?player=${player}&src=${encodeURIComponent(src)}${b}`);
   await page.waitForFunction(() => typeof (window as any).probe === 'object');
 }
 

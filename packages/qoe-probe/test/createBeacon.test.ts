@@ -52,7 +52,8 @@ describe('beacon', () => {
     pagehide.dispatchEvent(new Event('pagehide'));
     const last = sent.at(-1)!.body;
     expect(last.seq).toBe(sent.length - 1);
-    expect(last.report).toMatchObject({ session: 'sess-1', startupMs: expect.any(Number) });
+    expect(last.report).toMatchObject({ session: 'sess-1', startupMs: expect.any(Number), segments: { count: 0, bytes: 0 } });
+    expect(last.report).not.toHaveProperty('latencySeries');
     probe.destroy();
   });
 
