@@ -17,7 +17,7 @@ test.beforeAll(async () => {
   const s = await startLiveSource(STREAM);
   test.skip(s === null, '@ethle/live-origin has no startOrigin() yet');
   source = s!;
-  edge = await startEdge(createEdgeConfig({ origin: source.base, port: 0, hold: HOLD }));
+  edge = await startEdge(createEdgeConfig({ origin: source.base, port: 0, hold: HOLD, logLevel: 'silent' }));
 });
 test.afterAll(async () => {
   await edge?.close();

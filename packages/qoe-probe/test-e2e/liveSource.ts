@@ -28,5 +28,23 @@ export async function startLiveSource(stream: string): Promise<LiveSource | null
     };
   const mod: any = await import('@ethle/live-origin');
   if (typeof mod.startOrigin !== 'function') return null;
-  throw new Error(`live origin not wired yet (stream ${stream})`);
+  const origin = await mod.startOrigin({ port: 0 });
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  return {
+    base: origin.url,
+    hls: `${origin.url}/live/${stream}/index.m3u8`,
+    dash: `${origin.url}/live/${stream}/manifest.mpd`,
+    async pauseDelivery(ms) {
+      origin.pause(stream);
+      const t = setTimeout(() => {
+        timers.delete(t);
+        origin.resume(stream);
+      }, ms);
+      timers.add(t);
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      await origin.close();
+    },
+  };
 }
