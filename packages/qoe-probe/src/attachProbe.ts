@@ -103,7 +103,10 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
     const e = clock.estimate();
     if (probeTimer || probesLeft <= 0 || destroyed || !url || !e) return;
     const now = clientNow();
-    const at = e.precisionMs > Math.max(5, minRtt) ? clock.nextProbeAt(now + 20, minRtt) : (adapter.nextProbeAt?.(now) ?? null);
+    // At most 2/3 of the budget for the clock, so the HLS edge timing gets its share even where the
+    // clock cannot get below the target (bisection bottoms out near RTT/2).
+    const clockTurn = e.precisionMs > Math.max(10, minRtt) && o.syncProbes - probesLeft < Math.ceil((o.syncProbes * 2) / 3);
+    const at = clockTurn ? clock.nextProbeAt(now + 20, minRtt) : (adapter.nextProbeAt?.(now) ?? null);
     if (at === null) return;
     probeTimer = setTimeout(async () => {
       probesLeft--;
