@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -31,7 +31,7 @@ export async function wrk(url: string, opts: { threads?: number; connections?: n
  * proxy_cache + proxy_cache_lock (one origin request per object), manifests cached for 1 s
  * (a common live setting), segments for 60 s. One worker, like the single-threaded edge.
  */
-export async function startNginx(originUrl: string, port: number, workers = 1): Promise<{ url: string; stop(): void }> {
+export async function startNginx(originUrl: string, port: number, workers = 1): Promise<{ url: string; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'ethle-nginx-'));
   mkdirSync(join(dir, 'cache'));
   mkdirSync(join(dir, 'logs'));
@@ -84,17 +84,14 @@ http {
   await waitFor(async () => (await fetch(`${url}/`).catch(() => undefined)) !== undefined);
   return {
     url,
-    stop() {
+    async stop() {
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
       child.kill('SIGQUIT');
-      try {
-        const pid = Number(readFileSync(join(dir, 'nginx.pid'), 'utf8'));
-        if (pid > 0) process.kill(pid, 'SIGQUIT');
-      } catch {
-        // already gone
-      }
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
     },
   };
-}
+}}
 
 /** Start the built edge CLI in its own process (like nginx), return its URL and pid. */
 export async function startEdgeProcess(args: string[]): Promise<{ url: string; pid: number; stop(): Promise<void> }> {

@@ -54,5 +54,5 @@ console.log(`wrk -t1 -c${connections} -d${seconds}s; nginx 1 worker; edge 1 Node
 console.log('| load | edge | nginx | edge / nginx |\n|---|---|---|---|');
 console.log(rows.join('\n'));
 await edge.stop();
-nginx.stop();
+await nginx.stop();
 origin.close();
