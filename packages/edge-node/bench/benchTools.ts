@@ -91,7 +91,7 @@ http {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}}
+}
 
 /** Start the built edge CLI in its own process (like nginx), return its URL and pid. */
 export async function startEdgeProcess(args: string[]): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
