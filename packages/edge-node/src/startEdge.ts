@@ -72,6 +72,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const streams = new Map<string, LiveStream>();
   /** Stream x in auto mode: the largest eq. 2 answer seen (x never shrinks under receivers). */
   const autoHold = new Map<string, number>();
+  const staleReported = new Map<string, EdgeError>();
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   const single = config.origins.length === 1;
 
@@ -243,7 +244,11 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       }
       headers['x-ethle-manifest-stale'] = (age / 1000).toFixed(1);
       metrics.staleManifests.inc({ stream: stream.key });
-      events.emit('manifest-stale', { stream: stream.key, ageMs: age, error: stream.lastError.code });
+      // One event per failure episode, not per receiver request.
+      if (staleReported.get(stream.key) !== stream.lastError) {
+        staleReported.set(stream.key, stream.lastError);
+        events.emit('manifest-stale', { stream: stream.key, ageMs: age, error: stream.lastError.code });
+      }
     }
 
     const cmcd = readCmcd(target.query, req.headers);
@@ -432,6 +437,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         s.close();
         streams.delete(key);
         autoHold.delete(key);
+        staleReported.delete(key);
         sessions.sweep(t, key);
         metrics.dropStream(key);
         events.emit('stream-idle', { stream: key });
