@@ -3,3 +3,4 @@ export * from './errors/EthleError.js';
 export type * from './errors/EthleErrorCode.js';
 export * from './url/index.js';
 export * from './hls/index.js';
+export * from './model/index.js';
