@@ -4,3 +4,4 @@ export type * from './errors/EthleErrorCode.js';
 export * from './url/index.js';
 export * from './hls/index.js';
 export * from './model/index.js';
+export * from './planner/index.js';

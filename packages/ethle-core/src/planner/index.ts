@@ -1,0 +1,1 @@
+export { planPrefetch, type PrefetchInput, type PrefetchPlan, type IdSet } from './planPrefetch.js';

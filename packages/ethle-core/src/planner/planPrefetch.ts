@@ -1,0 +1,119 @@
+import { EthleError } from '../errors/EthleError.js';
+
+/** Anything that can answer "is segment `id` already here?" (a Set, or the edge's cache). */
+export interface IdSet {
+  has(id: number): boolean;
+}
+
+export interface PrefetchInput {
+  /** Segment ids the origin has produced (latest origin manifest), ascending. */
+  produced: readonly number[];
+  /**
+   * The most advanced segment id any receiver of the stream has requested (across policy groups:
+   * the edge stays x ahead of the most advanced receiver, paper Section III-C), or undefined
+   * before any segment request.
+   */
+  mostAdvanced: number | undefined;
+  /** Segments receivers are waiting for right now (requested, not yet local); fetched first. */
+  waiting?: readonly number[];
+  /** Cached locally. */
+  cached: IdSet;
+  /** Being fetched from the origin. */
+  inFlight: IdSet;
+  /** How many origin fetches are in flight (bounded by `maxParallel`). */
+  inFlightCount: number;
+  /** x: segments held back from the hold-x group. */
+  hold: number;
+  /** Cap on parallel origin fetches (operator's x_max + 1 for the waited-for one, typically). */
+  maxParallel: number;
+  /**
+   * Before any receiver has requested a segment: how many segments behind the newest segment it
+   * can see a player starts (hls.js starts 3 target durations behind the live edge: the third
+   * segment from the end). Default 3.
+   */
+  startBehind?: number;
+}
+
+export interface PrefetchPlan {
+  /** Ids to fetch now, in priority order: waited-for segments first, then oldest first. */
+  fetch: number[];
+  /** The window the edge wants local: [from, to] (inclusive), or undefined when nothing is produced. */
+  want: { from: number; to: number } | undefined;
+  /** Segments beyond the most advanced receiver already local or in flight (the lead; goal: x). */
+  lead: number;
+  reason: 'idle' | 'anticipate-start' | 'catch-up' | 'keep-lead' | 'lead-reached' | 'parallel-cap';
+}
+
+/**
+ * Which segments to fetch from the origin now (paper Section III-B/C, Fig. 3 and 4).
+ *
+ * The edge wants the most advanced receiver's segment M and the x after it local: M..M+x. While
+ * behind, it fetches all missing ones in parallel (up to `maxParallel` in flight); once x ahead,
+ * each newly produced segment is one more fetch, so the lead is kept with one connection. A new,
+ * more advanced receiver (Fig. 4) moves M and so triggers parallel fetches at once.
+ *
+ * Before any segment request (a player has only fetched the manifest) the edge anticipates where
+ * the player will start — `startBehind` segments behind the newest it is shown, which is x behind
+ * the newest produced — so startup is served locally.
+ */
+export function planPrefetch(input: PrefetchInput): PrefetchPlan {
+  const { produced, mostAdvanced, cached, inFlight } = input;
+  const hold = input.hold;
+  if (!Number.isInteger(hold) || hold < 0 || hold > 100) invalid('hold', hold);
+  if (!Number.isInteger(input.maxParallel) || input.maxParallel < 1 || input.maxParallel > 1000) invalid('maxParallel', input.maxParallel);
+  if (!Number.isInteger(input.inFlightCount) || input.inFlightCount < 0) invalid('inFlightCount', input.inFlightCount);
+  const startBehind = input.startBehind ?? 3;
+  if (!Number.isInteger(startBehind) || startBehind < 1 || startBehind > 1000) invalid('startBehind', startBehind);
+  if (mostAdvanced !== undefined && !Number.isSafeInteger(mostAdvanced)) invalid('mostAdvanced', mostAdvanced);
+
+  if (produced.length === 0) return { fetch: [], want: undefined, lead: 0, reason: 'idle' };
+  const oldest = produced[0]!;
+  const newest = produced[produced.length - 1]!;
+  if (!Number.isSafeInteger(oldest) || !Number.isSafeInteger(newest) || newest < oldest) invalid('produced', [oldest, newest]);
+
+  const local = (id: number) => cached.has(id) || inFlight.has(id);
+
+  let from: number;
+  let to: number;
+  if (mostAdvanced === undefined) {
+    // The newest visible segment is newest − x; the player starts startBehind − 1 before it.
+    from = newest - hold - (startBehind - 1);
+    to = newest;
+  } else {
+    from = mostAdvanced;
+    to = mostAdvanced + hold;
+  }
+  from = Math.max(from, oldest);
+  to = Math.min(to, newest);
+
+  let lead = 0;
+  if (mostAdvanced !== undefined) {
+    for (let id = mostAdvanced + 1; id <= mostAdvanced + hold && local(id); id++) lead += 1;
+  }
+
+  let budget = input.maxParallel - input.inFlightCount;
+  const fetch: number[] = [];
+  const taken = new Set<number>();
+  const take = (id: number) => {
+    if (budget <= 0 || taken.has(id) || local(id) || id < oldest || id > newest) return;
+    fetch.push(id);
+    taken.add(id);
+    budget -= 1;
+  };
+  for (const id of input.waiting ?? []) take(id);
+  for (let id = from; id <= to && budget > 0; id++) take(id);
+
+  let missing = 0;
+  for (let id = from; id <= to; id++) if (!local(id) && !taken.has(id)) missing += 1;
+
+  let reason: PrefetchPlan['reason'];
+  if (missing > 0) reason = 'parallel-cap';
+  else if (fetch.length === 0) reason = 'lead-reached';
+  else if (mostAdvanced === undefined) reason = 'anticipate-start';
+  else reason = fetch.length > 1 ? 'catch-up' : 'keep-lead';
+  return { fetch, want: from <= to ? { from, to } : undefined, lead, reason };
+}
+
+function invalid(field: string, value: unknown): never {
+  throw new EthleError('ERR_PLANNER_INVALID_INPUT', `${field} is out of range: ${JSON.stringify(value)}`, { field, value });
+}

@@ -1,0 +1,146 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EthleError, planPrefetch, type PrefetchInput } from '@ethle/core';
+
+const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+/** A tiny edge: fetches complete when `complete` is called; the planner decides what starts. */
+class EdgeSim {
+  cached = new Set<number>();
+  inFlight = new Set<number>();
+  started: number[][] = [];
+  constructor(
+    private hold: number,
+    private maxParallel = 8,
+  ) {}
+  plan(produced: number[], mostAdvanced: number | undefined, waiting: number[] = []) {
+    const p = planPrefetch({
+      produced,
+      mostAdvanced,
+      waiting,
+      cached: this.cached,
+      inFlight: this.inFlight,
+      inFlightCount: this.inFlight.size,
+      hold: this.hold,
+      maxParallel: this.maxParallel,
+    } satisfies PrefetchInput);
+    for (const id of p.fetch) this.inFlight.add(id);
+    this.started.push(p.fetch);
+    return p;
+  }
+  complete(...ids: number[]) {
+    for (const id of ids) {
+      this.inFlight.delete(id);
+      this.cached.add(id);
+    }
+  }
+}
+
+describe('planPrefetch replays the paper', () => {
+  it('Fig. 3: one receiver, hold 2 — request 14 starts 14, 15, 16 in parallel, then one at a time', () => {
+    const edge = new EdgeSim(2);
+    // The origin has produced up to 16; the receiver sees up to 14 and requests 14.
+    const p = edge.plan(range(5, 16), 14, [14]);
+    expect(p.fetch).toEqual([14, 15, 16]);
+    expect(p.reason).toBe('catch-up');
+    edge.complete(14, 15, 16);
+    // 17 is produced; the receiver moves on to 15 (local): only 17 is fetched, on one connection.
+    const q = edge.plan(range(5, 17), 15);
+    expect(q.fetch).toEqual([17]);
+    expect(q.reason).toBe('keep-lead');
+    edge.complete(17);
+    for (let n = 18; n < 30; n++) {
+      const r = edge.plan(range(n - 10, n), n - 2);
+      expect(r.fetch).toEqual([n]);
+      expect(r.lead).toBe(1); // n−1 is local; n is the one just started (in flight next call)
+      edge.complete(n);
+    }
+  });
+
+  it('Fig. 4: receiver 2 joins ahead — 16 and 17 start at once while 15 is in flight', () => {
+    const edge = new EdgeSim(2);
+    expect(edge.plan(range(1, 14), 12, [12]).fetch).toEqual([12, 13, 14]);
+    edge.complete(12, 13, 14);
+    // Receiver 1 requests 13 (local); 15 produced → the edge fetches 15 to stay 2 ahead.
+    expect(edge.plan(range(1, 15), 13).fetch).toEqual([15]);
+    // 16 and 17 produced; receiver 2 joins (it sees up to 15) and requests 15, still in flight.
+    const p = edge.plan(range(1, 17), 15, [15]);
+    expect(p.fetch).toEqual([16, 17]);
+    edge.complete(15, 16, 17);
+    expect(edge.plan(range(1, 17), 15).fetch).toEqual([]);
+  });
+
+  it('before any segment request it anticipates the player start and the held segments', () => {
+    const p = planPrefetch({ produced: range(1, 20), mostAdvanced: undefined, cached: new Set(), inFlight: new Set(), inFlightCount: 0, hold: 2, maxParallel: 8 });
+    // Visible newest is 18; hls.js starts at the third from the end: 16. Want 16..20.
+    expect(p.fetch).toEqual([16, 17, 18, 19, 20]);
+    expect(p.reason).toBe('anticipate-start');
+  });
+
+  it('waited-for segments go before bulk prefetch under the parallel cap', () => {
+    const p = planPrefetch({ produced: range(1, 20), mostAdvanced: 15, waiting: [15], cached: new Set(), inFlight: new Set([17]), inFlightCount: 1, hold: 4, maxParallel: 3 });
+    expect(p.fetch).toEqual([15, 16]);
+    expect(p.reason).toBe('parallel-cap');
+  });
+});
+
+describe('planPrefetch invariants', () => {
+  const scenario = fc.record({
+    oldest: fc.integer({ min: 0, max: 1000 }),
+    len: fc.integer({ min: 1, max: 30 }),
+    hold: fc.integer({ min: 0, max: 6 }),
+    maxParallel: fc.integer({ min: 1, max: 8 }),
+    advance: fc.option(fc.integer({ min: -5, max: 35 }), { nil: undefined }),
+    cachedMask: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+    inFlightMask: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+  });
+
+  it('never fetches local, unproduced or duplicate ids, never exceeds the cap', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const produced = range(s.oldest, s.oldest + s.len - 1);
+        const cached = new Set(produced.filter((_, i) => s.cachedMask[i]));
+        const inFlight = new Set(produced.filter((id, i) => s.inFlightMask[i] && !cached.has(id)).slice(0, s.maxParallel));
+        const p = planPrefetch({
+          produced,
+          mostAdvanced: s.advance === undefined ? undefined : s.oldest + s.advance,
+          cached,
+          inFlight,
+          inFlightCount: inFlight.size,
+          hold: s.hold,
+          maxParallel: s.maxParallel,
+        });
+        expect(new Set(p.fetch).size).toBe(p.fetch.length);
+        expect(inFlight.size + p.fetch.length).toBeLessThanOrEqual(Math.max(s.maxParallel, inFlight.size));
+        for (const id of p.fetch) {
+          expect(cached.has(id) || inFlight.has(id)).toBe(false);
+          expect(id).toBeGreaterThanOrEqual(produced[0]!);
+          expect(id).toBeLessThanOrEqual(produced[produced.length - 1]!);
+        }
+      }),
+    );
+  });
+
+  it('the lead reaches x when the origin is far enough ahead and fetches complete', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 4 }), (hold, maxParallel) => {
+        const edge = new EdgeSim(hold, maxParallel);
+        const produced = range(1, 50);
+        let p = edge.plan(produced, 30, [30]);
+        for (let i = 0; i < 10 && p.fetch.length > 0; i++) {
+          edge.complete(...edge.inFlight);
+          p = edge.plan(produced, 30);
+        }
+        expect(p.lead).toBe(hold);
+        expect(p.reason).toBe('lead-reached');
+      }),
+    );
+  });
+
+  it('rejects inconsistent input with ERR_PLANNER_INVALID_INPUT', () => {
+    const base = { produced: [1, 2, 3], mostAdvanced: 2, cached: new Set<number>(), inFlight: new Set<number>(), inFlightCount: 0, hold: 2, maxParallel: 3 };
+    for (const bad of [{ hold: -1 }, { hold: 1.5 }, { maxParallel: 0 }, { inFlightCount: -2 }, { mostAdvanced: Number.NaN }, { produced: [5, 1] }]) {
+      expect(() => planPrefetch({ ...base, ...bad })).toThrow(EthleError);
+    }
+  });
+});
