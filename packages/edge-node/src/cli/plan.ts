@@ -1,6 +1,161 @@
+import { parseArgs } from 'node:util';
+import { isEthleError, modelHold, TCP_DEFAULTS, type ModelHoldResult } from '@ethle/core';
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 
-export async function runPlan(_argv: string[], io: CliIo): Promise<number> {
-  io.stderr.write('ethle-edge plan: not implemented yet\n');
-  return EXIT_USAGE;
+const HELP = `usage: ethle-edge plan --rtt-ms MS --segment-seconds S (--segment-bytes B | --bitrate-mbps M) --ran-mbps R [options]
+
+How many segments an ETHLE edge holds for a stream (paper eq. 1-3 with the slow-start backhaul model).
+
+  --rtt-ms MS            backhaul round-trip time, milliseconds
+  --segment-seconds S    segment length, seconds
+  --segment-bytes B      segment size, bytes
+  --bitrate-mbps M       stream bitrate, Mbit/s (segment size = M * S / 8 when --segment-bytes is absent)
+  --ran-mbps R           receiver radio throughput, Mbit/s
+  --iw N                 initial congestion window, MSS (default ${TCP_DEFAULTS.initialWindowSegments}; 1 reproduces the paper)
+  --mss B                maximum segment size, bytes (default ${TCP_DEFAULTS.mssBytes})
+  --loss P               backhaul loss rate (0..1): caps throughput at the Mathis rate
+  --bottleneck-mbps M    backhaul bottleneck bandwidth, Mbit/s
+  --max-hold N           operator cap on x (default 8)
+  --json                 print one JSON object
+  -h, --help             this help
+`;
+
+const OPTIONS = {
+  'rtt-ms': { type: 'string' },
+  'segment-seconds': { type: 'string' },
+  'segment-bytes': { type: 'string' },
+  'bitrate-mbps': { type: 'string' },
+  'ran-mbps': { type: 'string' },
+  iw: { type: 'string' },
+  mss: { type: 'string' },
+  loss: { type: 'string' },
+  'bottleneck-mbps': { type: 'string' },
+  'max-hold': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+class UsageError extends Error {}
+
+function num(values: Record<string, unknown>, name: string, required: true): number;
+function num(values: Record<string, unknown>, name: string, required: false): number | undefined;
+function num(values: Record<string, unknown>, name: string, required: boolean): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) {
+    if (required) throw new UsageError(`--${name} is required`);
+    return undefined;
+  }
+  const v = Number(raw);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(v)) throw new UsageError(`--${name} must be a number, got ${JSON.stringify(raw)}`);
+  // Every quantity here is a size, rate, time or probability: negative is always a mistake.
+  if (v < 0) throw new UsageError(`--${name} must not be negative, got ${v}`);
+  return v;
+}
+
+/** The JSON `ethle-edge plan --json` prints. Field names are an interface: keep them. */
+export interface PlanOutput {
+  hold: number | null;
+  applicable: boolean;
+  assured: boolean;
+  reason: string;
+  streamHold: number;
+  backhaulMbps: number;
+  deliverySeconds: number;
+  limitedBy: string;
+  segmentBytes: number;
+  segmentSeconds: number;
+  bitrateMbps: number;
+  ranMbps: number;
+  rttMs: number;
+  initialWindow: number;
+  mssBytes: number;
+}
+
+export async function runPlan(argv: string[], io: CliIo): Promise<number> {
+  let out: PlanOutput;
+  let json = false;
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const v = parsed.values as Record<string, unknown>;
+    if (v.help) {
+      io.stdout.write(HELP);
+      return 0;
+    }
+    json = v.json === true;
+    const rttMs = num(v, 'rtt-ms', true);
+    const segmentSeconds = num(v, 'segment-seconds', true);
+    const ranMbps = num(v, 'ran-mbps', true);
+    const bitrateMbps = num(v, 'bitrate-mbps', false);
+    let segmentBytes = num(v, 'segment-bytes', false);
+    if (segmentBytes === undefined) {
+      if (bitrateMbps === undefined) throw new UsageError('one of --segment-bytes or --bitrate-mbps is required');
+      segmentBytes = (bitrateMbps * 1e6 * segmentSeconds) / 8;
+    }
+    const iw = num(v, 'iw', false) ?? TCP_DEFAULTS.initialWindowSegments;
+    const mss = num(v, 'mss', false) ?? TCP_DEFAULTS.mssBytes;
+    const bottleneck = num(v, 'bottleneck-mbps', false);
+    const r: ModelHoldResult = modelHold({
+      rttSeconds: rttMs / 1000,
+      segmentBytes,
+      segmentSeconds,
+      ranBps: ranMbps * 1e6,
+      bitrateBps: bitrateMbps === undefined ? undefined : bitrateMbps * 1e6,
+      initialWindowSegments: iw,
+      mssBytes: mss,
+      lossRate: num(v, 'loss', false),
+      bottleneckBps: bottleneck === undefined ? undefined : bottleneck * 1e6,
+      maxHold: num(v, 'max-hold', false),
+    });
+    out = {
+      hold: r.hold,
+      applicable: r.applicable,
+      assured: r.assured,
+      reason: r.reason,
+      streamHold: r.streamHold,
+      backhaulMbps: round(r.backhaul.bps / 1e6, 3),
+      deliverySeconds: round(r.backhaul.deliverySeconds, 4),
+      limitedBy: r.backhaul.limitedBy,
+      segmentBytes,
+      segmentSeconds,
+      bitrateMbps: round(bitrateMbps ?? (segmentBytes * 8) / segmentSeconds / 1e6, 3),
+      ranMbps,
+      rttMs,
+      initialWindow: iw,
+      mssBytes: mss,
+    };
+  } catch (e) {
+    if (e instanceof UsageError || isEthleError(e)) {
+      io.stderr.write(`ethle-edge plan: ${e.message}\nRun 'ethle-edge plan --help' for the options.\n`);
+      return EXIT_USAGE;
+    }
+    throw e;
+  }
+  io.stdout.write(json ? `${JSON.stringify(out)}\n` : `${sentence(out)}\n`);
+  return 0;
+}
+
+function round(v: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
+
+function sentence(o: PlanOutput): string {
+  const segs = (n: number | null) => `${n} segment${n === 1 ? '' : 's'}`;
+  const ranSeconds = (o.segmentBytes * 8) / (o.ranMbps * 1e6);
+  const bh = `the backhaul delivers a segment in ${o.deliverySeconds.toFixed(2)} s (${o.backhaulMbps.toFixed(1)} Mbit/s, ${o.limitedBy})`;
+  switch (o.reason) {
+    case 'hold-0-sufficient':
+      return `Hold 0 segments: ${bh} and the radio in ${ranSeconds.toFixed(2)} s, within the ${o.segmentSeconds} s segment (eq. 1).`;
+    case 'hold-x':
+      return `Hold ${segs(o.hold)} (+${(o.hold ?? 0) * o.segmentSeconds} s latency): ${bh} and the radio in ${ranSeconds.toFixed(2)} s, over the ${o.segmentSeconds} s segment (eq. 1 fails); ${o.hold} parallel origin fetches keep the edge ahead (eq. 2).`;
+    case 'capped-at-max-hold':
+      return `Hold ${segs(o.hold)} (the operator cap; ${o.streamHold} needed, QoE not assured): ${bh}.`;
+    default:
+      return `Not applicable: the radio's ${o.ranMbps} Mbit/s is not above the ${o.bitrateMbps.toFixed(1)} Mbit/s bitrate (eq. 3); redirect the receiver to the origin. (${bh}.)`;
+  }
 }

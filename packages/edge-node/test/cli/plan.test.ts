@@ -1,0 +1,93 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } };
+  return main(argv, io).then((code) => ({ code, stdout, stderr }));
+}
+
+const JAPAN = ['plan', '--rtt-ms', '224', '--segment-bytes', '3700000', '--segment-seconds', '2', '--ran-mbps', '60', '--iw', '1', '--json'];
+
+describe('ethle-edge plan', () => {
+  it('prints the Table III Japan 15M-2s cell as one JSON object', async () => {
+    const r = await run(JAPAN);
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect(o.hold).toBe(2);
+    expect(o.backhaulMbps).toBeGreaterThan(11.7 * 0.95);
+    expect(o.backhaulMbps).toBeLessThan(11.7 * 1.05);
+    expect(o.deliverySeconds).toBeCloseTo((3.7e6 * 8) / (o.backhaulMbps * 1e6), 2);
+    expect(o.reason).toBe('hold-x');
+  });
+
+  it('derives the segment size from --bitrate-mbps', async () => {
+    const a = JSON.parse((await run(JAPAN)).stdout);
+    const b = JSON.parse((await run(['plan', '--rtt-ms', '224', '--bitrate-mbps', '14.8', '--segment-seconds', '2', '--ran-mbps', '60', '--iw', '1', '--json'])).stdout);
+    expect(b.segmentBytes).toBeCloseTo(3.7e6, 0);
+    expect(b.hold).toBe(a.hold);
+    expect(b.backhaulMbps).toBeCloseTo(a.backhaulMbps, 3);
+  });
+
+  it('loss and a low bottleneck lower the backhaul estimate and raise x', async () => {
+    const clean = JSON.parse((await run(JAPAN)).stdout);
+    const lossy = JSON.parse((await run([...JAPAN, '--loss', '0.001', '--iw', '10'])).stdout);
+    expect(lossy.limitedBy).toBe('loss');
+    expect(lossy.backhaulMbps).toBeLessThan(clean.backhaulMbps);
+    const narrow = JSON.parse((await run([...JAPAN, '--bottleneck-mbps', '5'])).stdout);
+    expect(narrow.backhaulMbps).toBeLessThanOrEqual(5);
+    expect(narrow.hold).toBeGreaterThan(clean.hold);
+  });
+
+  it('null hold with the reason when the radio is slower than the bitrate', async () => {
+    const o = JSON.parse((await run(['plan', '--rtt-ms', '224', '--bitrate-mbps', '15', '--segment-seconds', '2', '--ran-mbps', '10', '--json'])).stdout);
+    expect(o.hold).toBeNull();
+    expect(o.reason).toBe('ran-below-bitrate');
+  });
+
+  it('--max-hold caps x', async () => {
+    const o = JSON.parse((await run([...JAPAN, '--max-hold', '1'])).stdout);
+    expect(o).toMatchObject({ hold: 1, assured: false, reason: 'capped-at-max-hold', streamHold: 2 });
+  });
+
+  it('prints one sentence without --json', async () => {
+    const r = await run(JAPAN.slice(0, -1));
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toMatch(/^Hold 2 segments/);
+  });
+
+  it.each([
+    [['plan', '--rtt-ms', 'abc', '--segment-bytes', '1', '--segment-seconds', '2', '--ran-mbps', '60'], /--rtt-ms must be a number/],
+    [['plan', '--segment-bytes', '1', '--segment-seconds', '2', '--ran-mbps', '60'], /--rtt-ms is required/],
+    [['plan', '--rtt-ms', '224', '--segment-seconds', '2', '--ran-mbps', '60'], /--segment-bytes or --bitrate-mbps/],
+    [[...JAPAN, '--bogus', '1'], /bogus/],
+    [['plan', '--rtt-ms=-5', '--segment-bytes', '1e6', '--segment-seconds', '2', '--ran-mbps', '60'], /--rtt-ms must not be negative/],
+    [['plan', '--rtt-ms', '0', '--segment-bytes', '1e6', '--segment-seconds', '2', '--ran-mbps', '60'], /rttSeconds must be a number in \(0/],
+  ])('bad arguments: a message on stderr and exit 2 (%j)', async (argv, msg) => {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(msg);
+  });
+});
+
+describe('the ethle-edge bin', () => {
+  const root = fileURLToPath(new URL('../../../../', import.meta.url));
+  beforeAll(() => {
+    execFileSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+  }, 120_000);
+
+  it('gives the same numbers as the library and exits 2 on bad input', () => {
+    const bin = `${root}packages/edge-node/bin/ethle-edge.js`;
+    const ok = spawnSync(process.execPath, [bin, ...JAPAN], { encoding: 'utf8' });
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ hold: 2, reason: 'hold-x' });
+    const bad = spawnSync(process.execPath, [bin, 'plan', '--rtt-ms'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/ethle-edge plan:/);
+  });
+});
