@@ -1,3 +1,6 @@
+import { modelHold } from '@ethle/core';
+
+/** What the edge measured, for one receiver's decision. */
 export interface HoldContext {
   rttMs: number;
   segmentBytes: number;
@@ -12,29 +15,33 @@ export interface HoldDecision {
   eq1: boolean;
   /** eq. 3 holds: the radio is faster than the bitrate. */
   eq3: boolean;
-  /** x for the hold-x group (eq. 2, capped by maxHold). */
+  /** x for the hold-x group (eq. 2, capped by maxHold): the same for every receiver of a stream. */
   hold: number;
   backhaulMbps: number;
   deliverySeconds: number;
   reason: string;
 }
 
-// TEMPORARY placeholder until @ethle/core's model lands; replaced by a call into core.
+/**
+ * The core's model and decision (`modelHold`, Sections III-B and IV) in the edge's units. The
+ * request's RTT counts in the delivery time: every real segment fetch pays it.
+ */
 export function decideHold(c: HoldContext): HoldDecision {
-  const mss = 1448;
-  let sent = 0;
-  let cwnd = c.initialWindow * mss;
-  let rounds = 1;
-  while (sent < c.segmentBytes && rounds < 1000) {
-    sent += cwnd;
-    cwnd *= 2;
-    rounds += 1;
-  }
-  const deliverySeconds = (rounds * c.rttMs) / 1000;
-  const backhaulMbps = (c.segmentBytes * 8) / deliverySeconds / 1e6;
-  const bitrateMbps = (c.segmentBytes * 8) / c.segmentSeconds / 1e6;
-  const eq3 = c.ranMbps > bitrateMbps;
-  const eq1 = deliverySeconds + (c.segmentBytes * 8) / (c.ranMbps * 1e6) <= c.segmentSeconds;
-  const hold = Math.min(c.maxHold, Math.max(1, Math.ceil(deliverySeconds / c.segmentSeconds)));
-  return { eq1, eq3, hold, backhaulMbps, deliverySeconds, reason: 'placeholder' };
+  const r = modelHold({
+    rttSeconds: c.rttMs / 1000,
+    segmentBytes: c.segmentBytes,
+    segmentSeconds: c.segmentSeconds,
+    ranBps: c.ranMbps * 1e6,
+    initialWindowSegments: c.initialWindow,
+    maxHold: c.maxHold,
+    includeRequestRtt: true,
+  });
+  return {
+    eq1: r.eq1,
+    eq3: r.applicable,
+    hold: Math.min(r.streamHold, c.maxHold),
+    backhaulMbps: r.backhaul.bps / 1e6,
+    deliverySeconds: r.backhaul.deliverySeconds,
+    reason: r.reason,
+  };
 }

@@ -1,5 +1,5 @@
 import type { SegmentCache } from '../cache/SegmentCache.js';
-import { planFetches } from '../core/planFetches.js';
+import { planPrefetch } from '@ethle/core';
 import { loadManifest } from '../core/loadManifest.js';
 import type { HeldManifest, ManifestView, SegmentRef } from '../core/ManifestView.js';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
@@ -175,14 +175,16 @@ export class LiveStream {
         else inFlight.add(s.id);
       }
       const most = this.#mostAdvanced.get(track);
-      const ids = planFetches({
+      const { fetch: ids } = planPrefetch({
         produced: list.map((s) => s.id),
         mostAdvanced: most,
         cached,
         inFlight,
+        inFlightCount: inFlight.size,
         hold: x,
-        // Up to x parallel connections while catching up (paper III-A), at least one.
-        maxParallel: Math.max(1, Math.min(x, this.#o.maxParallel)),
+        // x connections for the held segments plus one for the segment a receiver waits for
+        // (paper III-B), within the operator's cap.
+        maxParallel: Math.min(Math.max(1, x), this.#o.maxParallel) + 1,
       });
       for (const id of ids) {
         const s = list.find((l) => l.id === id);
