@@ -1,1 +1,7 @@
-export {};
+export { startOrigin, type LiveOrigin, type OriginOptions } from './server/startOrigin.js';
+export type { OriginStatsJson } from './server/OriginStats.js';
+export { parseStreamName, DEFAULT_STREAMS, TABLE_I_BYTES, type StreamSpec } from './streams/StreamSpec.js';
+export { LiveClock } from './streams/LiveClock.js';
+export { LoopMedia, LOOP_SECONDS, CHUNK_SECONDS, LOOP_CHUNKS } from './media/LoopMedia.js';
+export { firstPts, parseTsChunk } from './ts/TsChunk.js';
+export { readBoxes } from './mp4/readBoxes.js';

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseMp4Chunk, readTimescales, readTrexDefaults, writeMp4Chunk, type Mp4Chunk } from '../mp4/Mp4Chunk.js';
+import { parseTsChunk, writeTsChunk, type TsChunk } from '../ts/TsChunk.js';
+
+/** The committed loop: 40 s in 2 s chunks (see scripts/encode-loop.sh). */
+export const CHUNK_SECONDS = 2;
+export const LOOP_CHUNKS = 20;
+export const LOOP_SECONDS = CHUNK_SECONDS * LOOP_CHUNKS;
+
+/** fMP4 flavours: muxed audio+video (HLS), video only and audio only (DASH adaptation sets). */
+export type Mp4Variant = 'av' | 'v' | 'a';
+
+interface Mp4Loop {
+  init: Buffer;
+  chunks: Mp4Chunk[];
+  /** Loop length per track, in that track's timescale. */
+  loopDuration: Map<number, number>;
+  timescale: Map<number, number>;
+  /** RFC 6381 codecs of the tracks, e.g. avc1.4d401e, mp4a.40.2. */
+  codecs: string[];
+}
+
+export const DEFAULT_MEDIA_DIR = fileURLToPath(new URL('../../media/', import.meta.url));
+
+/**
+ * The committed low-resolution loop, parsed once, and builders for any segment of the endless live
+ * stream made by repeating it with continuous timestamps. Segment bytes are built per request into
+ * a fresh small buffer (tens of kB); the origin adds the padding that brings them to 4K sizes.
+ */
+export class LoopMedia {
+  private readonly mp4: Record<Mp4Variant, Mp4Loop>;
+  private readonly ts: TsChunk[];
+  /** Payload packets per PID over one loop, and before each chunk (continuity counters). */
+  private readonly tsLoopCount = new Map<number, number>();
+  private readonly tsPrefix: Map<number, number>[] = [];
+
+  constructor(dir = DEFAULT_MEDIA_DIR) {
+    const load = (v: Mp4Variant): Mp4Loop => {
+      const init = readFileSync(join(dir, v, 'init.mp4'));
+      const trex = readTrexDefaults(init);
+      const chunks = Array.from({ length: LOOP_CHUNKS }, (_, i) => parseMp4Chunk(readFileSync(join(dir, v, `${String(i).padStart(2, '0')}.m4s`)), trex));
+      const loopDuration = new Map<number, number>();
+      for (const [track, first] of chunks[LOOP_CHUNKS - 1]!.firstDecodeTime) {
+        loopDuration.set(track, first + chunks[LOOP_CHUNKS - 1]!.duration.get(track)!);
+      }
+      return { init, chunks, loopDuration, timescale: readTimescales(init), codecs: readCodecs(init) };
+    };
+    this.mp4 = { av: load('av'), v: load('v'), a: load('a') };
+    this.ts = Array.from({ length: LOOP_CHUNKS }, (_, i) => parseTsChunk(readFileSync(join(dir, 'ts', `${String(i).padStart(2, '0')}.ts`))));
+    for (const c of this.ts) {
+      this.tsPrefix.push(new Map(this.tsLoopCount));
+      for (const [pid, n] of c.payloadCount) this.tsLoopCount.set(pid, (this.tsLoopCount.get(pid) ?? 0) + n);
+    }
+  }
+
+  init(v: Mp4Variant): Buffer {
+    return this.mp4[v].init;
+  }
+
+  codecs(v: Mp4Variant): string[] {
+    return this.mp4[v].codecs;
+  }
+
+  timescale(v: Mp4Variant, trackId = 1): number {
+    return this.mp4[v].timescale.get(trackId)!;
+  }
+
+  /** Loop length of a track in its timescale (the tests check it is exactly LOOP_SECONDS). */
+  loopDuration(v: Mp4Variant, trackId = 1): number {
+    return this.mp4[v].loopDuration.get(trackId)!;
+  }
+
+  /** Decode time (track timescale) at which global chunk `g` starts. */
+  chunkDecodeTime(v: Mp4Variant, g: number, trackId = 1): number {
+    const m = this.mp4[v];
+    return Math.floor(g / LOOP_CHUNKS) * m.loopDuration.get(trackId)! + m.chunks[g % LOOP_CHUNKS]!.firstDecodeTime.get(trackId)!;
+  }
+
+  /** fMP4 media of global chunks [first, first + count), timestamps continued across loops. */
+  mp4Segment(v: Mp4Variant, first: number, count: number): Buffer {
+    const m = this.mp4[v];
+    let size = 0;
+    for (let g = first; g < first + count; g++) size += m.chunks[g % LOOP_CHUNKS]!.bytes.length;
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let g = first; g < first + count; g++) {
+      const loop = Math.floor(g / LOOP_CHUNKS);
+      const chunk = m.chunks[g % LOOP_CHUNKS]!;
+      // Fragment sequence numbers: 1-based, one per chunk fragment, across the endless stream.
+      writeMp4Chunk(chunk, out, at, g * chunk.sequenceOffsets.length + 1, (track) => loop * m.loopDuration.get(track)!);
+      at += chunk.bytes.length;
+    }
+    return out;
+  }
+
+  /** MPEG-TS media of global chunks [first, first + count). */
+  tsSegment(first: number, count: number): Buffer {
+    let size = 0;
+    for (let g = first; g < first + count; g++) size += this.ts[g % LOOP_CHUNKS]!.bytes.length;
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    const loopTicks = BigInt(LOOP_SECONDS * 90_000);
+    for (let g = first; g < first + count; g++) {
+      const loop = Math.floor(g / LOOP_CHUNKS);
+      const c = g % LOOP_CHUNKS;
+      const counters = new Map<number, number>();
+      for (const [pid, n] of this.tsLoopCount) counters.set(pid, (loop * n + (this.tsPrefix[c]!.get(pid) ?? 0)) & 0x0f);
+      writeTsChunk(this.ts[c]!, out, at, BigInt(loop) * loopTicks, counters);
+      at += this.ts[c]!.bytes.length;
+    }
+    return out;
+  }
+}
+
+/** RFC 6381 codec strings from an init segment's sample entries (avcC profile/level; AAC LC). */
+function readCodecs(init: Buffer): string[] {
+  const out: string[] = [];
+  const avcC = init.indexOf('avcC', 0, 'latin1');
+  if (avcC > 0) out.push(`avc1.${init.subarray(avcC + 5, avcC + 8).toString('hex')}`);
+  // The committed audio is AAC-LC (object type 2); see scripts/encode-loop.sh.
+  if (init.indexOf('mp4a', 0, 'latin1') > 0) out.push('mp4a.40.2');
+  return out;
+}

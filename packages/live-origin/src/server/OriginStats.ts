@@ -1,0 +1,30 @@
+/** Request counts per path, bytes sent and open connections: the `/stats` JSON (an interface). */
+export interface OriginStatsJson {
+  requests: Record<string, number>;
+  bytesSent: number;
+  openConnections: number;
+}
+
+/** Bound on distinct paths counted, so hours of segment paths (or garbage) can't grow memory. */
+const MAX_PATHS = 50_000;
+
+export class OriginStats {
+  private requests = new Map<string, number>();
+  bytesSent = 0;
+  openConnections = 0;
+
+  count(path: string): void {
+    const key = this.requests.has(path) || this.requests.size < MAX_PATHS ? path : '(other)';
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+  }
+
+  toJSON(): OriginStatsJson {
+    return { requests: Object.fromEntries(this.requests), bytesSent: this.bytesSent, openConnections: this.openConnections };
+  }
+
+  /** Zeroes the counters (open connections are a gauge, not reset). */
+  reset(): void {
+    this.requests = new Map();
+    this.bytesSent = 0;
+  }
+}

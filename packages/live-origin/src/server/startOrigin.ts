@@ -1,0 +1,280 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { dashMpd } from '../manifests/dashMpd.js';
+import { hlsMediaPlaylist, hlsMultivariantPlaylist } from '../manifests/hlsPlaylists.js';
+import { CHUNK_SECONDS, LOOP_CHUNKS, LoopMedia, type Mp4Variant } from '../media/LoopMedia.js';
+import { LiveClock } from '../streams/LiveClock.js';
+import { DEFAULT_STREAMS, parseStreamName, type StreamSpec } from '../streams/StreamSpec.js';
+import { OriginStats, type OriginStatsJson } from './OriginStats.js';
+import { Padding } from './Padding.js';
+
+export interface OriginOptions {
+  /** Port to listen on (0 = any free port). Default 8081. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Stream names `{bitrate}M-{seconds}s`. Default: DEFAULT_STREAMS. */
+  streams?: readonly string[];
+  /** Live window (playlist length, time-shift buffer), seconds. Default 120. */
+  windowSeconds?: number;
+  /** Wall clock in ms (tests inject one). Default Date.now. */
+  clock?: () => number;
+  /** Directory of the committed loop. */
+  mediaDir?: string;
+}
+
+export interface LiveOrigin {
+  /** Base URL, e.g. http://127.0.0.1:8081 */
+  url: string;
+  port: number;
+  /** Segment requests of `stream` hang until resume(stream); production goes on. */
+  pause(stream: string): void;
+  resume(stream: string): void;
+  stats(): OriginStatsJson;
+  resetStats(): void;
+  /** Epoch of every stream (DASH availabilityStartTime), ms. */
+  readonly t0Ms: number;
+  close(): Promise<void>;
+}
+
+const MAX_URL = 2048;
+const MAX_QUERY = 512;
+const SEGMENT_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/(?:(init\.mp4)|(\d{1,12})\.m4s|ts\/(\d{1,12})\.ts|dash\/([va])\/(?:(init\.mp4)|(\d{1,12})\.m4s|t(\d{1,16})\.m4s))$/;
+const MANIFEST_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/(index\.m3u8|ts\/index\.m3u8|manifest\.mpd|timeline\.mpd)$/;
+const ADMIN_RE = /^\/admin\/([0-9A-Za-z-]{1,16})\/(pause|resume)$/;
+/** Segment numbers beyond this (≈ 63 years of 2 s segments) are garbage, not the future. */
+const MAX_SEGMENT = 1e9;
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Date, Content-Length, X-Ethle-Production-Start, X-Ethle-Production-End',
+};
+
+/** Starts the live origin. Resolves once it listens. */
+export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrigin> {
+  const windowSeconds = options.windowSeconds ?? 120;
+  if (!(windowSeconds >= 20 && windowSeconds <= 3600)) throw new RangeError(`windowSeconds must be within [20, 3600], got ${windowSeconds}`);
+  const streams = new Map<string, StreamSpec>();
+  for (const name of options.streams ?? DEFAULT_STREAMS) {
+    const s = parseStreamName(name);
+    if (!s) throw new RangeError(`not a stream name: ${JSON.stringify(name)} (expected {bitrate}M-{2|4|10}s)`);
+    streams.set(name, s);
+  }
+  const now = options.clock ?? Date.now;
+  const clock = new LiveClock(now, windowSeconds);
+  const media = new LoopMedia(options.mediaDir);
+  const padding = new Padding(Math.max(...[...streams.values()].map((s) => s.segmentBytes)));
+  const stats = new OriginStats();
+  const paused = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+  const sockets = new Set<Socket>();
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, 500, `internal error: ${(e as Error).message}\n`);
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    stats.openConnections += 1;
+    socket.on('close', () => {
+      sockets.delete(socket);
+      stats.openConnections -= 1;
+    });
+  });
+
+  function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+    const buf = Buffer.from(body);
+    res.writeHead(status, { ...CORS, 'content-type': 'text/plain; charset=utf-8', 'content-length': buf.length, 'cache-control': 'no-store', ...headers });
+    res.end(res.req.method === 'HEAD' ? undefined : buf);
+    if (res.req.method !== 'HEAD') stats.bytesSent += buf.length;
+  }
+
+  function sendBody(res: ServerResponse, headers: Record<string, string | number>, parts: Buffer[]): void {
+    const length = parts.reduce((a, b) => a + b.length, 0);
+    res.writeHead(200, { ...CORS, ...headers, 'content-length': length });
+    if (res.req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    // Each part is written by reference: the padding is a subarray of one shared buffer.
+    for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
+    res.end(parts[parts.length - 1]);
+    res.on('finish', () => (stats.bytesSent += length));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = req.url ?? '/';
+    if (raw.length > MAX_URL) return send(res, 414, 'URI too long\n');
+    const q = raw.indexOf('?');
+    const path = q < 0 ? raw : raw.slice(0, q);
+    const query = q < 0 ? '' : raw.slice(q + 1);
+    if (query.length > MAX_QUERY) return send(res, 414, 'query string too long\n');
+    if (path.includes('..') || path.includes('//') || /%2e/i.test(path)) return send(res, 400, 'bad path\n');
+    const method = req.method ?? 'GET';
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'GET, HEAD, POST', 'access-control-allow-headers': '*', 'access-control-max-age': '600' });
+      return void res.end();
+    }
+
+    const admin = ADMIN_RE.exec(path);
+    if (admin) {
+      if (method !== 'POST') return send(res, 405, 'use POST\n', { allow: 'POST' });
+      const name = admin[1]!;
+      if (!streams.has(name)) return send(res, 404, `unknown stream ${name}\n`);
+      if (admin[2] === 'pause') pause(name);
+      else resume(name);
+      return send(res, 200, `${JSON.stringify({ stream: name, paused: paused.has(name) })}\n`, { 'content-type': 'application/json' });
+    }
+    if (method !== 'GET' && method !== 'HEAD') return send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD, OPTIONS' });
+
+    if (path === '/time') return send(res, 200, new Date(now()).toISOString(), { 'cache-control': 'no-store' });
+    if (path === '/stats') {
+      const body = JSON.stringify(stats.toJSON());
+      if (/(^|&)reset=1(&|$)/.test(query)) stats.reset();
+      return send(res, 200, `${body}\n`, { 'content-type': 'application/json' });
+    }
+    if (path === '/' || path === '/live' || path === '/live/') {
+      return send(res, 200, `ethle live origin\nstreams: ${[...streams.keys()].join(', ')}\nHLS /live/{name}/index.m3u8, /live/{name}/ts/index.m3u8, /live/master.m3u8?seconds=2\nDASH /live/{name}/manifest.mpd, /live/{name}/timeline.mpd\n`);
+    }
+
+    if (path === '/live/master.m3u8') {
+      const m = /(?:^|&)seconds=(2|4|10)(?:&|$)/.exec(query);
+      if (query !== '' && !m) return send(res, 400, 'seconds must be 2, 4 or 10\n');
+      const L = Number(m?.[1] ?? 2);
+      const list = [...streams.values()].filter((s) => s.segmentSeconds === L);
+      if (list.length === 0) return send(res, 404, `no stream with ${L} s segments\n`);
+      stats.count(path);
+      return send(res, 200, hlsMultivariantPlaylist(list, media.codecs('av')), { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'max-age=60' });
+    }
+
+    const man = MANIFEST_RE.exec(path);
+    if (man) {
+      const s = streams.get(man[1]!);
+      if (!s) return send(res, 404, `unknown stream ${man[1]}\n`);
+      stats.count(path);
+      const t = now();
+      // Live manifests change every segment: cache for at most half a segment (RFC 8216 §6.2.1 spirit).
+      const cc = `public, max-age=${Math.max(1, Math.floor(s.segmentSeconds / 2))}`;
+      switch (man[2]) {
+        case 'index.m3u8':
+          return send(res, 200, hlsMediaPlaylist(s, clock, 'fmp4', t), { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': cc });
+        case 'ts/index.m3u8':
+          return send(res, 200, hlsMediaPlaylist(s, clock, 'ts', t), { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': cc });
+        default: {
+          const timeUrl = `http://${req.headers.host ?? 'localhost'}/time`;
+          const mpd = dashMpd(s, clock, media, t, { timeUrl, addressing: man[2] === 'manifest.mpd' ? 'number' : 'timeline' });
+          return send(res, 200, mpd, { 'content-type': 'application/dash+xml', 'cache-control': cc });
+        }
+      }
+    }
+
+    const seg = SEGMENT_RE.exec(path);
+    if (!seg) return send(res, 404, 'not found\n');
+    const s = streams.get(seg[1]!);
+    if (!s) return send(res, 404, `unknown stream ${seg[1]}\n`);
+    const L = s.segmentSeconds;
+    const k = L / CHUNK_SECONDS;
+
+    // Init segments never change and are always available.
+    const initVariant: Mp4Variant | undefined = seg[2] ? 'av' : seg[6] ? (seg[5] as Mp4Variant) : undefined;
+    if (initVariant) {
+      stats.count(path);
+      return sendBody(res, { 'content-type': initVariant === 'a' ? 'audio/mp4' : 'video/mp4', 'cache-control': 'public, max-age=86400' }, [media.init(initVariant)]);
+    }
+
+    let n: number;
+    let kind: 'av' | 'ts' | Mp4Variant;
+    if (seg[3] !== undefined) {
+      n = Number(seg[3]);
+      kind = 'av';
+    } else if (seg[4] !== undefined) {
+      n = Number(seg[4]);
+      kind = 'ts';
+    } else {
+      kind = seg[5] as Mp4Variant;
+      if (seg[7] !== undefined) n = Number(seg[7]);
+      else {
+        const found = numberAtTime(kind, Number(seg[8]), k);
+        if (found === undefined) return send(res, 404, `no ${kind} segment starts at time ${seg[8]}\n`);
+        n = found;
+      }
+    }
+    if (!Number.isSafeInteger(n) || n > MAX_SEGMENT) return send(res, 400, 'segment number out of range\n');
+    const t = now();
+    const end = clock.endMs(n, L);
+    if (end > t) return send(res, 404, `segment ${n} is not available until ${new Date(end).toISOString()}\n`);
+    // One segment of grace past the window: a player that just read the playlist may still ask.
+    if (end < t - (windowSeconds + L) * 1000) return send(res, 410, `segment ${n} left the live window\n`);
+    stats.count(path);
+
+    const gate = paused.get(s.name);
+    if (gate) {
+      await gate.promise;
+      if (req.destroyed) return;
+    }
+
+    const body = kind === 'ts' ? media.tsSegment(n * k, k) : media.mp4Segment(kind, n * k, k);
+    // Pad media to the stream's 4K CBR size; DASH audio stays small (the size budget is the video's).
+    const pad = kind === 'ts' ? padding.ts(s.segmentBytes - body.length) : kind === 'a' ? [] : padding.mp4(s.segmentBytes - body.length);
+    sendBody(
+      res,
+      {
+        'content-type': kind === 'ts' ? 'video/mp2t' : kind === 'a' ? 'audio/mp4' : 'video/mp4',
+        'cache-control': 'public, max-age=86400, immutable',
+        'x-ethle-production-start': new Date(clock.startMs(n, L)).toISOString(),
+        'x-ethle-production-end': new Date(end).toISOString(),
+      },
+      [body, ...pad],
+    );
+  }
+
+  /** The segment number whose first sample has decode time `time` (SegmentTimeline `$Time$`). */
+  function numberAtTime(kind: Mp4Variant, time: number, k: number): number | undefined {
+    if (!Number.isSafeInteger(time)) return undefined;
+    const loopDur = media.loopDuration(kind);
+    const loop = Math.floor(time / loopDur);
+    for (let c = 0; c < LOOP_CHUNKS; c += k) {
+      const g = loop * LOOP_CHUNKS + c;
+      if (media.chunkDecodeTime(kind, g) === time) return g / k;
+    }
+    return undefined;
+  }
+
+  function pause(name: string): void {
+    if (paused.has(name)) return;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    paused.set(name, { promise, resolve });
+  }
+
+  function resume(name: string): void {
+    paused.get(name)?.resolve();
+    paused.delete(name);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8081, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    t0Ms: clock.t0Ms,
+    pause(name) {
+      if (!streams.has(name)) throw new RangeError(`unknown stream ${name}`);
+      pause(name);
+    },
+    resume,
+    stats: () => stats.toJSON(),
+    resetStats: () => stats.reset(),
+    async close() {
+      for (const name of [...paused.keys()]) resume(name);
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}
