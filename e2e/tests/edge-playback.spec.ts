@@ -76,6 +76,9 @@ for (const [player, path] of [
 ] as const) {
   test(`${player} plays 2M-2s through the edge with --hold ${HOLD}, requests trailing the origin by ≥ ${HOLD}`, async ({ page }) => {
     test.skip(edge === undefined, '@ethle/live-origin does not export startOrigin yet');
+    // The edge holds DASH through @ethle/core's dash/ module; until that exists the edge answers
+    // MPDs with 502 (ERR_EDGE_MANIFEST_UNPARSABLE), so this case waits for it.
+    test.skip(player === 'dash' && typeof ((await import('@ethle/core')) as Record<string, unknown>)['holdMpd'] !== 'function', '@ethle/core has no DASH holding yet');
     if (edge === undefined) return;
     const trails: number[] = [];
     const holdHeaders = new Set<string>();

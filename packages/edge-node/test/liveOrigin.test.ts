@@ -80,7 +80,8 @@ describe.runIf(hasOrigin)('with the live origin', () => {
       );
       const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { requests: Record<string, number> };
       const segs = Object.entries(stats.requests).filter(([p]) => p.startsWith(`/live/${STREAM}/ts/`) && !p.endsWith('.m3u8'));
-      expect(segs.length).toBeGreaterThanOrEqual(4);
+      // Segments produced during the 7 s (the ones before may already be cached from other tests).
+      expect(segs.length).toBeGreaterThanOrEqual(3);
       for (const [p, n] of segs) expect([p, n]).toEqual([p, 1]);
     });
 
