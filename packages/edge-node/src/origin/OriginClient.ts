@@ -38,7 +38,7 @@ export interface OriginClientOptions {
 /** Headers of an origin segment response worth replaying to receivers. */
 const KEPT_HEADERS = ['content-type', 'x-ethle-production-start', 'x-ethle-production-end', 'last-modified', 'etag'];
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
-const NO_STORE = /no-store|private/i;
+const NO_STORE = /no-store|no-cache|private|max-age=0(?!\d)/i;
 
 function outcomeOf(e: EdgeError): FetchOutcome {
   switch (e.code) {
