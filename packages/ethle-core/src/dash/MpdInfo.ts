@@ -1,0 +1,62 @@
+import type { XmlAttr, XmlElement } from '../xml/scanXml.js';
+
+export interface MpdTimelineEntry {
+  /** S@t, or the end of the previous entry. */
+  t: number;
+  d: number;
+  /** S@r; -1 repeats until the next entry, the period end or now. */
+  r: number;
+  /** The S element (for rewriting). */
+  element: XmlElement;
+}
+
+/** A SegmentTemplate after inheritance (AdaptationSet → Representation). */
+export interface MpdTemplate {
+  media: string | undefined;
+  initialization: string | undefined;
+  timescale: number;
+  /** @duration in timescale units, for `$Number$` without a timeline. */
+  duration: number | undefined;
+  startNumber: number;
+  presentationTimeOffset: number;
+  timeline: MpdTimelineEntry[] | undefined;
+  /** The SegmentTemplate elements that define it (outermost first). */
+  elements: XmlElement[];
+}
+
+export interface MpdRepresentation {
+  id: string;
+  bandwidth: number;
+  mimeType: string | undefined;
+  contentType: string | undefined;
+  /** BaseURL chain MPD → Period → AdaptationSet → Representation (outermost first). */
+  baseUrls: string[];
+  template: MpdTemplate | undefined;
+  adaptationSetId: string | undefined;
+}
+
+export interface MpdPeriod {
+  id: string | undefined;
+  /** Period@start (or the previous period's end), seconds. */
+  startSeconds: number;
+  /** Period@duration or the next period's start, seconds; undefined when open-ended. */
+  durationSeconds: number | undefined;
+  representations: MpdRepresentation[];
+}
+
+export interface MpdInfo {
+  type: 'static' | 'dynamic';
+  /** availabilityStartTime, ms since the epoch (0 if absent in a static MPD). */
+  availabilityStartTimeMs: number;
+  /** Where the AST attribute's value sits in the source, for rewriting. */
+  availabilityStartTimeAttr: XmlAttr | undefined;
+  publishTimeMs: number | undefined;
+  minimumUpdatePeriodSeconds: number | undefined;
+  timeShiftBufferDepthSeconds: number | undefined;
+  suggestedPresentationDelaySeconds: number | undefined;
+  maxSegmentDurationSeconds: number | undefined;
+  periods: MpdPeriod[];
+  utcTiming: { schemeIdUri: string; value: string }[];
+  /** The scanned document, for rewriting. */
+  root: XmlElement;
+}
