@@ -1,4 +1,5 @@
 import { EdgeError } from '../errors/EdgeError.js';
+import { loadDashManifest } from './loadDashManifest.js';
 import { loadHlsManifest } from './loadHlsManifest.js';
 import type { ManifestView } from './ManifestView.js';
 
@@ -18,6 +19,6 @@ const MPD_RE = /<MPD[\s>]/;
 /** Parse one origin manifest version with @ethle/core. Throws (EthleError / EdgeError) on garbage. */
 export function loadManifest(text: string, o: LoadManifestOptions): ManifestView {
   if (HLS_RE.test(text)) return loadHlsManifest(text, o);
-  if (MPD_RE.test(text)) throw new EdgeError('ERR_EDGE_MANIFEST_UNPARSABLE', 'DASH support waits for @ethle/core dash/');
+  if (MPD_RE.test(text)) return loadDashManifest(text, o);
   throw new EdgeError('ERR_EDGE_MANIFEST_UNPARSABLE', 'neither an HLS playlist nor a DASH MPD');
 }

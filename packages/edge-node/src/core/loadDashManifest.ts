@@ -1,0 +1,70 @@
+import { availableSegments, createEdgeRouter, holdMpd, parseMpd, resolveUrl, type MpdRepresentation } from '@ethle/core';
+import type { LoadManifestOptions } from './loadManifest.js';
+import type { ManifestView, SegmentRef } from './ManifestView.js';
+import { originPath } from './originPath.js';
+
+/** Keep the planner's view of each representation short: the live edge is all it needs. */
+const SEGMENTS_PER_REPRESENTATION = 24;
+
+/** A dynamic (or static) MPD version, parsed, held and routed by @ethle/core. */
+export function loadDashManifest(text: string, o: LoadManifestOptions): ManifestView {
+  const info = parseMpd(text);
+  const router = (token: string | undefined) =>
+    createEdgeRouter({ manifestUrl: o.manifestUrl, sessionToken: token, edgePathPrefix: o.edgePathPrefix });
+  const route = router(undefined);
+  // Validate holding once so an unholdable version never replaces a good one.
+  holdMpd(text, { hold: 0, route, nowMs: Date.now() });
+
+  const reps = new Map<string, { base: string; nominalSeconds: number; timeline: boolean }>();
+  let segmentSeconds = info.maxSegmentDurationSeconds ?? 0;
+  for (const p of info.periods) {
+    for (const r of p.representations) {
+      const nominal = nominalSeconds(r) ?? info.maxSegmentDurationSeconds ?? 2;
+      if (segmentSeconds === 0) segmentSeconds = nominal;
+      reps.set(`${p.id ?? ''}/${r.id}`, { base: baseOf(r, o.manifestUrl), nominalSeconds: nominal, timeline: r.template?.timeline !== undefined });
+    }
+  }
+  if (segmentSeconds <= 0) segmentSeconds = 2;
+
+  return {
+    kind: 'dash',
+    segmentSeconds,
+    // MPD@minimumUpdatePeriod; an MPD that says nothing is re-read every few segments.
+    pollIntervalMs: (info.minimumUpdatePeriodSeconds ?? segmentSeconds * 4) * 1000,
+    carry: undefined,
+    segments(nowMs) {
+      const out: SegmentRef[] = [];
+      for (const s of availableSegments(info, nowMs, { maxPerRepresentation: SEGMENTS_PER_REPRESENTATION })) {
+        const track = `${s.periodId ?? ''}/${s.representationId}`;
+        const rep = reps.get(track);
+        if (rep === undefined) continue;
+        const path = originPath(s.url, rep.base, o.originBase);
+        if (path === undefined) continue;
+        // $Number$ is a stable id; a sliding SegmentTimeline renumbers from its first S, so there
+        // the id is the start time in nominal segment lengths (stable across MPD versions).
+        const id = rep.timeline ? Math.round(s.startSeconds / rep.nominalSeconds) : s.number;
+        out.push({ track, id, path, durationSeconds: s.endSeconds - s.startSeconds });
+      }
+      return out;
+    },
+    hold(x, token) {
+      const r = holdMpd(text, { hold: x, route: token === undefined ? route : router(token), nowMs: Date.now() });
+      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.offsetSeconds };
+    },
+  };
+}
+
+function nominalSeconds(r: MpdRepresentation): number | undefined {
+  const t = r.template;
+  if (t === undefined || t.timescale <= 0) return undefined;
+  if (t.duration !== undefined) return t.duration / t.timescale;
+  const first = t.timeline?.[0];
+  return first === undefined ? undefined : first.d / t.timescale;
+}
+
+/** The URL the representation's templates resolve against: its BaseURL chain over the MPD URL. */
+function baseOf(r: MpdRepresentation, manifestUrl: string): string {
+  let base = manifestUrl;
+  for (const b of r.baseUrls) base = resolveUrl(b, base);
+  return base;
+}
