@@ -37,7 +37,7 @@ export interface StartEdgeOptions {
 
 const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
-const EXPOSED = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Production-Start, X-Ethle-Production-End';
+const EXPOSED = 'Date, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Production-Start, X-Ethle-Production-End';
 const CORS_ALLOW_HEADERS = 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Range';
 /**
  * CORS headers (players run on other origins, e.g. the demo app). Sent only to requests with an

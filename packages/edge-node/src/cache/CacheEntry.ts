@@ -45,7 +45,7 @@ export class CacheEntry {
       h = { ...this.headers, 'x-ethle-cache': result, 'cache-control': 'max-age=60' };
       if (cors) {
         h['access-control-allow-origin'] = '*';
-        h['access-control-expose-headers'] = 'X-Ethle-Cache, X-Ethle-Production-Start, X-Ethle-Production-End';
+        h['access-control-expose-headers'] = 'Date, X-Ethle-Cache, X-Ethle-Production-Start, X-Ethle-Production-End';
       }
       if (this.expectedBytes !== undefined) h['content-length'] = this.expectedBytes;
       else if (this.state === 'complete') h['content-length'] = this.bytes;
