@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { availableSegments, parseMediaPlaylist, parseMpd } from '@ethle/core';
+import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
 import { metricValue, until } from './helpers/startTestOrigin.js';
 
 // Integration with the project's real live origin (in-process) and real HTTP clients.
-interface LiveOrigin {
-  url: string;
-  close(): Promise<void>;
-  pause(name: string): void;
-  resume(name: string): void;
-}
-const lo = (await import('@ethle/live-origin')) as { startOrigin?: (o: { port: number }) => Promise<LiveOrigin> };
-const hasOrigin = typeof lo.startOrigin === 'function';
-
 const STREAM = '2M-2s';
 let origin: LiveOrigin;
 
@@ -26,9 +18,9 @@ const newestMsn = (t: string): number => {
   return p.segments[p.segments.length - 1]!.msn;
 };
 
-describe.runIf(hasOrigin)('with the live origin', () => {
+describe('with the live origin', () => {
   beforeAll(async () => {
-    origin = await lo.startOrigin!({ port: 0 });
+    origin = await startOrigin({ port: 0 });
   });
   afterAll(async () => {
     await origin?.close();
