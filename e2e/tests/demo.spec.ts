@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+
+// The README's main job, as a new user runs it: `npm start` (here on free ports), then the landing
+// page plays the stream directly and through the edge; the dashboard renders those real runs.
+test.describe.configure({ mode: 'serial' });
+let proc: ChildProcess;
+let url = '';
+
+test.beforeAll(async () => {
+  const root = new URL('../..', import.meta.url).pathname;
+  proc = spawn(process.execPath, ['scripts/start.mjs', '--origin-port', '0', '--edge-port', '0', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /open\s+(http:\/\/\S+?)\//.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${out}`)));
+  });
+});
+
+test.afterAll(async () => {
+  if (proc && proc.exitCode === null) {
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  }
+});
+
+test('the landing page plays both players: direct and through the edge', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto(`${url}/`);
+  const times = () => page.$$eval('video', (vs) => vs.map((v) => (v as HTMLVideoElement).currentTime));
+  // Live currentTime starts far into the stream: wait for both to start, then to advance 4 s.
+  await page.waitForFunction(() => [...document.querySelectorAll('video')].every((v) => v.currentTime > 0), undefined, { timeout: 60_000 });
+  const start = await times();
+  await page.waitForFunction((s) => [...document.querySelectorAll('video')].every((v, i) => v.currentTime > s[i]! + 4), start, { timeout: 60_000 });
+  const [direct, edge] = await times();
+  expect(direct! - start[0]!).toBeGreaterThan(4);
+  expect(edge! - start[1]!).toBeGreaterThan(4);
+  // The edge holds 2 segments (4 s): its panel shows the declared hold and a true latency above the direct one.
+  await page.waitForFunction(() => document.querySelector('#edge [data-k="hold"]')?.textContent?.startsWith('4.0'), undefined, { timeout: 30_000 });
+  await page.waitForTimeout(6000); // let both players post a run to the collector (every 5 s)
+});
+
+test('the dashboard renders charts and Table II from those runs', async ({ page }) => {
+  await page.goto(`${url}/dashboard.html`);
+  await page.waitForFunction(() => (window as any).dashboard?.charts?.length === 3, undefined, { timeout: 15_000 });
+  const info = await page.evaluate(() => {
+    const d = (window as any).dashboard;
+    return {
+      runs: d.set.runs.length,
+      datasets: d.charts.map((c: any) => c.data.datasets.reduce((n: number, ds: any) => n + ds.data.length, 0)),
+      rows: document.querySelectorAll('#table tbody tr').length,
+      schemes: [...document.querySelectorAll('#table tbody tr td:nth-child(2)')].map((td) => td.textContent),
+    };
+  });
+  expect(info.runs).toBeGreaterThanOrEqual(2);
+  for (const n of info.datasets) expect(n).toBeGreaterThan(0);
+  expect(info.schemes).toEqual(expect.arrayContaining(['e2e', 'auto']));
+  // The canvases really have pixels drawn (not just datasets).
+  const inked = await page.$$eval('canvas', (cs) =>
+    cs.map((c) => {
+      const ctx = (c as HTMLCanvasElement).getContext('2d')!;
+      const { data } = ctx.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height);
+      let n = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+      return n;
+    }),
+  );
+  for (const n of inked) expect(n).toBeGreaterThan(1000);
+  await page.screenshot({ path: 'test-results/dashboard.png', fullPage: true });
+});

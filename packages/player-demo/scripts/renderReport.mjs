@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Renders a static HTML report of a results set with the dashboard: a folder holding the built
+// dashboard with the results embedded (opens from disk, no server, no network).
+//   node packages/player-demo/scripts/renderReport.mjs results/summary.json out-dir/
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Writes `outDir/index.html` (+ assets) showing `results` (a ResultSet object). */
+export function renderReport(results, outDir) {
+  const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+  mkdirSync(outDir, { recursive: true });
+  cpSync(join(dist, 'assets'), join(outDir, 'assets'), { recursive: true });
+  const page = readFileSync(join(dist, 'dashboard.html'), 'utf8');
+  // JSON inside <script> must not close the element: escape '<'.
+  const data = JSON.stringify(results).replace(/</g, '\\u003c');
+  const html = page.replace('</body>', `<script id="results-data" type="application/json">${data}</script>\n</body>`);
+  writeFileSync(join(outDir, 'index.html'), html);
+  return join(outDir, 'index.html');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [input, out] = process.argv.slice(2);
+  if (!input || !out) {
+    console.error('usage: renderReport.mjs RESULTS.json OUT_DIR');
+    process.exit(2);
+  }
+  console.log(renderReport(JSON.parse(readFileSync(input, 'utf8')), out));
+}

@@ -1,0 +1,32 @@
+/** Where the demo's origin and edge are: from `/api/config` (npm start), overridable by URL parameters. */
+export interface DemoConfig {
+  originUrl: string;
+  edgeUrl: string;
+  stream: string;
+  player: 'hls' | 'dash';
+  /** The edge's scheme: `auto` or `hold-N`. */
+  scheme: string;
+}
+
+export async function loadConfig(): Promise<DemoConfig> {
+  const q = new URLSearchParams(location.search);
+  let base: Partial<DemoConfig> = {};
+  try {
+    const r = await fetch('/api/config');
+    if (r.ok) base = (await r.json()) as Partial<DemoConfig>;
+  } catch {
+    // No collector (e.g. the built pages opened from another server): URL parameters must say it all.
+  }
+  const cfg = {
+    originUrl: q.get('origin') ?? base.originUrl ?? 'http://127.0.0.1:8081',
+    edgeUrl: q.get('edge') ?? base.edgeUrl ?? 'http://127.0.0.1:8080',
+    stream: q.get('stream') ?? base.stream ?? '2M-2s',
+    player: (q.get('player') ?? base.player ?? 'hls') === 'dash' ? 'dash' : 'hls',
+    scheme: q.get('scheme') ?? base.scheme ?? 'auto',
+  } satisfies DemoConfig;
+  return cfg;
+}
+
+export function manifestUrl(base: string, stream: string, player: 'hls' | 'dash'): string {
+  return `${base}/live/${stream}/${player === 'dash' ? 'manifest.mpd' : 'index.m3u8'}`;
+}

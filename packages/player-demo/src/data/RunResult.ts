@@ -1,0 +1,72 @@
+/**
+ * One run of one player under one scheme: the results file format the experiments write and the
+ * dashboard reads (docs/interfaces.md, "Results file format"). `report` is the probe's report().
+ */
+export interface RunScenario {
+  /** Stream name, e.g. `15M-2s`. */
+  stream: string;
+  player: 'hls' | 'dash';
+  /** `e2e` (direct to origin), `hold-0`, `hold-N` (N segments forced), `auto` (edge decides). */
+  scheme: string;
+  /** Segments held (declared by the edge; 0 for e2e). */
+  hold?: number;
+  /** Backhaul RTT of the emulated path, ms (absent on loopback). */
+  rttMs?: number;
+  /** RAN profile name (e.g. `lte-a`, a trace file), absent on loopback. */
+  ran?: string;
+  repeat?: number;
+  durationS: number;
+}
+
+export interface ProbeLatencySample {
+  at: number;
+  trueLatency: number | null;
+  edgeDistance: number | null;
+  holdSeconds?: number;
+}
+
+export interface ProbeStall {
+  start: number;
+  end: number;
+  durationMs: number;
+}
+
+export interface ProbeSegment {
+  kind: string;
+  requestStart: number;
+  lastByte: number;
+  bytes: number;
+  throughputBps: number;
+}
+
+/** The subset of the probe's report() the dashboard reads. */
+export interface ProbeReportLike {
+  startupMs: number | null;
+  stalls: { count: number; totalMs: number; list: ProbeStall[] };
+  latency: { current: number | null; mean: number | null };
+  holdSeconds: number;
+  latencySeries: ProbeLatencySample[];
+  segments: { count: number; bytes: number; list: ProbeSegment[] };
+}
+
+export interface EdgeFigures {
+  x?: number;
+  modelBackhaulMbps?: number;
+  measuredBackhaulMbps?: number;
+  originRequestsPerSegment?: number;
+}
+
+export interface RunResult {
+  v: 1;
+  id: string;
+  startedAt: string;
+  scenario: RunScenario;
+  report: ProbeReportLike;
+  edge?: EdgeFigures;
+}
+
+export interface ResultSet {
+  v: 1;
+  title?: string;
+  runs: RunResult[];
+}

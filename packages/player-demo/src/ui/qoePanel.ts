@@ -1,0 +1,32 @@
+import { Events, type QoeProbe } from '@ethle/qoe-probe';
+
+const fmt = (v: number | null | undefined, digits = 1, unit = 's') => (v === null || v === undefined ? '–' : `${v.toFixed(digits)} ${unit}`);
+
+/** A live QoE panel: startup, stalls, true latency vs distance to the manifest's edge, hold, throughput. */
+export function mountQoePanel(el: HTMLElement, probe: QoeProbe): void {
+  el.classList.add('qoe');
+  el.innerHTML = `<dl>
+    <dt>startup</dt><dd data-k="startup">–</dd>
+    <dt>stalls</dt><dd data-k="stalls">0</dd>
+    <dt>true latency</dt><dd data-k="latency">–</dd>
+    <dt>distance to manifest edge</dt><dd data-k="edge">–</dd>
+    <dt>held by the edge</dt><dd data-k="hold">–</dd>
+    <dt>last segment</dt><dd data-k="seg">–</dd>
+  </dl>`;
+  const set = (k: string, v: string) => {
+    el.querySelector<HTMLElement>(`[data-k="${k}"]`)!.textContent = v;
+  };
+  probe.on(Events.STARTUP, (s) => set('startup', fmt(s.startupMs / 1000, 2)));
+  probe.on(Events.STALL_END, () => {
+    const r = probe.report();
+    set('stalls', `${r.stalls.count} (${fmt(r.stalls.totalMs / 1000)})`);
+  });
+  probe.on(Events.LATENCY, (l) => {
+    set('latency', fmt(l.trueLatency));
+    set('edge', fmt(l.edgeDistance));
+    set('hold', fmt(l.holdSeconds));
+  });
+  probe.on(Events.SEGMENT, (s) => {
+    if (s.kind === 'media') set('seg', `${(s.bytes / 1e6).toFixed(2)} MB at ${(s.throughputBps / 1e6).toFixed(1)} Mbit/s`);
+  });
+}
