@@ -9,6 +9,7 @@ import { SegmentCache } from './cache/SegmentCache.js';
 import { CoarseClock } from './clock/CoarseClock.js';
 import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
 import { decideHold, type HoldDecision } from './core/decideHold.js';
+import type { SegmentRef } from './core/ManifestView.js';
 import { EdgeEvents } from './events/EdgeEvents.js';
 import { EdgeError, isEdgeError } from './errors/EdgeError.js';
 import { isRejection, parseTarget, type RequestTarget } from './http/parseTarget.js';
@@ -332,10 +333,12 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     }
     metrics.cacheRequests.inc({ result });
     let owner: LiveStream | undefined;
+    let ownSeg: SegmentRef | undefined;
     for (const s of streams.values()) {
       const seg = s.segmentFor(originPath);
       if (seg !== undefined) {
         owner = s;
+        ownSeg = seg;
         s.noteRequest(seg);
         break;
       }
@@ -360,7 +363,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     }
     try {
       await entry.whenHeaders();
-      if (result === 'miss' && owner !== undefined && entry.expectedBytes !== undefined) owner.noteSize(entry.expectedBytes);
+      if (result === 'miss' && owner !== undefined && ownSeg !== undefined && entry.expectedBytes !== undefined) owner.noteSize(ownSeg.track, entry.expectedBytes);
     } catch (e) {
       const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
       metrics.countRequest('segment', statusFor(err));

@@ -184,5 +184,27 @@ describe('with the live origin', () => {
       expect(r.statusCode).toBe(307);
       expect(r.headers['location']).toBe(origin.url + path);
     });
+
+    it('DASH: the same groups; hold-x shifts availabilityStartTime, hold-0 leaves it', async () => {
+      const path = `/live/${STREAM}/manifest.mpd`;
+      const o = parseMpd((await text(origin.url + path)).text);
+      const a = await text(edge.url + path + cmcd('d1', 100_000));
+      expect(a.headers['x-ethle-hold-segments']).toBe('0');
+      expect(parseMpd(a.text).availabilityStartTimeMs).toBe(o.availabilityStartTimeMs);
+      const b = await text(edge.url + path + cmcd('d1', 2_500));
+      const x = Number(b.headers['x-ethle-hold-segments']);
+      expect(x).toBeGreaterThanOrEqual(1);
+      expect(parseMpd(b.text).availabilityStartTimeMs - o.availabilityStartTimeMs).toBe(x * 2000);
+      const c = await text(edge.url + path + cmcd('d1', 100_000));
+      expect(Number(c.headers['x-ethle-hold-segments'])).toBe(x);
+    });
+
+    it('DASH: radio below the bitrate redirects to the origin MPD', async () => {
+      const path = `/live/${STREAM}/manifest.mpd`;
+      const r = await request(edge.url + path + cmcd('d2', 1_200));
+      await r.body.dump();
+      expect(r.statusCode).toBe(307);
+      expect(r.headers['location']).toBe(origin.url + path);
+    });
   });
 });

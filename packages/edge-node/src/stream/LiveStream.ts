@@ -58,7 +58,8 @@ export class LiveStream {
   /** Known segments of the current window by path (for mapping requests to ids). */
   #byPath = new Map<string, SegmentRef>();
   /** Sizes of recent complete segments (bytes), for the model's s_seg. */
-  readonly #sizes: number[] = [];
+  /** Recent segment sizes per track (bytes). */
+  readonly #sizes = new Map<string, number[]>();
   readonly #sizeWaiters: Array<() => void> = [];
 
   constructor(o: LiveStreamOptions) {
@@ -105,8 +106,12 @@ export class LiveStream {
 
   /** Average size of recent segments, or undefined before the first one arrived. */
   segmentBytes(): number | undefined {
-    if (this.#sizes.length === 0) return undefined;
-    return this.#sizes.reduce((a, b) => a + b, 0) / this.#sizes.length;
+    // s_seg is what one segment period costs the backhaul: every track's segment (DASH video +
+    // audio) is fetched within l_seg, so the per-track means add up.
+    if (this.#sizes.size === 0) return undefined;
+    let sum = 0;
+    for (const list of this.#sizes.values()) sum += list.reduce((a, b) => a + b, 0) / list.length;
+    return sum;
   }
 
   /** The segment a request path names, if it is in the current window. */
@@ -124,9 +129,11 @@ export class LiveStream {
     }
   }
 
-  noteSize(bytes: number): void {
-    this.#sizes.push(bytes);
-    if (this.#sizes.length > 8) this.#sizes.shift();
+  noteSize(track: string, bytes: number): void {
+    let list = this.#sizes.get(track);
+    if (list === undefined) this.#sizes.set(track, (list = []));
+    list.push(bytes);
+    if (list.length > 8) list.shift();
     for (const w of this.#sizeWaiters.splice(0)) w();
   }
 
@@ -136,7 +143,7 @@ export class LiveStream {
    * whole segment. Undefined after timeoutMs.
    */
   async firstSegmentBytes(timeoutMs: number): Promise<number | undefined> {
-    if (this.#sizes.length > 0) return this.segmentBytes();
+    if (this.#sizes.size > 0) return this.segmentBytes();
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, timeoutMs);
       t.unref();
@@ -207,7 +214,7 @@ export class LiveStream {
     this.#o.origin.fetchInto(s.path, entry, 'prefetch');
     entry.whenHeaders().then(
       () => {
-        if (entry.expectedBytes !== undefined) this.noteSize(entry.expectedBytes);
+        if (entry.expectedBytes !== undefined) this.noteSize(s.track, entry.expectedBytes);
       },
       () => undefined,
     );
