@@ -6,7 +6,10 @@ export interface IdSet {
 }
 
 export interface PrefetchInput {
-  /** Segment ids the origin has produced (latest origin manifest), ascending. */
+  /**
+   * Segment ids the origin has produced (latest origin manifest), ascending. Ids missing between
+   * the first and the last (a gap in the origin's numbering) are never fetched.
+   */
   produced: readonly number[];
   /**
    * The most advanced segment id any receiver of the stream has requested (across policy groups:
@@ -14,6 +17,14 @@ export interface PrefetchInput {
    * before any segment request.
    */
   mostAdvanced: number | undefined;
+  /**
+   * Optional: the most advanced requested id of each policy group (hold-0, hold-x; undefined for a
+   * group with no request yet). The edge then keeps x ahead of each group's head, not only of the
+   * overall most advanced one: a hold-x group that trails a hold-0 group by more than x (e.g. it
+   * joined later, or a receiver was moved into it) would otherwise find its next segments missing.
+   * `mostAdvanced` may then be undefined; the largest head counts as most advanced.
+   */
+  groupHeads?: readonly (number | undefined)[];
   /** Segments receivers are waiting for right now (requested, not yet local); fetched first. */
   waiting?: readonly number[];
   /** Cached locally. */
@@ -37,7 +48,10 @@ export interface PrefetchInput {
 export interface PrefetchPlan {
   /** Ids to fetch now, in priority order: waited-for segments first, then oldest first. */
   fetch: number[];
-  /** The window the edge wants local: [from, to] (inclusive), or undefined when nothing is produced. */
+  /**
+   * The window the edge wants local around the most advanced head, [from, to] inclusive (before any
+   * request: the anticipated start to the newest), or undefined when none of it is produced.
+   */
   want: { from: number; to: number } | undefined;
   /** Segments beyond the most advanced receiver already local or in flight (the lead; goal: x). */
   lead: number;
@@ -50,7 +64,8 @@ export interface PrefetchPlan {
  * The edge wants the most advanced receiver's segment M and the x after it local: M..M+x. While
  * behind, it fetches all missing ones in parallel (up to `maxParallel` in flight); once x ahead,
  * each newly produced segment is one more fetch, so the lead is kept with one connection. A new,
- * more advanced receiver (Fig. 4) moves M and so triggers parallel fetches at once.
+ * more advanced receiver (Fig. 4) moves M and so triggers parallel fetches at once. With
+ * `groupHeads` the same holds for each policy group's head (windows are merged, oldest id first).
  *
  * Before any segment request (a player has only fetched the manifest) the edge anticipates where
  * the player will start — `startBehind` segments behind the newest it is shown, which is x behind
@@ -64,54 +79,71 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   if (!Number.isInteger(input.inFlightCount) || input.inFlightCount < 0) invalid('inFlightCount', input.inFlightCount);
   const startBehind = input.startBehind ?? 3;
   if (!Number.isInteger(startBehind) || startBehind < 1 || startBehind > 1000) invalid('startBehind', startBehind);
-  if (mostAdvanced !== undefined && !Number.isSafeInteger(mostAdvanced)) invalid('mostAdvanced', mostAdvanced);
+  const heads: number[] = [];
+  if (mostAdvanced !== undefined) heads.push(mostAdvanced);
+  for (const h of input.groupHeads ?? []) if (h !== undefined) heads.push(h);
+  for (const h of heads) if (!Number.isSafeInteger(h)) invalid(h === mostAdvanced ? 'mostAdvanced' : 'groupHeads', h);
+  const top = heads.length === 0 ? undefined : Math.max(...heads);
 
   if (produced.length === 0) return { fetch: [], want: undefined, lead: 0, reason: 'idle' };
   const oldest = produced[0]!;
   const newest = produced[produced.length - 1]!;
   if (!Number.isSafeInteger(oldest) || !Number.isSafeInteger(newest) || newest < oldest) invalid('produced', [oldest, newest]);
+  // The usual manifest numbers its segments without gaps; only build a set when it does not.
+  const gaps = produced.length !== newest - oldest + 1 ? new Set(produced) : undefined;
+  const isProduced = (id: number) => id >= oldest && id <= newest && (gaps === undefined || gaps.has(id));
 
   const local = (id: number) => cached.has(id) || inFlight.has(id);
 
-  let from: number;
-  let to: number;
-  if (mostAdvanced === undefined) {
-    // The newest visible segment is newest − x; the player starts startBehind − 1 before it.
-    from = newest - hold - (startBehind - 1);
-    to = newest;
+  // Windows the edge wants local, each [head, head + x] clipped to what is produced.
+  const windows: Array<[number, number]> = [];
+  if (top === undefined) {
+    // No segment request yet: the newest visible segment is newest − x and hls.js starts
+    // startBehind − 1 before it; a hold-0 player starts later, inside the same window.
+    windows.push([newest - hold - (startBehind - 1), newest]);
   } else {
-    from = mostAdvanced;
-    to = mostAdvanced + hold;
+    for (const h of [...new Set(heads)].sort((a, b) => a - b)) windows.push([h, h + hold]);
   }
-  from = Math.max(from, oldest);
-  to = Math.min(to, newest);
+  const ids: number[] = [];
+  const wanted = new Set<number>();
+  for (const [a, b] of windows) {
+    for (let id = Math.max(a, oldest); id <= Math.min(b, newest); id++) {
+      if (!wanted.has(id) && isProduced(id)) {
+        wanted.add(id);
+        ids.push(id);
+      }
+    }
+  }
+  ids.sort((a, b) => a - b);
+  const mainFrom = Math.max(top ?? windows[0]![0], oldest);
+  const mainTo = Math.min(top === undefined ? newest : top + hold, newest);
 
   let lead = 0;
-  if (mostAdvanced !== undefined) {
-    for (let id = mostAdvanced + 1; id <= mostAdvanced + hold && local(id); id++) lead += 1;
+  if (top !== undefined) {
+    for (let id = top + 1; id <= top + hold && local(id); id++) lead += 1;
   }
 
   let budget = input.maxParallel - input.inFlightCount;
   const fetch: number[] = [];
   const taken = new Set<number>();
   const take = (id: number) => {
-    if (budget <= 0 || taken.has(id) || local(id) || id < oldest || id > newest) return;
+    if (budget <= 0 || taken.has(id) || local(id) || !isProduced(id)) return;
     fetch.push(id);
     taken.add(id);
     budget -= 1;
   };
   for (const id of input.waiting ?? []) take(id);
-  for (let id = from; id <= to && budget > 0; id++) take(id);
+  for (const id of ids) take(id);
 
   let missing = 0;
-  for (let id = from; id <= to; id++) if (!local(id) && !taken.has(id)) missing += 1;
+  for (const id of ids) if (!local(id) && !taken.has(id)) missing += 1;
 
   let reason: PrefetchPlan['reason'];
   if (missing > 0) reason = 'parallel-cap';
   else if (fetch.length === 0) reason = 'lead-reached';
-  else if (mostAdvanced === undefined) reason = 'anticipate-start';
+  else if (top === undefined) reason = 'anticipate-start';
   else reason = fetch.length > 1 ? 'catch-up' : 'keep-lead';
-  return { fetch, want: from <= to ? { from, to } : undefined, lead, reason };
+  return { fetch, want: mainFrom <= mainTo ? { from: mainFrom, to: mainTo } : undefined, lead, reason };
 }
 
 function invalid(field: string, value: unknown): never {

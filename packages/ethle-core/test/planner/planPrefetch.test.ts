@@ -144,3 +144,60 @@ describe('planPrefetch invariants', () => {
     }
   });
 });
+
+describe('planPrefetch with policy groups and gaps', () => {
+  const none = () => new Set<number>();
+
+  it('keeps x ahead of a trailing hold-x group as well as of the hold-0 head', () => {
+    // hold-0 receivers are at 40 (the live edge), the hold-x group trails at 30; x = 2.
+    const cached = new Set(range(30, 40).filter((id) => id !== 31 && id !== 32));
+    const p = planPrefetch({ produced: range(20, 40), mostAdvanced: undefined, groupHeads: [40, 30], cached, inFlight: none(), inFlightCount: 0, hold: 2, maxParallel: 8 });
+    expect(p.fetch).toEqual([31, 32]);
+    expect(p.want).toEqual({ from: 40, to: 40 });
+    // Only the overall most advanced head: the trailing group's next segments would be missed.
+    const q = planPrefetch({ produced: range(20, 40), mostAdvanced: 40, cached, inFlight: none(), inFlightCount: 0, hold: 2, maxParallel: 8 });
+    expect(q.fetch).toEqual([]);
+  });
+
+  it('an undefined group head is ignored; all undefined means no request yet', () => {
+    const base = { produced: range(1, 20), cached: none(), inFlight: none(), inFlightCount: 0, hold: 2, maxParallel: 8 };
+    expect(planPrefetch({ ...base, mostAdvanced: undefined, groupHeads: [undefined, 15] }).fetch).toEqual([15, 16, 17]);
+    expect(planPrefetch({ ...base, mostAdvanced: undefined, groupHeads: [undefined, undefined] }).reason).toBe('anticipate-start');
+  });
+
+  it('never fetches an id missing from a produced list with gaps', () => {
+    const p = planPrefetch({ produced: [10, 11, 13, 14], mostAdvanced: 11, cached: none(), inFlight: none(), inFlightCount: 0, hold: 3, maxParallel: 8 });
+    expect(p.fetch).toEqual([11, 13, 14]);
+  });
+
+  it('property: with group heads, fetches are produced, not local, unique and within the cap; each head gets its lead', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 6 }),
+        fc.array(fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 8 }),
+        (hold, heads, maxParallel) => {
+          const produced = range(5, 50);
+          const cached = new Set<number>();
+          const inFlight = new Set<number>();
+          // Run the planner to a fixed point, completing fetches in between.
+          let p = planPrefetch({ produced, mostAdvanced: undefined, groupHeads: heads, cached, inFlight, inFlightCount: 0, hold, maxParallel });
+          for (let i = 0; i < 40 && p.fetch.length > 0; i++) {
+            expect(new Set(p.fetch).size).toBe(p.fetch.length);
+            expect(p.fetch.length).toBeLessThanOrEqual(maxParallel);
+            for (const id of p.fetch) {
+              expect(cached.has(id)).toBe(false);
+              expect(produced.includes(id)).toBe(true);
+              cached.add(id);
+            }
+            p = planPrefetch({ produced, mostAdvanced: undefined, groupHeads: heads, cached, inFlight, inFlightCount: 0, hold, maxParallel });
+          }
+          for (const h of heads) {
+            if (h === undefined) continue;
+            for (let id = h; id <= h + hold; id++) if (produced.includes(id)) expect(cached.has(id), `head ${h} id ${id}`).toBe(true);
+          }
+        },
+      ),
+    );
+  });
+});
