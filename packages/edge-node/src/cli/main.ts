@@ -23,6 +23,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     case 'help':
       io.stdout.write(USAGE);
       return 0;
+    case undefined:
+      io.stderr.write(`ethle-edge: missing command\n\n${USAGE}`);
+      return EXIT_USAGE;
     default:
       io.stderr.write(`ethle-edge: unknown command ${JSON.stringify(command ?? '')}\n\n${USAGE}`);
       return EXIT_USAGE;

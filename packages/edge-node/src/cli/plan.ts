@@ -152,7 +152,7 @@ function sentence(o: PlanOutput): string {
     case 'hold-0-sufficient':
       return `Hold 0 segments: ${bh} and the radio in ${ranSeconds.toFixed(2)} s, within the ${o.segmentSeconds} s segment (eq. 1).`;
     case 'hold-x':
-      return `Hold ${segs(o.hold)} (+${(o.hold ?? 0) * o.segmentSeconds} s latency): ${bh} and the radio in ${ranSeconds.toFixed(2)} s, over the ${o.segmentSeconds} s segment (eq. 1 fails); ${o.hold} parallel origin fetches keep the edge ahead (eq. 2).`;
+      return `Hold ${segs(o.hold)} (+${(o.hold ?? 0) * o.segmentSeconds} s latency): ${bh} and the radio in ${ranSeconds.toFixed(2)} s, over the ${o.segmentSeconds} s segment (eq. 1 fails); ${o.hold === 1 ? '1 origin fetch keeps' : `${o.hold} parallel origin fetches keep`} the edge ahead (eq. 2).`;
     case 'capped-at-max-hold':
       return `Hold ${segs(o.hold)} (the operator cap; ${o.streamHold} needed, QoE not assured): ${bh}.`;
     default:
