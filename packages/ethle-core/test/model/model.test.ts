@@ -137,3 +137,35 @@ describe('bottleneck regime', () => {
     expect(capped).toBeCloseTo(free, 12);
   });
 });
+
+describe('units', () => {
+  it('throughput × delivery time = segment bits', () => {
+    fc.assert(
+      fc.property(bytes, rtt, fc.option(fc.double({ min: 1e-6, max: 0.1, noNaN: true }), { nil: undefined }), (b, r, p) => {
+        const e = backhaulThroughput({ bytes: b, rttSeconds: r, lossRate: p, includeRequestRtt: true });
+        expect((e.bps * e.deliverySeconds) / (b * 8)).toBeCloseTo(1, 9);
+      }),
+    );
+  });
+
+  it('pure slow-start time scales linearly with the RTT (seconds in, seconds out)', () => {
+    fc.assert(
+      fc.property(bytes, rtt, fc.double({ min: 0.1, max: 10, noNaN: true }), (b, r, k) => {
+        const t1 = slowStartDeliverySeconds({ bytes: b, rttSeconds: r, includeRequestRtt: true });
+        const tk = slowStartDeliverySeconds({ bytes: b, rttSeconds: r * k, includeRequestRtt: true });
+        expect(tk / t1).toBeCloseTo(k, 6);
+      }),
+    );
+  });
+
+  it('x depends on bits over bits/s only: scaling size and throughputs together keeps it', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1e5, max: 1e8, noNaN: true }), fc.double({ min: 1e6, max: 1e8, noNaN: true }), fc.integer({ min: 2, max: 8 }), (s, bh, k) => {
+        const base = { segmentSeconds: 2, ranBps: 1e12, maxHold: 100 };
+        const a = decideHold({ ...base, segmentBytes: s, backhaulBps: bh });
+        const b = decideHold({ ...base, segmentBytes: s * k, backhaulBps: bh * k, ranBps: base.ranBps * k });
+        expect(b.streamHold).toBe(a.streamHold);
+      }),
+    );
+  });
+});
