@@ -1,1 +1,4 @@
-export {};
+export { createTestbed, cleanupTestbeds, NS_PREFIX, type Testbed, type TestbedOptions, type Host, type HostName, type LinkStats, type CongestionControl } from './testbed/createTestbed.js';
+export { symmetric, type LinkSpec, type DirectionSpec } from './relay/LinkSpec.js';
+export { DirectionShaper, parseMahimahiTrace, type ShaperStats } from './relay/DirectionShaper.js';
+export { LTE_A, lteA, backhaul, PAPER_RTT_MS } from './profiles.js';

@@ -1,0 +1,22 @@
+import type { LinkSpec } from './relay/LinkSpec.js';
+
+/** The paper's backhaul RTTs to the UK testbed (Section V-A). */
+export const PAPER_RTT_MS = { 'us-west': 137, japan: 224, australia: 302, india: 334 } as const;
+
+/** A backhaul of the given RTT (split evenly between directions), optionally rate-capped. */
+export function backhaul(rttMs: number, rateMbps?: number): LinkSpec {
+  return { up: { delayMs: rttMs / 2, rateMbps }, down: { delayMs: rttMs / 2, rateMbps } };
+}
+
+/**
+ * The paper's LTE-A RAN: 112 Mbit/s downlink cap, air-interface delay fluctuating between 20 and
+ * 180 ms round trip at 50 % cell load (Fig. 6) — modelled as 10–90 ms one way each direction.
+ */
+export function lteA(): LinkSpec {
+  return {
+    down: { delayMs: 25, rateMbps: 112, fluctuating: { minMs: 10, maxMs: 90 } },
+    up: { delayMs: 25, rateMbps: 50, fluctuating: { minMs: 10, maxMs: 90 } },
+  };
+}
+
+export const LTE_A = 'lte-a';

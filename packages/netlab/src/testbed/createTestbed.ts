@@ -1,0 +1,198 @@
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ShaperStats } from '../relay/DirectionShaper.js';
+import type { LinkSpec } from '../relay/LinkSpec.js';
+import type { RelayConfig } from '../relay/relayMain.js';
+import { distFile, inNs, sh, spawnInNs } from './sh.js';
+
+export type CongestionControl = 'bbr' | 'cubic' | 'reno';
+export type HostName = 'client' | 'edge' | 'origin';
+
+export interface TestbedOptions {
+  /** client ↔ edge (the radio access network). */
+  ran: LinkSpec;
+  /** edge ↔ origin (the long-RTT backhaul). */
+  backhaul: LinkSpec;
+  /** Congestion control in every namespace (default bbr), or per host. */
+  cc?: CongestionControl | Partial<Record<HostName, CongestionControl>>;
+}
+
+export interface Host {
+  ns: string;
+  /** The address other hosts reach it at (the edge: its backhaul-side address for the origin, RAN side for the client). */
+  ip: string;
+}
+
+export interface LinkStats {
+  up: ShaperStats;
+  down: ShaperStats;
+}
+
+export interface Testbed {
+  id: string;
+  hosts: { client: Host; edge: Host & { ranIp: string; backhaulIp: string }; origin: Host };
+  /** Runs a command in a host's namespace and returns its stdout. */
+  exec(host: HostName, cmd: string, args: string[]): Promise<string>;
+  /** Spawns a long-running command in a host's namespace. */
+  spawn(host: HostName, cmd: string, args: string[]): ChildProcess;
+  /** An executable that runs Debian's Chromium in the client namespace (Playwright's executablePath). */
+  chromiumWrapper(chromium?: string): string;
+  stats(): Promise<{ ran: LinkStats; backhaul: LinkStats }>;
+  close(): Promise<void>;
+}
+
+const RELAY = distFile(import.meta.url, '../relay/relayMain.js');
+/** Every namespace we make starts with this, so a crashed run's leftovers can be found. */
+export const NS_PREFIX = 'ethle-';
+
+async function freePort(): Promise<number> {
+  const s = createSocket('udp4');
+  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
+  const { port } = s.address();
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+async function waitFor(cond: () => Promise<boolean>, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+interface LinkHandle {
+  relay: ChildProcess;
+  socats: ChildProcess[];
+}
+
+/**
+ * Builds client — RAN — edge — backhaul — origin in three network namespaces. Each link is a pair
+ * of TUN devices (one per namespace, made by socat and moved in) joined by a user-space relay that
+ * delays, rate-limits and drops datagrams: real kernel TCP sees real round trips. The edge forwards
+ * IP, so the client reaches the origin through it (E2E) without touching the edge server.
+ */
+export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
+  if (process.getuid?.() !== 0) throw new Error('netlab needs root (network namespaces, TUN devices)');
+  const id = randomBytes(3).toString('hex');
+  const ns = { client: `${NS_PREFIX}${id}-client`, edge: `${NS_PREFIX}${id}-edge`, origin: `${NS_PREFIX}${id}-origin` };
+  const links: LinkHandle[] = [];
+  const tmp = mkdtempSync(join(tmpdir(), `ethle-netlab-${id}-`));
+  let closed = false;
+
+  const teardownSync = () => {
+    for (const l of links) {
+      for (const p of [l.relay, ...l.socats]) p.kill('SIGKILL');
+    }
+    for (const n of Object.values(ns)) spawnSync('ip', ['netns', 'del', n]);
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  const onExit = () => teardownSync();
+  process.once('exit', onExit);
+
+  async function link(name: string, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec): Promise<LinkHandle> {
+    const [aListen, aPeer, bListen, bPeer] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec };
+    const relay = fork(RELAY, [JSON.stringify(cfg)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await new Promise<void>((resolve, reject) => {
+      relay.once('message', (m: { type: string; message?: string }) => (m.type === 'ready' ? resolve() : reject(new Error(m.message))));
+      relay.once('exit', (c) => reject(new Error(`relay exited with ${c}`)));
+    });
+    const handle: LinkHandle = { relay, socats: [] };
+    links.push(handle);
+    for (const [side, nsName, ip, listen, peer] of [
+      ['a', aNs, aIp, aPeer, aListen],
+      ['b', bNs, bIp, bPeer, bListen],
+    ] as const) {
+      const dev = `e${id}${name[0]}${side}`; // ≤ 15 chars, unique per testbed
+      const socat = spawn('socat', ['-b', '65536', `TUN,tun-name=${dev},tun-type=tun,iff-no-pi`, `UDP-DATAGRAM:127.0.0.1:${peer},bind=127.0.0.1:${listen}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+      handle.socats.push(socat);
+      await waitFor(async () => (await sh('ip', ['-o', 'link', 'show']).catch(() => '')).includes(`${dev}:`), `TUN ${dev}`);
+      // Moving a device to another namespace drops its addresses, so configure it there.
+      await sh('ip', ['link', 'set', dev, 'netns', nsName]);
+      await sh('ip', ['-n', nsName, 'addr', 'add', `${ip}/24`, 'dev', dev]);
+      await sh('ip', ['-n', nsName, 'link', 'set', dev, 'mtu', '1500', 'up']);
+    }
+    return handle;
+  }
+
+  try {
+    for (const n of Object.values(ns)) {
+      await sh('ip', ['netns', 'add', n]);
+      await sh('ip', ['-n', n, 'link', 'set', 'lo', 'up']);
+    }
+    const cc = typeof o.cc === 'string' || o.cc === undefined ? { client: o.cc, edge: o.cc, origin: o.cc } : o.cc;
+    // A new namespace may only pick from the init namespace's allowed list (often "reno bbr"):
+    // add what we need there (a global setting; it only widens the choice).
+    const allowed = (await sh('sysctl', ['-n', 'net.ipv4.tcp_allowed_congestion_control'])).trim().split(/\s+/);
+    const wanted = [...new Set(Object.values(cc).map((c) => c ?? 'bbr'))].filter((c) => !allowed.includes(c));
+    if (wanted.length > 0) await sh('sysctl', ['-q', '-w', `net.ipv4.tcp_allowed_congestion_control=${[...allowed, ...wanted].join(' ')}`]);
+    for (const h of ['client', 'edge', 'origin'] as const) {
+      await inNs(ns[h], 'sysctl', ['-q', '-w', `net.ipv4.tcp_congestion_control=${cc[h] ?? 'bbr'}`]);
+    }
+    await inNs(ns.edge, 'sysctl', ['-q', '-w', 'net.ipv4.ip_forward=1']);
+    await link('ran', ns.client, '10.77.1.2', ns.edge, '10.77.1.1', o.ran);
+    await link('backhaul', ns.edge, '10.77.2.1', ns.origin, '10.77.2.2', o.backhaul);
+    await sh('ip', ['-n', ns.client, 'route', 'add', 'default', 'via', '10.77.1.1']);
+    await sh('ip', ['-n', ns.origin, 'route', 'add', 'default', 'via', '10.77.2.1']);
+  } catch (e) {
+    teardownSync();
+    process.removeListener('exit', onExit);
+    throw e;
+  }
+
+  const stats = (l: LinkHandle) =>
+    new Promise<LinkStats>((resolve) => {
+      const on = (m: { type: string; up: ShaperStats; down: ShaperStats }) => {
+        if (m.type !== 'stats') return;
+        l.relay.off('message', on);
+        resolve({ up: m.up, down: m.down });
+      };
+      l.relay.on('message', on);
+      l.relay.send({ type: 'stats' });
+    });
+
+  return {
+    id,
+    hosts: {
+      client: { ns: ns.client, ip: '10.77.1.2' },
+      edge: { ns: ns.edge, ip: '10.77.2.1', ranIp: '10.77.1.1', backhaulIp: '10.77.2.1' },
+      origin: { ns: ns.origin, ip: '10.77.2.2' },
+    },
+    exec: (host, cmd, args) => inNs(ns[host], cmd, args),
+    spawn: (host, cmd, args) => spawnInNs(ns[host], cmd, args),
+    chromiumWrapper(chromium = '/usr/bin/chromium') {
+      const path = join(tmp, 'chromium-in-client-ns');
+      writeFileSync(path, `#!/bin/sh\nexec ip netns exec ${ns.client} ${chromium} "$@"\n`);
+      chmodSync(path, 0o755);
+      return path;
+    },
+    stats: async () => ({ ran: await stats(links[0]!), backhaul: await stats(links[1]!) }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      process.removeListener('exit', onExit);
+      for (const l of links) {
+        l.relay.disconnect?.();
+        for (const s of l.socats) s.kill('SIGTERM');
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      teardownSync();
+    },
+  };
+}
+
+/** Removes namespaces and socat processes left by crashed runs (anything named ethle-*). */
+export async function cleanupTestbeds(): Promise<string[]> {
+  const list = await sh('ip', ['netns', 'list']).catch(() => '');
+  const names = list.split('\n').map((l) => l.split(' ')[0]!).filter((n) => n.startsWith(NS_PREFIX));
+  for (const n of names) await sh('ip', ['netns', 'del', n]).catch(() => undefined);
+  spawnSync('pkill', ['-f', 'socat -b 65536 TUN,tun-name=e']);
+  return names;
+}

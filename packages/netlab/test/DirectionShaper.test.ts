@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DirectionShaper, parseMahimahiTrace } from '@ethle/netlab';
+
+describe('DirectionShaper (one direction of an emulated link)', () => {
+  it('constant delay: every packet leaves exactly delay ms after it arrived', () => {
+    const s = new DirectionShaper({ delayMs: 112 });
+    expect(s.admit(1500, 1000)).toBe(1112);
+    expect(s.admit(60, 1000.5)).toBe(1112.5);
+  });
+
+  it('rate cap: back-to-back packets are serialised at the rate', () => {
+    const s = new DirectionShaper({ delayMs: 0, rateMbps: 12 }); // 1500 B = 1 ms at 12 Mbit/s
+    const out = [0, 0, 0, 0].map(() => s.admit(1500, 0)!);
+    expect(out).toEqual([1, 2, 3, 4]);
+  });
+
+  it('drop-tail: a burst beyond the queue limit is dropped, not delayed without bound', () => {
+    const s = new DirectionShaper({ delayMs: 0, rateMbps: 12, queueBytes: 15_000 });
+    const out = Array.from({ length: 20 }, () => s.admit(1500, 0));
+    expect(out.filter((x) => x === null).length).toBe(10);
+    expect(s.stats.drops).toBe(10);
+  });
+
+  it('loss drops the given fraction', () => {
+    let seed = 1;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const s = new DirectionShaper({ delayMs: 10, loss: 0.1 }, rnd);
+    for (let i = 0; i < 10_000; i++) s.admit(100, i);
+    expect(s.stats.lossDrops / 10_000).toBeGreaterThan(0.08);
+    expect(s.stats.lossDrops / 10_000).toBeLessThan(0.12);
+  });
+
+  it('fluctuating delay stays within bounds and never reorders packets', () => {
+    const s = new DirectionShaper({ delayMs: 0, fluctuating: { minMs: 10, maxMs: 90 } });
+    let last = -1;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let t = 0; t < 60_000; t += 0.7) {
+      const d = s.admit(1500, t)!;
+      expect(d).toBeGreaterThanOrEqual(last);
+      last = d;
+      lo = Math.min(lo, d - t);
+      hi = Math.max(hi, d - t);
+    }
+    expect(lo).toBeGreaterThanOrEqual(10 - 1e-9);
+    expect(hi).toBeLessThanOrEqual(90 + 5); // FIFO can add a little queueing behind a slower predecessor
+    expect(hi - lo).toBeGreaterThan(40); // it really fluctuates
+  });
+
+  it('mahimahi trace: one 1500-byte packet per opportunity, the trace loops', () => {
+    const s = new DirectionShaper({ delayMs: 0, traceMs: [1, 1, 5, 10] });
+    expect([0, 0, 0, 0, 0].map(() => s.admit(1500, 0))).toEqual([1, 1, 5, 10, 11]);
+    const trace = parseMahimahiTrace(readFileSync('/work/shared/traces/mahimahi/Verizon-LTE-short.down', 'utf8'));
+    expect(trace.length).toBeGreaterThan(100);
+    expect(() => parseMahimahiTrace('1\nx\n')).toThrow(/not a mahimahi/);
+  });
+});

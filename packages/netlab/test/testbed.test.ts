@@ -1,0 +1,86 @@
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backhaul, createTestbed, symmetric, type Testbed } from '@ethle/netlab';
+import { modelHold } from '@ethle/core';
+import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
+
+// Real kernel TCP through namespaces, TUN devices and the user-space relay. Needs root (CI is root).
+const root = process.getuid?.() === 0;
+const d = root ? describe : describe.skip;
+if (!root) console.warn('netlab tests skipped: they need root for network namespaces');
+
+d('testbed: client — RAN — edge — backhaul (224 ms) — origin', () => {
+  let tb: Testbed;
+  let stop: () => void;
+  beforeAll(async () => {
+    tb = await createTestbed({ ran: symmetric({ delayMs: 5 }), backhaul: backhaul(224), cc: { origin: 'bbr', edge: 'cubic' } });
+    stop = await startBulkServer(tb);
+  }, 60_000);
+  afterAll(async () => {
+    stop?.();
+    await tb?.close();
+  });
+
+  it('measured RTT is within 2 ms of the configured one, per link and end to end through the edge', async () => {
+    expect(Math.abs((await tcpRttMs(tb, 'edge', tb.hosts.origin.ip)) - 224)).toBeLessThanOrEqual(2);
+    expect(Math.abs((await tcpRttMs(tb, 'client', tb.hosts.origin.ip)) - 234)).toBeLessThanOrEqual(2);
+  });
+
+  it('congestion control is set per namespace', async () => {
+    expect((await tb.exec('origin', 'sysctl', ['-n', 'net.ipv4.tcp_congestion_control'])).trim()).toBe('bbr');
+    expect((await tb.exec('edge', 'sysctl', ['-n', 'net.ipv4.tcp_congestion_control'])).trim()).toBe('cubic');
+  });
+
+  it('a 3.7 MB segment at 224 ms is dominated by slow start, as the core model predicts (IW 10)', async () => {
+    const r = await transfer(tb, 'edge', tb.hosts.origin.ip, 3.7e6);
+    expect(r.bytes).toBe(3.7e6);
+    // Slow start: the first eighth of the bytes takes most of the time (at a constant rate it would take 1/8).
+    expect(timeToFraction(r, 1 / 8) / r.totalMs).toBeGreaterThan(0.5);
+    // Model: handshake + request + slow-start delivery (doubling per RTT from IW 10).
+    const m = modelHold({ rttSeconds: 0.224, segmentBytes: 3.7e6, segmentSeconds: 2, ranBps: 1e9, initialWindowSegments: 10, includeRequestRtt: true });
+    const predicted = (m.backhaul.deliverySeconds + 0.224) * 1000; // + the handshake
+    expect(r.totalMs / predicted).toBeGreaterThan(0.85);
+    expect(r.totalMs / predicted).toBeLessThan(1.25);
+  });
+
+  it('Chromium runs inside the client namespace and loads a page from the origin namespace', async () => {
+    const browser = await chromium.launch({ executablePath: tb.chromiumWrapper(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    try {
+      const page = await browser.newPage();
+      const t0 = Date.now();
+      const res = await page.goto(`http://${tb.hosts.origin.ip}:9000/page`);
+      expect(res?.status()).toBe(200);
+      expect(await page.textContent('#ok')).toContain('origin namespace');
+      expect(Date.now() - t0).toBeGreaterThan(2 * 234); // handshake + request crossed the emulated path
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
+d('testbed: rate cap', () => {
+  it('a 50 Mbit/s cap gives 50 Mbit/s on the wire (within 3 %) in steady state', async () => {
+    const tb = await createTestbed({ ran: symmetric({ delayMs: 0.5 }), backhaul: backhaul(20, 50) });
+    try {
+      const stop = await startBulkServer(tb);
+      const r = await transfer(tb, 'edge', tb.hosts.origin.ip, 25e6);
+      stop();
+      const t1 = timeToFraction(r, 0.3);
+      const goodput = (r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000);
+      // TCP payload is 1448 of every 1500 bytes the link carries (IP + TCP headers with timestamps).
+      const wire = (goodput * 1500) / 1448;
+      expect(Math.abs(wire / 50e6 - 1)).toBeLessThan(0.03);
+    } finally {
+      await tb.close();
+    }
+  }, 60_000);
+
+  it('close() removes every namespace', async () => {
+    const tb = await createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2) });
+    const names = Object.values(tb.hosts).map((h) => h.ns);
+    await tb.close();
+    const { execFileSync } = await import('node:child_process');
+    const list = execFileSync('ip', ['netns', 'list']).toString();
+    for (const n of names) expect(list).not.toContain(n);
+  }, 30_000);
+});
