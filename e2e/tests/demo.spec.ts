@@ -59,7 +59,7 @@ test('the dashboard renders charts and Table II from those runs', async ({ page 
   });
   expect(info.runs).toBeGreaterThanOrEqual(2);
   for (const n of info.datasets) expect(n).toBeGreaterThan(0);
-  expect(info.schemes).toEqual(expect.arrayContaining(['e2e', 'auto']));
+  expect(info.schemes).toEqual(expect.arrayContaining(['e2e', 'hold-2']));
   // The canvases really have pixels drawn (not just datasets).
   const inked = await page.$$eval('canvas', (cs) =>
     cs.map((c) => {
