@@ -38,6 +38,7 @@ export interface StartEdgeOptions {
 
 const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
+const MIN_MEASURED_BYTES = 100_000;
 const EXPOSED = 'Date, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Production-Start, X-Ethle-Production-End';
 const CORS_ALLOW_HEADERS = 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Range';
 /**
@@ -74,6 +75,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   /** Stream x in auto mode: the largest eq. 2 answer seen (x never shrinks under receivers). */
   const autoHold = new Map<string, number>();
   const staleReported = new Map<string, EdgeError>();
+  /** Throughput (Mbit/s) of the last segment fetches per origin, for the model's online check. */
+  const measuredBackhaul = new Map<string, number[]>();
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   const single = config.origins.length === 1;
 
@@ -83,6 +86,13 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     if (r.outcome === 'ok' && r.kind !== 'manifest' && r.bytes > 0 && r.totalMs > 0) {
       const measured = (r.bytes * 8) / (r.totalMs * 1000);
       metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
+      // Small objects (init segments, audio) measure the RTT more than the throughput.
+      if (r.bytes >= MIN_MEASURED_BYTES) {
+        let list = measuredBackhaul.get(r.origin);
+        if (list === undefined) measuredBackhaul.set(r.origin, (list = []));
+        list.push(measured);
+        if (list.length > 8) list.shift();
+      }
       const rtt = rttFor(r.origin);
       if (rtt !== undefined) {
         // th_bh depends on size and RTT only; segment length and radio are placeholders here.
@@ -116,9 +126,17 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     return origins.get(originName)?.client.rtt.estimateMs(Date.now());
   }
 
-  function modelDecision(rttMs: number, segmentBytes: number, segmentSeconds: number, ranMbps: number): HoldDecision | undefined {
+  /** Median of the recent measured segment throughputs of an origin. */
+  function measuredMbps(originName: string): number | undefined {
+    const list = measuredBackhaul.get(originName);
+    if (list === undefined || list.length < 3) return undefined;
+    const sorted = [...list].sort((a, b) => a - b);
+    return sorted[sorted.length >> 1];
+  }
+
+  function modelDecision(rttMs: number, segmentBytes: number, segmentSeconds: number, ranMbps: number, measuredBackhaulMbps?: number): HoldDecision | undefined {
     try {
-      return decideHold({ rttMs: Math.max(rttMs, 0.05), segmentBytes, segmentSeconds, ranMbps, initialWindow: config.initialWindow, maxHold: config.maxHold });
+      return decideHold({ rttMs: Math.max(rttMs, 0.05), segmentBytes, segmentSeconds, ranMbps, initialWindow: config.initialWindow, maxHold: config.maxHold, measuredBackhaulMbps });
     } catch (e) {
       events.emit('error', { where: 'model', error: e as Error });
       return undefined;
@@ -280,7 +298,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       const segSeconds = version.view.segmentSeconds;
       const bytes = stream.segmentBytes() ?? (await stream.firstSegmentBytes(segSeconds * 1000));
       const rtt = rttFor(origin.cfg.name);
-      const d = bytes === undefined || rtt === undefined ? undefined : modelDecision(rtt, bytes, segSeconds, ranMbps);
+      const d = bytes === undefined || rtt === undefined ? undefined : modelDecision(rtt, bytes, segSeconds, ranMbps, measuredMbps(origin.cfg.name));
       if (d === undefined) {
         // No context yet (no segment size or RTT): serve the current stream x, the safe side, but
         // do not put the session in a group on no evidence (hold-x would be for good).

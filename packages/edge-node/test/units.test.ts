@@ -144,3 +144,20 @@ describe('radio inputs', () => {
     expect(rsrqIndexToDb(30)).toBe(-5);
   });
 });
+
+describe('decideHold (edge adapter over the core model)', () => {
+  it('corrects the model online with the backhaul throughput actually achieved, never upwards', async () => {
+    const { decideHold } = await import('../src/core/decideHold.js');
+    const base = { rttMs: 10, segmentBytes: 500_000, segmentSeconds: 2, ranMbps: 100, initialWindow: 10, maxHold: 4 };
+    const model = decideHold(base);
+    expect(model.eq1).toBe(true);
+    expect(model.hold).toBe(1);
+    // 1.5 Mbit/s achieved: a segment takes 2.67 s → eq. 1 fails, eq. 2 needs x = 2.
+    const slow = decideHold({ ...base, measuredBackhaulMbps: 1.5 });
+    expect(slow.eq1).toBe(false);
+    expect(slow.hold).toBe(2);
+    expect(slow.backhaulMbps).toBe(1.5);
+    // Faster than the model: the model (optimistic upper bound) stays.
+    expect(decideHold({ ...base, measuredBackhaulMbps: 1e5 })).toEqual(model);
+  });
+});

@@ -1,4 +1,4 @@
-import { modelHold } from '@ethle/core';
+import { decideHold as coreDecideHold, modelHold } from '@ethle/core';
 
 /** What the edge measured, for one receiver's decision. */
 export interface HoldContext {
@@ -8,6 +8,8 @@ export interface HoldContext {
   ranMbps: number;
   initialWindow: number;
   maxHold: number;
+  /** Backhaul throughput the edge actually achieved on recent segment fetches (Mbit/s), if known. */
+  measuredBackhaulMbps?: number;
 }
 
 export interface HoldDecision {
@@ -36,6 +38,21 @@ export function decideHold(c: HoldContext): HoldDecision {
     maxHold: c.maxHold,
     includeRequestRtt: true,
   });
+  // Online correction: when the fetches the edge really made were slower than the model says
+  // (loss, a bottleneck, a loaded origin), decide with what was achieved — the paper's model is an
+  // optimistic upper bound (Section IV), so the lower of the two is the safe input.
+  const measuredBps = c.measuredBackhaulMbps === undefined ? undefined : c.measuredBackhaulMbps * 1e6;
+  if (measuredBps !== undefined && measuredBps > 0 && measuredBps < r.backhaul.bps) {
+    const d = coreDecideHold({ segmentBytes: c.segmentBytes, segmentSeconds: c.segmentSeconds, backhaulBps: measuredBps, ranBps: c.ranMbps * 1e6, maxHold: c.maxHold });
+    return {
+      eq1: d.eq1,
+      eq3: d.applicable,
+      hold: Math.min(d.streamHold, c.maxHold),
+      backhaulMbps: c.measuredBackhaulMbps!,
+      deliverySeconds: (c.segmentBytes * 8) / measuredBps,
+      reason: `${d.reason} (measured backhaul)`,
+    };
+  }
   return {
     eq1: r.eq1,
     eq3: r.applicable,
