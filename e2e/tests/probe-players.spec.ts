@@ -6,18 +6,21 @@
  * on pagehide.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { bufferAhead, events, openProbePage, report } from '../../packages/qoe-probe/test-e2e/harness.js';
+import { bufferAhead, events, openProbePage, report, startHarness, type Harness } from '../../packages/qoe-probe/test-e2e/harness.js';
 import { startLiveSource, type LiveSource } from '../../packages/qoe-probe/test-e2e/liveSource.js';
 
 const STREAM = '2M-2s'; // low bitrate spares the CPU
 
 let source: LiveSource;
+let harness: Harness;
 test.beforeAll(async () => {
+  harness = await startHarness();
   const s = await startLiveSource(STREAM);
   test.skip(s === null, '@ethle/live-origin has no startOrigin() yet');
   source = s!;
 });
 test.afterAll(async () => {
+  await harness?.close();
   await source?.close();
 });
 
@@ -31,8 +34,7 @@ async function latencyGap(page: Page, n: number): Promise<{ gap: number; trueLat
 
 for (const player of ['hls', 'dash'] as const) {
   test(`probe in ${player === 'hls' ? 'hls.js' : 'dash.js'}: startup, latency, seek, one stall per delivery pause`, async ({ page }) => {
-    const beacons: any[] = [];
-    await openProbePage(page, player, player === 'hls' ? source.hls : source.dash, beacons);
+    await openProbePage(page, harness, player, player === 'hls' ? source.hls : source.dash, true);
 
     await test.step('startup is reported and plausible', async () => {
       await expect.poll(async () => (await report(page)).startupMs, { timeout: 20_000 }).not.toBeNull();
@@ -94,9 +96,8 @@ for (const player of ['hls', 'dash'] as const) {
 
     await test.step('the beacon delivers batches and, on pagehide, the report', async () => {
       const session = (await report(page)).session;
-      // The page-hide path, with the page still alive so Playwright sees the request.
-      await page.evaluate(() => dispatchEvent(new PageTransitionEvent('pagehide')));
-      const mine = () => beacons.filter((b) => b.session === session);
+      await page.goto('about:blank'); // pagehide
+      const mine = () => harness.beacons.filter((b) => b.session === session);
       await expect.poll(() => mine().some((b) => b.report), { timeout: 10_000 }).toBe(true);
       const batches = mine();
       expect(batches.map((b) => b.seq)).toEqual(batches.map((_, i) => i));

@@ -1,13 +1,13 @@
 /**
- * Browser harness for the probe's Playwright tests: a bare player page served *from the stream's
- * own origin* (Playwright intercepts `<origin>/__probe__/…`), so the page is same-origin with the
- * manifests and the probe can read Date / X-Ethle-* headers without CORS exposure.
- * The page plays `src` with real hls.js or dash.js, attaches the built probe
+ * Browser harness for the probe's Playwright tests: a bare player page on its own loopback server
+ * (cross-origin to the stream, like a real deployment). The page plays `src` with real hls.js or dash.js, attaches the built probe
  * (dist/qoe-probe.min.js) and keeps every probe event in `window.__qoe`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -29,10 +29,10 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>qoe-probe harness</tit
 <video id="v" muted autoplay playsinline width="320" height="180"></video>
 <script>
   const q = new URLSearchParams(location.search);
-  document.write('<script src="/__probe__/' + (q.get('player') === 'dash' ? 'dash.all.min.js' : 'hls.min.js') + '"><\\/script>');
+  document.write('<script src="/' + (q.get('player') === 'dash' ? 'dash.all.min.js' : 'hls.min.js') + '"><\\/script>');
 </script>
 <script type="module">
-  import { attachProbe, Events } from '/__probe__/qoe-probe.min.js';
+  import { attachProbe, Events } from '/qoe-probe.min.js';
   const q = new URLSearchParams(location.search);
   const src = q.get('src');
   const options = q.get('beacon') ? { beacon: { url: q.get('beacon'), intervalMs: 5000 } } : {};
@@ -60,26 +60,52 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>qoe-probe harness</tit
   Object.assign(window, { player, probe, video, bufferAhead });
 </script>`;
 
+export interface Harness {
+  /** http://127.0.0.1:PORT — the page's origin. */
+  url: string;
+  /** Beacon batches the page POSTed to `<url>/collect`. */
+  beacons: any[];
+  close(): Promise<void>;
+}
+
 /**
- * Opens the harness on the stream's origin and returns once the page has attached the probe.
- * With `beacons`, the probe beacons to `<origin>/__probe__/collect` and each batch lands in it
- * (same-origin: a page Playwright fulfils is not on the loopback address space, so Chromium's
- * local-network-access rules would block a beacon to a separate loopback collector).
+ * Serves the harness page, the players and the built probe from 127.0.0.1:0, and collects
+ * beacons. The page is cross-origin to the stream (as in real deployments): the probe reads Date
+ * and X-Ethle-* through the servers' Access-Control-Expose-Headers. (A page Playwright fulfils
+ * itself would not be on the loopback address space, and Chromium's local-network-access rules
+ * would then block its requests to other loopback origins, e.g. an MPD's UTCTiming URL.)
  */
-export async function openProbePage(page: Page, player: 'hls' | 'dash', src: string, beacons?: unknown[]): Promise<void> {
-  const origin = new URL(src).origin;
+export async function startHarness(): Promise<Harness> {
   const served = files();
-  await page.route(`${origin}/__probe__/**`, (route) => {
-    const name = new URL(route.request().url()).pathname.slice('/__probe__/'.length);
-    if (name === 'collect') {
-      beacons?.push(JSON.parse(route.request().postData() ?? 'null'));
-      return route.fulfill({ status: 204 });
+  const beacons: any[] = [];
+  const server = createServer((req, res) => {
+    const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1);
+    if (name === 'collect' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        beacons.push(JSON.parse(body));
+        res.writeHead(204).end();
+      });
+      return;
     }
     const f = served[name];
-    return f ? route.fulfill({ status: 200, body: f.body, contentType: f.type }) : route.fulfill({ status: 404 });
+    if (!f) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': f.type }).end(f.body);
   });
-  const b = beacons ? `&beacon=${encodeURIComponent(`${origin}/__probe__/collect`)}` : '';
-  await page.goto(`${origin}/__probe__/index.html?player=${player}&src=${encodeURIComponent(src)}${b}`);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    beacons,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
+
+/** Opens the harness page playing `src` and returns once the page has attached the probe. */
+export async function openProbePage(page: Page, harness: Harness, player: 'hls' | 'dash', src: string, beacon = false): Promise<void> {
+  const b = beacon ? `&beacon=${encodeURIComponent(`${harness.url}/collect`)}` : '';
+  await page.goto(`${harness.url}/index.html?player=${player}&src=${encodeURIComponent(src)}${b}`);
   await page.waitForFunction(() => typeof (window as any).probe === 'object');
 }
 
