@@ -39,6 +39,7 @@ for (const player of ['hls', 'dash'] as const) {
     await test.step('startup is reported and plausible', async () => {
       await expect.poll(async () => (await report(page)).startupMs, { timeout: 20_000 }).not.toBeNull();
       const { startupMs } = await report(page);
+      test.info().annotations.push({ type: 'startup', description: `${player}: ${startupMs.toFixed(0)} ms` });
       expect(startupMs).toBeGreaterThan(0);
       expect(startupMs).toBeLessThan(15_000);
     });
