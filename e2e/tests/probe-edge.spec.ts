@@ -3,7 +3,7 @@
  * distance to the manifest's edge is what the manifest hides:
  * - DASH: the hold the edge declares (X-Ethle-Hold-Seconds, the AST shift) ± 0.5 s;
  * - HLS: how long after production the edge's playlist really lists a segment — checked against
- *   an independent 25 ms poll of the edge's playlist (± 0.25 s) — which is the declared hold plus
+ *   an independent 25 ms poll of the edge's playlist (± 0.3 s) — which is the declared hold plus
  *   the edge's own playlist polling delay (0 … half a target duration), so within
  *   [hold − 0.5 s, hold + 1 s + 0.5 s].
  */
@@ -56,7 +56,7 @@ for (const player of ['hls', 'dash'] as const) {
     await expect
       .poll(async () => {
         const r = await report(page);
-        const lagKnown = player === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 250;
+        const lagKnown = player === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 150;
         return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
       }, { timeout: 60_000 })
       .toBe(true);
@@ -74,7 +74,7 @@ for (const player of ['hls', 'dash'] as const) {
     else {
       const lag = (await independentLag!) / 1000;
       test.info().annotations.push({ type: 'edge listing lag', description: `independent poll: ${lag.toFixed(3)} s` });
-      expect(Math.abs(gap - lag)).toBeLessThanOrEqual(0.25);
+      expect(Math.abs(gap - lag)).toBeLessThanOrEqual(0.3);
       expect(gap).toBeGreaterThanOrEqual(declared - 0.5);
       expect(gap).toBeLessThanOrEqual(declared + 1 + 0.5);
     }
