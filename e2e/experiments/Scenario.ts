@@ -1,0 +1,51 @@
+/** One experiment run: a backhaul RTT × stream × RAN profile × scheme × repeat (issue 6). */
+export interface Scenario {
+  /** Backhaul RTT, ms (paper: US West 137, Japan 224, Australia 302, India 334). */
+  rttMs: number;
+  /** Origin stream, e.g. `15M-2s`. */
+  stream: string;
+  /** `lte-a` (112 Mbit/s, 20–180 ms fluctuating RTT), `none` (a 1 ms link), or `trace:<mahimahi .down file>`. */
+  ran: string;
+  /** `e2e` (straight to the origin, routed through the edge host), `hold-0`, `hold-N`, or `auto`. */
+  scheme: string;
+  repeat: number;
+  durationS: number;
+  player: 'hls' | 'dash';
+  /** TCP congestion control on every host (default bbr, as the paper's sources). */
+  cc?: 'bbr' | 'cubic' | 'reno';
+}
+
+export const scenarioId = (s: Scenario) =>
+  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}-${s.scheme}-${s.player}-r${s.repeat}`;
+
+/** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */
+export function matrix(o: { rtt: string; stream: string; ran: string; scheme: string; repeats: number; durationS: number; player: string; cc?: string }): Scenario[] {
+  const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+  const out: Scenario[] = [];
+  for (const rtt of list(o.rtt))
+    for (const stream of list(o.stream))
+      for (const ran of list(o.ran))
+        for (const player of list(o.player))
+          for (let repeat = 1; repeat <= o.repeats; repeat++)
+            for (const scheme of list(o.scheme)) {
+              if (!/^(e2e|auto|hold-\d+)$/.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N)`);
+              const cc = (o.cc ?? 'bbr') as Scenario['cc'];
+              if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
+              out.push({ rttMs: Number(rtt), stream, ran, scheme, repeat, durationS: o.durationS, player: player === 'dash' ? 'dash' : 'hls', cc });
+            }
+  return out;
+}
+
+/** The matrix from EXP_* environment variables (the experiment command sets them). */
+export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] {
+  return matrix({
+    rtt: env.EXP_RTT ?? '224',
+    stream: env.EXP_STREAM ?? '15M-2s',
+    ran: env.EXP_RAN ?? 'lte-a',
+    scheme: env.EXP_SCHEME ?? 'e2e,hold-0,auto',
+    repeats: Number(env.EXP_REPEATS ?? 1),
+    durationS: Number(env.EXP_DURATION ?? 60),
+    player: env.EXP_PLAYER ?? 'hls',
+    cc: env.EXP_CC ?? 'bbr',
+  });
+}

@@ -1,0 +1,19 @@
+import { chromium, expect, test } from '@playwright/test';
+import { runScenario } from './runScenario.js';
+import { matrixFromEnv, scenarioId } from './Scenario.js';
+
+const outDir = process.env.EXP_OUT ?? 'results';
+
+for (const s of matrixFromEnv()) {
+  test(scenarioId(s), async () => {
+    test.setTimeout((s.durationS + 120) * 1000);
+    const run = await runScenario(s, chromium, outDir);
+    const r = run.report;
+    // A run whose player never rendered a frame says nothing about the scheme: fail it loudly.
+    expect(r.startupMs, `${run.id}: the player never started`).not.toBeNull();
+    console.log(
+      `${run.id}: startup ${((r.startupMs ?? NaN) / 1000).toFixed(1)} s, stalls ${r.stalls.count} (${(r.stalls.totalMs / 1000).toFixed(1)} s), ` +
+        `latency ${r.latency.current?.toFixed(1) ?? '–'} s, hold ${r.holdSeconds} s, x ${run.edge?.x ?? '–'}`,
+    );
+  });
+}

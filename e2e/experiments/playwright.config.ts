@@ -1,0 +1,14 @@
+import { defineConfig } from '@playwright/test';
+
+// `npm run experiment -- …`: one Playwright test per scenario, so runs are independent and can be
+// sharded across machines with --shard=i/n. Each writes results/<id>.json; the global teardown
+// writes the summary (JSON, CSV) and the HTML report of what is in the results directory.
+export default defineConfig({
+  testDir: '.',
+  testMatch: 'matrix.spec.ts',
+  timeout: 30 * 60_000,
+  workers: 1, // one testbed at a time: runs share this machine's two cores
+  retries: 0,
+  reporter: [['list']],
+  globalTeardown: './globalTeardown.ts',
+});

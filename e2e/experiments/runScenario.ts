@@ -1,0 +1,170 @@
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserType } from '@playwright/test';
+import { backhaul, createTestbed, lteA, parseMahimahiTrace, symmetric, type LinkSpec, type Testbed } from '@ethle/netlab';
+import type { RunResult } from '../../packages/player-demo/src/data/RunResult.js';
+import { scenarioId, type Scenario } from './Scenario.js';
+
+const require = createRequire(import.meta.url);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const ORIGIN_BIN = join(root, 'packages/live-origin/bin/ethle-origin.js');
+const EDGE_BIN = join(root, 'packages/edge-node/bin/ethle-edge.js');
+const LIBS: Record<string, string> = {
+  'hls.min.js': require.resolve('hls.js/dist/hls.min.js'),
+  'dash.all.min.js': require.resolve('dashjs'),
+  'qoe-probe.min.js': join(root, 'packages/qoe-probe/dist/qoe-probe.min.js'),
+};
+
+const PAGE = `<!doctype html><meta charset="utf-8"><video id="v" muted autoplay playsinline width="320" height="180"></video>
+<script>
+  const q = new URLSearchParams(location.search);
+  document.write('<script src="/__exp__/' + (q.get('player') === 'dash' ? 'dash.all.min.js' : 'hls.min.js') + '"><\\/script>');
+</script>
+<script type="module">
+  import { attachProbe } from '/__exp__/qoe-probe.min.js';
+  const q = new URLSearchParams(location.search);
+  const video = document.getElementById('v');
+  let player, probe;
+  if (q.get('player') === 'dash') {
+    player = dashjs.MediaPlayer().create();
+    player.updateSettings({ debug: { logLevel: 1 } });
+    probe = attachProbe(player);
+    player.initialize(video, q.get('src'), true);
+  } else {
+    player = new Hls();
+    probe = attachProbe(player);
+    player.attachMedia(video);
+    player.loadSource(q.get('src'));
+  }
+  Object.assign(window, { player, probe, video });
+</script>`;
+
+function ranSpec(ran: string): LinkSpec {
+  if (ran === 'lte-a') return lteA();
+  if (ran === 'none') return symmetric({ delayMs: 0.5 });
+  if (ran.startsWith('trace:')) {
+    const traceMs = parseMahimahiTrace(readFileSync(ran.slice(6), 'utf8'));
+    return { down: { delayMs: 20, traceMs }, up: { delayMs: 20, rateMbps: 50 } };
+  }
+  throw new Error(`unknown RAN profile ${ran} (lte-a, none, trace:FILE)`);
+}
+
+async function waitForLine(p: ReturnType<Testbed['spawn']>, re: RegExp, what: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${out}`)), 20_000);
+    const on = (c: Buffer) => {
+      out += c.toString();
+      if (re.test(out)) {
+        clearTimeout(timer);
+        p.stdout!.off('data', on);
+        resolve();
+      }
+    };
+    p.stdout!.on('data', on);
+    p.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    p.once('exit', (c) => reject(new Error(`${what} exited with ${c}: ${out}`)));
+  });
+}
+
+/** Fetches a URL from inside a host's namespace (the harness has no route into the namespaces). */
+async function fetchIn(tb: Testbed, host: 'edge' | 'origin' | 'client', url: string): Promise<string> {
+  return tb.exec(host, process.execPath, ['-e', `fetch(${JSON.stringify(url)}).then(r=>r.text()).then(t=>process.stdout.write(t))`]);
+}
+
+function metric(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    if (!Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
+    const v = Number(line.split(' ').at(-1));
+    if (Number.isFinite(v)) return v;
+  }
+  return undefined;
+}
+
+/**
+ * Runs one scenario on real kernel TCP: origin, edge and Chromium (hls.js or dash.js with the
+ * QoE probe) in their namespaces, for `durationS`, and returns the run in the results format.
+ */
+export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: string): Promise<RunResult> {
+  const tb = await createTestbed({ ran: ranSpec(s.ran), backhaul: backhaul(s.rttMs), cc: s.cc ?? 'bbr' });
+  let browser: Browser | undefined;
+  const procs: ReturnType<Testbed['spawn']>[] = [];
+  try {
+    const origin = tb.spawn('origin', process.execPath, [ORIGIN_BIN, '--host', '0.0.0.0', '--port', '8081', '--streams', s.stream]);
+    procs.push(origin);
+    await waitForLine(origin, /listening/, 'origin');
+    const originUrl = `http://${tb.hosts.origin.ip}:8081`;
+    let base = originUrl;
+    if (s.scheme !== 'e2e') {
+      const hold = s.scheme === 'auto' ? 'auto' : s.scheme.slice('hold-'.length);
+      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', '--hold', hold, '--log-level', 'info']);
+      procs.push(edge);
+      await waitForLine(edge, /listen/i, 'edge');
+      base = `http://${tb.hosts.edge.ranIp}:8080`;
+    }
+    const src = `${base}/live/${s.stream}/${s.player === 'dash' ? 'manifest.mpd' : 'index.m3u8'}`;
+    browser = await chromium.launch({
+      executablePath: tb.chromiumWrapper(),
+      // The page is served by Playwright's route and the hosts have private (10.x) addresses:
+      // Chromium's private/local network access checks would block the player's requests.
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--autoplay-policy=no-user-gesture-required',
+        '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults',
+      ],
+    });
+    const page = await browser.newPage();
+    const pageLog: string[] = [];
+    page.on('console', (m) => pageLog.push(`${m.type()}: ${m.text()}`.slice(0, 300)));
+    page.on('pageerror', (e) => pageLog.push(`pageerror: ${e.message}`.slice(0, 300)));
+    await page.route(`${base}/__exp__/**`, (route) => {
+      const name = new URL(route.request().url()).pathname.replace('/__exp__/', '');
+      if (name === 'index.html') return route.fulfill({ body: PAGE, contentType: 'text/html' });
+      const file = LIBS[name];
+      return file ? route.fulfill({ body: readFileSync(file), contentType: 'text/javascript' }) : route.fulfill({ status: 404 });
+    });
+    const startedAt = new Date().toISOString();
+    await page.goto(`${base}/__exp__/index.html?player=${s.player}&src=${encodeURIComponent(src)}`);
+    // The measured period itself (paper: 5 minutes from the first request).
+    await page.waitForTimeout(s.durationS * 1000);
+    const report = await page.evaluate(() => (window as any).probe.report());
+    if (process.env.EXP_DEBUG) console.log(pageLog.slice(-30).join('\n'), await page.evaluate(() => (window as any).video?.currentTime));
+
+    const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as { requests: Record<string, number> };
+    const segs = Object.entries(stats.requests).filter(([p]) => /\d+\.(m4s|ts)$/.test(p));
+    const run: RunResult = {
+      v: 1,
+      id: scenarioId(s),
+      startedAt,
+      scenario: { stream: s.stream, player: s.player, scheme: s.scheme, hold: 0, rttMs: s.rttMs, ran: s.ran, repeat: s.repeat, durationS: s.durationS },
+      report,
+      edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, n]) => a + n, 0) / segs.length : undefined },
+    };
+    if (s.scheme !== 'e2e') {
+      const m = await fetchIn(tb, 'edge', 'http://127.0.0.1:8080/metrics');
+      const x = metric(m, 'ethle_hold_segments', { group: 'hold-x' }) ?? metric(m, 'ethle_hold_segments');
+      run.edge = {
+        ...run.edge,
+        x,
+        modelBackhaulMbps: metric(m, 'ethle_backhaul_throughput_mbps', { source: 'model' }),
+        measuredBackhaulMbps: metric(m, 'ethle_backhaul_throughput_mbps', { source: 'measured' }),
+      };
+    }
+    run.scenario.hold = Math.round(report.holdSeconds / Number(/-(\d+)s$/.exec(s.stream)?.[1] ?? 2));
+    if (outDir) {
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(join(outDir, `${run.id}.json`), `${JSON.stringify(run)}\n`);
+    }
+    return run;
+  } finally {
+    await browser?.close().catch(() => undefined);
+    for (const p of procs) p.kill('SIGTERM');
+    await tb.close();
+  }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm run experiment -- [options] [-- playwright options]`: the QoE experiment matrix on real TCP
+// (packages/netlab) — backhaul RTT × stream × RAN profile × scheme × repeats. Needs root.
+//   --rtt 137,224,302,334   --stream 15M-2s,50M-4s   --ran lte-a|none|trace:FILE
+//   --scheme e2e,hold-0,hold-2,auto   --repeats 3   --duration 120 (s)   --player hls|dash
+//   --cc bbr|cubic|reno   --out results/          --shard 1/4 (Playwright sharding across machines)
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+
+const { values: a, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    rtt: { type: 'string', default: '224' },
+    stream: { type: 'string', default: '15M-2s' },
+    ran: { type: 'string', default: 'lte-a' },
+    scheme: { type: 'string', default: 'e2e,hold-0,auto' },
+    repeats: { type: 'string', default: '1' },
+    duration: { type: 'string', default: '60' },
+    player: { type: 'string', default: 'hls' },
+    cc: { type: 'string', default: 'bbr' },
+    out: { type: 'string', default: 'results' },
+    shard: { type: 'string' },
+  },
+});
+if (process.getuid?.() !== 0) {
+  console.error('experiment: needs root (network namespaces); run as root or with sudo');
+  process.exit(2);
+}
+const root = new URL('..', import.meta.url).pathname;
+const env = {
+  ...process.env,
+  EXP_RTT: a.rtt, EXP_STREAM: a.stream, EXP_RAN: a.ran, EXP_SCHEME: a.scheme,
+  EXP_REPEATS: a.repeats, EXP_DURATION: a.duration, EXP_PLAYER: a.player, EXP_CC: a.cc,
+  EXP_OUT: new URL(a.out, `file://${process.cwd()}/`).pathname,
+};
+const args = ['playwright', 'test', '-c', 'e2e/experiments/playwright.config.ts', ...(a.shard ? [`--shard=${a.shard}`] : []), ...positionals];
+const r = spawnSync('npx', args, { cwd: root, env, stdio: 'inherit' });
+process.exit(r.status ?? 1);
