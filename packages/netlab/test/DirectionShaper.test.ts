@@ -51,7 +51,7 @@ describe('DirectionShaper (one direction of an emulated link)', () => {
   it('mahimahi trace: one 1500-byte packet per opportunity, the trace loops', () => {
     const s = new DirectionShaper({ delayMs: 0, traceMs: [1, 1, 5, 10] });
     expect([0, 0, 0, 0, 0].map(() => s.admit(1500, 0))).toEqual([1, 1, 5, 10, 11]);
-    const trace = parseMahimahiTrace(readFileSync('/work/shared/traces/mahimahi/Verizon-LTE-short.down', 'utf8'));
+    const trace = parseMahimahiTrace(readFileSync(new URL('../../../../shared/traces/mahimahi/Verizon-LTE-short.down', import.meta.url), 'utf8'));
     expect(trace.length).toBeGreaterThan(100);
     expect(() => parseMahimahiTrace('1\nx\n')).toThrow(/not a mahimahi/);
   });
