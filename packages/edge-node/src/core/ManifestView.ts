@@ -28,6 +28,13 @@ export interface ManifestView {
   carry: unknown;
   /** How often the origin manifest should be re-fetched (ms). */
   pollIntervalMs: number;
+  /**
+   * When the origin should list its next segment (epoch ms), if the manifest dates its segments
+   * (HLS program date-time): the poller aims just after it instead of at a fixed cadence, so a
+   * segment reaches receivers' playlists within a round trip of its production, not up to half a
+   * target duration later (which would add to the declared hold).
+   */
+  nextSegmentDueMs?: number;
   /** Segments produced at nowMs, ascending id per track (DASH $Number$ depends on the clock). */
   segments(nowMs: number): SegmentRef[];
   /** The manifest with the newest x segments held, URIs routed back to the edge. */

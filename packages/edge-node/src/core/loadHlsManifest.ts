@@ -38,6 +38,11 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     const path = originPath(s.uri, o.manifestUrl, o.originBase);
     if (path !== undefined) segments.push({ track: 'media', id: s.msn, path, durationSeconds: s.duration });
   }
+  // The newest segment became available when its last frame was produced (PDT + duration); the
+  // next one, a segment later.
+  const last = playlist.segments[playlist.segments.length - 1];
+  const nextSegmentDueMs =
+    last?.programDateTimeMs === undefined || playlist.endList ? undefined : last.programDateTimeMs + (last.duration + playlist.targetDuration) * 1000;
   // Validate holding once with the default route so an unholdable version is rejected here.
   const route = router(undefined);
   holdMediaPlaylist(text, { hold: 0, history, route });
@@ -46,6 +51,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     segmentSeconds: playlist.targetDuration,
     // Live cadence: about half a target duration (RFC 8216 §6.3.4 lets clients reload at that pace).
     pollIntervalMs: (playlist.targetDuration * 1000) / 2,
+    nextSegmentDueMs,
     carry: history,
     segments: () => segments,
     hold(x, token) {

@@ -31,6 +31,10 @@ interface Version {
 }
 
 const MIN_POLL_MS = 100;
+/** Aim this long after a segment's expected listing (clock skew and origin processing). */
+const DUE_SLACK_MS = 30;
+/** Retry interval while an expected segment is not listed yet. */
+const DUE_RETRY_MS = 100;
 const MAX_BACKOFF_MS = 8_000;
 
 /**
@@ -294,17 +298,27 @@ export class LiveStream {
     // every minimumUpdatePeriod, possibly much longer): plan every half segment in between polls.
     const planEvery = view === undefined || view.segmentSeconds <= 0 ? base : Math.max(MIN_POLL_MS, view.segmentSeconds * 500);
     const step = Math.min(base, planEvery);
-    const pollDue = this.#lastPollAt + base;
+    let pollDue = this.#lastPollAt + base;
+    // A dated manifest (HLS PDT) says when the next segment will be listed: poll just after that,
+    // and retry briefly if it is not there yet, so holding adds x segments and not x segments plus
+    // up to half a target duration of polling lag.
+    const due = view?.nextSegmentDueMs === undefined ? undefined : view.nextSegmentDueMs + DUE_SLACK_MS;
+    if (due !== undefined) {
+      if (due > this.#lastPollAt) pollDue = Math.min(pollDue, due);
+      else if (this.#lastPollAt - due < base) pollDue = Math.min(pollDue, this.#lastPollAt + DUE_RETRY_MS);
+    }
     const tick = (): void => {
       if (this.#closed) return;
-      if (Date.now() >= pollDue - step / 2) void this.#poll();
-      else {
-        this.plan();
-        this.#timer = setTimeout(tick, step);
-        this.#timer.unref();
+      const now = Date.now();
+      if (now >= pollDue - 5) {
+        void this.#poll();
+        return;
       }
+      this.plan();
+      this.#timer = setTimeout(tick, Math.min(step, pollDue - now));
+      this.#timer.unref();
     };
-    this.#timer = setTimeout(tick, step);
+    this.#timer = setTimeout(tick, Math.max(0, Math.min(step, pollDue - Date.now())));
     this.#timer.unref();
   }
 
