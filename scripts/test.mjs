@@ -39,6 +39,18 @@ if (want('unit')) {
   } else failed += 1;
 }
 
+if (want('netlab')) {
+  // Real kernel TCP through namespaces and the user-space relay: alone, so timings are not starved.
+  const file = join(out, 'vitest-netlab.json');
+  run('real-TCP link tests (netlab, alone)', 'npx', ['vitest', 'run', 'packages/netlab/test/testbed.test.ts', '--reporter=default', '--reporter=json', `--outputFile=${file}`], { ETHLE_NETLAB_TESTS: '1' });
+  if (existsSync(file)) {
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    passed += r.numPassedTests ?? 0;
+    failed += r.numFailedTests ?? 0;
+    if (!r.success && (r.numFailedTests ?? 0) === 0) failed += 1;
+  } else failed += 1;
+}
+
 const hasSpecs = existsSync(join(root, 'e2e/tests')) && readdirSync(join(root, 'e2e/tests')).some((f) => f.endsWith('.spec.ts'));
 if (want('e2e') && hasSpecs) {
   const file = join(out, 'playwright.json');
