@@ -16,6 +16,7 @@ export default defineConfig({
         index: resolve(__dirname, 'index.html'),
         player: resolve(__dirname, 'player.html'),
         dashboard: resolve(__dirname, 'dashboard.html'),
+        sw: resolve(__dirname, 'sw.html'),
       },
     },
   },

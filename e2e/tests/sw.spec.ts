@@ -1,0 +1,87 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
+// @ts-expect-error plain ESM module without types
+import { startDemoServer } from '../../packages/player-demo/server/startDemoServer.mjs';
+
+// The ETHLE edge as a Workbox service worker (packages/ethle-sw) in Debian Chromium, in front of
+// the real live origin: the player fetches from the origin, the worker holds x segments and
+// prefetches them, and two tabs share one origin request per segment.
+let origin: LiveOrigin;
+let demo: { url: string; close(): Promise<void> };
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  origin = await startOrigin({ port: 0, streams: ['2M-2s'] });
+  demo = await startDemoServer({ port: 0, config: { originUrl: origin.url, edgeUrl: origin.url, stream: '2M-2s', player: 'hls', scheme: 'sw' } });
+});
+test.afterAll(async () => {
+  await demo?.close();
+  await origin?.close();
+});
+
+/**
+ * Median of (true latency − distance to the manifest's edge) over five probe samples taken once the
+ * probe's estimates have settled (clock to ±50 ms; for HLS the manifest lag to ±150 ms).
+ */
+async function latencyGap(page: Page, player: 'hls' | 'dash'): Promise<number> {
+  const report = () => page.evaluate(() => (window as any).demo?.handles[0].probe.report());
+  await expect
+    .poll(async () => {
+      const r = await report();
+      if (!r) return false;
+      const lagKnown = player === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 150;
+      return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
+    }, { timeout: 60_000 })
+    .toBe(true);
+  const n = (await report()).latencySeries.length;
+  await expect.poll(async () => (await report()).latencySeries.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(n + 5);
+  const gaps: number[] = (await report()).latencySeries
+    .slice(-5)
+    .filter((s: any) => s.trueLatency !== null && s.edgeDistance !== null)
+    .map((s: any) => s.trueLatency - s.edgeDistance);
+  gaps.sort((a, b) => a - b);
+  return gaps[Math.floor(gaps.length / 2)]!;
+}
+
+for (const player of ['hls', 'dash'] as const) {
+  test(`${player}: with the worker on (x = 2) the stream plays, held 4 s, prefetched ahead of the player`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await fetch(`${origin.url}/stats?reset=1`);
+    await page.goto(`${demo.url}/sw.html?sw=on&x=2&player=${player}`);
+    await page.waitForFunction(() => (window as any).demo?.handles[0] && document.querySelector('video')!.currentTime > 0, undefined, { timeout: 30_000 });
+    const gap = await latencyGap(page, player);
+    test.info().annotations.push({ type: 'gap', description: `${player} worker on: true latency − edge distance = ${gap.toFixed(3)} s` });
+    expect(Math.abs(gap - 4)).toBeLessThanOrEqual(0.5);
+    expect(await page.evaluate(() => (window as any).demo.handles[0].probe.report().holdSeconds)).toBe(4);
+
+    // Held segments were fetched by the worker before the player asked for them.
+    const state = await page.evaluate(() => (window as any).demo.swState());
+    const requested: { url: string; requestStart: number }[] = await page.evaluate(() =>
+      (window as any).demo.handles[0].probe.report().segments.list.filter((s: any) => s.kind === 'media').map((s: any) => ({ url: s.url, requestStart: s.requestStart })),
+    );
+    const prefetched = state.fetches.filter((f: any) => f.reason === 'prefetch');
+    const ahead = prefetched.filter((f: any) => requested.some((r) => r.url.split('?')[0] === f.url && r.requestStart > f.startedAt + f.ms));
+    expect(ahead.length).toBeGreaterThanOrEqual(2);
+    expect(state.hold).toBe(2);
+
+    // One origin request per segment, also with a second tab playing the same stream.
+    const second = await page.context().newPage();
+    await second.goto(`${demo.url}/sw.html?sw=on&x=2&player=${player}`);
+    await second.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 30_000 });
+    await second.waitForTimeout(4000); // both tabs fetch two more segments
+    const stats = (await (await fetch(`${origin.url}/stats`)).json()) as { requests: Record<string, number> };
+    const segs = Object.entries(stats.requests).filter(([p]) => /\/\d+\.m4s$/.test(p));
+    expect(segs.length).toBeGreaterThan(3);
+    for (const [path, n] of segs) expect(n, path).toBe(1);
+    await second.close();
+  });
+}
+
+test('hls: with the worker off the latency gap is ≈ 0', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto(`${demo.url}/sw.html?sw=off&player=hls`);
+  await page.waitForFunction(() => (window as any).demo?.handles[0] && document.querySelector('video')!.currentTime > 0, undefined, { timeout: 30_000 });
+  const gap = await latencyGap(page, 'hls');
+  test.info().annotations.push({ type: 'gap', description: `worker off: ${gap.toFixed(3)} s` });
+  expect(Math.abs(gap)).toBeLessThanOrEqual(0.5);
+});

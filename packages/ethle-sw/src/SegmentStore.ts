@@ -1,0 +1,73 @@
+/** A stored segment: its bytes and the headers worth replaying. */
+export interface StoredSegment {
+  body: ArrayBuffer;
+  headers: [string, string][];
+  fetchMs: number;
+}
+
+/**
+ * The worker's bounded segment store: complete segments (LRU by insertion, bounded in bytes) and
+ * in-flight fetches, so two players (two tabs) asking for one segment cause one origin request.
+ */
+export class SegmentStore {
+  #done = new Map<string, StoredSegment>();
+  #inFlight = new Map<string, Promise<StoredSegment>>();
+  #bytes = 0;
+  constructor(private readonly maxBytes = 128 * 1024 * 1024) {}
+
+  get(url: string): StoredSegment | undefined {
+    return this.#done.get(url);
+  }
+
+  pending(url: string): Promise<StoredSegment> | undefined {
+    return this.#inFlight.get(url);
+  }
+
+  has(url: string): boolean {
+    return this.#done.has(url) || this.#inFlight.has(url);
+  }
+
+  /** Runs `load` once per URL at a time; later callers join the same promise. */
+  load(url: string, load: () => Promise<StoredSegment>): Promise<StoredSegment> {
+    const done = this.#done.get(url);
+    if (done) return Promise.resolve(done);
+    let p = this.#inFlight.get(url);
+    if (p) return p;
+    p = load().then(
+      (s) => {
+        this.#inFlight.delete(url);
+        this.#put(url, s);
+        return s;
+      },
+      (e: unknown) => {
+        this.#inFlight.delete(url);
+        throw e;
+      },
+    );
+    this.#inFlight.set(url, p);
+    return p;
+  }
+
+  #put(url: string, s: StoredSegment): void {
+    if (s.body.byteLength > this.maxBytes) return; // served, not kept
+    this.#done.set(url, s);
+    this.#bytes += s.body.byteLength;
+    for (const [k, v] of this.#done) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#done.delete(k);
+      this.#bytes -= v.body.byteLength;
+    }
+  }
+
+  get inFlightCount(): number {
+    return this.#inFlight.size;
+  }
+
+  urls(): string[] {
+    return [...this.#done.keys()];
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+}

@@ -1,0 +1,242 @@
+import {
+  availableSegments,
+  createHlsHistory,
+  holdMediaPlaylist,
+  holdMpd,
+  isMultivariantPlaylist,
+  modelHold,
+  parseMediaPlaylist,
+  parseMpd,
+  planPrefetch,
+  recordHlsHistory,
+  resolveUrl,
+  type HlsHistory,
+} from '@ethle/core';
+import { SegmentStore, type StoredSegment } from './SegmentStore.js';
+
+export interface SwEdgeConfig {
+  /** Origins (scheme://host:port) whose manifests and segments the worker handles. */
+  origins: string[];
+  /** x, or `auto` from the context the page sends (probe RTT and throughput). */
+  hold: number | 'auto';
+  /** Page-measured context for `auto`. */
+  context?: { rttMs: number; ranMbps: number };
+  /** Operator cap on x (and parallel fetches). */
+  maxHold?: number;
+}
+
+interface Stream {
+  kind: 'hls' | 'dash';
+  segmentSeconds: number;
+  /** track → produced ids (ascending) and their URLs. */
+  tracks: Map<string, { ids: number[]; url: Map<number, string> }>;
+  mostAdvanced: Map<string, number>;
+  history: HlsHistory | undefined;
+}
+
+export interface FetchRecord {
+  url: string;
+  reason: 'request' | 'prefetch';
+  startedAt: number;
+  ms: number;
+  bytes: number;
+}
+
+/** What the worker reports to pages (postMessage). */
+export interface SwEdgeState {
+  enabled: boolean;
+  hold: number;
+  lead: Record<string, number>;
+  store: { urls: string[]; bytes: number; inFlight: number };
+  fetches: FetchRecord[];
+}
+
+const EXPOSE = 'Date, Content-Length, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Production-Start, X-Ethle-Production-End';
+const KEEP_HEADERS = ['content-type', 'date', 'x-ethle-production-start', 'x-ethle-production-end'];
+
+/**
+ * The ETHLE edge inside a service worker: the same decisions as the Node edge, from the same core
+ * functions (holdMediaPlaylist / holdMpd, planPrefetch, modelHold); the worker owns only fetch and
+ * the store. Manifest URIs are left as the origin wrote them: the worker sees every request of the
+ * pages it controls, so nothing needs routing back.
+ */
+export class SwEdge {
+  #config: SwEdgeConfig | undefined;
+  readonly store = new SegmentStore();
+  #streams = new Map<string, Stream>();
+  #byUrl = new Map<string, { stream: Stream; track: string; id: number }>();
+  #fetches: FetchRecord[] = [];
+  #x = 0;
+
+  constructor(private readonly fetchFn: typeof fetch) {}
+
+  configure(c: SwEdgeConfig | undefined): void {
+    this.#config = c;
+  }
+
+  /** Does the worker handle this request? (Only configured origins; never an open proxy.) */
+  handles(url: URL): boolean {
+    return this.#config !== undefined && this.#config.origins.includes(url.origin);
+  }
+
+  hold(stream: Stream): number {
+    const c = this.#config!;
+    const cap = c.maxHold ?? 4;
+    if (c.hold !== 'auto') return Math.min(c.hold, cap);
+    const sizes = [...this.store.urls()].map((u) => this.store.get(u)!.body.byteLength);
+    const bytes = sizes.length ? Math.max(...sizes) : undefined;
+    if (!c.context || bytes === undefined) return Math.min(1, cap);
+    const d = modelHold({
+      rttSeconds: c.context.rttMs / 1000,
+      segmentBytes: bytes,
+      segmentSeconds: stream.segmentSeconds,
+      ranBps: c.context.ranMbps * 1e6,
+      includeRequestRtt: true,
+      maxHold: cap,
+    });
+    return d.hold ?? 0;
+  }
+
+  async manifest(request: Request): Promise<Response> {
+    const origin = await this.fetchFn(request.url, { mode: 'cors', cache: 'no-store' });
+    if (!origin.ok) return origin;
+    const text = await origin.text();
+    const url = request.url;
+    let held: { text: string; segments: number; seconds: number };
+    let stream = this.#streams.get(url);
+    if (text.startsWith('#EXTM3U')) {
+      if (isMultivariantPlaylist(text)) return this.#respond(text, origin, 0, 0);
+      const pl = parseMediaPlaylist(text);
+      stream ??= { kind: 'hls', segmentSeconds: pl.targetDuration, tracks: new Map(), mostAdvanced: new Map(), history: createHlsHistory() };
+      stream.history = recordHlsHistory(stream.history ?? createHlsHistory(), pl);
+      const track = { ids: pl.segments.map((s) => s.msn), url: new Map(pl.segments.map((s) => [s.msn, resolveUrl(s.uri, url)] as const)) };
+      stream.tracks.set('media', track);
+      this.#x = this.hold(stream);
+      const r = holdMediaPlaylist(text, { hold: this.#x, history: stream.history });
+      held = { text: r.text, segments: r.appliedHold, seconds: r.heldSeconds };
+    } else {
+      const now = Date.now();
+      const info = parseMpd(text);
+      const segs = availableSegments(info, now);
+      stream ??= { kind: 'dash', segmentSeconds: 2, tracks: new Map(), mostAdvanced: new Map(), history: undefined };
+      stream.tracks.clear();
+      for (const s of segs) {
+        stream.segmentSeconds = s.endSeconds - s.startSeconds;
+        const rep = info.periods.flatMap((p) => p.representations).find((r) => r.id === s.representationId)!;
+        const base = rep.baseUrls.reduce((b, u) => resolveUrl(u, b), url);
+        let t = stream.tracks.get(s.representationId);
+        if (!t) stream.tracks.set(s.representationId, (t = { ids: [], url: new Map() }));
+        t.ids.push(s.number);
+        t.url.set(s.number, resolveUrl(s.url, base));
+      }
+      this.#x = this.hold(stream);
+      const r = holdMpd(text, { hold: this.#x, nowMs: now });
+      held = { text: r.text, segments: r.appliedHold, seconds: r.offsetSeconds };
+    }
+    this.#streams.set(url, stream);
+    for (const [track, t] of stream.tracks) for (const id of t.ids) this.#byUrl.set(t.url.get(id)!, { stream, track, id });
+    this.plan(stream);
+    return this.#respond(held.text, origin, held.segments, held.seconds);
+  }
+
+  async segment(request: Request): Promise<Response> {
+    // CMCD (query mode) varies per request; the segment is the same: key and fetch without it.
+    const url = withoutCmcd(request.url);
+    const known = this.#byUrl.get(url);
+    if (known) {
+      const prev = known.stream.mostAdvanced.get(known.track);
+      if (prev === undefined || known.id > prev) known.stream.mostAdvanced.set(known.track, known.id);
+      this.plan(known.stream);
+    }
+    let s: StoredSegment;
+    try {
+      s = await this.store.load(url, () => this.#fetchSegment(url, 'request'));
+    } catch (e) {
+      if (e instanceof Response) return e; // the origin's own error response, passed through
+      throw e;
+    }
+    const headers = new Headers(s.headers);
+    headers.set('access-control-expose-headers', EXPOSE);
+    headers.set('x-ethle-cache', 'sw');
+    return new Response(s.body.slice(0), { status: 200, headers });
+  }
+
+  /** Prefetch what the core planner says, per track: x ahead of the most advanced request. */
+  plan(stream: Stream): void {
+    const x = this.#x;
+    for (const [track, t] of stream.tracks) {
+      const urlOf = (id: number) => t.url.get(id) ?? '';
+      const { fetch } = planPrefetch({
+        produced: t.ids,
+        mostAdvanced: stream.mostAdvanced.get(track),
+        cached: { has: (id) => this.store.get(urlOf(id)) !== undefined },
+        inFlight: { has: (id) => this.store.pending(urlOf(id)) !== undefined },
+        inFlightCount: this.store.inFlightCount,
+        hold: x,
+        maxParallel: Math.max(1, x) + 1,
+      });
+      for (const id of fetch) {
+        const u = urlOf(id);
+        if (u) void this.store.load(u, () => this.#fetchSegment(u, 'prefetch')).catch(() => undefined);
+      }
+    }
+  }
+
+  state(): SwEdgeState {
+    const lead: Record<string, number> = {};
+    for (const [url, s] of this.#streams) {
+      for (const [track, t] of s.tracks) {
+        const m = s.mostAdvanced.get(track);
+        if (m === undefined) continue;
+        let l = 0;
+        while (this.store.get(t.url.get(m + l + 1) ?? '') !== undefined) l += 1;
+        lead[`${url} ${track}`] = l;
+      }
+    }
+    return {
+      enabled: this.#config !== undefined,
+      hold: this.#x,
+      lead,
+      store: { urls: this.store.urls(), bytes: this.store.bytes, inFlight: this.store.inFlightCount },
+      fetches: this.#fetches.slice(-50),
+    };
+  }
+
+  async #fetchSegment(url: string, reason: FetchRecord['reason']): Promise<StoredSegment> {
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const r = await this.fetchFn(url, { mode: 'cors' });
+    if (!r.ok) throw r;
+    const body = await r.arrayBuffer();
+    const ms = performance.now() - t0;
+    this.#fetches.push({ url, reason, startedAt, ms, bytes: body.byteLength });
+    if (this.#fetches.length > 200) this.#fetches.splice(0, 100);
+    const headers: [string, string][] = [];
+    for (const h of KEEP_HEADERS) {
+      const v = r.headers.get(h);
+      if (v !== null) headers.push([h, v]);
+    }
+    return { body, headers, fetchMs: ms };
+  }
+
+  #respond(text: string, origin: Response, segments: number, seconds: number): Response {
+    const headers = new Headers({
+      'content-type': origin.headers.get('content-type') ?? 'text/plain',
+      'cache-control': 'no-store',
+      'x-ethle-hold-segments': String(segments),
+      'x-ethle-hold-seconds': String(seconds),
+      'access-control-expose-headers': EXPOSE,
+    });
+    const date = origin.headers.get('date');
+    if (date) headers.set('date', date);
+    return new Response(text, { status: 200, headers });
+  }
+}
+
+/** The URL without CMCD query data (the key of a segment in the store). */
+export function withoutCmcd(url: string): string {
+  if (!url.includes('CMCD=')) return url;
+  const u = new URL(url);
+  u.searchParams.delete('CMCD');
+  return u.toString();
+}
