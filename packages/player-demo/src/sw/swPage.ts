@@ -1,3 +1,4 @@
+import { Events } from '@ethle/qoe-probe';
 import { createPlayer, type PlayerHandle } from '../createPlayer.js';
 import { loadConfig, manifestUrl } from '../config.js';
 import { reportRun } from '../reportRun.js';
@@ -40,4 +41,18 @@ document.querySelector('#src')!.textContent = src;
 const handle: PlayerHandle = createPlayer(video, cfg.player, src);
 mountQoePanel(document.querySelector<HTMLElement>('#panel')!, handle.probe);
 reportRun(handle.probe, { stream: cfg.stream, player: cfg.player, scheme: on ? (x === 'auto' ? 'sw-auto' : `sw-hold-${x}`) : 'e2e' });
+// x = auto: the worker decides from context the page measures — the probe's per-segment timing:
+// RTT ≈ the smallest request → first byte, radio throughput ≈ the median segment throughput.
+if (on && x === 'auto') {
+  const rtts: number[] = [];
+  const mbps: number[] = [];
+  handle.probe.on(Events.SEGMENT, (seg) => {
+    if (seg.kind !== 'media') return;
+    rtts.push(seg.firstByte - seg.requestStart);
+    mbps.push(seg.throughputBps / 1e6);
+    const sorted = [...mbps].sort((a, b) => a - b);
+    const context = { rttMs: Math.min(...rtts), ranMbps: sorted[Math.floor(sorted.length / 2)]! };
+    worker.postMessage({ type: 'configure', config: { origins: [new URL(cfg.originUrl).origin], hold: 'auto', context } });
+  });
+}
 Object.assign(window, { demo: { handles: [handle], swState: () => swState } });
