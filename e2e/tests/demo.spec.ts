@@ -42,7 +42,10 @@ test('the landing page plays both players: direct and through the edge', async (
   expect(edge! - start[1]!).toBeGreaterThan(4);
   // The edge holds 2 segments (4 s): its panel shows the declared hold and a true latency above the direct one.
   await page.waitForFunction(() => document.querySelector('#edge [data-k="hold"]')?.textContent?.startsWith('4.0'), undefined, { timeout: 30_000 });
-  await page.waitForTimeout(6000); // let both players post a run to the collector (every 5 s)
+  // Both players post their run to the demo's collector (every 5 s): wait until it has them.
+  await expect
+    .poll(async () => ((await (await fetch(`${url}/api/runs`)).json()) as { runs: { report: { segments: { count: number } } }[] }).runs.filter((r) => r.report.segments.count > 0).length, { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(2);
 });
 
 test('the dashboard renders charts and Table II from those runs', async ({ page }) => {

@@ -68,7 +68,10 @@ for (const player of ['hls', 'dash'] as const) {
     const second = await page.context().newPage();
     await second.goto(`${demo.url}/sw.html?sw=on&x=2&player=${player}`);
     await second.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 30_000 });
-    await second.waitForTimeout(4000); // both tabs fetch two more segments
+    // Let both tabs fetch two more segments each through the worker.
+    const count = (p: Page) => p.evaluate(() => (window as any).demo?.handles[0].probe.report().segments.list.filter((x: any) => x.kind === 'media').length ?? 0);
+    const [c1, c2] = [await count(page), await count(second)];
+    await expect.poll(async () => (await count(page)) >= c1 + 2 && (await count(second)) >= c2 + 2, { timeout: 30_000 }).toBe(true);
     const stats = (await (await fetch(`${origin.url}/stats`)).json()) as { requests: Record<string, number> };
     const segs = Object.entries(stats.requests).filter(([p]) => /\/\d+\.m4s$/.test(p));
     expect(segs.length).toBeGreaterThan(3);
