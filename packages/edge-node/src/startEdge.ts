@@ -9,7 +9,7 @@ import { SegmentCache } from './cache/SegmentCache.js';
 import { CoarseClock } from './clock/CoarseClock.js';
 import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
 import { decideHold, type HoldDecision } from './core/decideHold.js';
-import type { SegmentRef } from './core/ManifestView.js';
+import type { ManifestView, SegmentRef } from './core/ManifestView.js';
 import { EdgeEvents } from './events/EdgeEvents.js';
 import { EdgeError, isEdgeError } from './errors/EdgeError.js';
 import { isRejection, parseTarget, type RequestTarget } from './http/parseTarget.js';
@@ -77,6 +77,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const staleReported = new Map<string, EdgeError>();
   /** Throughput (Mbit/s) of the last segment fetches per origin, for the model's online check. */
   const measuredBackhaul = new Map<string, number[]>();
+  /** Advertised bits/s of variant media playlists (stream key), read from multivariant playlists served. */
+  const variantBitrates = new Map<string, number>();
+  const hintedViews = new WeakSet<ManifestView>();
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   const single = config.origins.length === 1;
 
@@ -143,25 +146,55 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     }
   }
 
+  /**
+   * s_seg for the model: the mean of measured segment sizes once there are some, before that what
+   * the manifest advertises (EXT-X-BITRATE, the multivariant's BANDWIDTH, MPD @bandwidth) times the
+   * segment length. Undefined when the manifest says nothing.
+   */
+  function segmentBytesEstimate(stream: LiveStream, view: ManifestView): number | undefined {
+    const measured = stream.segmentBytes();
+    if (measured !== undefined) return measured;
+    const bps = view.bitrateHintBps ?? variantBitrates.get(stream.key);
+    return bps === undefined || view.segmentSeconds <= 0 ? undefined : (bps * view.segmentSeconds) / 8;
+  }
+
+  /**
+   * Auto mode, before any receiver decision: x from the model with what the first origin manifest
+   * already tells (advertised bitrate, the manifest fetch's RTT). The planner's first round then
+   * prefetches where a player shown this x will start; deciding it only at the first receiver
+   * request — after the planner already fetched for another x — made the startup segment a miss.
+   */
+  function provisionalHold(origin: Origin, s: LiveStream): number {
+    const view = s.version?.view;
+    const rtt = rttFor(origin.cfg.name);
+    const bytes = view === undefined ? undefined : segmentBytesEstimate(s, view);
+    if (view === undefined || rtt === undefined || bytes === undefined) return 1;
+    const d = modelDecision(rtt, bytes, view.segmentSeconds, config.defaultRanMbps, measuredMbps(origin.cfg.name));
+    if (d === undefined) return 1;
+    autoHold.set(s.key, d.hold);
+    events.emit('hold-change', { stream: s.key, hold: d.hold, reason: `${d.reason} (before any receiver, advertised bitrate)` });
+    return d.hold;
+  }
+
   function streamFor(origin: Origin, path: string): LiveStream {
     const key = `${origin.cfg.name}${path}`;
     let s = streams.get(key);
     if (s === undefined) {
-      s = new LiveStream({
+      const stream: LiveStream = (s = new LiveStream({
         key,
         path,
         origin: origin.client,
         cache,
         now,
         maxParallel: config.maxHold,
-        hold: () => (typeof config.hold === 'number' ? config.hold : autoHold.get(key) ?? 1),
+        hold: () => (typeof config.hold === 'number' ? config.hold : autoHold.get(key) ?? provisionalHold(origin, stream)),
         edgePathPrefix: origin.prefix,
         onManifestError: (e) => {
           metrics.manifestErrors.inc({ stream: key, reason: e.code });
           log.warn({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed');
         },
         onLead: (lead) => metrics.lead.set({ stream: key }, lead),
-      });
+      }));
       streams.set(key, s);
       events.emit('stream-start', { stream: key });
       log.info({ stream: key }, 'stream active');
@@ -275,6 +308,10 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const token = tokenParam !== null && TOKEN_RE.test(tokenParam) ? tokenParam : undefined;
 
     if (version.view.kind === 'hls-multivariant') {
+      if (!hintedViews.has(version.view)) {
+        hintedViews.add(version.view);
+        for (const v of version.view.variantBitrates ?? []) variantBitrates.set(`${origin.cfg.name}${v.path}`, v.bps);
+      }
       // Variant URIs carry a session token so each receiver's media playlist requests are
       // recognisable; issued here when the receiver has none (cheap: multivariant is fetched once).
       const session = token ?? cmcd.sid ?? randomBytes(9).toString('base64url');
@@ -296,7 +333,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     } else {
       const ranMbps = rni?.lookup(ip, now()) ?? cmcd.mtpMbps ?? config.defaultRanMbps;
       const segSeconds = version.view.segmentSeconds;
-      const bytes = stream.segmentBytes() ?? (await stream.firstSegmentBytes(segSeconds * 1000));
+      // A manifest that advertises no bitrate: wait for the first segment's Content-Length (one
+      // backhaul round trip, started by the planner's first round).
+      const bytes = segmentBytesEstimate(stream, version.view) ?? (await stream.firstSegmentBytes(segSeconds * 1000));
       const rtt = rttFor(origin.cfg.name);
       const d = bytes === undefined || rtt === undefined ? undefined : modelDecision(rtt, bytes, segSeconds, ranMbps, measuredMbps(origin.cfg.name));
       if (d === undefined) {

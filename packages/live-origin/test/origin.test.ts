@@ -93,6 +93,17 @@ describe('availability on the wall clock', () => {
     for (let i = 1; i < m.length; i++) expect(Date.parse(m[i]![1]!) - Date.parse(m[i - 1]![1]!)).toBe(2000);
   });
 
+  it('EXT-X-BITRATE on every segment states the size the segment really has', async () => {
+    const pl = await (await get('/live/15M-2s/index.m3u8')).text();
+    const m = [...pl.matchAll(/#EXT-X-BITRATE:(\d+)\n#EXT-X-PROGRAM-DATE-TIME:\S+\n#EXTINF:[\d.]+,\n(\d+)\.m4s/g)];
+    expect(m.length).toBe(pl.split('#EXTINF').length - 1);
+    const last = m[m.length - 1]!;
+    const r = await get(`/live/15M-2s/${last[2]}.m4s`, { method: 'HEAD' });
+    const bytes = Number(r.headers.get('content-length'));
+    // kbit/s × 2 s / 8 = bytes, to the kbit/s rounding.
+    expect(Math.abs((Number(last[1]) * 1000 * 2) / 8 - bytes)).toBeLessThan(250);
+  });
+
   it('the DASH MPD puts segment n at AST + n·L, as the HLS PDT does', async () => {
     const mpd = await (await get('/live/2M-2s/manifest.mpd')).text();
     const ast = Date.parse(/availabilityStartTime="([^"]+)"/.exec(mpd)![1]!);

@@ -35,6 +35,14 @@ export interface ManifestView {
    * target duration later (which would add to the declared hold).
    */
   nextSegmentDueMs?: number;
+  /**
+   * The bitrate the manifest advertises for its segments, bits/s (HLS EXT-X-BITRATE of the newest
+   * segment; DASH: per adaptation set the highest Representation@bandwidth, summed — ETHLE serves
+   * the top quality, paper V-B). Gives the model s_seg before any segment has been fetched.
+   */
+  bitrateHintBps?: number;
+  /** Multivariant playlists: each variant's media playlist (origin path) and its advertised bits/s. */
+  variantBitrates?: ReadonlyArray<{ path: string; bps: number }>;
   /** Segments produced at nowMs, ascending id per track (DASH $Number$ depends on the clock). */
   segments(nowMs: number): SegmentRef[];
   /** The manifest with the newest x segments held, URIs routed back to the edge. */

@@ -25,10 +25,19 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
     }
   }
   if (segmentSeconds <= 0) segmentSeconds = 2;
+  // s_seg before any fetch: the top Representation of each adaptation set of the first period.
+  const topBySet = new Map<string, number>();
+  for (const r of info.periods[0]?.representations ?? []) {
+    const set = r.adaptationSetId ?? r.mimeType ?? r.contentType ?? r.id;
+    if (r.bandwidth > (topBySet.get(set) ?? 0)) topBySet.set(set, r.bandwidth);
+  }
+  let bitrateHintBps = 0;
+  for (const b of topBySet.values()) bitrateHintBps += b;
 
   return {
     kind: 'dash',
     segmentSeconds,
+    bitrateHintBps: bitrateHintBps > 0 ? bitrateHintBps : undefined,
     // MPD@minimumUpdatePeriod; an MPD that says nothing is re-read every few segments.
     pollIntervalMs: (info.minimumUpdatePeriodSeconds ?? segmentSeconds * 4) * 1000,
     carry: undefined,

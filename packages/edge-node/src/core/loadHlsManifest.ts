@@ -4,6 +4,7 @@ import {
   holdMediaPlaylist,
   isMultivariantPlaylist,
   parseMediaPlaylist,
+  parseMultivariantPlaylist,
   recordHlsHistory,
   rewriteMultivariantPlaylist,
   type HlsHistory,
@@ -20,8 +21,17 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   if (isMultivariantPlaylist(text)) {
     // Validate now (throws on garbage) so a broken version never replaces a good one.
     rewriteMultivariantPlaylist(text, { route: router(undefined) });
+    const variantBitrates: Array<{ path: string; bps: number }> = [];
+    for (const v of parseMultivariantPlaylist(text).variants) {
+      // AVERAGE-BANDWIDTH is what a segment costs on average; BANDWIDTH is the peak.
+      const avg = Number(v.attributes['AVERAGE-BANDWIDTH']);
+      const bps = Number.isFinite(avg) && avg > 0 ? avg : v.bandwidth;
+      const path = originPath(v.uri, o.manifestUrl, o.originBase);
+      if (bps !== undefined && bps > 0 && path !== undefined) variantBitrates.push({ path, bps });
+    }
     return {
       kind: 'hls-multivariant',
+      variantBitrates,
       segmentSeconds: 0,
       pollIntervalMs: 30_000,
       carry: undefined,
@@ -46,9 +56,11 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   // Validate holding once with the default route so an unholdable version is rejected here.
   const route = router(undefined);
   holdMediaPlaylist(text, { hold: 0, history, route });
+  const kbps = last?.bitrateKbps;
   return {
     kind: 'hls-media',
     segmentSeconds: playlist.targetDuration,
+    bitrateHintBps: kbps === undefined || kbps <= 0 ? undefined : kbps * 1000,
     // Live cadence: about half a target duration (RFC 8216 §6.3.4 lets clients reload at that pace).
     pollIntervalMs: (playlist.targetDuration * 1000) / 2,
     nextSegmentDueMs,

@@ -13,7 +13,17 @@ export type Fault =
  * produce() (no wall clock), each `segmentBytes` of a recognisable pattern; any path can be
  * given a fault. Counts requests per path like the live origin's /stats.
  */
-export async function startTestOrigin(opts: { segmentBytes?: number; window?: number; targetDuration?: number } = {}) {
+export async function startTestOrigin(
+  opts: {
+    segmentBytes?: number;
+    window?: number;
+    targetDuration?: number;
+    /** Write EXT-X-BITRATE (kbit/s) before every segment. */
+    bitrateKbps?: number;
+    /** Serve `…/master.m3u8` as a multivariant playlist with one variant `a/index.m3u8` of this BANDWIDTH. */
+    variantBandwidth?: number;
+  } = {},
+) {
   const segmentBytes = opts.segmentBytes ?? 64 * 1024;
   const windowSize = opts.window ?? 6;
   const target = opts.targetDuration ?? 1;
@@ -30,9 +40,10 @@ export async function startTestOrigin(opts: { segmentBytes?: number; window?: nu
   const playlist = (): string => {
     const first = Math.max(0, produced - windowSize);
     let s = `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:${target}\n#EXT-X-MEDIA-SEQUENCE:${first}\n`;
-    for (let i = first; i < produced; i++) s += `#EXTINF:${target.toFixed(3)},\nseg${i}.ts\n`;
+    for (let i = first; i < produced; i++) s += `${opts.bitrateKbps === undefined ? '' : `#EXT-X-BITRATE:${opts.bitrateKbps}\n`}#EXTINF:${target.toFixed(3)},\nseg${i}.ts\n`;
     return s;
   };
+  const multivariant = (): string => `#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=${opts.variantBandwidth ?? 1_000_000}\na/index.m3u8\n`;
 
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
@@ -41,7 +52,7 @@ export async function startTestOrigin(opts: { segmentBytes?: number; window?: nu
     const m = /\/seg(\d+)\.ts$/.exec(path);
     const isPlaylist = path.endsWith('.m3u8');
     let payload: Buffer | undefined;
-    if (isPlaylist) payload = Buffer.from(playlist());
+    if (isPlaylist) payload = Buffer.from(path.endsWith('/master.m3u8') ? multivariant() : playlist());
     else if (m !== null && Number(m[1]) < produced) payload = body(Number(m[1]));
     if (fault?.kind === 'hang') {
       hanging.add(res);

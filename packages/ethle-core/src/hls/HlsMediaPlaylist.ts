@@ -29,6 +29,8 @@ export interface HlsMediaSegment {
   /** An EXT-X-DISCONTINUITY precedes this segment. */
   discontinuity: boolean;
   gap: boolean;
+  /** EXT-X-BITRATE in force (kbit/s): the packager's approximate bitrate of this segment. */
+  bitrateKbps?: number;
   /** EXT-X-PROGRAM-DATE-TIME as written, and in ms since the epoch. */
   programDateTime?: string;
   programDateTimeMs?: number;

@@ -75,6 +75,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
   let firstLine = -1;
   let discontinuity = false;
   let gap = false;
+  let bitrateKbps: number | undefined; // EXT-X-BITRATE applies until the next one
   let pdt: string | undefined;
   let pdtMs = 0;
   let brLength = -1;
@@ -113,6 +114,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
         byteRange,
         discontinuity,
         gap,
+        bitrateKbps,
         programDateTime: pdt,
         programDateTimeMs: pdt === undefined ? undefined : pdtMs,
         keyLines,
@@ -155,7 +157,7 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
         segmentLine(i, LineRole.SegmentTag);
         break;
       case 'EXT-X-BITRATE':
-        parseHlsInteger(value.trim(), i, tag, 'bitrate');
+        bitrateKbps = parseHlsInteger(value.trim(), i, tag, 'bitrate');
         segmentLine(i, LineRole.SegmentTag);
         break;
       case 'EXT-X-PROGRAM-DATE-TIME': {

@@ -89,6 +89,24 @@ b12.m4s
     ]);
   });
 
+  it('carries EXT-X-BITRATE forward to the segments after it until the next one', () => {
+    const p = parseMediaPlaylist(`#EXTM3U
+#EXT-X-TARGETDURATION:2
+#EXTINF:2,
+a0.ts
+#EXT-X-BITRATE:15000
+#EXTINF:2,
+a1.ts
+#EXTINF:2,
+a2.ts
+#EXT-X-BITRATE:50000
+#EXTINF:2,
+a3.ts
+`);
+    expect(p.segments.map((s) => s.bitrateKbps)).toEqual([undefined, 15000, 15000, 50000]);
+    expect(() => parseMediaPlaylist('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-BITRATE:fast\n#EXTINF:2,\na.ts\n')).toThrow(/bitrate/);
+  });
+
   it('keeps one key per KEYFORMAT and clears them on METHOD=NONE', () => {
     const p = parseMediaPlaylist(`#EXTM3U
 #EXT-X-TARGETDURATION:2

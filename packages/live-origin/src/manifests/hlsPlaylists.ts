@@ -6,6 +6,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /**
  * Live media playlist (RFC 8216) over the current window: fMP4 with EXT-X-MAP, or MPEG-TS.
  * EXT-X-PROGRAM-DATE-TIME on every segment = the production time of its first frame.
+ * EXT-X-BITRATE on every segment (its nominal size, kbit/s): an edge learns s_seg from the playlist
+ * instead of waiting for a segment's headers, and holding or a sliding window never strands it.
  */
 export function hlsMediaPlaylist(s: StreamSpec, clock: LiveClock, flavour: 'fmp4' | 'ts', nowMs: number): string {
   const L = s.segmentSeconds;
@@ -19,8 +21,9 @@ export function hlsMediaPlaylist(s: StreamSpec, clock: LiveClock, flavour: 'fmp4
     '#EXT-X-INDEPENDENT-SEGMENTS',
   ];
   if (flavour === 'fmp4') lines.push('#EXT-X-MAP:URI="init.mp4"');
+  const kbps = Math.round((s.segmentBytes * 8) / L / 1000);
   for (let n = first; n <= last; n++) {
-    lines.push(`#EXT-X-PROGRAM-DATE-TIME:${iso(clock.startMs(n, L))}`, `#EXTINF:${L.toFixed(3)},`, flavour === 'fmp4' ? `${n}.m4s` : `${n}.ts`);
+    lines.push(`#EXT-X-BITRATE:${kbps}`, `#EXT-X-PROGRAM-DATE-TIME:${iso(clock.startMs(n, L))}`, `#EXTINF:${L.toFixed(3)},`, flavour === 'fmp4' ? `${n}.m4s` : `${n}.ts`);
   }
   return `${lines.join('\n')}\n`;
 }

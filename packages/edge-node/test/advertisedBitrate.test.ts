@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
+import { decideHold } from '../src/core/decideHold.js';
+import { loadManifest } from '../src/core/loadManifest.js';
+import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
+
+// Auto mode learns s_seg from what the manifest advertises, so the first receiver's playlist is
+// held by the model's x — not a fallback — and the planner's first round has already started
+// fetching the segment a player shown that x starts at (newest − x − 2 for hls.js).
+
+const SEG = 1024 * 1024; // 1 MiB per 1 s segment ≈ 8.4 Mbit/s
+const RTT_MS = 200;
+const WINDOW = 12;
+
+let origin: TestOrigin;
+let edge: RunningEdge;
+afterEach(async () => {
+  await edge?.close();
+  await origin?.close();
+});
+
+async function setup(o: { bitrateKbps?: number; variantBandwidth?: number }) {
+  origin = await startTestOrigin({ segmentBytes: SEG, window: WINDOW, ...o });
+  origin.produce(WINDOW);
+  // Segment bodies never answer: no Content-Length can tell the edge the size. Only the manifest can.
+  for (let i = 0; i < WINDOW; i++) origin.fault(`/live/a/seg${i}.ts`, { kind: 'hang' });
+  const config = createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: RTT_MS, hold: 'auto' });
+  edge = await startEdge(config);
+  const expected = decideHold({ rttMs: RTT_MS, segmentBytes: SEG, segmentSeconds: 1, ranMbps: config.defaultRanMbps, initialWindow: config.initialWindow, maxHold: config.maxHold }).hold;
+  // The case is only telling when the model's x differs from the no-context fallback (1).
+  expect(expected).toBeGreaterThanOrEqual(2);
+  return expected;
+}
+
+async function manifest(path: string) {
+  const res = await request(`${edge.url}${path}`);
+  return { status: res.statusCode, x: Number(res.headers['x-ethle-hold-segments']), text: await res.body.text() };
+}
+
+describe('advertised bitrate as the first s_seg (auto hold)', () => {
+  it('EXT-X-BITRATE: the first playlist is held by the model x and the start segment is already being fetched', async () => {
+    const x = await setup({ bitrateKbps: Math.round((SEG * 8) / 1000) });
+    const m = await manifest('/live/a/index.m3u8');
+    expect(m.status).toBe(200);
+    expect(m.x).toBe(x);
+    const newest = WINDOW - 1;
+    expect(m.text).toContain(`seg${newest - x}.ts`);
+    expect(m.text).not.toContain(`seg${newest - x + 1}.ts`);
+    const start = newest - x - 2;
+    await until(() => origin.requests(`/live/a/seg${start}.ts`) > 0, `prefetch of the start segment seg${start}`);
+  });
+
+  it("a multivariant playlist's BANDWIDTH stands in for a media playlist that advertises nothing", async () => {
+    const x = await setup({ variantBandwidth: SEG * 8 });
+    const mv = await manifest('/live/master.m3u8');
+    expect(mv.status).toBe(200);
+    const variant = /^(.*a\/index\.m3u8.*)$/m.exec(mv.text)?.[1];
+    expect(variant).toBeDefined();
+    const m = await manifest(new URL(variant!, `${edge.url}/live/master.m3u8`).pathname + new URL(variant!, `${edge.url}/live/master.m3u8`).search);
+    expect(m.x).toBe(x);
+    await until(() => origin.requests(`/live/a/seg${WINDOW - 1 - x - 2}.ts`) > 0, 'prefetch of the start segment');
+  });
+
+  it('without any advertised bitrate the first playlist waits for a size, then falls back to x = 1', async () => {
+    await setup({});
+    const m = await manifest('/live/a/index.m3u8');
+    expect(m.status).toBe(200);
+    expect(m.x).toBe(1);
+  });
+});
+
+describe('loadManifest: advertised bitrates', () => {
+  const opts = { manifestUrl: 'http://o.test/live/s/manifest.mpd', originBase: 'http://o.test', edgePathPrefix: '' };
+  it('DASH: the top Representation of each adaptation set, summed', () => {
+    const mpd = `<?xml version="1.0"?>
+<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-11-22T00:00:00Z" minimumUpdatePeriod="PT2S" profiles="urn:mpeg:dash:profile:isoff-live:2011">
+  <Period id="p0" start="PT0S">
+    <AdaptationSet id="1" mimeType="video/mp4">
+      <SegmentTemplate timescale="1000" duration="2000" media="v_$RepresentationID$_$Number$.m4s" initialization="v_$RepresentationID$_init.mp4" startNumber="0"/>
+      <Representation id="lo" bandwidth="5000000"/>
+      <Representation id="hi" bandwidth="50000000"/>
+    </AdaptationSet>
+    <AdaptationSet id="2" mimeType="audio/mp4">
+      <SegmentTemplate timescale="1000" duration="2000" media="a_$Number$.m4s" initialization="a_init.mp4" startNumber="0"/>
+      <Representation id="a" bandwidth="128000"/>
+    </AdaptationSet>
+  </Period>
+</MPD>`;
+    expect(loadManifest(mpd, opts).bitrateHintBps).toBe(50_128_000);
+  });
+
+  it('HLS: the newest segment’s EXT-X-BITRATE; a multivariant lists its variants’ AVERAGE-BANDWIDTH or BANDWIDTH', () => {
+    const media = '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-BITRATE:9000\n#EXTINF:2,\na.ts\n#EXT-X-BITRATE:15000\n#EXTINF:2,\nb.ts\n';
+    expect(loadManifest(media, { ...opts, manifestUrl: 'http://o.test/live/s/index.m3u8' }).bitrateHintBps).toBe(15_000_000);
+    const mv = '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=20000000,AVERAGE-BANDWIDTH=15000000\nhi/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=3000000\nlo/index.m3u8?x=1\n';
+    expect(loadManifest(mv, { ...opts, manifestUrl: 'http://o.test/live/master.m3u8' }).variantBitrates).toEqual([
+      { path: '/live/hi/index.m3u8', bps: 15_000_000 },
+      { path: '/live/lo/index.m3u8?x=1', bps: 3_000_000 },
+    ]);
+  });
+});
