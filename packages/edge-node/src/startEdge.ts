@@ -488,6 +488,14 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     else socket.destroy();
   });
 
+  // A warm backhaul connection and a current RTT per origin before (and between) streams.
+  const probeOrigins = (): void => {
+    for (const o of origins.values()) void o.client.probe();
+  };
+  const originProbe = config.originProbeMs > 0 ? setInterval(probeOrigins, config.originProbeMs) : undefined;
+  originProbe?.unref();
+  if (originProbe !== undefined) probeOrigins();
+
   const housekeeping = setInterval(() => {
     const t = now();
     cache.sweep();
@@ -546,6 +554,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     close() {
       closing ??= (async () => {
         clearInterval(housekeeping);
+        if (originProbe !== undefined) clearInterval(originProbe);
         for (const s of streams.values()) s.close();
         streams.clear();
         await rni?.close();

@@ -100,3 +100,26 @@ describe('loadManifest: advertised bitrates', () => {
     ]);
   });
 });
+
+describe('origin keep-warm probe', () => {
+  it('a new stream’s first manifest rides the connection the probe kept open, and the RTT is known before it', async () => {
+    origin = await startTestOrigin({ window: 6 });
+    origin.produce(6);
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', hold: 0, originProbeMs: 200 }));
+    await until(() => origin.requests('/') >= 2, 'two probes');
+    const m = await manifest('/live/a/index.m3u8');
+    expect(m.status).toBe(200);
+    // The probes themselves share one connection: it stays warm.
+    expect(new Set(origin.ports('/')).size).toBe(1);
+    expect(origin.ports('/')).toContain(origin.ports('/live/a/index.m3u8')[0]);
+  });
+
+  it('originProbeMs: 0 sends nothing of its own', async () => {
+    origin = await startTestOrigin({ window: 6 });
+    origin.produce(6);
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', hold: 0, originProbeMs: 0 }));
+    expect((await manifest('/live/a/index.m3u8')).status).toBe(200);
+    await until(() => origin.requests('/live/a/seg5.ts') === 1, 'prefetch');
+    expect(origin.requests('/')).toBe(0);
+  });
+});

@@ -44,6 +44,12 @@ export interface EdgeConfig {
   /** Origin timeouts: until response headers, and between body chunks (ms). */
   originHeadersTimeoutMs: number;
   originBodyTimeoutMs: number;
+  /**
+   * Every this many ms a GET of each origin's base URL (0 = never). Keeps one warm backhaul
+   * connection per origin, so a new stream's first manifest pays no TCP handshake over the long
+   * RTT, and keeps the RTT estimate current before any stream (the paper measures it per source).
+   */
+  originProbeMs: number;
   /** How long the last good manifest is served while the origin's is broken or unreachable (ms). */
   manifestStaleMs: number;
   /** Longest accepted request target (bytes); longer gets 414. */
@@ -72,6 +78,7 @@ export interface EdgeConfigInput {
   streamIdleMs?: number;
   sessionIdleMs?: number;
   originHeadersTimeoutMs?: number;
+  originProbeMs?: number;
   originBodyTimeoutMs?: number;
   manifestStaleMs?: number;
   maxUrlLength?: number;

@@ -6,7 +6,7 @@ const RAN_FAIL_ACTIONS: readonly RanFailAction[] = ['redirect-307', 'redirect-30
 const LOG_LEVELS: readonly EdgeConfig['logLevel'][] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const KNOWN_KEYS = new Set([
   'origin', 'origins', 'host', 'port', 'hold', 'maxHold', 'initialWindow', 'backhaulRttMs', 'defaultRanMbps',
-  'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs',
+  'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel',
 ]);
 
@@ -120,6 +120,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     streamIdleMs: num('streamIdleMs', input.streamIdleMs, 30_000, 100, 86_400_000),
     sessionIdleMs: num('sessionIdleMs', input.sessionIdleMs, 120_000, 100, 86_400_000),
     originHeadersTimeoutMs: num('originHeadersTimeoutMs', input.originHeadersTimeoutMs, 10_000, 10, 600_000),
+    originProbeMs: num('originProbeMs', input.originProbeMs, 2_000, 0, 600_000),
     originBodyTimeoutMs: num('originBodyTimeoutMs', input.originBodyTimeoutMs, 10_000, 10, 600_000),
     manifestStaleMs: num('manifestStaleMs', input.manifestStaleMs, 12_000, 0, 3_600_000),
     maxUrlLength: num('maxUrlLength', input.maxUrlLength, 2048, 64, 65_536, true),

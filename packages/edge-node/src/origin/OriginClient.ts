@@ -157,6 +157,23 @@ export class OriginClient {
     this.#scheduler.enqueue(entry.key, priority, () => this.#fetchInto(path, entry, priority === 'player' ? 'segment' : 'prefetch'));
   }
 
+  /**
+   * GET the origin's base URL: keeps a pooled connection open (the server's keep-alive timeout
+   * would close an idle one) and adds a TTFB sample to the RTT estimate. Any status will do; a
+   * failure is only a missing sample. Not HEAD: undici closes the connection after a HEAD.
+   */
+  async probe(): Promise<void> {
+    const t0 = performance.now();
+    try {
+      const res = await this.#pool.request({ path: this.#basePath === '' ? '/' : `${this.#basePath}/`, method: 'GET' });
+      this.rtt.add('ttfb', performance.now() - t0, Date.now());
+      // A large index page is not worth reading: dropping the connection is cheaper.
+      await res.body.dump({ limit: 65_536 });
+    } catch {
+      // Unreachable now: the next manifest fetch reports it where it matters.
+    }
+  }
+
   /** A player now waits for a queued prefetch: serve it before other bulk. */
   promote(key: string): void {
     this.#scheduler.promote(key);

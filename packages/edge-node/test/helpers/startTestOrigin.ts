@@ -30,6 +30,8 @@ export async function startTestOrigin(
   let produced = 0; // segments 0..produced-1 exist
   const faults = new Map<string, Fault>();
   const requests = new Map<string, number>();
+  /** Client ports of the requests per path (which TCP connections carried them). */
+  const ports = new Map<string, number[]>();
   const hanging = new Set<ServerResponse>();
 
   const body = (n: number): Buffer => {
@@ -48,6 +50,7 @@ export async function startTestOrigin(
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     requests.set(path, (requests.get(path) ?? 0) + 1);
+    ports.set(path, [...(ports.get(path) ?? []), req.socket.remotePort ?? 0]);
     const fault = faults.get(path) ?? faults.get('*');
     const m = /\/seg(\d+)\.ts$/.exec(path);
     const isPlaylist = path.endsWith('.m3u8');
@@ -120,6 +123,7 @@ export async function startTestOrigin(
       for (const r of hanging) r.destroy();
     },
     requests: (path: string) => requests.get(path) ?? 0,
+    ports: (path: string) => ports.get(path) ?? [],
     allRequests: () => new Map(requests),
     close: () =>
       new Promise<void>((r) => {
