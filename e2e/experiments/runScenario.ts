@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserType } from '@playwright/test';
-import { backhaul, createTestbed, lteA, parseMahimahiTrace, symmetric, type LinkSpec, type Testbed } from '@ethle/netlab';
+import { backhaul, createTestbed, lteA, parseMahimahiTrace, seedFrom, symmetric, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { RunResult } from '../../packages/player-demo/src/data/RunResult.js';
 import { scenarioId, type Scenario } from './Scenario.js';
 
@@ -41,8 +41,8 @@ const PAGE = `<!doctype html><meta charset="utf-8"><video id="v" muted autoplay 
   Object.assign(window, { player, probe, video });
 </script>`;
 
-function ranSpec(ran: string): LinkSpec {
-  if (ran === 'lte-a') return lteA();
+function ranSpec(ran: string, seed: number): LinkSpec {
+  if (ran === 'lte-a') return lteA({ seed });
   if (ran === 'none') return symmetric({ delayMs: 0.5 });
   if (ran.startsWith('trace:')) {
     const traceMs = parseMahimahiTrace(readFileSync(ran.slice(6), 'utf8'));
@@ -89,7 +89,10 @@ function metric(text: string, name: string, labels: Record<string, string> = {})
  * QoE probe) in their namespaces, for `durationS`, and returns the run in the results format.
  */
 export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: string): Promise<RunResult> {
-  const tb = await createTestbed({ ran: ranSpec(s.ran), backhaul: backhaul(s.rttMs), cc: s.cc ?? 'bbr' });
+  // Common random numbers: every scheme of one cell × repeat sees the same radio delay walk, so
+  // their difference is the scheme's, not the draw's (repeats still draw anew).
+  const seed = seedFrom(`${s.stream}|${s.rttMs}|${s.ran}|r${s.repeat}`);
+  const tb = await createTestbed({ ran: ranSpec(s.ran, seed), backhaul: backhaul(s.rttMs), cc: s.cc ?? 'bbr' });
   let browser: Browser | undefined;
   const procs: ReturnType<Testbed['spawn']>[] = [];
   try {

@@ -2,3 +2,4 @@ export { createTestbed, cleanupTestbeds, NS_PREFIX, type Testbed, type TestbedOp
 export { symmetric, type LinkSpec, type DirectionSpec } from './relay/LinkSpec.js';
 export { DirectionShaper, parseMahimahiTrace, type ShaperStats } from './relay/DirectionShaper.js';
 export { LTE_A, lteA, backhaul, PAPER_RTT_MS } from './profiles.js';
+export { seededRandom, seedFrom } from './relay/seededRandom.js';

@@ -11,11 +11,13 @@ export function backhaul(rttMs: number, rateMbps?: number): LinkSpec {
 /**
  * The paper's LTE-A RAN: 112 Mbit/s downlink cap, air-interface delay fluctuating between 20 and
  * 180 ms round trip at 50 % cell load (Fig. 6) — modelled as 10–90 ms one way each direction.
+ * With a seed the delay walk is reproducible (each direction its own stream from it).
  */
-export function lteA(): LinkSpec {
+export function lteA(o: { seed?: number } = {}): LinkSpec {
+  const seed = o.seed;
   return {
-    down: { delayMs: 25, rateMbps: 112, fluctuating: { minMs: 10, maxMs: 90 } },
-    up: { delayMs: 25, rateMbps: 50, fluctuating: { minMs: 10, maxMs: 90 } },
+    down: { delayMs: 25, rateMbps: 112, fluctuating: { minMs: 10, maxMs: 90 }, ...(seed === undefined ? {} : { seed }) },
+    up: { delayMs: 25, rateMbps: 50, fluctuating: { minMs: 10, maxMs: 90 }, ...(seed === undefined ? {} : { seed: (seed ^ 0x9e3779b9) >>> 0 }) },
   };
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DirectionShaper, parseMahimahiTrace } from '@ethle/netlab';
+import { DirectionShaper, lteA, parseMahimahiTrace, seededRandom, seedFrom } from '@ethle/netlab';
 
 describe('DirectionShaper (one direction of an emulated link)', () => {
   it('constant delay: every packet leaves exactly delay ms after it arrived', () => {
@@ -54,5 +54,21 @@ describe('DirectionShaper (one direction of an emulated link)', () => {
     const trace = parseMahimahiTrace(readFileSync(new URL('../../../../shared/traces/mahimahi/Verizon-LTE-short.down', import.meta.url), 'utf8'));
     expect(trace.length).toBeGreaterThan(100);
     expect(() => parseMahimahiTrace('1\nx\n')).toThrow(/not a mahimahi/);
+  });
+
+  it('seeded: the same seed gives the same fluctuating delay over time, another seed another walk', () => {
+    const delays = (seed: number) => {
+      const sh = new DirectionShaper(lteA({ seed }).down, seededRandom(seed));
+      // One small packet every 50 ms for 10 s, spaced so FIFO order never binds: departure − arrival = delay.
+      return Array.from({ length: 200 }, (_, i) => sh.admit(60, i * 50)! - i * 50);
+    };
+    const a = delays(seedFrom('15M-2s-224-r1'));
+    expect(delays(seedFrom('15M-2s-224-r1'))).toEqual(a);
+    const b = delays(seedFrom('15M-2s-224-r2'));
+    expect(b).not.toEqual(a);
+    // Still the LTE-A walk: within 10–90 ms one way (+ serialisation of 60 B), and it does move.
+    for (const d of [...a, ...b]) expect(d).toBeGreaterThanOrEqual(10);
+    for (const d of [...a, ...b]) expect(d).toBeLessThan(91);
+    expect(Math.max(...a) - Math.min(...a)).toBeGreaterThan(10);
   });
 });

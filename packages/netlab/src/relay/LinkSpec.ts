@@ -15,6 +15,12 @@ export interface DirectionSpec {
   rateMbps?: number;
   /** Drop-tail queue limit, bytes (default: 1.5 × BDP at 100 ms, at least 64 kB). */
   queueBytes?: number;
+  /**
+   * Seed of this direction's random source (fluctuating delay, loss). The same seed gives the same
+   * delay walk over time, so runs to compare (schemes within one repeat) see the same radio;
+   * unset: Math.random.
+   */
+  seed?: number;
   /** Random loss probability per packet, [0, 1). */
   loss?: number;
   /** mahimahi trace: ms timestamps (looping), each an opportunity to deliver one 1500-byte packet. */

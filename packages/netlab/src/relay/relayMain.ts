@@ -3,6 +3,7 @@
 // `up` shaping, and back after the `down` shaping. Started by createTestbed through fork().
 import { createSocket, type Socket } from 'node:dgram';
 import { DirectionShaper } from './DirectionShaper.js';
+import { seededRandom } from './seededRandom.js';
 import type { LinkSpec } from './LinkSpec.js';
 
 export interface RelayConfig {
@@ -72,8 +73,9 @@ class Pipe {
 function start(cfg: RelayConfig): void {
   const a = createSocket('udp4');
   const b = createSocket('udp4');
-  const up = new DirectionShaper(cfg.link.up);
-  const down = new DirectionShaper(cfg.link.down);
+  const rnd = (seed: number | undefined) => (seed === undefined ? Math.random : seededRandom(seed));
+  const up = new DirectionShaper(cfg.link.up, rnd(cfg.link.up.seed));
+  const down = new DirectionShaper(cfg.link.down, rnd(cfg.link.down.seed));
   const toB = new Pipe(up, b, cfg.bPeer);
   const toA = new Pipe(down, a, cfg.aPeer);
   a.on('message', (m) => toB.push(m));
