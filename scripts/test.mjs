@@ -26,6 +26,9 @@ function run(label, cmd, args, env = {}) {
 if (want('typecheck')) {
   if (run('typecheck', 'npx', ['tsc', '-b', 'tsconfig.build.json']) !== 0) failed += 1;
   else passed += 1;
+  // The Playwright tests and experiments: Playwright only strips their types, so check them here.
+  if (run('typecheck e2e', 'npx', ['tsc', '-p', 'e2e/tsconfig.json']) !== 0) failed += 1;
+  else passed += 1;
 }
 
 if (want('unit')) {
