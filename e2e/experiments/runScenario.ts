@@ -1,46 +1,15 @@
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserType } from '@playwright/test';
 import { backhaul, createTestbed, lteA, parseMahimahiTrace, seedFrom, symmetric, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { RunResult } from '../../packages/player-demo/src/data/RunResult.js';
+import { openPlayer } from '../fixtures/playerPage.js';
 import { scenarioId, type Scenario } from './Scenario.js';
 
-const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ORIGIN_BIN = join(root, 'packages/live-origin/bin/ethle-origin.js');
 const EDGE_BIN = join(root, 'packages/edge-node/bin/ethle-edge.js');
-const LIBS: Record<string, string> = {
-  'hls.min.js': require.resolve('hls.js/dist/hls.min.js'),
-  'dash.all.min.js': require.resolve('dashjs'),
-  'qoe-probe.min.js': join(root, 'packages/qoe-probe/dist/qoe-probe.min.js'),
-};
-
-const PAGE = `<!doctype html><meta charset="utf-8"><video id="v" muted autoplay playsinline width="320" height="180"></video>
-<script>
-  const q = new URLSearchParams(location.search);
-  document.write('<script src="/__exp__/' + (q.get('player') === 'dash' ? 'dash.all.min.js' : 'hls.min.js') + '"><\\/script>');
-</script>
-<script type="module">
-  import { attachProbe } from '/__exp__/qoe-probe.min.js';
-  const q = new URLSearchParams(location.search);
-  const video = document.getElementById('v');
-  let player, probe;
-  if (q.get('player') === 'dash') {
-    player = dashjs.MediaPlayer().create();
-    player.updateSettings({ debug: { logLevel: 1 } });
-    probe = attachProbe(player);
-    player.initialize(video, q.get('src'), true);
-  } else {
-    player = new Hls();
-    probe = attachProbe(player);
-    player.attachMedia(video);
-    player.loadSource(q.get('src'));
-  }
-  Object.assign(window, { player, probe, video });
-</script>`;
-
 function ranSpec(ran: string, seed: number): LinkSpec {
   if (ran === 'lte-a') return lteA({ seed });
   if (ran === 'none') return symmetric({ delayMs: 0.5 });
@@ -126,14 +95,8 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const pageLog: string[] = [];
     page.on('console', (m) => pageLog.push(`${m.type()}: ${m.text()}`.slice(0, 300)));
     page.on('pageerror', (e) => pageLog.push(`pageerror: ${e.message}`.slice(0, 300)));
-    await page.route(`${base}/__exp__/**`, (route) => {
-      const name = new URL(route.request().url()).pathname.replace('/__exp__/', '');
-      if (name === 'index.html') return route.fulfill({ body: PAGE, contentType: 'text/html' });
-      const file = LIBS[name];
-      return file ? route.fulfill({ body: readFileSync(file), contentType: 'text/javascript' }) : route.fulfill({ status: 404 });
-    });
     const startedAt = new Date().toISOString();
-    await page.goto(`${base}/__exp__/index.html?player=${s.player}&src=${encodeURIComponent(src)}`);
+    await openPlayer(page, { base, src, player: s.player, probe: true });
     // The measured period itself (paper: 5 minutes from the first request).
     await page.waitForTimeout(s.durationS * 1000);
     const report = await page.evaluate(() => (window as any).probe.report());

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { modelHold } from '@ethle/core';
 import type { ResultSet, RunResult } from '../../packages/player-demo/src/data/RunResult.js';
-import { tableII } from '../../packages/player-demo/src/data/summarize.js';
+import { summarizeRun, tableII } from '../../packages/player-demo/src/data/summarize.js';
 
 const TABLE_I: Record<string, number> = { '15M-2s': 3.7e6, '15M-4s': 7.2e6, '15M-10s': 18.3e6, '50M-2s': 12.2e6, '50M-4s': 24.4e6, '50M-10s': 61.1e6 };
 
@@ -36,7 +36,7 @@ export function tableIII(set: ResultSet) {
   });
 }
 
-/** Reads every run in `dir`, writes summary.json (a ResultSet), summary.csv and tableIII.json. */
+/** Reads every run in `dir`, writes summary.json (a ResultSet), summary.csv (means per cell × scheme), runs.csv (one row per run) and tableIII.json. */
 export function summarize(dir: string): ResultSet | undefined {
   if (!existsSync(dir)) return undefined;
   const runs = readdirSync(dir)
@@ -51,6 +51,13 @@ export function summarize(dir: string): ResultSet | undefined {
   const f = (v: number | null) => (v === null ? '' : v.toFixed(2));
   for (const r of rows) csv.push([r.cell, r.scheme, r.runs, f(r.throughputMbps), f(r.startupS), f(r.stallS), f(r.holdS), f(r.latencyS)].join(','));
   writeFileSync(join(dir, 'summary.csv'), `${csv.join('\n')}\n`);
+  // The spread behind the means: one row per run (repeats, seeds and x visible).
+  const perRun = ['id,cell,scheme,repeat,throughput_mbps,startup_s,buffering_s,stalls,holding_s,total_latency_s,x,measured_backhaul_mbps'];
+  for (const r of [...runs].sort((a, b) => a.id.localeCompare(b.id))) {
+    const m = summarizeRun(r);
+    perRun.push([m.id, m.cell, m.scheme, r.scenario.repeat ?? '', f(m.throughputMbps), f(m.startupS), f(m.stallS), m.stallCount, f(m.holdS), f(m.latencyS), r.edge?.x ?? '', f(r.edge?.measuredBackhaulMbps ?? null)].join(','));
+  }
+  writeFileSync(join(dir, 'runs.csv'), `${perRun.join('\n')}\n`);
   writeFileSync(join(dir, 'tableIII.json'), JSON.stringify(tableIII(set), null, 1));
   return set;
 }
