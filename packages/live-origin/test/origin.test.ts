@@ -61,6 +61,36 @@ describe('segment sizes', () => {
   });
 });
 
+describe('byte ranges', () => {
+  it('a single range is the same bytes as the slice of the whole segment (206, Content-Range); bad ones get the whole or 416', async () => {
+    const n = await newestOf('2M-2s');
+    const path = `/live/2M-2s/${n}.m4s`;
+    const whole = Buffer.from(await (await get(path)).arrayBuffer());
+    // Across the media/padding boundary and at both ends.
+    for (const [range, start, end] of [
+      ['bytes=0-99', 0, 99],
+      ['bytes=1000-299999', 1000, 299_999],
+      ['bytes=250000-', 250_000, whole.length - 1],
+      ['bytes=-500', whole.length - 500, whole.length - 1],
+      ['bytes=499990-600000', 499_990, whole.length - 1],
+    ] as const) {
+      const r = await get(path, { headers: { range } });
+      expect(r.status, range).toBe(206);
+      expect(r.headers.get('content-range'), range).toBe(`bytes ${start}-${end}/${whole.length}`);
+      const body = Buffer.from(await r.arrayBuffer());
+      expect(body.equals(whole.subarray(start, end + 1)), range).toBe(true);
+    }
+    const beyond = await get(path, { headers: { range: `bytes=${whole.length}-` } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${whole.length}`);
+    for (const range of ['bytes=0-1,5-9', 'items=0-1', 'bytes=9-3']) {
+      const r = await get(path, { headers: { range } });
+      expect(r.status, range).toBe(200);
+      expect(Buffer.from(await r.arrayBuffer()).length).toBe(whole.length);
+    }
+  });
+});
+
 describe('availability on the wall clock', () => {
   it('a future segment is refused, an expired one is gone, and both follow the clock', async () => {
     const pl = await (await get('/live/15M-2s/index.m3u8')).text();

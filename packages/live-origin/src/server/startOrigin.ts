@@ -7,6 +7,7 @@ import { LiveClock } from '../streams/LiveClock.js';
 import { DEFAULT_STREAMS, parseStreamName, type StreamSpec } from '../streams/StreamSpec.js';
 import { OriginStats, type OriginStatsJson } from './OriginStats.js';
 import { Padding } from './Padding.js';
+import { parseRange, sliceParts } from './parseRange.js';
 
 export interface OriginOptions {
   /** Port to listen on (0 = any free port). Default 8081. */
@@ -47,7 +48,7 @@ const MAX_SEGMENT = 1e9;
 
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Date, Content-Length, X-Ethle-Production-Start, X-Ethle-Production-End',
+  'access-control-expose-headers': 'Date, Content-Length, Content-Range, X-Ethle-Production-Start, X-Ethle-Production-End',
 };
 
 /** Starts the live origin. Resolves once it listens. */
@@ -90,9 +91,24 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     if (res.req.method !== 'HEAD') stats.bytesSent += buf.length;
   }
 
-  function sendBody(res: ServerResponse, headers: Record<string, string | number>, parts: Buffer[]): void {
-    const length = parts.reduce((a, b) => a + b.length, 0);
-    res.writeHead(200, { ...CORS, ...headers, 'content-length': length });
+  function sendBody(res: ServerResponse, headers: Record<string, string | number>, whole: Buffer[]): void {
+    const total = whole.reduce((a, b) => a + b.length, 0);
+    // Byte ranges, as any HTTP origin serves them (an edge may fetch one segment over several
+    // connections; a player may use EXT-X-BYTERANGE).
+    const range = parseRange(res.req.headers.range, total);
+    if (range === 'unsatisfiable') {
+      res.writeHead(416, { ...CORS, 'content-range': `bytes */${total}`, 'content-length': 0 }).end();
+      return;
+    }
+    const parts = range === undefined ? whole : sliceParts(whole, range.start, range.end);
+    const length = range === undefined ? total : range.end - range.start + 1;
+    res.writeHead(range === undefined ? 200 : 206, {
+      ...CORS,
+      ...headers,
+      'accept-ranges': 'bytes',
+      'content-length': length,
+      ...(range === undefined ? {} : { 'content-range': `bytes ${range.start}-${range.end}/${total}` }),
+    });
     if (res.req.method === 'HEAD') {
       res.end();
       return;
