@@ -102,8 +102,9 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const report = await page.evaluate(() => (window as any).probe.report());
     if (process.env.EXP_DEBUG) console.log(pageLog.slice(-30).join('\n'), await page.evaluate(() => (window as any).video?.currentTime));
 
-    const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as { requests: Record<string, number> };
-    const segs = Object.entries(stats.requests).filter(([p]) => /\d+\.(m4s|ts)$/.test(p));
+    const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as { fetches: Record<string, number> };
+    // Fetches, not requests: the edge may take a segment as parallel byte ranges (one fetch).
+    const segs = Object.entries(stats.fetches).filter(([p]) => /\d+\.(m4s|ts)$/.test(p));
     const run: RunResult = {
       v: 1,
       id: scenarioId(s),

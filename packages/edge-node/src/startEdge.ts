@@ -86,7 +86,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const onFetch = (r: OriginFetchReport): void => {
     metrics.originFetches.inc({ origin: r.origin, kind: r.kind, outcome: r.outcome });
     metrics.bytesIn.inc({ origin: r.origin }, r.bytes);
-    if (r.outcome === 'ok' && r.kind !== 'manifest' && r.bytes > 0 && r.totalMs > 0) {
+    // One flow's rate only: a segment fetched as parallel ranges says nothing about a single flow.
+    if (r.outcome === 'ok' && r.kind !== 'manifest' && r.parts === 1 && r.bytes > 0 && r.totalMs > 0) {
       const measured = (r.bytes * 8) / (r.totalMs * 1000);
       metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
       // Small objects (init segments, audio) measure the RTT more than the throughput.
@@ -189,6 +190,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         maxParallel: config.maxHold,
         hold: () => (typeof config.hold === 'number' ? config.hold : autoHold.get(key) ?? provisionalHold(origin, stream)),
         edgePathPrefix: origin.prefix,
+        bitrateHint: () => stream.version?.view.bitrateHintBps ?? variantBitrates.get(key),
         onManifestError: (e) => {
           metrics.manifestErrors.inc({ stream: key, reason: e.code });
           log.warn({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed');
@@ -379,16 +381,11 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   async function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, head: boolean): Promise<void> {
     const key = `${origin.cfg.name}${originPath}`;
     let entry = cache.get(key);
-    let result: 'hit' | 'coalesced' | 'miss';
+    let result: 'hit' | 'coalesced' | 'miss' = 'miss';
     if (entry !== undefined) {
       result = entry.state === 'complete' ? 'hit' : 'coalesced';
       if (entry.state === 'pending') origin.client.promote(key);
-    } else {
-      result = 'miss';
-      entry = cache.create(key);
-      origin.client.fetchInto(originPath, entry, 'player');
     }
-    metrics.cacheRequests.inc({ result });
     let owner: LiveStream | undefined;
     let ownSeg: SegmentRef | undefined;
     for (const s of streams.values()) {
@@ -396,10 +393,17 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       if (seg !== undefined) {
         owner = s;
         ownSeg = seg;
-        s.noteRequest(seg);
         break;
       }
     }
+    if (entry === undefined) {
+      result = 'miss';
+      entry = cache.create(key);
+      // A receiver waits for a segment the edge does not have: fetch it as parallel ranges.
+      origin.client.fetchInto(originPath, entry, 'player', owner !== undefined && ownSeg !== undefined ? owner.splitFor(ownSeg) : undefined);
+    }
+    if (owner !== undefined && ownSeg !== undefined) owner.noteRequest(ownSeg);
+    metrics.cacheRequests.inc({ result });
     if (entry.state === 'complete') {
       // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
       const headers = entry.responseHeaders('hit', req.headers.origin !== undefined);

@@ -96,14 +96,14 @@ describe('with the live origin', () => {
       await r.body.dump();
       // The planner keeps the 2 held segments after it local: they were fetched without a request.
       await until(async () => {
-        const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { requests: Record<string, number> };
+        const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { fetches: Record<string, number> };
         const next1 = url.pathname.replace(/\d+\.m4s$/, `${newest.number + 1}.m4s`);
         const next2 = url.pathname.replace(/\d+\.m4s$/, `${newest.number + 2}.m4s`);
-        return stats.requests[next1] === 1 && stats.requests[next2] === 1;
+        return stats.fetches[next1] === 1 && stats.fetches[next2] === 1;
       }, 'held DASH segments prefetched once each', 10_000);
     });
 
-    it('50 concurrent receivers: the origin sees exactly one request per segment', async () => {
+    it('50 concurrent receivers: the origin sees exactly one fetch per segment', async () => {
       const path = `/live/${STREAM}/ts/index.m3u8`;
       await request(`${origin.url}/stats?reset=1`).then((r) => r.body.dump());
       const stopAt = Date.now() + 7_000;
@@ -120,7 +120,7 @@ describe('with the live origin', () => {
           }
         }),
       );
-      const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { requests: Record<string, number> };
+      const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { fetches: Record<string, number> };
       const segs = Object.entries(stats.requests).filter(([p]) => p.startsWith(`/live/${STREAM}/ts/`) && !p.endsWith('.m3u8'));
       // Segments produced during the 7 s (the ones before may already be cached from other tests).
       expect(segs.length).toBeGreaterThanOrEqual(3);

@@ -253,9 +253,13 @@ describe('bad requests and stats', () => {
     const n = Number(/(\d+)\.m4s\s*$/.exec(pl)![1]);
     await (await get(`/live/2M-2s/${n}.m4s`)).arrayBuffer();
     await (await get(`/live/2M-2s/${n}.m4s`)).arrayBuffer();
+    // One more fetch as two ranges: two requests, one fetch (the range from byte 0).
+    await (await get(`/live/2M-2s/${n}.m4s`, { headers: { range: 'bytes=0-99' } })).arrayBuffer();
+    await (await get(`/live/2M-2s/${n}.m4s`, { headers: { range: 'bytes=100-' } })).arrayBuffer();
     const s = await (await get('/stats')).json();
     expect(s.requests['/live/2M-2s/index.m3u8']).toBe(1);
-    expect(s.requests[`/live/2M-2s/${n}.m4s`]).toBe(2);
+    expect(s.requests[`/live/2M-2s/${n}.m4s`]).toBe(4);
+    expect(s.fetches[`/live/2M-2s/${n}.m4s`]).toBe(3);
     expect(s.bytesSent).toBeGreaterThanOrEqual(1_000_000);
     expect(s.openConnections).toBeGreaterThanOrEqual(1);
   });

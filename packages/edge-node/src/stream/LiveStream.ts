@@ -3,7 +3,7 @@ import { planPrefetch } from '@ethle/core';
 import { loadManifest } from '../core/loadManifest.js';
 import type { HeldManifest, ManifestView, SegmentRef } from '../core/ManifestView.js';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
-import type { OriginClient } from '../origin/OriginClient.js';
+import type { OriginClient, SplitFetch } from '../origin/OriginClient.js';
 
 export interface LiveStreamOptions {
   /** Metric/event label: `{origin}{path}`. */
@@ -19,6 +19,8 @@ export interface LiveStreamOptions {
   hold: () => number;
   /** Path prefix of this origin on the edge ('' with one origin). */
   edgePathPrefix: string;
+  /** The stream's advertised bitrate (bits/s), for a segment's size before any was fetched. */
+  bitrateHint: () => number | undefined;
   onManifestError: (e: EdgeError) => void;
   onLead: (lead: number) => void;
 }
@@ -159,6 +161,22 @@ export class LiveStream {
     return this.segmentBytes();
   }
 
+  /**
+   * How to fetch a segment a receiver is or will at once be waiting for while the edge has no lead
+   * on it: as maxParallel concurrent byte ranges, sized from the track's measured segments or
+   * (HLS, before any) the advertised bitrate. Undefined when the size cannot be estimated.
+   */
+  splitFor(s: SegmentRef): SplitFetch | undefined {
+    if (this.#o.maxParallel < 2) return undefined;
+    const sizes = this.#sizes.get(s.track);
+    let approxBytes = sizes === undefined || sizes.length === 0 ? undefined : sizes.reduce((a, b) => a + b, 0) / sizes.length;
+    if (approxBytes === undefined && this.#current?.view.kind === 'hls-media') {
+      const bps = this.#o.bitrateHint();
+      if (bps !== undefined) approxBytes = (bps * s.durationSeconds) / 8;
+    }
+    return approxBytes === undefined ? undefined : { parts: this.#o.maxParallel, approxBytes };
+  }
+
   /** Ask the core planner what to fetch now and start those fetches. */
   plan(): void {
     const v = this.#current;
@@ -197,9 +215,11 @@ export class LiveStream {
         // (paper III-B), within the operator's cap.
         maxParallel: Math.min(Math.max(1, x), this.#o.maxParallel) + 1,
       });
-      for (const id of ids) {
+      for (const [i, id] of ids.entries()) {
         const s = list.find((l) => l.id === id);
-        if (s !== undefined) this.prefetch(s);
+        // Before any receiver request the first one is where a new player starts: it will be
+        // waited for at once, so it comes as parallel ranges.
+        if (s !== undefined) this.prefetch(s, most === undefined && i === 0 ? this.splitFor(s) : undefined);
       }
       if (most !== undefined) {
         let l = 0;
@@ -211,11 +231,11 @@ export class LiveStream {
   }
 
   /** Fetch one segment into the cache at prefetch priority, unless it is there or on its way. */
-  prefetch(s: SegmentRef): void {
+  prefetch(s: SegmentRef, split?: SplitFetch): void {
     const key = this.#cacheKey(s.path);
     if (this.#o.cache.has(key)) return;
     const entry = this.#o.cache.create(key);
-    this.#o.origin.fetchInto(s.path, entry, 'prefetch');
+    this.#o.origin.fetchInto(s.path, entry, 'prefetch', split);
     entry.whenHeaders().then(
       () => {
         if (entry.expectedBytes !== undefined) this.noteSize(s.track, entry.expectedBytes);

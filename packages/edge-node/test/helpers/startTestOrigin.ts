@@ -22,6 +22,8 @@ export async function startTestOrigin(
     bitrateKbps?: number;
     /** Serve `…/master.m3u8` as a multivariant playlist with one variant `a/index.m3u8` of this BANDWIDTH. */
     variantBandwidth?: number;
+    /** Answer single byte ranges of segments (206/416), as HTTP origins do. Default: ignore Range (200). */
+    ranges?: boolean;
   } = {},
 ) {
   const segmentBytes = opts.segmentBytes ?? 64 * 1024;
@@ -32,6 +34,8 @@ export async function startTestOrigin(
   const requests = new Map<string, number>();
   /** Client ports of the requests per path (which TCP connections carried them). */
   const ports = new Map<string, number[]>();
+  /** Range headers received per path. */
+  const ranges = new Map<string, string[]>();
   const hanging = new Set<ServerResponse>();
 
   const body = (n: number): Buffer => {
@@ -51,6 +55,7 @@ export async function startTestOrigin(
     const path = req.url ?? '/';
     requests.set(path, (requests.get(path) ?? 0) + 1);
     ports.set(path, [...(ports.get(path) ?? []), req.socket.remotePort ?? 0]);
+    if (req.headers.range !== undefined) ranges.set(path, [...(ranges.get(path) ?? []), req.headers.range]);
     const fault = faults.get(path) ?? faults.get('*');
     const m = /\/seg(\d+)\.ts$/.exec(path);
     const isPlaylist = path.endsWith('.m3u8');
@@ -79,11 +84,23 @@ export async function startTestOrigin(
       res.writeHead(404, { 'content-length': 0 }).end();
       return;
     }
-    res.writeHead(200, {
-      'content-type': isPlaylist ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
-      'content-length': payload.length,
-      'x-ethle-production-start': new Date().toISOString(),
-    });
+    const range = !isPlaylist && opts.ranges ? /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '') : null;
+    if (range !== null) {
+      const start = Number(range[1]);
+      if (start >= payload.length) {
+        res.writeHead(416, { 'content-range': `bytes */${payload.length}`, 'content-length': 0 }).end();
+        return;
+      }
+      const end = range[2] === '' ? payload.length - 1 : Math.min(Number(range[2]), payload.length - 1);
+      const total = payload.length;
+      payload = payload.subarray(start, end + 1);
+      res.writeHead(206, { 'content-type': 'video/mp2t', 'content-length': payload.length, 'content-range': `bytes ${start}-${end}/${total}` });
+    } else
+      res.writeHead(200, {
+        'content-type': isPlaylist ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
+        'content-length': payload.length,
+        'x-ethle-production-start': new Date().toISOString(),
+      });
     if (fault?.kind === 'truncate') {
       res.write(payload.subarray(0, fault.afterBytes), () => setTimeout(() => res.destroy(), 20));
       return;
@@ -124,6 +141,7 @@ export async function startTestOrigin(
     },
     requests: (path: string) => requests.get(path) ?? 0,
     ports: (path: string) => ports.get(path) ?? [],
+    ranges: (path: string) => ranges.get(path) ?? [],
     allRequests: () => new Map(requests),
     close: () =>
       new Promise<void>((r) => {

@@ -1,6 +1,11 @@
 /** Request counts per path, bytes sent and open connections: the `/stats` JSON (an interface). */
 export interface OriginStatsJson {
   requests: Record<string, number>;
+  /**
+   * Fetches of the whole object per path: requests without Range or with a range from byte 0. An
+   * edge that fetches one segment as parallel ranges makes several requests but one fetch.
+   */
+  fetches: Record<string, number>;
   bytesSent: number;
   openConnections: number;
 }
@@ -10,21 +15,24 @@ const MAX_PATHS = 50_000;
 
 export class OriginStats {
   private requests = new Map<string, number>();
+  private fetches = new Map<string, number>();
   bytesSent = 0;
   openConnections = 0;
 
-  count(path: string): void {
+  count(path: string, range?: string): void {
     const key = this.requests.has(path) || this.requests.size < MAX_PATHS ? path : '(other)';
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    if (range === undefined || /^\s*bytes\s*=\s*0+\s*-/i.test(range)) this.fetches.set(key, (this.fetches.get(key) ?? 0) + 1);
   }
 
   toJSON(): OriginStatsJson {
-    return { requests: Object.fromEntries(this.requests), bytesSent: this.bytesSent, openConnections: this.openConnections };
+    return { requests: Object.fromEntries(this.requests), fetches: Object.fromEntries(this.fetches), bytesSent: this.bytesSent, openConnections: this.openConnections };
   }
 
   /** Zeroes the counters (open connections are a gauge, not reset). */
   reset(): void {
     this.requests = new Map();
+    this.fetches = new Map();
     this.bytesSent = 0;
   }
 }

@@ -160,7 +160,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       const L = Number(m?.[1] ?? 2);
       const list = [...streams.values()].filter((s) => s.segmentSeconds === L);
       if (list.length === 0) return send(res, 404, `no stream with ${L} s segments\n`);
-      stats.count(path);
+      stats.count(path, req.headers.range);
       return send(res, 200, hlsMultivariantPlaylist(list, media.codecs('av')), { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'max-age=60' });
     }
 
@@ -168,7 +168,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     if (man) {
       const s = streams.get(man[1]!);
       if (!s) return send(res, 404, `unknown stream ${man[1]}\n`);
-      stats.count(path);
+      stats.count(path, req.headers.range);
       const t = now();
       // Live manifests change every segment: cache for at most half a segment (RFC 8216 §6.2.1 spirit).
       const cc = `public, max-age=${Math.max(1, Math.floor(s.segmentSeconds / 2))}`;
@@ -195,7 +195,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     // Init segments never change and are always available.
     const initVariant: Mp4Variant | undefined = seg[2] ? 'av' : seg[6] ? (seg[5] as Mp4Variant) : undefined;
     if (initVariant) {
-      stats.count(path);
+      stats.count(path, req.headers.range);
       return sendBody(res, { 'content-type': initVariant === 'a' ? 'audio/mp4' : 'video/mp4', 'cache-control': 'public, max-age=86400' }, [media.init(initVariant)]);
     }
 
@@ -222,7 +222,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     if (end > t) return send(res, 404, `segment ${n} is not available until ${new Date(end).toISOString()}\n`);
     // One segment of grace past the window: a player that just read the playlist may still ask.
     if (end < t - (windowSeconds + L) * 1000) return send(res, 410, `segment ${n} left the live window\n`);
-    stats.count(path);
+    stats.count(path, req.headers.range);
 
     const gate = paused.get(s.name);
     if (gate) {

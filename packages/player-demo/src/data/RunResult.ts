@@ -53,6 +53,7 @@ export interface EdgeFigures {
   x?: number;
   modelBackhaulMbps?: number;
   measuredBackhaulMbps?: number;
+  /** Origin fetches per segment (live-origin /stats `fetches`: parallel byte ranges of one segment count once); 1 = one origin flow. */
   originRequestsPerSegment?: number;
 }
 

@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
+import { RangeAssembler } from '../src/origin/RangeAssembler.js';
+import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
+
+// A segment a receiver waits for while the edge has no lead comes as parallel byte ranges (each in
+// its own slow start). Whatever the origin does with Range, the receiver gets exactly the bytes.
+
+const SEG = 2 * 1024 * 1024;
+
+let origin: TestOrigin;
+let edge: RunningEdge;
+afterEach(async () => {
+  await edge?.close();
+  await origin?.close();
+});
+
+async function setup(o: { ranges: boolean; advertisedBytes?: number; hold?: number }) {
+  origin = await startTestOrigin({ segmentBytes: SEG, window: 8, ranges: o.ranges, bitrateKbps: Math.round(((o.advertisedBytes ?? SEG) * 8) / 1000) });
+  origin.produce(8);
+  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', hold: o.hold ?? 0, originProbeMs: 0 }));
+}
+
+/** Where the 4th of 4 ranges starts for an advertised size (EXT-X-BITRATE is whole kbit/s, 1 s segments). */
+const lastRangeStart = (advertisedBytes: number) => 3 * Math.ceil((Math.round((advertisedBytes * 8) / 1000) * 1000) / 8 / 4);
+
+async function get(path: string) {
+  const res = await request(`${edge.url}${path}`);
+  return { status: res.statusCode, cache: res.headers['x-ethle-cache'], body: Buffer.from(await res.body.arrayBuffer()) };
+}
+
+describe('parallel byte ranges for a waited-for segment', () => {
+  it('a miss comes as maxHold ranges (the last open-ended) and is byte-identical', async () => {
+    await setup({ ranges: true });
+    await get('/live/a/index.m3u8');
+    // seg2 is outside what the planner fetched for a new player (seg5..seg7 with hold 0).
+    const r = await get('/live/a/seg2.ts');
+    expect(r.status).toBe(200);
+    expect(r.cache).toBe('miss');
+    expect(r.body.equals(origin.body(2))).toBe(true);
+    const q = SEG / 4;
+    expect(origin.ranges('/live/a/seg2.ts').sort()).toEqual([`bytes=0-${q - 1}`, `bytes=${q}-${2 * q - 1}`, `bytes=${2 * q}-${3 * q - 1}`, `bytes=${3 * q}-`].sort());
+    // Cached whole: the next receiver gets a hit without another origin request.
+    const again = await get('/live/a/seg2.ts');
+    expect(again.cache).toBe('hit');
+    expect(again.body.equals(origin.body(2))).toBe(true);
+    expect(origin.requests('/live/a/seg2.ts')).toBe(4);
+  });
+
+  it('before any receiver request, the start segment a new player will ask for is fetched as ranges', async () => {
+    await setup({ ranges: true });
+    await get('/live/a/index.m3u8');
+    // hold 0: hls.js starts at the third segment from the end (seg5).
+    await until(() => origin.ranges('/live/a/seg5.ts').length === 4, 'seg5 as 4 ranges');
+    expect(origin.ranges('/live/a/seg6.ts')).toEqual([]);
+    const r = await get('/live/a/seg5.ts');
+    expect(r.body.equals(origin.body(5))).toBe(true);
+  });
+
+  // The start segment is sized from the advertised bitrate (later ones from measured sizes).
+  it('an advertised size far too large: ranges past the end are 416 and count as empty', async () => {
+    await setup({ ranges: true, advertisedBytes: SEG * 3 });
+    await get('/live/a/index.m3u8');
+    await until(() => origin.ranges('/live/a/seg5.ts').length === 4, 'seg5 as 4 ranges');
+    expect(origin.ranges('/live/a/seg5.ts')).toContain(`bytes=${lastRangeStart(SEG * 3)}-`);
+    const r = await get('/live/a/seg5.ts');
+    expect(r.status).toBe(200);
+    expect(r.body.equals(origin.body(5))).toBe(true);
+  });
+
+  it('an advertised size far too small: the open-ended last range carries the rest', async () => {
+    await setup({ ranges: true, advertisedBytes: SEG / 2 });
+    await get('/live/a/index.m3u8');
+    await until(() => origin.ranges('/live/a/seg5.ts').length === 4, 'seg5 as 4 ranges');
+    expect(origin.ranges('/live/a/seg5.ts')).toContain(`bytes=${lastRangeStart(SEG / 2)}-`);
+    const r = await get('/live/a/seg5.ts');
+    expect(r.body.equals(origin.body(5))).toBe(true);
+  });
+
+  it('an origin that ignores Range: the first response is the whole segment, used as is', async () => {
+    await setup({ ranges: false });
+    await get('/live/a/index.m3u8');
+    const r = await get('/live/a/seg1.ts');
+    expect(r.status).toBe(200);
+    expect(r.body.equals(origin.body(1))).toBe(true);
+  });
+
+  it('a range that breaks off fails the whole segment: an error for the receiver, nothing cached, a retry works', async () => {
+    await setup({ ranges: true });
+    await get('/live/a/index.m3u8');
+    origin.fault('/live/a/seg1.ts', { kind: 'truncate', afterBytes: 1000 });
+    const bad = await request(`${edge.url}/live/a/seg1.ts`).then(
+      async (res) => {
+        // Headers may already be out (200) when a later range breaks: then the body is cut short.
+        const body = await res.body.arrayBuffer().then((b) => b.byteLength, () => -1);
+        return { status: res.statusCode, bytes: body };
+      },
+      () => ({ status: 0, bytes: -1 }),
+    );
+    expect(bad.status === 502 || bad.bytes < SEG).toBe(true);
+    origin.fault('/live/a/seg1.ts', undefined);
+    const good = await get('/live/a/seg1.ts');
+    expect(good.status).toBe(200);
+    expect(good.body.equals(origin.body(1))).toBe(true);
+  });
+});
+
+describe('RangeAssembler', () => {
+  it('emits the parts in order whatever order their chunks and ends arrive in', () => {
+    const out: string[] = [];
+    const a = new RangeAssembler(3, (c) => out.push(c.toString()));
+    a.chunk(2, Buffer.from('E'));
+    a.chunk(0, Buffer.from('A'));
+    a.chunk(1, Buffer.from('C'));
+    a.end(2);
+    a.chunk(0, Buffer.from('B'));
+    expect(out).toEqual(['A', 'B']);
+    a.chunk(1, Buffer.from('D'));
+    a.end(0);
+    expect(out).toEqual(['A', 'B', 'C', 'D']);
+    expect(a.complete).toBe(false);
+    a.end(1);
+    expect(out).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect(a.complete).toBe(true);
+  });
+});
