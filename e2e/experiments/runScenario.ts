@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserType } from '@playwright/test';
 import { backhaul, createTestbed, lteA, parseMahimahiTrace, seedFrom, symmetric, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { RunResult } from '../../packages/player-demo/src/data/RunResult.js';
+import { parseStreamName } from '@ethle/live-origin';
 import { openPlayer } from '../fixtures/playerPage.js';
+import { playerBufferConfig } from './playerBuffer.js';
 import { scenarioId, type Scenario } from './Scenario.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -96,7 +98,10 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     page.on('console', (m) => pageLog.push(`${m.type()}: ${m.text()}`.slice(0, 300)));
     page.on('pageerror', (e) => pageLog.push(`pageerror: ${e.message}`.slice(0, 300)));
     const startedAt = new Date().toISOString();
-    await openPlayer(page, { base, src, player: s.player, probe: true });
+    const spec = parseStreamName(s.stream);
+    if (!spec) throw new Error(`unknown stream ${s.stream} (e.g. 15M-2s)`);
+    const config = playerBufferConfig(s.player, spec.segmentBytes, spec.segmentSeconds);
+    await openPlayer(page, { base, src, player: s.player, probe: true, config });
     // The measured period itself (paper: 5 minutes from the first request).
     await page.waitForTimeout(s.durationS * 1000);
     const report = await page.evaluate(() => (window as any).probe.report());
@@ -109,7 +114,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       v: 1,
       id: scenarioId(s),
       startedAt,
-      scenario: { stream: s.stream, player: s.player, scheme: s.scheme, hold: 0, rttMs: s.rttMs, ran: s.ran, repeat: s.repeat, durationS: s.durationS },
+      scenario: { stream: s.stream, player: s.player, scheme: s.scheme, hold: 0, rttMs: s.rttMs, ran: s.ran, repeat: s.repeat, durationS: s.durationS, ...(Object.keys(config).length ? { playerConfig: config } : {}) },
       report,
       edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, n]) => a + n, 0) / segs.length : undefined },
     };

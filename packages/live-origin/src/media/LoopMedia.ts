@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseMp4Chunk, readTimescales, readTrexDefaults, writeMp4Chunk, type Mp4Chunk } from '../mp4/Mp4Chunk.js';
+import { parseMp4Chunk, readTimescales, readTrexDefaults, readVideoTrackId, writeMp4Chunk, type Mp4Chunk } from '../mp4/Mp4Chunk.js';
 import { parseTsChunk, writeTsChunk, type TsChunk } from '../ts/TsChunk.js';
 
 /** The committed loop: 40 s in 2 s chunks (see scripts/encode-loop.sh). */
@@ -20,6 +20,7 @@ interface Mp4Loop {
   timescale: Map<number, number>;
   /** RFC 6381 codecs of the tracks, e.g. avc1.4d401e, mp4a.40.2. */
   codecs: string[];
+  videoTrackId: number | undefined;
 }
 
 export const DEFAULT_MEDIA_DIR = fileURLToPath(new URL('../../media/', import.meta.url));
@@ -27,7 +28,8 @@ export const DEFAULT_MEDIA_DIR = fileURLToPath(new URL('../../media/', import.me
 /**
  * The committed low-resolution loop, parsed once, and builders for any segment of the endless live
  * stream made by repeating it with continuous timestamps. Segment bytes are built per request into
- * a fresh small buffer (tens of kB); the origin adds the padding that brings them to 4K sizes.
+ * a fresh small buffer (tens of kB); the origin adds the padding that brings them to 4K sizes
+ * (`FillerPadding` for fMP4, null packets for TS).
  */
 export class LoopMedia {
   private readonly mp4: Record<Mp4Variant, Mp4Loop>;
@@ -45,7 +47,7 @@ export class LoopMedia {
       for (const [track, first] of chunks[LOOP_CHUNKS - 1]!.firstDecodeTime) {
         loopDuration.set(track, first + chunks[LOOP_CHUNKS - 1]!.duration.get(track)!);
       }
-      return { init, chunks, loopDuration, timescale: readTimescales(init), codecs: readCodecs(init) };
+      return { init, chunks, loopDuration, timescale: readTimescales(init), codecs: readCodecs(init), videoTrackId: readVideoTrackId(init) };
     };
     this.mp4 = { av: load('av'), v: load('v'), a: load('a') };
     this.ts = Array.from({ length: LOOP_CHUNKS }, (_, i) => parseTsChunk(readFileSync(join(dir, 'ts', `${String(i).padStart(2, '0')}.ts`))));
@@ -61,6 +63,11 @@ export class LoopMedia {
 
   codecs(v: Mp4Variant): string[] {
     return this.mp4[v].codecs;
+  }
+
+  /** The video track's id in a flavour (undefined for audio only). */
+  videoTrackId(v: Mp4Variant): number | undefined {
+    return this.mp4[v].videoTrackId;
   }
 
   timescale(v: Mp4Variant, trackId = 1): number {

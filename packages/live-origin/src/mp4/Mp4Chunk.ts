@@ -46,6 +46,20 @@ export function readTimescales(init: Buffer): Map<number, number> {
   return out;
 }
 
+/** The id of the init segment's video track (handler `vide`), undefined if it has none. */
+export function readVideoTrackId(init: Buffer): number | undefined {
+  const moov = readBoxes(init).find((b) => b.type === 'moov');
+  if (!moov) throw new Error('init segment without moov');
+  for (const trak of readBoxes(init, moov.payload, moov.end).filter((b) => b.type === 'trak')) {
+    const hdlr = child(init, child(init, trak, 'mdia')!, 'hdlr');
+    if (hdlr && init.toString('latin1', hdlr.payload + 8, hdlr.payload + 12) === 'vide') {
+      const tkhd = child(init, trak, 'tkhd')!;
+      return init.readUInt32BE(tkhd.payload + (init[tkhd.payload] === 1 ? 20 : 12));
+    }
+  }
+  return undefined;
+}
+
 export function parseMp4Chunk(file: Buffer, trexDefaults: Map<number, number>): Mp4Chunk {
   const kept = readBoxes(file).filter((b) => b.type !== 'sidx');
   const bytes = Buffer.concat(kept.map((b) => file.subarray(b.start, b.end)));

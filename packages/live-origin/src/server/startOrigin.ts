@@ -6,7 +6,8 @@ import { CHUNK_SECONDS, LOOP_CHUNKS, LoopMedia, type Mp4Variant } from '../media
 import { LiveClock } from '../streams/LiveClock.js';
 import { DEFAULT_STREAMS, parseStreamName, type StreamSpec } from '../streams/StreamSpec.js';
 import { OriginStats, type OriginStatsJson } from './OriginStats.js';
-import { Padding } from './Padding.js';
+import { FillerPadding } from '../mp4/FillerPadding.js';
+import { TsPadding } from './TsPadding.js';
 import { parseRange, sliceParts } from './parseRange.js';
 
 export interface OriginOptions {
@@ -64,7 +65,9 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
   const now = options.clock ?? Date.now;
   const clock = new LiveClock(now, windowSeconds);
   const media = new LoopMedia(options.mediaDir);
-  const padding = new Padding(Math.max(...[...streams.values()].map((s) => s.segmentBytes)));
+  const maxSegmentBytes = Math.max(...[...streams.values()].map((s) => s.segmentBytes));
+  const padding = new TsPadding(maxSegmentBytes);
+  const filler = new FillerPadding(maxSegmentBytes);
   const stats = new OriginStats();
   const paused = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   const sockets = new Set<Socket>();
@@ -113,7 +116,9 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       res.end();
       return;
     }
-    // Each part is written by reference: the padding is a subarray of one shared buffer.
+    // Each part is written by reference (the padding is a subarray of one shared buffer); corked,
+    // so the hundreds of parts of a padded fMP4 segment go out as one writev.
+    res.cork();
     for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
     res.end(parts[parts.length - 1]);
     res.on('finish', () => (stats.bytesSent += length));
@@ -231,8 +236,13 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     }
 
     const body = kind === 'ts' ? media.tsSegment(n * k, k) : media.mp4Segment(kind, n * k, k);
-    // Pad media to the stream's 4K CBR size; DASH audio stays small (the size budget is the video's).
-    const pad = kind === 'ts' ? padding.ts(s.segmentBytes - body.length) : kind === 'a' ? [] : padding.mp4(s.segmentBytes - body.length);
+    // Pad media to the stream's 4K CBR size: fMP4 inside the video samples (filler NAL units, as a
+    // CBR encoder does), TS with null packets; DASH audio stays small (the budget is the video's).
+    const videoTrack = kind === 'ts' ? undefined : media.videoTrackId(kind);
+    const parts =
+      kind === 'ts' ? [body, ...padding.ts(s.segmentBytes - body.length)]
+      : videoTrack === undefined ? [body]
+      : filler.pad(body, s.segmentBytes, videoTrack);
     sendBody(
       res,
       {
@@ -241,7 +251,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
         'x-ethle-production-start': new Date(clock.startMs(n, L)).toISOString(),
         'x-ethle-production-end': new Date(end).toISOString(),
       },
-      [body, ...pad],
+      parts,
     );
   }
 

@@ -16,6 +16,8 @@ export interface RunScenario {
   ran?: string;
   repeat?: number;
   durationS: number;
+  /** Player settings other than the defaults (e.g. a forward buffer capped to the MSE quota). */
+  playerConfig?: Record<string, unknown>;
 }
 
 export interface ProbeLatencySample {

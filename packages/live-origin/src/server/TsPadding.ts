@@ -1,24 +1,13 @@
 import { TS_PACKET } from '../ts/TsChunk.js';
 
 /**
- * Shared, preallocated padding, written by reference (subarray) so serving a 61 MB segment never
- * copies it per request. fMP4 pads with one top-level `free` box (players and MSE skip it); TS
- * pads with null packets on PID 0x1FFF (demuxers drop them).
+ * Shared, preallocated TS padding, written by reference (subarray) so serving a 61 MB segment
+ * never copies it per request: null packets on PID 0x1FFF (demuxers drop them). fMP4 is padded
+ * inside its video samples instead (`mp4/FillerPadding.ts`).
  */
-export class Padding {
-  private zeros: Buffer | undefined;
+export class TsPadding {
   private nulls: Buffer | undefined;
   constructor(private readonly maxBytes: number) {}
-
-  /** Chunks that make a `free` box of exactly `bytes` (≥ 8) bytes; [] if fewer than 8 are needed. */
-  mp4(bytes: number): Buffer[] {
-    if (bytes < 8) return [];
-    this.zeros ??= Buffer.alloc(this.maxBytes);
-    const header = Buffer.allocUnsafe(8);
-    header.writeUInt32BE(bytes, 0);
-    header.write('free', 4, 'latin1');
-    return [header, this.zeros.subarray(0, bytes - 8)];
-  }
 
   /** Whole null packets filling at most `bytes`. */
   ts(bytes: number): Buffer[] {
