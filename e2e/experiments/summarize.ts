@@ -1,10 +1,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { modelHold } from '@ethle/core';
+import { parseStreamName } from '@ethle/live-origin';
 import type { ResultSet, RunResult } from '../../packages/player-demo/src/data/RunResult.js';
 import { summarizeRun, tableII } from '../../packages/player-demo/src/data/summarize.js';
-
-const TABLE_I: Record<string, number> = { '15M-2s': 3.7e6, '15M-4s': 7.2e6, '15M-10s': 18.3e6, '50M-2s': 12.2e6, '50M-4s': 24.4e6, '50M-10s': 61.1e6 };
 
 /** Table III: per stream and RTT, the model's backhaul throughput and x vs what the edge measured. */
 export function tableIII(set: ResultSet) {
@@ -16,8 +15,10 @@ export function tableIII(set: ResultSet) {
   }
   return [...cells.values()].map((runs) => {
     const { stream, rttMs } = runs[0]!.scenario;
-    const seconds = Number(/-(\d+)s$/.exec(stream)![1]);
-    const bytes = TABLE_I[stream] ?? (Number(/^(\d+)M/.exec(stream)![1]) * 1e6 * seconds) / 8;
+    const spec = parseStreamName(stream);
+    if (!spec) throw new Error(`unknown stream ${stream}`);
+    const seconds = spec.segmentSeconds;
+    const bytes = spec.segmentBytes;
     // The edge's own prediction (IW 10, request RTT) is in its metrics; this column is the paper's setting (IW 1).
     const paperModel = modelHold({ rttSeconds: rttMs! / 1000, segmentBytes: bytes, segmentSeconds: seconds, ranBps: 60e6, initialWindowSegments: 1 });
     const measured = runs.map((r) => r.edge?.measuredBackhaulMbps).filter((x): x is number => x !== undefined);
@@ -36,7 +37,58 @@ export function tableIII(set: ResultSet) {
   });
 }
 
-/** Reads every run in `dir`, writes summary.json (a ResultSet), summary.csv (means per cell × scheme), runs.csv (one row per run) and tableIII.json. */
+/**
+ * The two tables as docs/experiments.md shows them: Table II per cell × scheme as mean (min–max)
+ * over repeats, and Table III.
+ */
+export function markdownTables(runs: RunResult[], t3: ReturnType<typeof tableIII>): string {
+  const rows = runs.map((r) => ({ r, m: summarizeRun(r) }));
+  const groups = new Map<string, typeof rows>();
+  for (const x of rows) groups.set(`${x.m.cell}|${x.m.scheme}`, [...(groups.get(`${x.m.cell}|${x.m.scheme}`) ?? []), x]);
+  const schemeRank = (s: string) => (s === 'e2e' ? 0 : s === 'auto' ? 1e6 : s.startsWith('hold-') ? 1 + Number(s.slice(5)) : 1e7);
+  const streamRank = (cell: string) => {
+    const s = parseStreamName(cell.split(' ')[0]!);
+    return s ? s.bitrateMbps * 100 + s.segmentSeconds : 1e9;
+  };
+  const keys = [...groups.keys()].sort((a, b) => {
+    const [ca, sa] = a.split('|') as [string, string];
+    const [cb, sb] = b.split('|') as [string, string];
+    return streamRank(ca) - streamRank(cb) || ca.localeCompare(cb) || schemeRank(sa) - schemeRank(sb);
+  });
+  const stat = (xs: (number | null)[], d = 1) => {
+    const v = xs.filter((x): x is number => x !== null && Number.isFinite(x));
+    if (!v.length) return '–';
+    const mean = v.reduce((a, b) => a + b, 0) / v.length;
+    const lo = Math.min(...v);
+    const hi = Math.max(...v);
+    return lo.toFixed(d) === hi.toFixed(d) ? mean.toFixed(d) : `${mean.toFixed(d)} (${lo.toFixed(d)}–${hi.toFixed(d)})`;
+  };
+  const out = [
+    '| cell | scheme | runs | receiver throughput (Mbit/s) | initial delay (s) | buffering (s) | holding (s) | total live latency (s) | x |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const k of keys) {
+    const g = groups.get(k)!;
+    const [cell, scheme] = k.split('|');
+    const xs = [...new Set(g.map(({ r }) => r.edge?.x).filter((x) => x !== undefined))].join('/') || '–';
+    out.push(
+      `| ${cell} | ${scheme} | ${g.length} | ${stat(g.map(({ m }) => m.throughputMbps))} | ${stat(g.map(({ m }) => m.startupS))} | ` +
+        `${stat(g.map(({ m }) => m.stallS))} | ${stat(g.map(({ m }) => m.holdS), 0)} | ${stat(g.map(({ m }) => m.latencyS))} | ${scheme === 'e2e' ? '–' : xs} |`,
+    );
+  }
+  out.push(
+    '',
+    "| stream | RTT (ms) | paper's model (IW 1, th_ran 60): Mbit/s, x | the edge's model (IW 10, + request RTT, its measured RTT): Mbit/s | backhaul throughput the edge measured (single-flow fetches): Mbit/s | x chosen by `auto` (per run) |",
+    '|---|---|---|---|---|---|',
+  );
+  const f = (v: number | null, d = 1) => (v === null ? '–' : v.toFixed(d));
+  for (const r of [...t3].sort((a, b) => streamRank(a.stream) - streamRank(b.stream) || a.rttMs - b.rttMs)) {
+    out.push(`| ${r.stream} | ${r.rttMs} | ${f(r.paperModelMbps)}, ${r.paperModelX ?? '–'} | ${f(r.edgeModelMbps)} | ${f(r.measuredMbps)} | ${r.autoX} |`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Reads every run in `dir`, writes summary.json (a ResultSet), summary.csv (means per cell × scheme), runs.csv (one row per run), tableIII.json and tables.md. */
 export function summarize(dir: string): ResultSet | undefined {
   if (!existsSync(dir)) return undefined;
   const runs = readdirSync(dir)
@@ -58,6 +110,8 @@ export function summarize(dir: string): ResultSet | undefined {
     perRun.push([m.id, m.cell, m.scheme, r.scenario.repeat ?? '', f(m.throughputMbps), f(m.startupS), f(m.stallS), m.stallCount, f(m.holdS), f(m.latencyS), r.edge?.x ?? '', f(r.edge?.measuredBackhaulMbps ?? null)].join(','));
   }
   writeFileSync(join(dir, 'runs.csv'), `${perRun.join('\n')}\n`);
-  writeFileSync(join(dir, 'tableIII.json'), JSON.stringify(tableIII(set), null, 1));
+  const t3 = tableIII(set);
+  writeFileSync(join(dir, 'tableIII.json'), JSON.stringify(t3, null, 1));
+  writeFileSync(join(dir, 'tables.md'), markdownTables(runs, t3));
   return set;
 }
