@@ -125,8 +125,15 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...run.edge,
         x,
         modelBackhaulMbps: metric(m, 'ethle_backhaul_throughput_mbps', { source: 'model' }),
-        measuredBackhaulMbps: metric(m, 'ethle_backhaul_throughput_mbps', { source: 'measured' }),
+        lastBackhaulMbps: metric(m, 'ethle_backhaul_throughput_mbps', { source: 'measured' }),
       };
+      // Mean over every single-flow segment fetch of the run (histogram sum / count).
+      const n = metric(m, 'ethle_backhaul_segment_mbps_count');
+      const sum = metric(m, 'ethle_backhaul_segment_mbps_sum');
+      if (n !== undefined && sum !== undefined && n > 0) {
+        run.edge.measuredBackhaulMbps = sum / n;
+        run.edge.measuredBackhaulFetches = n;
+      }
     }
     run.scenario.hold = Math.round(report.holdSeconds / Number(/-(\d+)s$/.exec(s.stream)?.[1] ?? 2));
     if (outDir) {

@@ -89,9 +89,10 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     // One flow's rate only: a segment fetched as parallel ranges says nothing about a single flow.
     if (r.outcome === 'ok' && r.kind !== 'manifest' && r.parts === 1 && r.bytes > 0 && r.totalMs > 0) {
       const measured = (r.bytes * 8) / (r.totalMs * 1000);
-      metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
       // Small objects (init segments, audio) measure the RTT more than the throughput.
       if (r.bytes >= MIN_MEASURED_BYTES) {
+        metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
+        metrics.backhaulSegmentMbps.observe({ origin: r.origin }, measured);
         let list = measuredBackhaul.get(r.origin);
         if (list === undefined) measuredBackhaul.set(r.origin, (list = []));
         list.push(measured);

@@ -139,6 +139,18 @@ describe('with the live origin', () => {
       }, 'lead of 2', 20_000);
     });
 
+    it('every single-flow segment fetch lands in the backhaul throughput histogram; small objects do not', async () => {
+      const m = await (await request(`${edge.url}/metrics`)).body.text();
+      const count = metricValue(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin' }) ?? 0;
+      const sum = metricValue(m, 'ethle_backhaul_segment_mbps_sum', { origin: 'origin' }) ?? 0;
+      const segmentFetches = ['segment', 'prefetch'].reduce((a, kind) => a + (metricValue(m, 'ethle_origin_fetches_total', { origin: 'origin', kind, outcome: 'ok' }) ?? 0), 0);
+      // The tests above fetched many 2M-2s video segments (500 kB) and as many audio segments and
+      // init segments (< 100 kB), which must not count.
+      expect(count).toBeGreaterThanOrEqual(3);
+      expect(count).toBeLessThan(segmentFetches);
+      expect(sum / count).toBeGreaterThan(0);
+    });
+
     it('origin paused → 504 after the timeout; recovers on resume', async () => {
       const slow = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', originHeadersTimeoutMs: 400 }));
       try {

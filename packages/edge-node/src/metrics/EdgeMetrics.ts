@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The edge's Prometheus metrics, in a registry of its own (several edges in one process — tests —
@@ -19,6 +19,17 @@ export class EdgeMetrics {
   readonly bytesOut = new Counter({ name: 'ethle_receiver_bytes_total', help: 'segment bytes sent to receivers', registers: [this.registry] });
   readonly rttMs = new Gauge({ name: 'ethle_backhaul_rtt_ms', help: 'backhaul RTT estimate (min of connect/TTFB over a window)', labelNames: ['origin'], registers: [this.registry] });
   readonly backhaulMbps = new Gauge({ name: 'ethle_backhaul_throughput_mbps', help: 'backhaul throughput per segment: model-predicted vs measured', labelNames: ['origin', 'source'], registers: [this.registry] });
+  /**
+   * Every single-flow segment fetch's throughput, not just the last: _sum/_count is the mean
+   * per-segment rate (the statistic of the paper's Table III), the buckets its spread.
+   */
+  readonly backhaulSegmentMbps = new Histogram({
+    name: 'ethle_backhaul_segment_mbps',
+    help: 'throughput of single-flow segment fetches from the origin (≥ 100 kB), Mbit/s',
+    labelNames: ['origin'],
+    buckets: [2, 5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 500],
+    registers: [this.registry],
+  });
   readonly staleManifests = new Counter({ name: 'ethle_manifest_stale_served_total', help: 'manifest responses served from the last good version while the origin was broken', labelNames: ['stream'], registers: [this.registry] });
   readonly manifestErrors = new Counter({ name: 'ethle_manifest_errors_total', help: 'origin manifests that could not be fetched or parsed', labelNames: ['stream', 'reason'], registers: [this.registry] });
   readonly redirects = new Counter({ name: 'ethle_redirects_total', help: 'receivers redirected to the origin (radio slower than bitrate, eq. 3)', registers: [this.registry] });

@@ -54,7 +54,12 @@ export interface ProbeReportLike {
 export interface EdgeFigures {
   x?: number;
   modelBackhaulMbps?: number;
+  /** Mean throughput of the run's single-flow segment fetches from the origin (edge histogram). Runs before 2026-11-22 21:00 UTC hold the last fetch's instead. */
   measuredBackhaulMbps?: number;
+  /** How many fetches that mean is over. */
+  measuredBackhaulFetches?: number;
+  /** The run's last single-flow segment fetch. */
+  lastBackhaulMbps?: number;
   /** Origin fetches per segment (live-origin /stats `fetches`: parallel byte ranges of one segment count once); 1 = one origin flow. */
   originRequestsPerSegment?: number;
 }
