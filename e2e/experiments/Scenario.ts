@@ -13,13 +13,16 @@ export interface Scenario {
   player: 'hls' | 'dash';
   /** TCP congestion control on every host (default bbr, as the paper's sources). */
   cc?: 'bbr' | 'cubic' | 'reno';
+  /** Maximum TCP buffer on every host (bytes); undefined = Linux's defaults (4 MB send). */
+  tcpBufferBytes?: number;
 }
 
 export const scenarioId = (s: Scenario) =>
-  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}-${s.scheme}-${s.player}-r${s.repeat}`;
+  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}-${s.scheme}-${s.player}-r${s.repeat}`;
 
 /** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */
-export function matrix(o: { rtt: string; stream: string; ran: string; scheme: string; repeats: number; durationS: number; player: string; cc?: string }): Scenario[] {
+export function matrix(o: { rtt: string; stream: string; ran: string; scheme: string; repeats: number; durationS: number; player: string; cc?: string; tcpBuffers?: string }): Scenario[] {
+  const tcpBufferBytes = parseBytes(o.tcpBuffers);
   const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
   const out: Scenario[] = [];
   for (const rtt of list(o.rtt))
@@ -31,7 +34,7 @@ export function matrix(o: { rtt: string; stream: string; ran: string; scheme: st
               if (!/^(e2e|auto|hold-\d+)$/.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N)`);
               const cc = (o.cc ?? 'bbr') as Scenario['cc'];
               if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
-              out.push({ rttMs: Number(rtt), stream, ran, scheme, repeat, durationS: o.durationS, player: player === 'dash' ? 'dash' : 'hls', cc });
+              out.push({ rttMs: Number(rtt), stream, ran, scheme, repeat, durationS: o.durationS, player: player === 'dash' ? 'dash' : 'hls', cc, ...(tcpBufferBytes ? { tcpBufferBytes } : {}) });
             }
   return out;
 }
@@ -47,5 +50,14 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     durationS: Number(env.EXP_DURATION ?? 60),
     player: env.EXP_PLAYER ?? 'hls',
     cc: env.EXP_CC ?? 'bbr',
+    tcpBuffers: env.EXP_TCP_BUFFERS,
   });
+}
+
+/** `64M`, `32m`, `4194304` → bytes; empty → undefined (the hosts' defaults). */
+function parseBytes(s: string | undefined): number | undefined {
+  if (s === undefined || s === '') return undefined;
+  const m = /^(\d+)([kKmM]?)$/.exec(s.trim());
+  if (!m) throw new Error(`--tcp-buffers wants bytes, e.g. 64M, got ${s}`);
+  return Number(m[1]) * (m[2] === '' ? 1 : /k/i.test(m[2]!) ? 1024 : 2 ** 20);
 }

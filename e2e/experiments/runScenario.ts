@@ -63,7 +63,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
   // Common random numbers: every scheme of one cell × repeat sees the same radio delay walk, so
   // their difference is the scheme's, not the draw's (repeats still draw anew).
   const seed = seedFrom(`${s.stream}|${s.rttMs}|${s.ran}|r${s.repeat}`);
-  const tb = await createTestbed({ ran: ranSpec(s.ran, seed), backhaul: backhaul(s.rttMs), cc: s.cc ?? 'bbr' });
+  const tb = await createTestbed({ ran: ranSpec(s.ran, seed), backhaul: backhaul(s.rttMs), cc: s.cc ?? 'bbr', tcpBufferBytes: s.tcpBufferBytes });
   let browser: Browser | undefined;
   const procs: ReturnType<Testbed['spawn']>[] = [];
   try {
@@ -114,7 +114,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       v: 1,
       id: scenarioId(s),
       startedAt,
-      scenario: { stream: s.stream, player: s.player, scheme: s.scheme, hold: 0, rttMs: s.rttMs, ran: s.ran, repeat: s.repeat, durationS: s.durationS, ...(Object.keys(config).length ? { playerConfig: config } : {}) },
+      scenario: { stream: s.stream, player: s.player, scheme: s.scheme, hold: 0, rttMs: s.rttMs, ran: s.ran, repeat: s.repeat, durationS: s.durationS, ...(s.cc && s.cc !== 'bbr' ? { cc: s.cc } : {}), ...(s.tcpBufferBytes ? { tcpBufferBytes: s.tcpBufferBytes } : {}), ...(Object.keys(config).length ? { playerConfig: config } : {}) },
       report,
       edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, n]) => a + n, 0) / segs.length : undefined },
     };

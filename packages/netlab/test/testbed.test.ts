@@ -75,6 +75,19 @@ d('testbed: rate cap', () => {
     }
   }, 60_000);
 
+  it('tcpBufferBytes sets every host\'s maximum TCP buffers; a bad value is refused before anything is made', async () => {
+    await expect(createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2), tcpBufferBytes: 100 })).rejects.toThrow(/tcpBufferBytes/);
+    const tb = await createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2), tcpBufferBytes: 64 * 2 ** 20 });
+    try {
+      for (const h of ['client', 'edge', 'origin'] as const) {
+        expect((await tb.exec(h, 'sysctl', ['-n', 'net.ipv4.tcp_wmem'])).trim().split(/\s+/).at(-1)).toBe(String(64 * 2 ** 20));
+        expect((await tb.exec(h, 'sysctl', ['-n', 'net.ipv4.tcp_rmem'])).trim().split(/\s+/).at(-1)).toBe(String(64 * 2 ** 20));
+      }
+    } finally {
+      await tb.close();
+    }
+  }, 30_000);
+
   it('close() removes every namespace', async () => {
     const tb = await createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2) });
     const names = Object.values(tb.hosts).map((h) => h.ns);

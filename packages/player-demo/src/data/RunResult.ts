@@ -18,6 +18,10 @@ export interface RunScenario {
   durationS: number;
   /** Player settings other than the defaults (e.g. a forward buffer capped to the MSE quota). */
   playerConfig?: Record<string, unknown>;
+  /** TCP congestion control on the emulated hosts, when not BBR. */
+  cc?: string;
+  /** Hosts' maximum TCP buffer (bytes), when not Linux's defaults. */
+  tcpBufferBytes?: number;
 }
 
 export interface ProbeLatencySample {

@@ -16,7 +16,12 @@ export interface RunSummary {
   latencyS: number | null;
 }
 
-export const cellOf = (r: RunResult) => (r.scenario.rttMs === undefined ? r.scenario.stream : `${r.scenario.stream} @ ${r.scenario.rttMs} ms`);
+export const cellOf = (r: RunResult) => {
+  const s = r.scenario;
+  if (s.rttMs === undefined) return s.stream;
+  const net = [s.cc && s.cc !== 'bbr' ? s.cc : '', s.tcpBufferBytes ? `${Math.round(s.tcpBufferBytes / 2 ** 20)} MB buffers` : ''].filter(Boolean).join(', ');
+  return `${s.stream} @ ${s.rttMs} ms${net ? ` (${net})` : ''}`;
+};
 
 const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
 
