@@ -56,21 +56,28 @@ const RELAY = distFile(import.meta.url, '../relay/relayMain.js');
 /** Every namespace we make starts with this, so a crashed run's leftovers can be found. */
 export const NS_PREFIX = 'ethle-';
 
-async function freePort(): Promise<number> {
-  const s = createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
-  const { port } = s.address();
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+/** n distinct free UDP ports (all held open while choosing, so none is handed out twice). */
+async function freePorts(n: number): Promise<number[]> {
+  const socks = Array.from({ length: n }, () => createSocket('udp4'));
+  await Promise.all(socks.map((s) => new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()))));
+  const ports = socks.map((s) => s.address().port);
+  await Promise.all(socks.map((s) => new Promise<void>((r) => s.close(() => r()))));
+  return ports;
 }
 
-async function waitFor(cond: () => Promise<boolean>, what: string, ms = 5000): Promise<void> {
+async function waitFor(cond: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await cond()) return;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+class SocatExit extends Error {
+  constructor(dev: string, stderr: string) {
+    super(`socat exited before creating TUN ${dev}: ${stderr.trim() || 'no message'}`);
+  }
 }
 
 interface LinkHandle {
@@ -106,7 +113,19 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   process.once('exit', onExit);
 
   async function link(name: string, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec): Promise<LinkHandle> {
-    const [aListen, aPeer, bListen, bPeer] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    // A port chosen free can be taken by another process before socat binds it (socat then exits
+    // and its TUN never appears): take fresh ports and device names and try again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await linkOnce(name, attempt, aNs, aIp, bNs, bIp, spec);
+      } catch (e) {
+        if (!(e instanceof SocatExit) || attempt >= 2) throw e;
+      }
+    }
+  }
+
+  async function linkOnce(name: string, attempt: number, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec): Promise<LinkHandle> {
+    const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
     const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec };
     const relay = fork(RELAY, [JSON.stringify(cfg)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await new Promise<void>((resolve, reject) => {
@@ -119,10 +138,21 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       ['a', aNs, aIp, aPeer, aListen],
       ['b', bNs, bIp, bPeer, bListen],
     ] as const) {
-      const dev = `e${id}${name[0]}${side}`; // ≤ 15 chars, unique per testbed
+      const dev = `e${id}${name[0]}${side}${attempt}`; // ≤ 15 chars, unique per testbed and attempt
       const socat = spawn('socat', ['-b', '65536', `TUN,tun-name=${dev},tun-type=tun,iff-no-pi`, `UDP-DATAGRAM:127.0.0.1:${peer},bind=127.0.0.1:${listen}`], { stdio: ['ignore', 'ignore', 'pipe'] });
       handle.socats.push(socat);
-      await waitFor(async () => (await sh('ip', ['-o', 'link', 'show']).catch(() => '')).includes(`${dev}:`), `TUN ${dev}`);
+      let stderr = '';
+      socat.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
+      try {
+        await waitFor(async () => {
+          if (socat.exitCode !== null || socat.signalCode !== null) throw new SocatExit(dev, stderr);
+          return (await sh('ip', ['-o', 'link', 'show']).catch(() => '')).includes(`${dev}:`);
+        }, `TUN ${dev}`);
+      } catch (e) {
+        for (const p of [relay, ...handle.socats]) p.kill('SIGKILL');
+        links.splice(links.indexOf(handle), 1);
+        throw e;
+      }
       // Moving a device to another namespace drops its addresses, so configure it there.
       await sh('ip', ['link', 'set', dev, 'netns', nsName]);
       await sh('ip', ['-n', nsName, 'addr', 'add', `${ip}/24`, 'dev', dev]);
