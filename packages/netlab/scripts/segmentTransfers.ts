@@ -11,15 +11,9 @@ import { startBulkServer, transfer } from '../src/validate/measure.js';
 const sizes = [3.7e6, 7.5e6, 18.8e6, 12.2e6, 24.4e6, 61.1e6];
 const i = process.argv.indexOf('--buffers');
 const buffers = i < 0 ? undefined : Number(process.argv[i + 1]);
-if (buffers !== undefined && !(Number.isInteger(buffers) && buffers >= 65536)) throw new Error('--buffers wants a byte count ≥ 65536');
-const tb = await createTestbed({ ran: symmetric({ delayMs: 5 }), backhaul: backhaul(224) });
+const tb = await createTestbed({ ran: symmetric({ delayMs: 5 }), backhaul: backhaul(224), tcpBufferBytes: buffers });
 const rows: string[] = [];
 try {
-  if (buffers !== undefined) {
-    for (const h of ['origin', 'edge'] as const) {
-      await tb.exec(h, 'sysctl', ['-q', '-w', `net.ipv4.tcp_wmem=4096 16384 ${buffers}`, `net.ipv4.tcp_rmem=4096 131072 ${buffers}`]);
-    }
-  }
   const stop = await startBulkServer(tb);
   for (const bytes of sizes) {
     const runs: number[] = [];
