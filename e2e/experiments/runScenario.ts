@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserType } from '@playwright/test';
 import { backhaul, createTestbed, lteA, parseMahimahiTrace, seedFrom, symmetric, type LinkSpec, type Testbed } from '@ethle/netlab';
-import type { RunResult } from '../../packages/player-demo/src/data/RunResult.js';
+import type { EdgeFigures, RunResult } from '../../packages/player-demo/src/data/RunResult.js';
 import { parseStreamName } from '@ethle/live-origin';
 import { openPlayer } from '../fixtures/playerPage.js';
 import { playerBufferConfig } from './playerBuffer.js';
@@ -45,6 +45,17 @@ async function fetchIn(tb: Testbed, host: 'edge' | 'origin' | 'client', url: str
   return tb.exec(host, process.execPath, ['-e', `fetch(${JSON.stringify(url)}).then(r=>r.text()).then(t=>process.stdout.write(t))`]);
 }
 
+/** Sum of every series of `name` (not its _bucket etc.) whose labels include `labels`. */
+function metricSum(text: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const rest = line.startsWith(name) ? line.slice(name.length) : '';
+    if (rest[0] !== ' ' && rest[0] !== '{') continue;
+    if (Object.entries(labels).every(([k, v]) => rest.includes(`${k}="${v}"`))) sum += Number(line.split(' ').at(-1));
+  }
+  return sum;
+}
+
 function metric(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;
@@ -66,6 +77,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
   const tb = await createTestbed({ ran: ranSpec(s.ran, seed), backhaul: backhaul(s.rttMs), cc: s.cc ?? 'bbr', tcpBufferBytes: s.tcpBufferBytes });
   let browser: Browser | undefined;
   const procs: ReturnType<Testbed['spawn']>[] = [];
+  const holdChanges: NonNullable<EdgeFigures['holdChanges']> = [];
   try {
     const origin = tb.spawn('origin', process.execPath, [ORIGIN_BIN, '--host', '0.0.0.0', '--port', '8081', '--streams', s.stream]);
     procs.push(origin);
@@ -76,6 +88,18 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       const hold = s.scheme === 'auto' ? 'auto' : s.scheme.slice('hold-'.length);
       const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', '--hold', hold, '--log-level', 'info']);
       procs.push(edge);
+      // The edge logs every change of x (pino JSON lines): kept with the run.
+      const edgeStarted = Date.now();
+      let partial = '';
+      edge.stdout!.on('data', (c: Buffer) => {
+        const lines = (partial + c.toString()).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) {
+          if (!line.includes('"hold change"')) continue;
+          const e = JSON.parse(line) as { hold: number; backhaulMbps: number; reason: string };
+          holdChanges.push({ atS: (Date.now() - edgeStarted) / 1000, hold: e.hold, backhaulMbps: e.backhaulMbps, reason: e.reason });
+        }
+      });
       await waitForLine(edge, /listen/i, 'edge');
       base = `http://${tb.hosts.edge.ranIp}:8080`;
     }
@@ -127,13 +151,19 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         modelBackhaulMbps: metric(m, 'ethle_backhaul_throughput_mbps', { source: 'model' }),
         lastBackhaulMbps: metric(m, 'ethle_backhaul_throughput_mbps', { source: 'measured' }),
       };
-      // Mean over every single-flow segment fetch of the run (histogram sum / count).
-      const n = metric(m, 'ethle_backhaul_segment_mbps_count');
-      const sum = metric(m, 'ethle_backhaul_segment_mbps_sum');
-      if (n !== undefined && sum !== undefined && n > 0) {
-        run.edge.measuredBackhaulMbps = sum / n;
+      // Mean over every single-flow segment fetch of the run (histogram sum / count), and over the
+      // ones that had the backhaul to themselves (flows="solo").
+      const n = metricSum(m, 'ethle_backhaul_segment_mbps_count');
+      if (n > 0) {
+        run.edge.measuredBackhaulMbps = metricSum(m, 'ethle_backhaul_segment_mbps_sum') / n;
         run.edge.measuredBackhaulFetches = n;
       }
+      const solo = metricSum(m, 'ethle_backhaul_segment_mbps_count', { flows: 'solo' });
+      if (solo > 0) {
+        run.edge.soloBackhaulMbps = metricSum(m, 'ethle_backhaul_segment_mbps_sum', { flows: 'solo' }) / solo;
+        run.edge.soloBackhaulFetches = solo;
+      }
+      run.edge.holdChanges = holdChanges;
     }
     run.scenario.hold = Math.round(report.holdSeconds / Number(/-(\d+)s$/.exec(s.stream)?.[1] ?? 2));
     if (outDir) {

@@ -39,6 +39,13 @@ export interface StartEdgeOptions {
 const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const MIN_MEASURED_BYTES = 100_000;
+/**
+ * The model's online check takes a fetch's rate only if the fetch had the backhaul (mostly) to
+ * itself: a mean of at most this many open segment flows over its life, its own included. Steady
+ * state with x ≥ 2 overlaps consecutive prefetches a little (≈ 1.2); a first prefetch round or a
+ * start segment in ranges runs 3–8 flows at once.
+ */
+const SOLO_MEAN_FLOWS = 1.5;
 const EXPOSED = 'Date, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Production-Start, X-Ethle-Production-End';
 const CORS_ALLOW_HEADERS = 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Range';
 /**
@@ -81,6 +88,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const variantBitrates = new Map<string, number>();
   const hintedViews = new WeakSet<ManifestView>();
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
+  // x is the operator's main figure: every change is logged with the rate it was decided on.
+  events.on('hold-change', (e) => log.info({ stream: e.stream, hold: e.hold, backhaulMbps: +e.backhaulMbps.toFixed(2), reason: e.reason }, 'hold change'));
   const single = config.origins.length === 1;
 
   const onFetch = (r: OriginFetchReport): void => {
@@ -92,11 +101,15 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       // Small objects (init segments, audio) measure the RTT more than the throughput.
       if (r.bytes >= MIN_MEASURED_BYTES) {
         metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
-        metrics.backhaulSegmentMbps.observe({ origin: r.origin }, measured);
-        let list = measuredBackhaul.get(r.origin);
-        if (list === undefined) measuredBackhaul.set(r.origin, (list = []));
-        list.push(measured);
-        if (list.length > 8) list.shift();
+        // A rate shared with other flows is that flow's share, not one flow's rate (FlowMeter).
+        const solo = (r.meanFlows ?? 1) <= SOLO_MEAN_FLOWS;
+        metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: solo ? 'solo' : 'shared' }, measured);
+        if (solo) {
+          let list = measuredBackhaul.get(r.origin);
+          if (list === undefined) measuredBackhaul.set(r.origin, (list = []));
+          list.push(measured);
+          if (list.length > 8) list.shift();
+        }
       }
       const rtt = rttFor(r.origin);
       if (rtt !== undefined) {
@@ -174,7 +187,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const d = modelDecision(rtt, bytes, view.segmentSeconds, config.defaultRanMbps, measuredMbps(origin.cfg.name));
     if (d === undefined) return 1;
     autoHold.set(s.key, d.hold);
-    events.emit('hold-change', { stream: s.key, hold: d.hold, reason: `${d.reason} (before any receiver, advertised bitrate)` });
+    events.emit('hold-change', { stream: s.key, hold: d.hold, reason: `${d.reason} (before any receiver, advertised bitrate)`, backhaulMbps: d.backhaulMbps });
     return d.hold;
   }
 
@@ -349,7 +362,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         const prev = autoHold.get(stream.key);
         if (prev === undefined || d.hold > prev) {
           autoHold.set(stream.key, d.hold);
-          events.emit('hold-change', { stream: stream.key, hold: d.hold, reason: d.reason });
+          events.emit('hold-change', { stream: stream.key, hold: d.hold, reason: d.reason, backhaulMbps: d.backhaulMbps });
         }
         if (!d.eq3) {
           const bitrateMbps = ((bytes ?? 0) * 8) / segSeconds / 1e6;

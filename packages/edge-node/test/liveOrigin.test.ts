@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { availableSegments, parseMediaPlaylist, parseMpd } from '@ethle/core';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
-import { metricValue, until } from './helpers/startTestOrigin.js';
+import { metricSum, metricValue, until } from './helpers/startTestOrigin.js';
 
 // Integration with the project's real live origin (in-process) and real HTTP clients.
 const STREAM = '2M-2s';
@@ -141,8 +141,9 @@ describe('with the live origin', () => {
 
     it('every single-flow segment fetch lands in the backhaul throughput histogram; small objects do not', async () => {
       const m = await (await request(`${edge.url}/metrics`)).body.text();
-      const count = metricValue(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin' }) ?? 0;
-      const sum = metricValue(m, 'ethle_backhaul_segment_mbps_sum', { origin: 'origin' }) ?? 0;
+      // Solo and shared fetches together (the `flows` label).
+      const count = metricSum(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin' });
+      const sum = metricSum(m, 'ethle_backhaul_segment_mbps_sum', { origin: 'origin' });
       const segmentFetches = ['segment', 'prefetch'].reduce((a, kind) => a + (metricValue(m, 'ethle_origin_fetches_total', { origin: 'origin', kind, outcome: 'ok' }) ?? 0), 0);
       // The tests above fetched many 2M-2s video segments (500 kB) and as many audio segments and
       // init segments (< 100 kB), which must not count.

@@ -17,8 +17,8 @@ export interface EdgeEventMap {
   'redirect': { session: string; stream: string; location: string; ranMbps: number; bitrateMbps: number };
   /** The origin's manifest is broken/unreachable; the last good one is served. */
   'manifest-stale': { stream: string; ageMs: number; error: string };
-  /** The hold x of a stream changed (auto mode). */
-  'hold-change': { stream: string; hold: number; reason: string };
+  /** The hold x of a stream changed (auto mode), with the backhaul rate (Mbit/s) it was decided on. */
+  'hold-change': { stream: string; hold: number; reason: string; backhaulMbps: number };
   /** Something failed that the edge handled (never thrown to the process). */
   'error': { where: string; error: Error };
 }

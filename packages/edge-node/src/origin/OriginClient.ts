@@ -5,6 +5,7 @@ import type { SegmentCache } from '../cache/SegmentCache.js';
 import type { CacheEntry, EntryHeaders } from '../cache/CacheEntry.js';
 import { EdgeError } from '../errors/EdgeError.js';
 import { FetchScheduler, type FetchPriority } from './FetchScheduler.js';
+import { FlowMeter, type FlowSpan } from './FlowMeter.js';
 import { RangeAssembler } from './RangeAssembler.js';
 import { RttEstimator } from './RttEstimator.js';
 
@@ -25,6 +26,11 @@ export interface OriginFetchReport {
   totalMs: number;
   /** Concurrent byte ranges the object came in (1 = one request): its rate is not one flow's. */
   parts: number;
+  /**
+   * Segments only: time-weighted mean number of segment flows open to this origin while this one
+   * ran, its own included (1 = it had the backhaul to itself). See FlowMeter.
+   */
+  meanFlows?: number;
 }
 
 /** Fetch one segment as this many concurrent byte ranges, sized from an estimate of its length. */
@@ -88,6 +94,7 @@ export class OriginClient {
   readonly name: string;
   readonly url: string;
   readonly rtt = new RttEstimator();
+  readonly flows = new FlowMeter(() => performance.now());
   readonly #pool: Pool;
   readonly #scheduler: FetchScheduler;
   readonly #o: OriginClientOptions;
@@ -207,6 +214,7 @@ export class OriginClient {
 
   async #fetchInto(path: string, entry: CacheEntry, kind: FetchKind): Promise<void> {
     const t0 = performance.now();
+    const span = this.flows.start(1);
     let ttfb: number | undefined;
     let status: number | undefined;
     let inBody = false;
@@ -221,9 +229,9 @@ export class OriginClient {
       }
       inBody = true;
       await this.#readWhole(path, entry, res);
-      this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1);
+      this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span);
     } catch (e) {
-      this.#fail(path, entry, kind, toEdgeError(e, path, inBody), status, ttfb, t0, 1);
+      this.#fail(path, entry, kind, toEdgeError(e, path, inBody), status, ttfb, t0, 1, span);
     }
   }
 
@@ -254,11 +262,11 @@ export class OriginClient {
     if (!entry.admitted) this.#o.cache.release(entry);
   }
 
-  #fail(path: string, entry: CacheEntry, kind: FetchKind, err: EdgeError, status: number | undefined, ttfb: number | undefined, t0: number, parts: number): void {
+  #fail(path: string, entry: CacheEntry, kind: FetchKind, err: EdgeError, status: number | undefined, ttfb: number | undefined, t0: number, parts: number, span: FlowSpan): void {
     const bytes = entry.bytes;
     entry.fail(err);
     this.#o.cache.release(entry);
-    this.#report(path, kind, outcomeOf(err), status, bytes, ttfb, t0, parts);
+    this.#report(path, kind, outcomeOf(err), status, bytes, ttfb, t0, parts, span);
   }
 
   /**
@@ -271,6 +279,7 @@ export class OriginClient {
    */
   async #fetchRanges(path: string, entry: CacheEntry, kind: FetchKind, parts: number, approxBytes: number): Promise<void> {
     const t0 = performance.now();
+    const span = this.flows.start(parts);
     const size = Math.ceil(approxBytes / parts);
     const aborts = Array.from({ length: parts }, () => new AbortController());
     const full = `${this.#basePath}${path}`;
@@ -293,7 +302,7 @@ export class OriginClient {
         abortFrom(1);
         inBody = true;
         await this.#readWhole(path, entry, first);
-        this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1);
+        this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span);
         return;
       }
       const r0 = status === 206 ? contentRange(first.headers) : undefined;
@@ -345,10 +354,10 @@ export class OriginClient {
       }
       if (!asm.complete) throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `segment ${path}: ranges incomplete`, { path });
       this.#finish(path, entry, total, storable);
-      this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, parts);
+      this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, parts, span);
     } catch (e) {
       abortFrom(0);
-      this.#fail(path, entry, kind, toEdgeError(e, path, inBody), status, ttfb, t0, parts);
+      this.#fail(path, entry, kind, toEdgeError(e, path, inBody), status, ttfb, t0, parts, span);
     }
   }
 
@@ -356,8 +365,9 @@ export class OriginClient {
     return this.#pool.request({ path: `${this.#basePath}${path}`, method: 'GET' });
   }
 
-  #report(path: string, kind: FetchKind, outcome: FetchOutcome, status: number | undefined, bytes: number, ttfbMs: number | undefined, t0: number, parts = 1): void {
-    this.#o.onFetch({ origin: this.name, path, kind, outcome, status, bytes, ttfbMs, totalMs: performance.now() - t0, parts });
+  #report(path: string, kind: FetchKind, outcome: FetchOutcome, status: number | undefined, bytes: number, ttfbMs: number | undefined, t0: number, parts = 1, span?: FlowSpan): void {
+    const meanFlows = span?.close();
+    this.#o.onFetch({ origin: this.name, path, kind, outcome, status, bytes, ttfbMs, totalMs: performance.now() - t0, parts, ...(meanFlows === undefined ? {} : { meanFlows }) });
   }
 }
 

@@ -176,3 +176,14 @@ export function metricValue(text: string, name: string, labels: Record<string, s
   }
   return undefined;
 }
+
+/** Sum of every series of `name` whose labels include `labels` (e.g. across a label's values). */
+export function metricSum(text: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const rest = line.startsWith(name) ? line.slice(name.length) : '';
+    if (rest[0] !== ' ' && rest[0] !== '{') continue;
+    if (Object.entries(labels).every(([k, v]) => rest.includes(`${k}="${v}"`))) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
