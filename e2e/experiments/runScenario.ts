@@ -152,18 +152,20 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         lastBackhaulMbps: metric(m, 'ethle_backhaul_throughput_mbps', { source: 'measured' }),
       };
       // Mean over every single-flow segment fetch of the run (histogram sum / count), and over the
-      // ones that had the backhaul to themselves (flows="solo").
+      // ones made in steady state (flows="steady"), which the edge's online model check uses.
       const n = metricSum(m, 'ethle_backhaul_segment_mbps_count');
       if (n > 0) {
         run.edge.measuredBackhaulMbps = metricSum(m, 'ethle_backhaul_segment_mbps_sum') / n;
         run.edge.measuredBackhaulFetches = n;
       }
-      const solo = metricSum(m, 'ethle_backhaul_segment_mbps_count', { flows: 'solo' });
-      if (solo > 0) {
-        run.edge.soloBackhaulMbps = metricSum(m, 'ethle_backhaul_segment_mbps_sum', { flows: 'solo' }) / solo;
-        run.edge.soloBackhaulFetches = solo;
+      const steady = metricSum(m, 'ethle_backhaul_segment_mbps_count', { flows: 'steady' });
+      if (steady > 0) {
+        run.edge.steadyBackhaulMbps = metricSum(m, 'ethle_backhaul_segment_mbps_sum', { flows: 'steady' }) / steady;
+        run.edge.steadyBackhaulFetches = steady;
       }
       run.edge.holdChanges = holdChanges;
+      const [hit, coalesced, miss] = (['hit', 'coalesced', 'miss'] as const).map((result) => metricSum(m, 'ethle_cache_requests_total', { result }));
+      run.edge.cacheResults = { hit: hit!, coalesced: coalesced!, miss: miss! };
     }
     run.scenario.hold = Math.round(report.holdSeconds / Number(/-(\d+)s$/.exec(s.stream)?.[1] ?? 2));
     if (outDir) {

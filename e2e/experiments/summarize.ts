@@ -25,10 +25,10 @@ export function tableIII(set: ResultSet) {
     // in flight; auto's prefetches run ahead of every receiver. Different flows, kept apart.
     const measuredOf = (scheme: string) => runs.filter((r) => r.scenario.scheme === scheme).map((r) => r.edge?.measuredBackhaulMbps).filter((x): x is number => x !== undefined);
     const fetchesOf = (scheme: string) => runs.filter((r) => r.scenario.scheme === scheme).reduce((a, r) => a + (r.edge?.measuredBackhaulFetches ?? 0), 0);
-    // The fetches that had the backhaul to themselves (what the edge's online check uses): a
+    // The fetches made in steady state, not in a burst (what the edge's online check uses): a
     // fetch-weighted mean over the runs that recorded them.
-    const autoSolo = runs.filter((r) => r.scenario.scheme === 'auto' && (r.edge?.soloBackhaulFetches ?? 0) > 0);
-    const soloFetches = autoSolo.reduce((a, r) => a + r.edge!.soloBackhaulFetches!, 0);
+    const autoSteady = runs.filter((r) => r.scenario.scheme === 'auto' && (r.edge?.steadyBackhaulFetches ?? 0) > 0);
+    const steadyFetches = autoSteady.reduce((a, r) => a + r.edge!.steadyBackhaulFetches!, 0);
     const edgeModel = runs.map((r) => r.edge?.modelBackhaulMbps).filter((x): x is number => x !== undefined);
     const autoX = runs.filter((r) => r.scenario.scheme === 'auto').map((r) => r.edge?.x ?? r.scenario.hold);
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
@@ -42,8 +42,8 @@ export function tableIII(set: ResultSet) {
       measuredHold0Fetches: fetchesOf('hold-0'),
       measuredAutoMbps: mean(measuredOf('auto')),
       measuredAutoFetches: fetchesOf('auto'),
-      measuredAutoSoloMbps: soloFetches ? autoSolo.reduce((a, r) => a + r.edge!.soloBackhaulMbps! * r.edge!.soloBackhaulFetches!, 0) / soloFetches : null,
-      measuredAutoSoloFetches: soloFetches,
+      measuredAutoSteadyMbps: steadyFetches ? autoSteady.reduce((a, r) => a + r.edge!.steadyBackhaulMbps! * r.edge!.steadyBackhaulFetches!, 0) / steadyFetches : null,
+      measuredAutoSteadyFetches: steadyFetches,
       autoX: autoX.length ? autoX.join('/') : '–',
     };
   });
@@ -90,14 +90,14 @@ export function markdownTables(runs: RunResult[], t3: ReturnType<typeof tableIII
   }
   out.push(
     '',
-    "| stream | RTT (ms) | paper's model (IW 1, th_ran 60): Mbit/s, x | the edge's model (IW 10, + request RTT, its measured RTT): Mbit/s | measured backhaul, hold-0 (single-flow segment fetches): Mbit/s | measured backhaul, auto: Mbit/s | of which fetches with the backhaul to themselves: Mbit/s | x chosen by `auto` (per run) |",
+    "| stream | RTT (ms) | paper's model (IW 1, th_ran 60): Mbit/s, x | the edge's model (IW 10, + request RTT, its measured RTT): Mbit/s | measured backhaul, hold-0 (single-flow segment fetches): Mbit/s | measured backhaul, auto: Mbit/s | of which steady-state fetches (the edge's online check): Mbit/s | x chosen by `auto` (per run) |",
     '|---|---|---|---|---|---|---|---|',
   );
   const f = (v: number | null, d = 1) => (v === null ? '–' : v.toFixed(d));
   // With the fetch count when the runs recorded it (older runs hold one fetch per run).
   const measured = (v: number | null, n: number) => (v === null ? '–' : n > 0 ? `${v.toFixed(1)} (${n} fetches)` : v.toFixed(1));
   for (const r of [...t3].sort((a, b) => streamRank(a.stream) - streamRank(b.stream) || a.rttMs - b.rttMs)) {
-    out.push(`| ${r.stream} | ${r.rttMs} | ${f(r.paperModelMbps)}, ${r.paperModelX ?? '–'} | ${f(r.edgeModelMbps)} | ${measured(r.measuredHold0Mbps, r.measuredHold0Fetches)} | ${measured(r.measuredAutoMbps, r.measuredAutoFetches)} | ${measured(r.measuredAutoSoloMbps, r.measuredAutoSoloFetches)} | ${r.autoX} |`);
+    out.push(`| ${r.stream} | ${r.rttMs} | ${f(r.paperModelMbps)}, ${r.paperModelX ?? '–'} | ${f(r.edgeModelMbps)} | ${measured(r.measuredHold0Mbps, r.measuredHold0Fetches)} | ${measured(r.measuredAutoMbps, r.measuredAutoFetches)} | ${measured(r.measuredAutoSteadyMbps, r.measuredAutoSteadyFetches)} | ${r.autoX} |`);
   }
   return `${out.join('\n')}\n`;
 }
@@ -118,10 +118,10 @@ export function summarize(dir: string): ResultSet | undefined {
   for (const r of rows) csv.push([r.cell, r.scheme, r.runs, f(r.throughputMbps), f(r.startupS), f(r.stallS), f(r.holdS), f(r.latencyS)].join(','));
   writeFileSync(join(dir, 'summary.csv'), `${csv.join('\n')}\n`);
   // The spread behind the means: one row per run (repeats, seeds and x visible).
-  const perRun = ['id,cell,scheme,repeat,throughput_mbps,startup_s,buffering_s,stalls,holding_s,total_latency_s,x,measured_backhaul_mbps,solo_backhaul_mbps,x_changes'];
+  const perRun = ['id,cell,scheme,repeat,throughput_mbps,startup_s,buffering_s,stalls,holding_s,total_latency_s,x,measured_backhaul_mbps,steady_backhaul_mbps,x_changes'];
   for (const r of [...runs].sort((a, b) => a.id.localeCompare(b.id))) {
     const m = summarizeRun(r);
-    perRun.push([m.id, m.cell, m.scheme, r.scenario.repeat ?? '', f(m.throughputMbps), f(m.startupS), f(m.stallS), m.stallCount, f(m.holdS), f(m.latencyS), r.edge?.x ?? '', f(r.edge?.measuredBackhaulMbps ?? null), f(r.edge?.soloBackhaulMbps ?? null), (r.edge?.holdChanges ?? []).map((c) => `${c.hold}@${c.atS.toFixed(0)}s`).join(' ')].join(','));
+    perRun.push([m.id, m.cell, m.scheme, r.scenario.repeat ?? '', f(m.throughputMbps), f(m.startupS), f(m.stallS), m.stallCount, f(m.holdS), f(m.latencyS), r.edge?.x ?? '', f(r.edge?.measuredBackhaulMbps ?? null), f(r.edge?.steadyBackhaulMbps ?? null), (r.edge?.holdChanges ?? []).map((c) => `${c.hold}@${c.atS.toFixed(0)}s`).join(' ')].join(','));
   }
   writeFileSync(join(dir, 'runs.csv'), `${perRun.join('\n')}\n`);
   const t3 = tableIII(set);

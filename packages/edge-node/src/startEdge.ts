@@ -8,6 +8,7 @@ import { pipeEntry } from './cache/pipeEntry.js';
 import { SegmentCache } from './cache/SegmentCache.js';
 import { CoarseClock } from './clock/CoarseClock.js';
 import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
+import { BackhaulSamples } from './core/BackhaulSamples.js';
 import { decideHold, type HoldDecision } from './core/decideHold.js';
 import type { ManifestView, SegmentRef } from './core/ManifestView.js';
 import { EdgeEvents } from './events/EdgeEvents.js';
@@ -39,13 +40,6 @@ export interface StartEdgeOptions {
 const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const MIN_MEASURED_BYTES = 100_000;
-/**
- * The model's online check takes a fetch's rate only if the fetch had the backhaul (mostly) to
- * itself: a mean of at most this many open segment flows over its life, its own included. Steady
- * state with x ≥ 2 overlaps consecutive prefetches a little (≈ 1.2); a first prefetch round or a
- * start segment in ranges runs 3–8 flows at once.
- */
-const SOLO_MEAN_FLOWS = 1.5;
 const EXPOSED = 'Date, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Production-Start, X-Ethle-Production-End';
 const CORS_ALLOW_HEADERS = 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Range';
 /**
@@ -82,8 +76,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   /** Stream x in auto mode: the largest eq. 2 answer seen (x never shrinks under receivers). */
   const autoHold = new Map<string, number>();
   const staleReported = new Map<string, EdgeError>();
-  /** Throughput (Mbit/s) of the last segment fetches per origin, for the model's online check. */
-  const measuredBackhaul = new Map<string, number[]>();
+  /** Steady-state segment fetch rates per origin, for the model's online check. */
+  const measuredBackhaul = new BackhaulSamples();
   /** Advertised bits/s of variant media playlists (stream key), read from multivariant playlists served. */
   const variantBitrates = new Map<string, number>();
   const hintedViews = new WeakSet<ManifestView>();
@@ -101,15 +95,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       // Small objects (init segments, audio) measure the RTT more than the throughput.
       if (r.bytes >= MIN_MEASURED_BYTES) {
         metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
-        // A rate shared with other flows is that flow's share, not one flow's rate (FlowMeter).
-        const solo = (r.meanFlows ?? 1) <= SOLO_MEAN_FLOWS;
-        metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: solo ? 'solo' : 'shared' }, measured);
-        if (solo) {
-          let list = measuredBackhaul.get(r.origin);
-          if (list === undefined) measuredBackhaul.set(r.origin, (list = []));
-          list.push(measured);
-          if (list.length > 8) list.shift();
-        }
+        const regime = measuredBackhaul.add(r.origin, measured, r.meanFlows ?? 1, originHold(r.origin));
+        metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: regime }, measured);
       }
       const rtt = rttFor(r.origin);
       if (rtt !== undefined) {
@@ -144,12 +131,12 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     return origins.get(originName)?.client.rtt.estimateMs(Date.now());
   }
 
-  /** Median of the recent measured segment throughputs of an origin. */
-  function measuredMbps(originName: string): number | undefined {
-    const list = measuredBackhaul.get(originName);
-    if (list === undefined || list.length < 3) return undefined;
-    const sorted = [...list].sort((a, b) => a - b);
-    return sorted[sorted.length >> 1];
+  /** The largest x in force among an origin's streams (what its steady state runs in parallel). */
+  function originHold(originName: string): number {
+    if (typeof config.hold === 'number') return config.hold;
+    let x = 0;
+    for (const [key, h] of autoHold) if (key.startsWith(`${originName}/`)) x = Math.max(x, h);
+    return x;
   }
 
   function modelDecision(rttMs: number, segmentBytes: number, segmentSeconds: number, ranMbps: number, measuredBackhaulMbps?: number): HoldDecision | undefined {
@@ -184,7 +171,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const rtt = rttFor(origin.cfg.name);
     const bytes = view === undefined ? undefined : segmentBytesEstimate(s, view);
     if (view === undefined || rtt === undefined || bytes === undefined) return 1;
-    const d = modelDecision(rtt, bytes, view.segmentSeconds, config.defaultRanMbps, measuredMbps(origin.cfg.name));
+    const d = modelDecision(rtt, bytes, view.segmentSeconds, config.defaultRanMbps, measuredBackhaul.median(origin.cfg.name));
     if (d === undefined) return 1;
     autoHold.set(s.key, d.hold);
     events.emit('hold-change', { stream: s.key, hold: d.hold, reason: `${d.reason} (before any receiver, advertised bitrate)`, backhaulMbps: d.backhaulMbps });
@@ -353,7 +340,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       // backhaul round trip, started by the planner's first round).
       const bytes = segmentBytesEstimate(stream, version.view) ?? (await stream.firstSegmentBytes(segSeconds * 1000));
       const rtt = rttFor(origin.cfg.name);
-      const d = bytes === undefined || rtt === undefined ? undefined : modelDecision(rtt, bytes, segSeconds, ranMbps, measuredMbps(origin.cfg.name));
+      const d = bytes === undefined || rtt === undefined ? undefined : modelDecision(rtt, bytes, segSeconds, ranMbps, measuredBackhaul.median(origin.cfg.name));
       if (d === undefined) {
         // No context yet (no segment size or RTT): serve the current stream x, the safe side, but
         // do not put the session in a group on no evidence (hold-x would be for good).

@@ -141,7 +141,7 @@ describe('with the live origin', () => {
 
     it('every single-flow segment fetch lands in the backhaul throughput histogram; small objects do not', async () => {
       const m = await (await request(`${edge.url}/metrics`)).body.text();
-      // Solo and shared fetches together (the `flows` label).
+      // Steady-state and burst fetches together (the `flows` label).
       const count = metricSum(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin' });
       const sum = metricSum(m, 'ethle_backhaul_segment_mbps_sum', { origin: 'origin' });
       const segmentFetches = ['segment', 'prefetch'].reduce((a, kind) => a + (metricValue(m, 'ethle_origin_fetches_total', { origin: 'origin', kind, outcome: 'ok' }) ?? 0), 0);

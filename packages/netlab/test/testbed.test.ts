@@ -1,5 +1,6 @@
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
 import { backhaul, createTestbed, symmetric, type Testbed } from '@ethle/netlab';
 import { modelHold } from '@ethle/core';
 import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
@@ -88,10 +89,14 @@ d('testbed: rate cap', () => {
     }
   }, 30_000);
 
-  it('close() removes every namespace', async () => {
+  it('close() removes every namespace and ends every process still running in them', async () => {
     const tb = await createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2) });
     const names = Object.values(tb.hosts).map((h) => h.ns);
+    // A server the caller started and did not stop (as after an interrupted run).
+    const left = tb.spawn('edge', 'sleep', ['300']);
+    const ended = once(left, 'exit');
     await tb.close();
+    expect((await ended)[1]).toBe('SIGKILL');
     const { execFileSync } = await import('node:child_process');
     const list = execFileSync('ip', ['netns', 'list']).toString();
     for (const n of names) expect(list).not.toContain(n);

@@ -22,12 +22,13 @@ export class EdgeMetrics {
   /**
    * Every single-flow segment fetch's throughput, not just the last: _sum/_count is the mean
    * per-segment rate (the statistic of the paper's Table III), the buckets its spread. `flows`:
-   * `solo` when the fetch had the backhaul (mostly) to itself — the ones the model's online check
-   * uses — `shared` when other segment flows ran alongside (its rate is a share).
+   * `steady` when no more segment flows shared the backhaul with it than steady state with the
+   * stream's x runs (x + 1) — the ones the model's online check uses — `burst` when more did (a
+   * new stream's first round, a start segment as ranges: its rate is a share).
    */
   readonly backhaulSegmentMbps = new Histogram({
     name: 'ethle_backhaul_segment_mbps',
-    help: 'throughput of single-flow segment fetches from the origin (≥ 100 kB), Mbit/s, by whether other flows shared the backhaul',
+    help: 'throughput of single-flow segment fetches from the origin (≥ 100 kB), Mbit/s, steady state or in a burst of parallel fetches',
     labelNames: ['origin', 'flows'],
     buckets: [2, 5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 500],
     registers: [this.registry],

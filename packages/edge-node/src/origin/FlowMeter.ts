@@ -12,11 +12,10 @@ export interface FlowSpan {
  * tell how many others shared the backhaul with it.
  *
  * Why: the model's online check compares the model's single-flow rate with rates the edge
- * achieved. A flow measured while x others ran — a new stream's first prefetch round, a player's
- * start segment as parallel ranges — got a share of the path, and taking that share for one
- * flow's rate made `auto` hold one segment more than eq. 2 asks for (docs/experiments.md,
- * Table III). Whether flows shared a bottleneck or were each slow-start bound cannot be told from
- * one window, so a shared flow's rate is not rescaled; the check just leaves it out.
+ * achieved. A flow measured in a burst — a new stream's first prefetch round, a player's start
+ * segment as parallel ranges — got a share of the path that steady state does not see (BackhaulSamples
+ * leaves such fetches out). Whether flows shared a bottleneck or were each slow-start bound
+ * cannot be told from one window, so a shared rate is not rescaled either way.
  */
 export class FlowMeter {
   readonly #now: () => number;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { ShaperStats } from '../relay/DirectionShaper.js';
 import type { LinkSpec } from '../relay/LinkSpec.js';
 import type { RelayConfig } from '../relay/relayMain.js';
-import { distFile, inNs, sh, spawnInNs } from './sh.js';
+import { distFile, inNs, killNsProcesses, sh, spawnInNs } from './sh.js';
 
 export type CongestionControl = 'bbr' | 'cubic' | 'reno';
 export type HostName = 'client' | 'edge' | 'origin';
@@ -106,7 +106,10 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     for (const l of links) {
       for (const p of [l.relay, ...l.socats]) p.kill('SIGKILL');
     }
-    for (const n of Object.values(ns)) spawnSync('ip', ['netns', 'del', n]);
+    for (const n of Object.values(ns)) {
+      killNsProcesses(n);
+      spawnSync('ip', ['netns', 'del', n]);
+    }
     rmSync(tmp, { recursive: true, force: true });
   };
   const onExit = () => teardownSync();
@@ -236,7 +239,10 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
 export async function cleanupTestbeds(): Promise<string[]> {
   const list = await sh('ip', ['netns', 'list']).catch(() => '');
   const names = list.split('\n').map((l) => l.split(' ')[0]!).filter((n) => n.startsWith(NS_PREFIX));
-  for (const n of names) await sh('ip', ['netns', 'del', n]).catch(() => undefined);
+  for (const n of names) {
+    killNsProcesses(n);
+    await sh('ip', ['netns', 'del', n]).catch(() => undefined);
+  }
   spawnSync('pkill', ['-f', 'socat -b 65536 TUN,tun-name=e']);
   return names;
 }

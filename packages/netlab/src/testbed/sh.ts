@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -12,6 +12,22 @@ export async function sh(cmd: string, args: string[]): Promise<string> {
   } catch (e) {
     const err = e as { stderr?: string; message: string };
     throw new Error(`${cmd} ${args.join(' ')}: ${err.stderr?.trim() || err.message}`);
+  }
+}
+
+/**
+ * Kills every process left inside a network namespace. `ip netns del` only drops the name: a
+ * namespace lives on while a process is in it, and a server spawned there (an origin, an edge, a
+ * browser) would outlive a test run that was interrupted.
+ */
+export function killNsProcesses(ns: string): void {
+  const r = spawnSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' });
+  for (const pid of (r.stdout ?? '').split('\n').map(Number).filter((n) => Number.isInteger(n) && n > 1)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
   }
 }
 

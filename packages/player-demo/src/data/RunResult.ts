@@ -62,13 +62,15 @@ export interface EdgeFigures {
   measuredBackhaulMbps?: number;
   /** How many fetches that mean is over. */
   measuredBackhaulFetches?: number;
-  /** Mean over the fetches that had the backhaul (mostly) to themselves — what the edge's online model check uses. Runs before 2026-11-23 do not have it. */
-  soloBackhaulMbps?: number;
-  soloBackhaulFetches?: number;
+  /** Mean over the fetches made in steady state, not in a burst of parallel fetches — what the edge's online model check uses. Runs before 2026-11-23 do not have it. */
+  steadyBackhaulMbps?: number;
+  steadyBackhaulFetches?: number;
   /** The run's last single-flow segment fetch. */
   lastBackhaulMbps?: number;
   /** Every change of x in auto mode, from the edge's log: seconds since the edge started, x, the backhaul rate it was decided on and why. */
   holdChanges?: { atS: number; hold: number; backhaulMbps: number; reason: string }[];
+  /** Receiver segment requests by the edge's cache result (video, audio and init alike): a `coalesced` one was still coming from the origin, a `miss` had not been asked for yet. */
+  cacheResults?: { hit: number; coalesced: number; miss: number };
   /** Origin fetches per segment (live-origin /stats `fetches`: parallel byte ranges of one segment count once); 1 = one origin flow. */
   originRequestsPerSegment?: number;
 }

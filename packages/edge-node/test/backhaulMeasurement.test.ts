@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SegmentCache } from '../src/cache/SegmentCache.js';
+import { BackhaulSamples, steadyFlows } from '../src/core/BackhaulSamples.js';
+import { decideHold } from '../src/core/decideHold.js';
 import { FlowMeter } from '../src/origin/FlowMeter.js';
 import { OriginClient, type OriginFetchReport } from '../src/origin/OriginClient.js';
 import { startTestOrigin, type TestOrigin } from './helpers/startTestOrigin.js';
@@ -107,5 +109,43 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
       expect(r.meanFlows).toBeLessThanOrEqual(2);
     }
     expect(client.flows.open).toBe(0);
+  });
+});
+
+describe('BackhaulSamples: the online check learns from steady state, not from bursts', () => {
+  // Japan 50M-2s (12.2 MB, 2 s, 224 ms): the model gives x = 2; at 20 Mbit/s per flow eq. 2 needs 3.
+  const hold = (mbps: number | undefined) =>
+    decideHold({ rttMs: 224, segmentBytes: 12.2e6, segmentSeconds: 2, ranMbps: 100, initialWindow: 10, maxHold: 4, measuredBackhaulMbps: mbps }).hold;
+
+  it('steady state with x held runs at most x + 1 flows (at least 2: auto prefetches 1 ahead)', () => {
+    expect([0, 1, 2, 3].map(steadyFlows)).toEqual([2, 2, 3, 4]);
+  });
+
+  it("a new stream's first round (many flows at once) does not raise x", () => {
+    expect(hold(undefined)).toBe(2);
+    const s = new BackhaulSamples();
+    // x + 1 prefetches and a start segment as 4 ranges: each flow measured ~20 Mbit/s.
+    for (const meanFlows of [6.2, 5.1, 4.4]) expect(s.add('o', 20, meanFlows, 2)).toBe('burst');
+    expect(s.median('o')).toBeUndefined();
+    expect(hold(s.median('o'))).toBe(2);
+  });
+
+  it('flows that are slow in steady state (overlapping as x + 1 do) raise x', () => {
+    const s = new BackhaulSamples();
+    for (const meanFlows of [2.4, 2.5, 2.9]) expect(s.add('o', 20, meanFlows, 2)).toBe('steady');
+    expect(s.median('o')).toBe(20);
+    expect(hold(s.median('o'))).toBe(3);
+  });
+
+  it('median of the last `keep` steady samples, per origin, none before `min`', () => {
+    const s = new BackhaulSamples(4, 3);
+    s.add('a', 10, 1, 1);
+    s.add('a', 30, 1, 1);
+    expect(s.median('a')).toBeUndefined();
+    s.add('a', 20, 1.9, 1);
+    expect(s.median('a')).toBe(20);
+    for (const v of [50, 60, 70]) s.add('a', v, 1, 1);
+    expect(s.median('a')).toBe(60); // [20, 50, 60, 70]
+    expect(s.median('b')).toBeUndefined();
   });
 });
