@@ -167,6 +167,13 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       const [hit, coalesced, miss] = (['hit', 'coalesced', 'miss'] as const).map((result) => metricSum(m, 'ethle_cache_requests_total', { result }));
       run.edge.cacheResults = { hit: hit!, coalesced: coalesced!, miss: miss! };
     }
+    // Queue drops on a link say whether the radio's rate cap or the relay, not TCP, limited a run.
+    const linkStats = await tb.stats();
+    const counters = (d: { packets: number; bytes: number; drops: number; lossDrops: number }) => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops });
+    run.links = {
+      ran: { up: counters(linkStats.ran.up), down: counters(linkStats.ran.down) },
+      backhaul: { up: counters(linkStats.backhaul.up), down: counters(linkStats.backhaul.down) },
+    };
     run.scenario.hold = Math.round(report.holdSeconds / Number(/-(\d+)s$/.exec(s.stream)?.[1] ?? 2));
     if (outDir) {
       mkdirSync(outDir, { recursive: true });

@@ -82,6 +82,8 @@ export interface RunResult {
   scenario: RunScenario;
   report: ProbeReportLike;
   edge?: EdgeFigures;
+  /** The emulated links' counters at the end of the run (netlab relays): packets, bytes, queue drops, random-loss drops, per direction. */
+  links?: Record<'ran' | 'backhaul', Record<'up' | 'down', { packets: number; bytes: number; drops: number; lossDrops: number }>>;
 }
 
 export interface ResultSet {
