@@ -279,6 +279,8 @@ export class OriginClient {
    */
   async #fetchRanges(path: string, entry: CacheEntry, kind: FetchKind, parts: number, approxBytes: number): Promise<void> {
     const t0 = performance.now();
+    // Counted as `parts` flows throughout, even when an origin that ignores Range sends the whole
+    // object on one: that one start-segment fetch then looks like a burst and is not a sample.
     const span = this.flows.start(parts);
     const size = Math.ceil(approxBytes / parts);
     const aborts = Array.from({ length: parts }, () => new AbortController());
