@@ -78,6 +78,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
   let browser: Browser | undefined;
   const procs: ReturnType<Testbed['spawn']>[] = [];
   const holdChanges: NonNullable<EdgeFigures['holdChanges']> = [];
+  const segmentRequests: NonNullable<EdgeFigures['segmentRequests']> = [];
   try {
     const origin = tb.spawn('origin', process.execPath, [ORIGIN_BIN, '--host', '0.0.0.0', '--port', '8081', '--streams', s.stream]);
     procs.push(origin);
@@ -86,18 +87,24 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     let base = originUrl;
     if (s.scheme !== 'e2e') {
       const hold = s.scheme === 'auto' ? 'auto' : s.scheme.slice('hold-'.length);
-      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', '--hold', hold, '--log-level', 'info']);
+      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', '--hold', hold, '--log-level', 'debug']);
       procs.push(edge);
-      // The edge logs every change of x (pino JSON lines): kept with the run.
+      // The edge logs every change of x and, at debug, every segment request (pino JSON lines):
+      // kept with the run, so a stall can be traced to the edge (coalesced, miss) or the radio (hit).
       const edgeStarted = Date.now();
       let partial = '';
       edge.stdout!.on('data', (c: Buffer) => {
         const lines = (partial + c.toString()).split('\n');
         partial = lines.pop()!;
         for (const line of lines) {
-          if (!line.includes('"hold change"')) continue;
-          const e = JSON.parse(line) as { hold: number; backhaulMbps: number; reason: string };
-          holdChanges.push({ atS: (Date.now() - edgeStarted) / 1000, hold: e.hold, backhaulMbps: e.backhaulMbps, reason: e.reason });
+          const atS = (Date.now() - edgeStarted) / 1000;
+          if (line.includes('"segment request"')) {
+            const e = JSON.parse(line) as { path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number };
+            segmentRequests.push({ atS, path: e.path, result: e.result, bytesAtEdge: e.bytesAtEdge });
+          } else if (line.includes('"hold change"')) {
+            const e = JSON.parse(line) as { hold: number; backhaulMbps: number; reason: string };
+            holdChanges.push({ atS, hold: e.hold, backhaulMbps: e.backhaulMbps, reason: e.reason });
+          }
         }
       });
       await waitForLine(edge, /listen/i, 'edge');
@@ -164,6 +171,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         run.edge.steadyBackhaulFetches = steady;
       }
       run.edge.holdChanges = holdChanges;
+      run.edge.segmentRequests = segmentRequests;
       const [hit, coalesced, miss] = (['hit', 'coalesced', 'miss'] as const).map((result) => metricSum(m, 'ethle_cache_requests_total', { result }));
       run.edge.cacheResults = { hit: hit!, coalesced: coalesced!, miss: miss! };
     }

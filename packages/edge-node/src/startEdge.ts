@@ -84,6 +84,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   // x is the operator's main figure: every change is logged with the rate it was decided on.
   events.on('hold-change', (e) => log.info({ stream: e.stream, hold: e.hold, backhaulMbps: +e.backhaulMbps.toFixed(2), reason: e.reason }, 'hold change'));
+  // Per segment request: only when asked for (experiments use it to tell a stall's cause apart).
+  if (log.isLevelEnabled('debug')) events.on('segment-request', (e) => log.debug(e, 'segment request'));
   const single = config.origins.length === 1;
 
   const onFetch = (r: OriginFetchReport): void => {
@@ -405,6 +407,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     }
     if (owner !== undefined && ownSeg !== undefined) owner.noteRequest(ownSeg);
     metrics.cacheRequests.inc({ result });
+    events.emit('segment-request', { path: originPath, result, bytesAtEdge: entry.bytes });
     if (entry.state === 'complete') {
       // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
       const headers = entry.responseHeaders('hit', req.headers.origin !== undefined);

@@ -33,6 +33,8 @@ async function get(path: string) {
 describe('parallel byte ranges for a waited-for segment', () => {
   it('a miss comes as maxHold ranges (the last open-ended) and is byte-identical', async () => {
     await setup({ ranges: true });
+    const seen: { path: string; result: string; bytesAtEdge: number }[] = [];
+    edge.events.on('segment-request', (e) => seen.push(e));
     await get('/live/a/index.m3u8');
     // seg2 is outside what the planner fetched for a new player (seg5..seg7 with hold 0).
     const r = await get('/live/a/seg2.ts');
@@ -46,6 +48,11 @@ describe('parallel byte ranges for a waited-for segment', () => {
     expect(again.cache).toBe('hit');
     expect(again.body.equals(origin.body(2))).toBe(true);
     expect(origin.requests('/live/a/seg2.ts')).toBe(4);
+    // The 'segment-request' event tells each receiver request's cache result as it was asked.
+    expect(seen).toEqual([
+      { path: '/live/a/seg2.ts', result: 'miss', bytesAtEdge: 0 },
+      { path: '/live/a/seg2.ts', result: 'hit', bytesAtEdge: SEG },
+    ]);
   });
 
   it('before any receiver request, the start segment a new player will ask for is fetched as ranges', async () => {

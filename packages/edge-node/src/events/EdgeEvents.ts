@@ -17,6 +17,11 @@ export interface EdgeEventMap {
   'redirect': { session: string; stream: string; location: string; ranMbps: number; bitrateMbps: number };
   /** The origin's manifest is broken/unreachable; the last good one is served. */
   'manifest-stale': { stream: string; ageMs: number; error: string };
+  /**
+   * A receiver asked for a segment: whether the edge had it whole (`hit`), was still fetching it
+   * (`coalesced`: `bytesAtEdge` of it had arrived) or had not asked the origin yet (`miss`).
+   */
+  'segment-request': { path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number };
   /** The hold x of a stream changed (auto mode), with the backhaul rate (Mbit/s) it was decided on. */
   'hold-change': { stream: string; hold: number; reason: string; backhaulMbps: number };
   /** Something failed that the edge handled (never thrown to the process). */
