@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { conditions: ['source', 'module', 'import', 'default'] },
   ssr: { resolve: { conditions: ['source', 'module', 'import', 'default'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'e2e/experiments/**/*.test.ts'],
     // Real-TCP timing tests run on their own (scripts/test.mjs, `npm test -- netlab`): sharing the
     // two cores with other test files starves the user-space relay and inflates measured delays.
     exclude: process.env.ETHLE_NETLAB_TESTS ? [] : ['packages/netlab/test/testbed.test.ts', '**/node_modules/**'],

@@ -5,6 +5,29 @@ import { parseStreamName } from '@ethle/live-origin';
 import type { ResultSet, RunResult } from '../../packages/player-demo/src/data/RunResult.js';
 import { summarizeRun, tableII } from '../../packages/player-demo/src/data/summarize.js';
 
+export type StallCause = 'hit' | 'coalesced' | 'miss' | 'idle';
+
+/**
+ * Where each stall of a run through the edge came from: the media segment the player was
+ * downloading when it stalled, and what the edge had of it when asked — `hit` (whole: the radio
+ * leg was too slow), `coalesced` or `miss` (still coming over the backhaul), or `idle` (no segment
+ * in flight: the player was waiting for its playlist). Undefined for runs without the edge's
+ * segment log (E2E, runs before 2026-11-23).
+ */
+export function stallCauses(r: RunResult): Record<StallCause, number> | undefined {
+  const log = r.edge?.segmentRequests;
+  if (log === undefined || log.length === 0) return undefined;
+  const firstResult = new Map<string, StallCause>();
+  for (const e of log) if (!firstResult.has(e.path)) firstResult.set(e.path, e.result);
+  const media = r.report.segments.list.filter((s) => s.kind === 'media');
+  const out: Record<StallCause, number> = { hit: 0, coalesced: 0, miss: 0, idle: 0 };
+  for (const stall of r.report.stalls.list) {
+    const inFlight = media.filter((s) => s.requestStart <= stall.start && stall.start < s.lastByte).sort((a, b) => a.requestStart - b.requestStart)[0];
+    out[inFlight === undefined ? 'idle' : (firstResult.get(new URL(inFlight.url).pathname) ?? 'miss')] += 1;
+  }
+  return out;
+}
+
 /** Table III: per stream and RTT, the model's backhaul throughput and x vs what the edge measured. */
 export function tableIII(set: ResultSet) {
   const cells = new Map<string, RunResult[]>();
@@ -118,10 +141,10 @@ export function summarize(dir: string): ResultSet | undefined {
   for (const r of rows) csv.push([r.cell, r.scheme, r.runs, f(r.throughputMbps), f(r.startupS), f(r.stallS), f(r.holdS), f(r.latencyS)].join(','));
   writeFileSync(join(dir, 'summary.csv'), `${csv.join('\n')}\n`);
   // The spread behind the means: one row per run (repeats, seeds and x visible).
-  const perRun = ['id,cell,scheme,repeat,throughput_mbps,startup_s,buffering_s,stalls,holding_s,total_latency_s,x,measured_backhaul_mbps,steady_backhaul_mbps,x_changes'];
+  const perRun = ['id,cell,scheme,repeat,throughput_mbps,startup_s,buffering_s,stalls,holding_s,total_latency_s,x,measured_backhaul_mbps,steady_backhaul_mbps,x_changes,stall_segments'];
   for (const r of [...runs].sort((a, b) => a.id.localeCompare(b.id))) {
     const m = summarizeRun(r);
-    perRun.push([m.id, m.cell, m.scheme, r.scenario.repeat ?? '', f(m.throughputMbps), f(m.startupS), f(m.stallS), m.stallCount, f(m.holdS), f(m.latencyS), r.edge?.x ?? '', f(r.edge?.measuredBackhaulMbps ?? null), f(r.edge?.steadyBackhaulMbps ?? null), (r.edge?.holdChanges ?? []).map((c) => `${c.hold}@${c.atS.toFixed(0)}s`).join(' ')].join(','));
+    perRun.push([m.id, m.cell, m.scheme, r.scenario.repeat ?? '', f(m.throughputMbps), f(m.startupS), f(m.stallS), m.stallCount, f(m.holdS), f(m.latencyS), r.edge?.x ?? '', f(r.edge?.measuredBackhaulMbps ?? null), f(r.edge?.steadyBackhaulMbps ?? null), (r.edge?.holdChanges ?? []).map((c) => `${c.hold}@${c.atS.toFixed(0)}s`).join(' '), Object.entries(stallCauses(r) ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k}:${n}`).join(' ')].join(','));
   }
   writeFileSync(join(dir, 'runs.csv'), `${perRun.join('\n')}\n`);
   const t3 = tableIII(set);

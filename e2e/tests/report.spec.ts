@@ -13,7 +13,8 @@ import type { ResultSet, RunResult } from '../../packages/player-demo/src/data/R
 function run(scheme: string, hold: number, stallMs: number): RunResult {
   const t0 = 1_800_000_000_000;
   const segments = Array.from({ length: 20 }, (_, i) => ({
-    kind: 'video',
+    kind: 'media',
+    url: `http://edge.test/live/15M-2s/${100 + i}.m4s`,
     requestStart: t0 + i * 2000,
     lastByte: t0 + i * 2000 + 900 + i * 20,
     bytes: 3_700_000,

@@ -39,6 +39,7 @@ export interface ProbeStall {
 
 export interface ProbeSegment {
   kind: string;
+  url: string;
   requestStart: number;
   lastByte: number;
   bytes: number;
