@@ -42,6 +42,8 @@ export class EdgeEvents {
   }
 
   emit<K extends keyof EdgeEventMap>(event: K, payload: EdgeEventMap[K]): void {
+    // Some events fire per segment request: with nobody listening, don't copy the listener list.
+    if (this.#ee.listenerCount(event) === 0) return;
     for (const l of this.#ee.listeners(event)) {
       try {
         (l as (p: EdgeEventMap[K]) => void)(payload);
