@@ -172,8 +172,6 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       }
       run.edge.holdChanges = holdChanges;
       run.edge.segmentRequests = segmentRequests;
-      const [hit, coalesced, miss] = (['hit', 'coalesced', 'miss'] as const).map((result) => metricSum(m, 'ethle_cache_requests_total', { result }));
-      run.edge.cacheResults = { hit: hit!, coalesced: coalesced!, miss: miss! };
     }
     // Queue drops on a link say whether the radio's rate cap or the relay, not TCP, limited a run.
     const linkStats = await tb.stats();

@@ -72,8 +72,6 @@ export interface EdgeFigures {
   holdChanges?: { atS: number; hold: number; backhaulMbps: number; reason: string }[];
   /** Every receiver segment request the edge saw (its debug log): the origin path, the cache result and how many bytes of it the edge had at that moment. */
   segmentRequests?: { atS: number; path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number }[];
-  /** Receiver segment requests by the edge's cache result (video, audio and init alike): a `coalesced` one was still coming from the origin, a `miss` had not been asked for yet. */
-  cacheResults?: { hit: number; coalesced: number; miss: number };
   /** Origin fetches per segment (live-origin /stats `fetches`: parallel byte ranges of one segment count once); 1 = one origin flow. */
   originRequestsPerSegment?: number;
 }
