@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
-import { pipeEntry } from './cache/pipeEntry.js';
 import { SegmentCache } from './cache/SegmentCache.js';
+import { serveEntry } from './cache/serveEntry.js';
 import { CoarseClock } from './clock/CoarseClock.js';
 import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
 import { BackhaulSamples } from './core/BackhaulSamples.js';
@@ -13,14 +13,15 @@ import { decideHold, type HoldDecision } from './core/decideHold.js';
 import type { ManifestView, SegmentRef } from './core/ManifestView.js';
 import { EdgeEvents } from './events/EdgeEvents.js';
 import { EdgeError, isEdgeError } from './errors/EdgeError.js';
-import { isRejection, parseTarget, type RequestTarget } from './http/parseTarget.js';
-import { sendError, statusFor } from './http/sendError.js';
+import { isRejection, keepParams, parseTarget, type RequestTarget } from './http/parseTarget.js';
+import { retryAfterFor, sendError, statusFor } from './http/sendError.js';
+import { applyServerLimits } from './http/applyServerLimits.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient, type OriginFetchReport } from './origin/OriginClient.js';
 import { readCmcd } from './radio/readCmcd.js';
 import { RNI_CALLBACK_PATH, RniSubscription } from './radio/RniSubscription.js';
 import { SessionTable } from './session/SessionTable.js';
-import { LiveStream } from './stream/LiveStream.js';
+import { barePath, LiveStream } from './stream/LiveStream.js';
 
 export interface RunningEdge {
   /** Base URL the edge listens on, e.g. http://127.0.0.1:40123 */
@@ -39,6 +40,10 @@ export interface StartEdgeOptions {
 
 const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
+/** A CMCD sid usable as it is in a response header and a log line (visible ASCII). */
+const HEADER_SAFE_RE = /^[\x21-\x7e]{1,128}$/;
+/** Paths of the origin a receiver may reach through the edge without a manifest naming them. */
+const MEDIA_RE = /\.(m3u8|mpd|m4s|mp4|m4v|m4a|cmfv|cmfa|cmft|ts|aac|ac3|ec3|mp3|vtt|webvtt|key|jpg|jpeg|png)$/i;
 const MIN_MEASURED_BYTES = 100_000;
 const EXPOSED = 'Date, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Production-Start, X-Ethle-Production-End';
 const CORS_ALLOW_HEADERS = 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Range';
@@ -48,6 +53,7 @@ const CORS_ALLOW_HEADERS = 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session
  * (header validation is a large share of a small manifest response's cost in Node).
  */
 const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED } as const;
+/** /metrics is for the operator's scraper, never for a page on another origin. */
 const NO_CORS = {} as const;
 
 interface Origin {
@@ -71,15 +77,23 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     onBypass: () => metrics.cacheBypass.inc(),
     onEvict: (_e, reason) => metrics.cacheEvictions.inc({ reason }),
   });
-  const sessions = new SessionTable(config.sessionIdleMs);
+  const sessions = new SessionTable(config.sessionIdleMs, config.maxSessions);
   const streams = new Map<string, LiveStream>();
+  /** `{origin}{path without query}` of every segment in an active stream's window → its stream. */
+  const segmentIndex = new Map<string, LiveStream>();
+  const identityParams = new Set(config.streamQueryParams);
   /** Stream x in auto mode: the largest eq. 2 answer seen (x never shrinks under receivers). */
   const autoHold = new Map<string, number>();
   const staleReported = new Map<string, EdgeError>();
   /** Steady-state segment fetch rates per origin, for the model's online check. */
   const measuredBackhaul = new BackhaulSamples();
-  /** Advertised bits/s of variant media playlists (stream key), read from multivariant playlists served. */
+  /**
+   * Advertised bits/s of variant media playlists (stream key), read from multivariant playlists
+   * served. Bounded: the oldest hints go first (a hint matters only until the variant's own
+   * manifest or segments tell).
+   */
   const variantBitrates = new Map<string, number>();
+  const MAX_VARIANT_HINTS = 4 * config.maxStreams;
   const hintedViews = new WeakSet<ManifestView>();
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   // x is the operator's main figure: every change is logged with the rate it was decided on.
@@ -119,7 +133,10 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       client: new OriginClient({
         name: o.name,
         url: o.url,
-        connections: config.maxHold + 1,
+        connections: config.originMaxFetches,
+        // x connections for held segments, one for the segment a receiver waits for (III-B).
+        connectionsPerStream: config.maxHold + 1,
+        maxQueued: config.originMaxQueued,
         headersTimeoutMs: config.originHeadersTimeoutMs,
         bodyTimeoutMs: config.originBodyTimeoutMs,
         cache,
@@ -180,10 +197,14 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     return d.hold;
   }
 
-  function streamFor(origin: Origin, path: string): LiveStream {
-    const key = `${origin.cfg.name}${path}`;
+  /** The stream of a manifest path and raw query: identity is the path plus streamQueryParams only. */
+  function streamFor(origin: Origin, path: string, rawQuery: string): LiveStream {
+    const identity = path + (rawQuery === '' || identityParams.size === 0 ? '' : keepParams(rawQuery, (n) => identityParams.has(n)));
+    const key = `${origin.cfg.name}${identity}`;
     let s = streams.get(key);
     if (s === undefined) {
+      if (streams.size >= config.maxStreams) throw new EdgeError('ERR_EDGE_OVERLOADED', `${config.maxStreams} streams active (maxStreams)`);
+      path = identity;
       const stream: LiveStream = (s = new LiveStream({
         key,
         path,
@@ -195,10 +216,24 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         edgePathPrefix: origin.prefix,
         bitrateHint: () => stream.version?.view.bitrateHintBps ?? variantBitrates.get(key),
         onManifestError: (e) => {
-          metrics.manifestErrors.inc({ stream: key, reason: e.code });
-          log.warn({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed');
+          metrics.manifestErrors.inc({ origin: origin.cfg.name, reason: e.code });
+          // A stream that never had a manifest is a request for a path the origin doesn't have
+          // (or junk): not worth a warning each, or junk requests flood the log.
+          if (stream.version === undefined) log.debug({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed (new stream)');
+          else log.warn({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed');
         },
         onLead: (lead) => metrics.lead.set({ stream: key }, lead),
+        onWarning: (msg, details) => log.warn({ stream: key, ...details }, msg),
+        onPlanError: (error) => {
+          events.emit('error', { where: 'planner', error });
+          log.error({ stream: key, err: error }, 'planning failed');
+        },
+        onWindow: (added, removed) => {
+          const name = origin.cfg.name;
+          for (const p of removed) if (segmentIndex.get(`${name}${p}`) === stream) segmentIndex.delete(`${name}${p}`);
+          for (const p of added) segmentIndex.set(`${name}${p}`, stream);
+        },
+        minFetchDeadlineMs: config.originHeadersTimeoutMs,
       }));
       streams.set(key, s);
       events.emit('stream-start', { stream: key });
@@ -239,7 +274,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     }
     if (target.path === '/metrics') {
       const body = await metrics.registry.metrics();
-      res.writeHead(200, { ...CORS, 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
+      res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
       return;
     }
     if (target.path.startsWith('/_ethle/')) {
@@ -262,11 +297,25 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       return;
     }
     if (MANIFEST_RE.test(originPath)) await handleManifest(req, res, origin, originPath, target);
-    else await handleSegment(req, res, origin, originPath + target.forwardQuery, method === 'HEAD');
+    else if (MEDIA_RE.test(originPath) || segmentIndex.has(`${origin.cfg.name}${originPath}`)) handleSegment(req, res, origin, originPath, target.forwardQuery, method === 'HEAD');
+    else {
+      // Only media reaches the origin through the edge: its other paths (stats, admin, reset
+      // switches behind a GET) are not the receivers' business.
+      metrics.countRequest('rejected', 404);
+      sendError(res, 404, 'not a media path of a configured origin');
+    }
   }
 
   async function handleManifest(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, target: RequestTarget): Promise<void> {
-    const stream = streamFor(origin, originPath + target.forwardQuery);
+    let stream: LiveStream;
+    try {
+      stream = streamFor(origin, originPath, rawQueryOf(target));
+    } catch (e) {
+      const err = e as EdgeError;
+      metrics.countRequest('manifest', 503);
+      sendError(res, 503, err.message, err.code, '5');
+      return;
+    }
     stream.lastActivityMs = now();
     // Hot path: once a version exists this handler does not await anything.
     let version = stream.version;
@@ -282,7 +331,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         metrics.dropStream(stream.key);
       }
       metrics.countRequest('manifest', statusFor(err));
-      sendError(res, statusFor(err), `origin manifest unavailable: ${err.code}`, err.code);
+      sendError(res, statusFor(err), `origin manifest unavailable: ${err.code}`, err.code, retryAfterFor(err));
       return;
     }
     const headers: Record<string, string | number> = {
@@ -296,7 +345,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       if (age > config.manifestStaleMs) {
         const err = stream.lastError;
         metrics.countRequest('manifest', statusFor(err));
-        sendError(res, statusFor(err), `origin manifest broken for ${Math.round(age / 1000)} s: ${err.code}`, err.code);
+        sendError(res, statusFor(err), `origin manifest broken for ${Math.round(age / 1000)} s: ${err.code}`, err.code, retryAfterFor(err));
         return;
       }
       headers['x-ethle-manifest-stale'] = (age / 1000).toFixed(1);
@@ -315,11 +364,16 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     if (version.view.kind === 'hls-multivariant') {
       if (!hintedViews.has(version.view)) {
         hintedViews.add(version.view);
-        for (const v of version.view.variantBitrates ?? []) variantBitrates.set(`${origin.cfg.name}${v.path}`, v.bps);
+        for (const v of version.view.variantBitrates ?? []) {
+          const k = `${origin.cfg.name}${v.path}`;
+          variantBitrates.delete(k);
+          variantBitrates.set(k, v.bps);
+          if (variantBitrates.size > MAX_VARIANT_HINTS) variantBitrates.delete(variantBitrates.keys().next().value!);
+        }
       }
       // Variant URIs carry a session token so each receiver's media playlist requests are
       // recognisable; issued here when the receiver has none (cheap: multivariant is fetched once).
-      const session = token ?? cmcd.sid ?? randomBytes(9).toString('base64url');
+      const session = token ?? safeSid(cmcd.sid) ?? randomBytes(9).toString('base64url');
       const held = stream.held(version, 0, session);
       headers['x-ethle-session'] = session;
       headers['x-ethle-hold-segments'] = '0';
@@ -328,7 +382,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     }
 
     const ip = clientIp(req);
-    const session = token ?? cmcd.sid ?? `ip-${ip}`;
+    const session = token ?? safeSid(cmcd.sid) ?? `ip-${ip}`;
     headers['x-ethle-session'] = session;
     let x: number;
     if (typeof config.hold === 'number') {
@@ -381,69 +435,73 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     sendText(res, req, 200, headers, held.body, 'manifest');
   }
 
-  async function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, head: boolean): Promise<void> {
-    const key = `${origin.cfg.name}${originPath}`;
+  /** Unplanned objects (init segments, segments out of every window): one deadline for all. */
+  const UNPLANNED = '(unplanned)';
+  const UNPLANNED_DEADLINE_MS = Math.max(config.originHeadersTimeoutMs, 60_000);
+
+  function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, path: string, forwardQuery: string, head: boolean): void {
+    const owner = segmentIndex.get(`${origin.cfg.name}${path}`);
+    const seg = owner?.segmentFor(path);
+    // A segment of an active stream is one object whatever query a receiver adds (a cache
+    // buster, a per-viewer token): the URI the manifest lists, fetched once.
+    const fetchPath = seg !== undefined ? seg.path : path + forwardQuery;
+    const key = `${origin.cfg.name}${fetchPath}`;
     let entry = cache.get(key);
-    let result: 'hit' | 'coalesced' | 'miss' = 'miss';
+    let result: 'hit' | 'coalesced' | 'miss';
     if (entry !== undefined) {
       result = entry.state === 'complete' ? 'hit' : 'coalesced';
       if (entry.state === 'pending') origin.client.promote(key);
-    }
-    let owner: LiveStream | undefined;
-    let ownSeg: SegmentRef | undefined;
-    for (const s of streams.values()) {
-      const seg = s.segmentFor(originPath);
-      if (seg !== undefined) {
-        owner = s;
-        ownSeg = seg;
-        break;
-      }
-    }
-    if (entry === undefined) {
+    } else {
       result = 'miss';
-      entry = cache.create(key);
+      const e = (entry = cache.create(key));
+      // Nobody else will read an object no stream plans: stop fetching it when its receiver leaves
+      // (a `Range: bytes=0-99` probe of a 61 MB segment, a query variant, an aborted request).
+      e.cancelWhenOrphaned = seg === undefined;
+      const split = owner !== undefined && seg !== undefined ? owner.splitFor(seg) : undefined;
       // A receiver waits for a segment the edge does not have: fetch it as parallel ranges.
-      origin.client.fetchInto(originPath, entry, 'player', owner !== undefined && ownSeg !== undefined ? owner.splitFor(ownSeg) : undefined);
-    }
-    if (owner !== undefined && ownSeg !== undefined) owner.noteRequest(ownSeg);
-    metrics.cacheRequests.inc({ result });
-    events.emit('segment-request', { path: originPath, result, bytesAtEdge: entry.bytes });
-    if (entry.state === 'complete') {
-      // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
-      const headers = entry.responseHeaders('hit', req.headers.origin !== undefined);
-      res.writeHead(200, headers);
-      if (head) res.end();
-      else {
-        const chunks = entry.chunks;
-        if (chunks.length === 1) res.end(chunks[0]);
-        else {
-          res.cork();
-          for (const c of chunks) res.write(c);
-          res.end();
-        }
-        metrics.bytesOut.inc(entry.bytes);
+      origin.client.fetchInto(fetchPath, e, {
+        priority: 'player',
+        group: owner?.key ?? UNPLANNED,
+        deadlineMs: owner !== undefined && seg !== undefined ? owner.deadlineMs(seg.durationSeconds) : UNPLANNED_DEADLINE_MS,
+        ...(split === undefined ? {} : { split }),
+      });
+      if (owner !== undefined && seg !== undefined) {
+        e.whenHeaders().then(
+          () => {
+            if (e.expectedBytes !== undefined) owner.noteSize(seg.track, e.expectedBytes);
+          },
+          () => undefined,
+        );
       }
+    }
+    if (owner !== undefined && seg !== undefined) owner.noteRequest(seg);
+    metrics.cacheRequests.inc({ result });
+    events.emit('segment-request', { path: fetchPath, result, bytesAtEdge: entry.bytes });
+    const cors = req.headers.origin !== undefined;
+    if (entry.state === 'complete' && req.headers.range === undefined && !head) {
+      // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
+      res.writeHead(200, entry.responseHeaders(result, cors));
+      const chunks = entry.chunks;
+      if (chunks.length === 1) res.end(chunks[0]);
+      else {
+        res.cork();
+        for (const c of chunks) res.write(c);
+        res.end();
+      }
+      metrics.bytesOut.inc(entry.bytes);
       metrics.countRequest('segment', 200);
       return;
     }
-    try {
-      await entry.whenHeaders();
-      if (result === 'miss' && owner !== undefined && ownSeg !== undefined && entry.expectedBytes !== undefined) owner.noteSize(ownSeg.track, entry.expectedBytes);
-    } catch (e) {
-      const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
-      metrics.countRequest('segment', statusFor(err));
-      sendError(res, statusFor(err), `origin fetch failed: ${err.code}`, err.code);
-      return;
-    }
-    const headers = entry.responseHeaders(result, req.headers.origin !== undefined);
-    metrics.countRequest('segment', 200);
-    res.writeHead(200, headers);
-    if (head) {
-      res.end();
-      return;
-    }
-    const bytes = await pipeEntry(entry, res);
-    metrics.bytesOut.inc(bytes);
+    const served = entry;
+    void serveEntry(served, req, res, {
+      head,
+      headers: () => served.responseHeaders(result, cors),
+      onError: (err) => sendError(res, statusFor(err), `origin fetch failed: ${err.code}`, err.code, retryAfterFor(err)),
+    }).then(({ status, bytes }) => {
+      // 499: the receiver left before the edge could answer (nginx's convention).
+      metrics.countRequest('segment', status === 0 ? 499 : status === 200 || status === 206 || status === 416 ? status : statusFor(served.error!));
+      metrics.bytesOut.inc(bytes);
+    });
   }
 
   async function handleRniNotification(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -487,14 +545,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       sendError(res, 500, 'internal error');
     });
   };
-  const server: Server =
-    config.tls === undefined
-      ? createHttpServer({ keepAliveTimeout: 30_000 }, onRequest)
-      : createHttpsServer({ key: readFileSync(config.tls.keyPath), cert: readFileSync(config.tls.certPath), keepAliveTimeout: 30_000 }, onRequest);
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
-  });
+  const server: Server = config.tls === undefined ? createHttpServer(onRequest) : createTlsServer(config.tls, onRequest);
+  applyServerLimits(server, config, log, (reason) => metrics.refused.inc({ reason }));
 
   // A warm backhaul connection and a current RTT per origin before (and between) streams.
   const probeOrigins = (): void => {
@@ -514,7 +566,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         streams.delete(key);
         autoHold.delete(key);
         staleReported.delete(key);
-        sessions.sweep(t, key);
+        sessions.dropStream(key);
         metrics.dropStream(key);
         events.emit('stream-idle', { stream: key });
         log.info({ stream: key }, 'stream idle');
@@ -525,9 +577,12 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       }
     }
     sessions.sweep(t);
+    metrics.streams.set(streams.size);
+    metrics.sessions.set(sessions.size);
     for (const o of origins.values()) {
       const r = rttFor(o.cfg.name);
       if (r !== undefined) metrics.rttMs.set({ origin: o.cfg.name }, r);
+      metrics.originQueue.set({ origin: o.cfg.name }, o.client.queuedFetches);
     }
   }, 1000);
   housekeeping.unref();
@@ -561,26 +616,67 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     config,
     close() {
       closing ??= (async () => {
+        const t0 = Date.now();
+        // Stop accepting; idle keep-alive connections go now, responses in progress may finish
+        // within drainMs (a receiver mid-segment gets its segment), then what is left is cut.
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+        const cut = setTimeout(() => server.closeAllConnections(), config.drainMs);
+        await closed;
+        clearInterval(idleSweep);
+        clearTimeout(cut);
         clearInterval(housekeeping);
         if (originProbe !== undefined) clearInterval(originProbe);
         for (const s of streams.values()) s.close();
         streams.clear();
+        segmentIndex.clear();
         await rni?.close();
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
         await Promise.all([...origins.values()].map((o) => o.client.close()));
-        // Give in-flight responses a moment, then cut what is left.
-        const t = setTimeout(() => server.closeAllConnections(), 2000);
-        t.unref();
-        await closed;
-        clearTimeout(t);
         cache.clear();
         clock.close();
+        log.info({ drainedMs: Date.now() - t0 }, 'edge closed');
         events.removeAll();
       })();
       return closing;
     },
   };
+}
+
+/** The raw query of a target without the edge's own parameters, without its '?'. */
+function rawQueryOf(target: RequestTarget): string {
+  return target.forwardQuery === '' ? '' : target.forwardQuery.slice(1);
+}
+
+/**
+ * A CMCD session id as a session key: as it is when it is plain visible ASCII (it is echoed in
+ * X-Ethle-Session and logs), else a digest of it — a header with other characters made Node
+ * throw and the receiver got a 500.
+ */
+function safeSid(sid: string | undefined): string | undefined {
+  if (sid === undefined || HEADER_SAFE_RE.test(sid)) return sid;
+  return `sid-${createHash('sha256').update(sid).digest('base64url').slice(0, 22)}`;
+}
+
+/** TLS key and certificate, read once; a bad path names the option that gave it. */
+function readTls(tls: { keyPath: string; certPath: string }): { key: Buffer; cert: Buffer } {
+  const read = (option: string, path: string): Buffer => {
+    try {
+      return readFileSync(path);
+    } catch (e) {
+      throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `${option} (--${option === 'tls.keyPath' ? 'tls-key' : 'tls-cert'}): cannot read ${path}: ${(e as Error).message}`, { option });
+    }
+  };
+  return { key: read('tls.keyPath', tls.keyPath), cert: read('tls.certPath', tls.certPath) };
+}
+
+function createTlsServer(tls: { keyPath: string; certPath: string }, onRequest: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const files = readTls(tls);
+  try {
+    return createHttpsServer(files, onRequest);
+  } catch (e) {
+    throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--tls-key/--tls-cert: not a usable PEM key and certificate pair: ${(e as Error).message}`, { option: 'tls' });
+  }
 }
 
 function clientIp(req: IncomingMessage): string {

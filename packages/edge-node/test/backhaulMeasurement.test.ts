@@ -80,6 +80,8 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
       name: 'o',
       url: origin.url,
       connections: 4,
+      connectionsPerStream: 4,
+      maxQueued: 16,
       headersTimeoutMs: 5_000,
       bodyTimeoutMs: 5_000,
       cache,
@@ -91,7 +93,7 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
     const fetch = (path: string): Promise<OriginFetchReport> =>
       new Promise((resolve) => {
         waiters.set(path, resolve);
-        client.fetchInto(path, cache.create(path), 'prefetch');
+        client.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
       });
 
     await client.fetchText('/live/a/index.m3u8');

@@ -44,19 +44,31 @@ describe('emulated multicast', () => {
 
   it('does not keep what the origin marks no-store', async () => {
     origin = await startTestOrigin();
+    origin.produce(2);
+    origin.headers('/live/a/seg1.ts', { 'cache-control': 'no-store' });
     edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent' }));
     for (let i = 0; i < 2; i++) {
-      const r = await request(`${edge.url}/stats`);
+      const r = await request(`${edge.url}/live/a/seg1.ts`);
       expect(r.headers['x-ethle-cache']).toBe('miss');
       await r.body.dump();
     }
-    expect(origin.requests('/stats')).toBe(2);
+    expect(origin.requests('/live/a/seg1.ts')).toBe(2);
+  });
+
+  it("the origin's other paths (stats, admin switches behind a GET) are not reachable through the edge", async () => {
+    origin = await startTestOrigin();
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent' }));
+    const r = await request(`${edge.url}/stats?reset=1`);
+    expect(r.statusCode).toBe(404);
+    await r.body.dump();
+    expect(origin.requests('/stats?reset=1')).toBe(0);
   });
 
   it('a full cache serves through without caching and says so in metrics', async () => {
-    origin = await startTestOrigin({ segmentBytes: 64 * 1024 });
+    // The smallest cache accepted (16 MiB) and a segment larger than it.
+    origin = await startTestOrigin({ segmentBytes: 17 * 1024 * 1024 });
     origin.produce(6);
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', cache: { maxBytes: 32 * 1024 } }));
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', cache: { maxBytes: 16 * 1024 * 1024 } }));
     const r = await request(`${edge.url}/live/a/seg1.ts`);
     const body = Buffer.from(await r.body.arrayBuffer());
     expect(body.equals(origin.body(1))).toBe(true);

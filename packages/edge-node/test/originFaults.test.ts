@@ -30,7 +30,7 @@ const metrics = async () => (await get('/metrics')).text;
 describe('origin faults', () => {
   it('origin 5xx on a segment → 502 with a short message, counted, and recovers', async () => {
     await setup();
-    origin.fault('/live/a/seg1.ts', { kind: 'status', status: 503 });
+    origin.fault('/live/a/seg1.ts', { kind: 'status', status: 500 });
     const r = await get('/live/a/seg1.ts');
     expect(r.status).toBe(502);
     expect(r.text).toMatch(/ERR_EDGE_ORIGIN_STATUS/);

@@ -86,20 +86,20 @@ describe('SegmentCache', () => {
 
 describe('FetchScheduler', () => {
   it('runs waiting players before bulk prefetch, and promotes a queued prefetch a player now needs', async () => {
-    const s = new FetchScheduler(1);
+    const s = new FetchScheduler({ limit: 1, groupLimit: 1, maxQueued: 10 });
     const order: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    s.enqueue('p0', 'prefetch', async () => {
+    s.enqueue('p0', 'g', 'prefetch', async () => {
       order.push('p0');
       await gate;
     });
     const job = (k: string) => async () => {
       order.push(k);
     };
-    s.enqueue('p1', 'prefetch', job('p1'));
-    s.enqueue('p2', 'prefetch', job('p2'));
-    s.enqueue('r1', 'player', job('r1'));
+    s.enqueue('p1', 'g', 'prefetch', job('p1'));
+    s.enqueue('p2', 'g', 'prefetch', job('p2'));
+    s.enqueue('r1', 'g', 'player', job('r1'));
     expect(s.promote('p2')).toBe(true);
     release();
     await new Promise((r) => setTimeout(r, 10));

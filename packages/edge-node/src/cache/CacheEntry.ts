@@ -19,8 +19,25 @@ export class CacheEntry {
   readonly chunks: Buffer[] = [];
   bytes = 0;
   error: EdgeError | undefined;
-  /** Receivers currently streaming from this entry; an entry with readers is never evicted. */
+  /**
+   * Receivers attached to this entry, from the moment their request arrives (also while they wait
+   * for the origin's headers) until their response closes; an entry with readers is never
+   * evicted. Counted by serveEntry only, which always gives the count back on 'close'.
+   */
   readers = 0;
+  /**
+   * The planner wants this entry (a held segment not yet requested by the most advanced
+   * receiver): eviction takes other entries first.
+   */
+  wanted = false;
+  /**
+   * Abort the origin fetch once the last reader leaves before the body is complete. Set for
+   * fetches started for one receiver's request of an object no stream plans (a query variant, a
+   * made-up path): nobody else would read it, so finishing it only costs the backhaul.
+   */
+  cancelWhenOrphaned = false;
+  /** Aborts the origin fetch writing this entry (orphaned, deadline, edge closing). */
+  readonly abort = new AbortController();
   /** Accounted in the cache's byte budget (false = served through without caching). */
   admitted = false;
   /** Still reachable through the cache map (false once evicted or bypassed). */
@@ -45,15 +62,27 @@ export class CacheEntry {
       h = { ...this.headers, 'x-ethle-cache': result, 'cache-control': 'max-age=60' };
       if (cors) {
         h['access-control-allow-origin'] = '*';
-        h['access-control-expose-headers'] = 'Date, X-Ethle-Cache, X-Ethle-Production-Start, X-Ethle-Production-End';
+        h['access-control-expose-headers'] = 'Date, X-Ethle-Cache, X-Ethle-Production-Start, X-Ethle-Production-End, Content-Range, Accept-Ranges';
       }
-      if (this.expectedBytes !== undefined) h['content-length'] = this.expectedBytes;
-      else if (this.state === 'complete') h['content-length'] = this.bytes;
+      const length = this.expectedBytes ?? (this.state === 'complete' ? this.bytes : undefined);
+      if (length !== undefined) {
+        h['content-length'] = length;
+        // Byte ranges are served from the entry once its length is known (serveEntry).
+        h['accept-ranges'] = 'bytes';
+      }
       this.#responseHeaders.set(k, h);
     }
     return h;
   }
 
+
+  /** Abort the origin fetch if it is still running and nobody reads it (see cancelWhenOrphaned). */
+  releaseReader(): void {
+    this.readers -= 1;
+    if (this.readers === 0 && this.cancelWhenOrphaned && (this.state === 'pending' || this.state === 'streaming')) {
+      this.abort.abort('orphaned');
+    }
+  }
 
   /** Called on every state change (headers, chunk, end, failure). Returns an unsubscribe. */
   subscribe(wake: () => void): () => void {

@@ -54,6 +54,27 @@ export interface EdgeConfig {
   manifestStaleMs: number;
   /** Longest accepted request target (bytes); longer gets 414. */
   maxUrlLength: number;
+  /**
+   * Query parameters of a manifest URL that make a different stream (default none): any other
+   * query — a player's cache buster, a token that changes per viewer, LL-HLS `_HLS_msn` — maps to
+   * the same stream and the same origin poller.
+   */
+  streamQueryParams: string[];
+  /** Active streams at most; a manifest request for a new stream beyond gets 503. */
+  maxStreams: number;
+  /** Receiver sessions remembered at most (least recently seen forgotten first). */
+  maxSessions: number;
+  /** Receiver connections open at most (Node's server.maxConnections); more are refused. */
+  maxConnections: number;
+  /** Segment fetches running at once to one origin, all streams together. */
+  originMaxFetches: number;
+  /** Segment fetches queued at most per origin; beyond, receivers get 503 with Retry-After. */
+  originMaxQueued: number;
+  /** Receivers: time to send a request's headers (slowloris), and idle keep-alive (ms). */
+  requestHeadersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** On close (SIGTERM): how long transfers in progress may finish before they are cut (ms). */
+  drainMs: number;
   /** TLS key/cert paths (PEM); both or neither. */
   tls: { keyPath: string; certPath: string } | undefined;
   /** pino level (default 'warn'; the CLI defaults to 'info'); 'silent' turns logging off. */
@@ -82,6 +103,15 @@ export interface EdgeConfigInput {
   originBodyTimeoutMs?: number;
   manifestStaleMs?: number;
   maxUrlLength?: number;
+  streamQueryParams?: string[];
+  maxStreams?: number;
+  maxSessions?: number;
+  maxConnections?: number;
+  originMaxFetches?: number;
+  originMaxQueued?: number;
+  requestHeadersTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+  drainMs?: number;
   tls?: { keyPath: string; certPath: string };
   logLevel?: EdgeConfig['logLevel'];
 }

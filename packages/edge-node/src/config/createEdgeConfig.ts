@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeConfig, EdgeConfigInput, OriginConfig, RanFailAction } from './EdgeConfig.js';
 
@@ -7,8 +8,27 @@ const LOG_LEVELS: readonly EdgeConfig['logLevel'][] = ['fatal', 'error', 'warn',
 const KNOWN_KEYS = new Set([
   'origin', 'origins', 'host', 'port', 'hold', 'maxHold', 'initialWindow', 'backhaulRttMs', 'defaultRanMbps',
   'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
-  'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel',
+  'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
+  'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
+  'drainMs',
 ]);
+
+/**
+ * The smallest segment cache accepted. The planner keeps x + 1 segments per stream and never
+ * plans more than fits (SegmentCache.hasRoom), but a cache that cannot hold one 4K segment
+ * (Table I: up to 61 MB) serves every segment through uncached: one origin fetch per receiver.
+ */
+const MIN_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** Open file descriptors allowed to this process (soft RLIMIT_NOFILE), where Linux tells. */
+function fdLimit(): number | undefined {
+  try {
+    const m = /Max open files\s+(\d+|unlimited)/.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return m === null || m[1] === 'unlimited' ? undefined : Number(m[1]);
+  } catch {
+    return undefined;
+  }
+}
 
 function fail(option: string, message: string, value?: unknown): never {
   throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `${option}: ${message}`, { option, value });
@@ -101,6 +121,16 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   if (!LOG_LEVELS.includes(logLevel)) fail('logLevel', `one of ${LOG_LEVELS.join(', ')}`, logLevel);
   const host = input.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host.length === 0) fail('host', 'expected an address to listen on', host);
+  const streamQueryParams = input.streamQueryParams ?? [];
+  if (!Array.isArray(streamQueryParams) || !streamQueryParams.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 64)) {
+    fail('streamQueryParams', 'a list of query parameter names', streamQueryParams);
+  }
+  // Receivers' sockets must never take the descriptors the origin connections and files need: a
+  // full fd table made every request fail with nothing logged.
+  const fds = fdLimit();
+  const maxConnectionsDefault = fds === undefined ? 16_384 : Math.max(64, Math.min(16_384, fds - 256));
+  const maxConnections = num('maxConnections', input.maxConnections, maxConnectionsDefault, 1, 1_000_000, true);
+  if (fds !== undefined && maxConnections > fds - 64) fail('maxConnections', `must leave room under the open-file limit (${fds}); raise it (ulimit -n) or lower maxConnections`, maxConnections);
 
   return {
     origins,
@@ -114,7 +144,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     rni,
     ranFailAction,
     cache: {
-      maxBytes: num('cache.maxBytes', input.cache?.maxBytes, 512 * 1024 * 1024, 1024, 1024 ** 4, true),
+      maxBytes: num('cache.maxBytes', input.cache?.maxBytes, 512 * 1024 * 1024, MIN_CACHE_BYTES, 1024 ** 4, true),
       maxAgeMs: num('cache.maxAgeMs', input.cache?.maxAgeMs, 120_000, 100, 86_400_000),
     },
     streamIdleMs: num('streamIdleMs', input.streamIdleMs, 30_000, 100, 86_400_000),
@@ -124,6 +154,15 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     originBodyTimeoutMs: num('originBodyTimeoutMs', input.originBodyTimeoutMs, 10_000, 10, 600_000),
     manifestStaleMs: num('manifestStaleMs', input.manifestStaleMs, 12_000, 0, 3_600_000),
     maxUrlLength: num('maxUrlLength', input.maxUrlLength, 2048, 64, 65_536, true),
+    streamQueryParams,
+    maxStreams: num('maxStreams', input.maxStreams, 1000, 1, 1_000_000, true),
+    maxSessions: num('maxSessions', input.maxSessions, 100_000, 1, 10_000_000, true),
+    maxConnections,
+    originMaxFetches: num('originMaxFetches', input.originMaxFetches, 4 * (maxHold + 1), 1, 10_000, true),
+    originMaxQueued: num('originMaxQueued', input.originMaxQueued, 1024, 1, 1_000_000, true),
+    requestHeadersTimeoutMs: num('requestHeadersTimeoutMs', input.requestHeadersTimeoutMs, 10_000, 100, 600_000),
+    keepAliveTimeoutMs: num('keepAliveTimeoutMs', input.keepAliveTimeoutMs, 30_000, 100, 3_600_000),
+    drainMs: num('drainMs', input.drainMs, 10_000, 0, 3_600_000),
     tls,
     logLevel,
   };

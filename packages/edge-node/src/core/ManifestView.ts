@@ -26,6 +26,8 @@ export interface ManifestView {
   segmentSeconds: number;
   /** State handed to the next version's loader (HLS history), opaque to the edge. */
   carry: unknown;
+  /** HLS: the first segment's media sequence number (a live origin's only goes up). */
+  firstId?: number;
   /** How often the origin manifest should be re-fetched (ms). */
   pollIntervalMs: number;
   /**

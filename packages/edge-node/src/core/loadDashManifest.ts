@@ -8,9 +8,10 @@ const SEGMENTS_PER_REPRESENTATION = 24;
 
 /** A dynamic (or static) MPD version, parsed, held and routed by @ethle/core. */
 export function loadDashManifest(text: string, o: LoadManifestOptions): ManifestView {
+  // The closures below capture plain values only, never `o` (see loadHlsManifest).
+  const { manifestUrl, originBase, edgePathPrefix } = o;
   const info = parseMpd(text);
-  const router = (token: string | undefined) =>
-    createEdgeRouter({ manifestUrl: o.manifestUrl, sessionToken: token, edgePathPrefix: o.edgePathPrefix });
+  const router = (token: string | undefined) => createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix });
   const route = router(undefined);
   // Validate holding once so an unholdable version never replaces a good one.
   holdMpd(text, { hold: 0, route, nowMs: Date.now() });
@@ -21,7 +22,7 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
     for (const r of p.representations) {
       const nominal = nominalSeconds(r) ?? info.maxSegmentDurationSeconds ?? 2;
       if (segmentSeconds === 0) segmentSeconds = nominal;
-      reps.set(`${p.id ?? ''}/${r.id}`, { base: baseOf(r, o.manifestUrl), nominalSeconds: nominal, timeline: r.template?.timeline !== undefined });
+      reps.set(`${p.id ?? ''}/${r.id}`, { base: baseOf(r, manifestUrl), nominalSeconds: nominal, timeline: r.template?.timeline !== undefined });
     }
   }
   if (segmentSeconds <= 0) segmentSeconds = 2;
@@ -47,7 +48,7 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
         const track = `${s.periodId ?? ''}/${s.representationId}`;
         const rep = reps.get(track);
         if (rep === undefined) continue;
-        const path = originPath(s.url, rep.base, o.originBase);
+        const path = originPath(s.url, rep.base, originBase);
         if (path === undefined) continue;
         // $Number$ is a stable id; a sliding SegmentTimeline renumbers from its first S, so there
         // the id is the start time in nominal segment lengths (stable across MPD versions).

@@ -15,8 +15,10 @@ import { originPath } from './originPath.js';
 
 /** An HLS media or multivariant playlist version, parsed, held and routed by @ethle/core. */
 export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestView {
-  const router = (token: string | undefined) =>
-    createEdgeRouter({ manifestUrl: o.manifestUrl, sessionToken: token, edgePathPrefix: o.edgePathPrefix });
+  // The closures below outlive this call (as long as the version is current): they capture plain
+  // values only, never `o` (it used to hold the previous view, chaining every version together).
+  const { manifestUrl, originBase, edgePathPrefix, previousCarry } = o;
+  const router = (token: string | undefined) => createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix });
 
   if (isMultivariantPlaylist(text)) {
     // Validate now (throws on garbage) so a broken version never replaces a good one.
@@ -26,7 +28,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
       // AVERAGE-BANDWIDTH is what a segment costs on average; BANDWIDTH is the peak.
       const avg = Number(v.attributes['AVERAGE-BANDWIDTH']);
       const bps = Number.isFinite(avg) && avg > 0 ? avg : v.bandwidth;
-      const path = originPath(v.uri, o.manifestUrl, o.originBase);
+      const path = originPath(v.uri, manifestUrl, originBase);
       if (bps !== undefined && bps > 0 && path !== undefined) variantBitrates.push({ path, bps });
     }
     return {
@@ -41,11 +43,11 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   }
 
   const playlist = parseMediaPlaylist(text);
-  const prev = o.previous?.carry as HlsHistory | undefined;
+  const prev = previousCarry as HlsHistory | undefined;
   const history = recordHlsHistory(prev ?? createHlsHistory(), playlist);
   const segments: SegmentRef[] = [];
   for (const s of playlist.segments) {
-    const path = originPath(s.uri, o.manifestUrl, o.originBase);
+    const path = originPath(s.uri, manifestUrl, originBase);
     if (path !== undefined) segments.push({ track: 'media', id: s.msn, path, durationSeconds: s.duration });
   }
   // The newest segment became available when its last frame was produced (PDT + duration); the
@@ -65,6 +67,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     pollIntervalMs: (playlist.targetDuration * 1000) / 2,
     nextSegmentDueMs,
     carry: history,
+    firstId: playlist.segments[0]?.msn,
     segments: () => segments,
     hold(x, token) {
       const r = holdMediaPlaylist(text, { hold: x, history, route: token === undefined ? route : router(token) });

@@ -9,8 +9,12 @@ export interface LoadManifestOptions {
   /** Origin base URL (config), to turn absolute segment URLs into origin-relative paths. */
   originBase: string;
   edgePathPrefix: string;
-  /** The previous version (HLS history for the 3 × target duration rule). */
-  previous: ManifestView | undefined;
+  /**
+   * What the previous version carried forward (HLS history for the 3 × target duration rule),
+   * never the previous view itself: views must not reference each other, or every version of a
+   * stream stays reachable.
+   */
+  previousCarry: unknown;
 }
 
 const HLS_RE = /^\uFEFF?#EXTM3U/;

@@ -19,5 +19,15 @@ export type EdgeErrorCode =
   | 'ERR_EDGE_MANIFEST_UNPARSABLE'
   /** The origin response is larger than the edge accepts for its kind (e.g. a 100 MB manifest). */
   | 'ERR_EDGE_ORIGIN_TOO_LARGE'
+  /** The origin redirected to another host (the edge fetches only from configured origins). */
+  | 'ERR_EDGE_ORIGIN_REDIRECT'
+  /** Parallel byte ranges of one object came from different versions of it (validators differ). */
+  | 'ERR_EDGE_ORIGIN_INCONSISTENT'
+  /** The fetch was cancelled: nobody waits for it any more (the receiver left, the stream ended). */
+  | 'ERR_EDGE_CANCELLED'
+  /** A prefetch did not fit the cache without evicting segments receivers still need. */
+  | 'ERR_EDGE_CACHE_FULL'
+  /** Too much queued at the edge (origin fetch queue, streams, sessions): try again later. */
+  | 'ERR_EDGE_OVERLOADED'
   /** The edge was closed while the operation was pending. */
   | 'ERR_EDGE_CLOSED';

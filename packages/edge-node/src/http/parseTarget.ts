@@ -2,7 +2,11 @@
 export interface RequestTarget {
   /** The raw path (still percent-encoded), starting with '/'. */
   path: string;
-  /** Query without the edge's own parameters (CMCD, ethle_session): forwarded to the origin. */
+  /**
+   * The raw query, as the receiver wrote it, without the edge's own parameters (CMCD,
+   * ethle_session): forwarded to the origin byte for byte (signed URLs break on re-encoding).
+   * '' or '?…'.
+   */
   forwardQuery: string;
   query: URLSearchParams;
 }
@@ -45,14 +49,28 @@ export function parseTarget(rawUrl: string | undefined, maxLength: number): Requ
     }
   }
   const query = rawQuery === '' ? EMPTY_QUERY : new URLSearchParams(rawQuery);
-  let forwardQuery = '';
-  if (rawQuery !== '') {
-    const kept = new URLSearchParams();
-    for (const [k, v] of query) if (!EDGE_PARAMS.has(k)) kept.append(k, v);
-    const s = kept.toString();
-    forwardQuery = s === '' ? '' : `?${s}`;
+  return { path, forwardQuery: rawQuery === '' ? '' : keepParams(rawQuery, (name) => !EDGE_PARAMS.has(name)), query };
+}
+
+/**
+ * `?` + the `&`-separated parts of a raw query whose (decoded) name `keep` accepts, unchanged
+ * and in order; '' when none is kept.
+ */
+export function keepParams(rawQuery: string, keep: (name: string) => boolean): string {
+  let out = '';
+  for (const part of rawQuery.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    let name: string;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      name = rawName;
+    }
+    if (keep(name)) out += out === '' ? `?${part}` : `&${part}`;
   }
-  return { path, forwardQuery, query };
+  return out;
 }
 
 export function isRejection(t: RequestTarget | TargetRejection): t is TargetRejection {

@@ -34,7 +34,13 @@ export class EdgeMetrics {
     registers: [this.registry],
   });
   readonly staleManifests = new Counter({ name: 'ethle_manifest_stale_served_total', help: 'manifest responses served from the last good version while the origin was broken', labelNames: ['stream'], registers: [this.registry] });
-  readonly manifestErrors = new Counter({ name: 'ethle_manifest_errors_total', help: 'origin manifests that could not be fetched or parsed', labelNames: ['stream', 'reason'], registers: [this.registry] });
+  // Per origin, not per stream: a junk path is a "stream" that never was, and must not become a
+  // series of its own (the stream is in the log line).
+  readonly manifestErrors = new Counter({ name: 'ethle_manifest_errors_total', help: 'origin manifests that could not be fetched or parsed', labelNames: ['origin', 'reason'], registers: [this.registry] });
+  readonly refused = new Counter({ name: 'ethle_connections_refused_total', help: 'receiver connections refused or closed by the edge (max_connections, timeout, malformed)', labelNames: ['reason'], registers: [this.registry] });
+  readonly originQueue = new Gauge({ name: 'ethle_origin_fetches_queued', help: 'segment fetches waiting for a slot, per origin', labelNames: ['origin'], registers: [this.registry] });
+  readonly streams = new Gauge({ name: 'ethle_streams', help: 'active streams (origin pollers)', registers: [this.registry] });
+  readonly sessions = new Gauge({ name: 'ethle_sessions', help: 'receiver sessions remembered', registers: [this.registry] });
   readonly redirects = new Counter({ name: 'ethle_redirects_total', help: 'receivers redirected to the origin (radio slower than bitrate, eq. 3)', registers: [this.registry] });
   readonly groupMoves = new Counter({ name: 'ethle_group_moves_total', help: 'sessions moved from hold-0 to hold-x', registers: [this.registry] });
   readonly requests = new Counter({ name: 'ethle_requests_total', help: 'receiver requests by kind and status', labelNames: ['kind', 'status'], registers: [this.registry] });
@@ -63,5 +69,6 @@ export class EdgeMetrics {
       this.receivers.remove({ stream, group });
     }
     this.lead.remove({ stream });
+    this.staleManifests.remove({ stream });
   }
 }

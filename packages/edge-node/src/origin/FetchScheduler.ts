@@ -1,25 +1,40 @@
 /** Origin fetch priority: a player waiting on the bytes beats bulk prefetch (paper 003's idea). */
 export type FetchPriority = 'player' | 'prefetch';
 
+export interface FetchSchedulerOptions {
+  /** Fetches running at once to this origin, all streams together. */
+  limit: number;
+  /** Fetches running at once for one group (a stream): one slow stream cannot take every slot. */
+  groupLimit: number;
+  /** Jobs waiting at most; enqueue() refuses beyond (the caller answers 503). */
+  maxQueued: number;
+}
+
 interface Job {
   key: string;
+  group: string;
   run: () => Promise<void>;
 }
 
 /**
- * A bounded-concurrency queue in front of one origin with two priority levels. A prefetch still
- * queued when a player asks for the same object is promoted, so the waiting player is served
- * next rather than after the bulk queue.
+ * A bounded queue in front of one origin: at most `limit` fetches at once, at most `groupLimit`
+ * of them for one stream, with two priority levels. Players' fetches go first (a player waits on
+ * them); prefetches are taken round-robin across streams, so a stream whose origin crawls at
+ * 1 KB/s holds at most its own slots and never starves the others. A prefetch still queued when
+ * a player asks for the same object is promoted.
  */
 export class FetchScheduler {
-  readonly #limit: number;
+  readonly #o: FetchSchedulerOptions;
   #running = 0;
+  readonly #runningBy = new Map<string, number>();
   readonly #player: Job[] = [];
-  readonly #prefetch: Job[] = [];
+  /** Prefetch queues per group; Map order is the round-robin order. */
+  readonly #prefetch = new Map<string, Job[]>();
+  #queued = 0;
   #closed = false;
 
-  constructor(limit: number) {
-    this.#limit = limit;
+  constructor(o: FetchSchedulerOptions) {
+    this.#o = o;
   }
 
   get running(): number {
@@ -27,40 +42,74 @@ export class FetchScheduler {
   }
 
   get queued(): number {
-    return this.#player.length + this.#prefetch.length;
+    return this.#queued;
   }
 
-  enqueue(key: string, priority: FetchPriority, run: () => Promise<void>): void {
-    if (this.#closed) return;
-    (priority === 'player' ? this.#player : this.#prefetch).push({ key, run });
+  /** Queue a fetch. False when the queue is full or the scheduler closed (run() is not called). */
+  enqueue(key: string, group: string, priority: FetchPriority, run: () => Promise<void>): boolean {
+    if (this.#closed || this.#queued >= this.#o.maxQueued) return false;
+    const job = { key, group, run };
+    if (priority === 'player') this.#player.push(job);
+    else {
+      let q = this.#prefetch.get(group);
+      if (q === undefined) this.#prefetch.set(group, (q = []));
+      q.push(job);
+    }
+    this.#queued += 1;
     this.#drain();
+    return true;
   }
 
   /** Move a queued prefetch of `key` to the player queue. Returns whether one was found. */
   promote(key: string): boolean {
-    const i = this.#prefetch.findIndex((j) => j.key === key);
-    if (i < 0) return false;
-    const [job] = this.#prefetch.splice(i, 1);
-    this.#player.push(job!);
-    this.#drain();
-    return true;
+    for (const [group, q] of this.#prefetch) {
+      const i = q.findIndex((j) => j.key === key);
+      if (i < 0) continue;
+      const [job] = q.splice(i, 1);
+      if (q.length === 0) this.#prefetch.delete(group);
+      this.#player.push(job!);
+      this.#drain();
+      return true;
+    }
+    return false;
   }
 
   close(): void {
     this.#closed = true;
     this.#player.length = 0;
-    this.#prefetch.length = 0;
+    this.#prefetch.clear();
+    this.#queued = 0;
+  }
+
+  #next(): Job | undefined {
+    // A waiting player is served within the origin's limit even if its stream has its share.
+    const p = this.#player.shift();
+    if (p !== undefined) return p;
+    for (const [group, q] of this.#prefetch) {
+      if ((this.#runningBy.get(group) ?? 0) >= this.#o.groupLimit) continue;
+      const job = q.shift()!;
+      // Round-robin: the group that got a slot goes to the back.
+      this.#prefetch.delete(group);
+      if (q.length > 0) this.#prefetch.set(group, q);
+      return job;
+    }
+    return undefined;
   }
 
   #drain(): void {
-    while (!this.#closed && this.#running < this.#limit) {
-      const job = this.#player.shift() ?? this.#prefetch.shift();
+    while (!this.#closed && this.#running < this.#o.limit) {
+      const job = this.#next();
       if (job === undefined) return;
+      this.#queued -= 1;
       this.#running += 1;
+      this.#runningBy.set(job.group, (this.#runningBy.get(job.group) ?? 0) + 1);
       // run() reports its own failures (into the cache entry); a rejection here is swallowed
       // only so the slot is always given back.
       const release = (): void => {
         this.#running -= 1;
+        const n = (this.#runningBy.get(job.group) ?? 1) - 1;
+        if (n <= 0) this.#runningBy.delete(job.group);
+        else this.#runningBy.set(job.group, n);
         this.#drain();
       };
       job.run().then(release, release);

@@ -10,7 +10,7 @@ import { RangeAssembler } from './RangeAssembler.js';
 import { RttEstimator } from './RttEstimator.js';
 
 export type FetchKind = 'manifest' | 'segment' | 'prefetch';
-export type FetchOutcome = 'ok' | 'timeout' | 'status' | 'truncated' | 'unreachable' | 'too_large' | 'closed';
+export type FetchOutcome = 'ok' | 'timeout' | 'status' | 'truncated' | 'unreachable' | 'too_large' | 'closed' | 'cancelled' | 'cache_full' | 'redirect' | 'inconsistent' | 'overloaded';
 
 /** What one origin fetch did; feeds metrics, events and the throughput check of the model. */
 export interface OriginFetchReport {
@@ -39,19 +39,46 @@ export interface SplitFetch {
   approxBytes: number;
 }
 
+/** How one segment fetch is scheduled and bounded. */
+export interface SegmentFetchOptions {
+  priority: FetchPriority;
+  /** Fairness group in the origin's scheduler (the stream's key; unplanned objects share one). */
+  group: string;
+  /**
+   * The whole fetch — queue wait excluded — must end within this (ms): undici's body timeout is
+   * an idle timer, and an origin trickling 1 KB/s never trips it.
+   */
+  deadlineMs: number;
+  split?: SplitFetch;
+}
+
 /** Below this many bytes per part a range split costs more round trips than it saves. */
 const MIN_PART_BYTES = 256 * 1024;
 
 export interface OriginClientOptions {
   name: string;
   url: string;
-  /** Concurrent origin fetches (each on its own TCP connection). */
+  /** Concurrent segment fetches to this origin, all streams together. */
   connections: number;
+  /** Concurrent segment fetches of one stream (its x + 1). */
+  connectionsPerStream: number;
+  /** Segment fetches waiting at most before the edge answers 503. */
+  maxQueued: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   cache: SegmentCache;
   onFetch: (report: OriginFetchReport) => void;
 }
+
+/** The two ways a segment fetch is aborted: nobody waits for it, or it ran past its deadline. */
+interface FetchSignal {
+  cancel: AbortSignal;
+  deadline: AbortSignal;
+  any: AbortSignal;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 3;
 
 /** Headers of an origin segment response worth replaying to receivers. */
 const KEPT_HEADERS = ['content-type', 'x-ethle-production-start', 'x-ethle-production-end', 'last-modified', 'etag'];
@@ -65,13 +92,20 @@ function outcomeOf(e: EdgeError): FetchOutcome {
     case 'ERR_EDGE_ORIGIN_TRUNCATED': return 'truncated';
     case 'ERR_EDGE_ORIGIN_TOO_LARGE': return 'too_large';
     case 'ERR_EDGE_CLOSED': return 'closed';
+    case 'ERR_EDGE_CANCELLED': return 'cancelled';
+    case 'ERR_EDGE_CACHE_FULL': return 'cache_full';
+    case 'ERR_EDGE_ORIGIN_REDIRECT': return 'redirect';
+    case 'ERR_EDGE_ORIGIN_INCONSISTENT': return 'inconsistent';
+    case 'ERR_EDGE_OVERLOADED': return 'overloaded';
     default: return 'unreachable';
   }
 }
 
 /** Map an undici/socket error to the edge's catalogue. `inBody` = headers had arrived. */
-function toEdgeError(e: unknown, path: string, inBody: boolean): EdgeError {
+function toEdgeError(e: unknown, path: string, inBody: boolean, signal?: FetchSignal): EdgeError {
   if (e instanceof EdgeError) return e;
+  if (signal?.deadline.aborted) return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin fetch of ${path} missed its deadline`, { path, deadline: true }, { cause: e });
+  if (signal?.cancel.aborted) return new EdgeError('ERR_EDGE_CANCELLED', `fetch of ${path} cancelled: ${String(signal.cancel.reason)}`, { path }, { cause: e });
   const code = (e as { code?: string } | null)?.code;
   if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.ConnectTimeoutError) {
     return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin timed out on ${path}`, { path, undici: code }, { cause: e });
@@ -87,8 +121,10 @@ function toEdgeError(e: unknown, path: string, inBody: boolean): EdgeError {
 
 /**
  * All traffic to one configured origin: a connection pool (pipelining 1, so parallel fetches
- * really are parallel TCP connections, as the paper's x connections are), a priority scheduler
- * for segment fetches, and the edge's own RTT measurement from connect times and TTFB.
+ * really are parallel TCP connections, as the paper's x connections are), a fair, bounded
+ * scheduler for segment fetches, and the edge's own RTT measurement from connect times and TTFB.
+ * Every segment fetch has an owner that can stop it: the entry's AbortController (nobody waits any
+ * more) and a deadline. Fetching only: what is kept is the cache's decision (admit).
  */
 export class OriginClient {
   readonly name: string;
@@ -99,12 +135,14 @@ export class OriginClient {
   readonly #scheduler: FetchScheduler;
   readonly #o: OriginClientOptions;
   readonly #basePath: string;
+  readonly #origin: string;
 
   constructor(o: OriginClientOptions) {
     this.#o = o;
     this.name = o.name;
     this.url = o.url;
     const u = new URL(o.url);
+    this.#origin = u.origin;
     this.#basePath = u.pathname === '/' ? '' : u.pathname;
     const connect = buildConnector({});
     this.#pool = new Pool(u.origin, {
@@ -122,32 +160,40 @@ export class OriginClient {
         });
       },
     });
-    this.#scheduler = new FetchScheduler(o.connections);
+    this.#scheduler = new FetchScheduler({ limit: o.connections, groupLimit: o.connectionsPerStream, maxQueued: o.maxQueued });
   }
 
   /** Full origin URL of an edge-relative origin path (for redirects). */
   absolute(path: string): string {
-    return `${new URL(this.url).origin}${this.#basePath}${path}`;
+    return `${this.#origin}${this.#basePath}${path}`;
   }
 
-  /** Fetch a manifest as text (not scheduled behind segments; manifests are small and urgent). */
-  async fetchText(path: string): Promise<{ text: string; headers: EntryHeaders }> {
+  /**
+   * Fetch a manifest as text (not scheduled behind segments; manifests are small and urgent).
+   * Follows redirects within this origin; `path` is where the text finally came from (relative
+   * URIs in it resolve against that).
+   */
+  async fetchText(path: string, signal?: AbortSignal): Promise<{ text: string; headers: EntryHeaders; path: string }> {
     const t0 = performance.now();
     let ttfb: number | undefined;
     let status: number | undefined;
     let bytes = 0;
     let inBody = false;
     try {
-      const res = await this.#request(path);
+      const { res, path: finalPath } = await this.#requestFollowing(path, signal, undefined);
       ttfb = performance.now() - t0;
       this.rtt.add('ttfb', ttfb, Date.now());
       status = res.statusCode;
       if (status !== 200) {
         await res.body.dump();
-        throw new EdgeError('ERR_EDGE_ORIGIN_STATUS', `origin answered ${status} for ${path}`, { path, status });
+        throw statusError(path, status, res.headers);
       }
       inBody = true;
       const expected = contentLength(res.headers);
+      if (expected !== undefined && expected > MAX_MANIFEST_BYTES) {
+        res.body.destroy();
+        throw new EdgeError('ERR_EDGE_ORIGIN_TOO_LARGE', `manifest ${path} exceeds ${MAX_MANIFEST_BYTES} bytes`, { path });
+      }
       const chunks: Buffer[] = [];
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         bytes += chunk.length;
@@ -161,7 +207,7 @@ export class OriginClient {
         throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `manifest ${path}: ${bytes} of ${expected} bytes`, { path, bytes, expected });
       }
       this.#report(path, 'manifest', 'ok', status, bytes, ttfb, t0);
-      return { text: Buffer.concat(chunks).toString('utf8'), headers: keptHeaders(res.headers) };
+      return { text: Buffer.concat(chunks).toString('utf8'), headers: keptHeaders(res.headers), path: finalPath };
     } catch (e) {
       const err = toEdgeError(e, path, inBody);
       this.#report(path, 'manifest', outcomeOf(err), status, bytes, ttfb, t0);
@@ -170,15 +216,30 @@ export class OriginClient {
   }
 
   /**
-   * Fetch a segment into a pending cache entry through the priority scheduler. Never rejects:
-   * failures go into the entry (readers see them) and into the report.
+   * Fetch a segment into a pending cache entry through the scheduler. Never rejects: failures go
+   * into the entry (readers see them) and into the report. A full queue fails the entry at once
+   * (ERR_EDGE_OVERLOADED).
    */
-  fetchInto(path: string, entry: CacheEntry, priority: FetchPriority, split?: SplitFetch): void {
-    const kind = priority === 'player' ? 'segment' : 'prefetch';
+  fetchInto(path: string, entry: CacheEntry, o: SegmentFetchOptions): void {
+    const kind = o.priority === 'player' ? 'segment' : 'prefetch';
+    const split = o.split;
     const parts = split === undefined ? 1 : Math.min(split.parts, Math.floor(split.approxBytes / MIN_PART_BYTES));
-    this.#scheduler.enqueue(entry.key, priority, () =>
-      parts >= 2 ? this.#fetchRanges(path, entry, kind, parts, split!.approxBytes) : this.#fetchInto(path, entry, kind),
-    );
+    const queued = this.#scheduler.enqueue(entry.key, o.group, o.priority, () => {
+      // Cancelled while queued (its receiver left): no request at all.
+      if (entry.abort.signal.aborted) {
+        entry.fail(new EdgeError('ERR_EDGE_CANCELLED', `fetch of ${path} cancelled before it started`, { path }));
+        this.#o.cache.release(entry);
+        return Promise.resolve();
+      }
+      const deadline = AbortSignal.timeout(o.deadlineMs);
+      const signal: FetchSignal = { cancel: entry.abort.signal, deadline, any: AbortSignal.any([entry.abort.signal, deadline]) };
+      return parts >= 2 ? this.#fetchRanges(path, entry, kind, parts, split!.approxBytes, signal) : this.#fetchInto(path, entry, kind, signal);
+    });
+    if (!queued) {
+      entry.fail(new EdgeError('ERR_EDGE_OVERLOADED', `origin ${this.name}: fetch queue full`, { path }));
+      this.#o.cache.release(entry);
+      this.#report(path, kind, 'overloaded', undefined, 0, undefined, performance.now());
+    }
   }
 
   /**
@@ -189,7 +250,7 @@ export class OriginClient {
   async probe(): Promise<void> {
     const t0 = performance.now();
     try {
-      const res = await this.#pool.request({ path: this.#basePath === '' ? '/' : `${this.#basePath}/`, method: 'GET' });
+      const res = await this.#pool.request({ path: this.#basePath === '' ? '/' : `${this.#basePath}/`, method: 'GET', signal: AbortSignal.timeout(this.#o.headersTimeoutMs) });
       this.rtt.add('ttfb', performance.now() - t0, Date.now());
       // A large index page is not worth reading: dropping the connection is cheaper.
       await res.body.dump({ limit: 65_536 });
@@ -207,40 +268,54 @@ export class OriginClient {
     return this.#scheduler.running;
   }
 
+  get queuedFetches(): number {
+    return this.#scheduler.queued;
+  }
+
   async close(): Promise<void> {
     this.#scheduler.close();
     await this.#pool.destroy();
   }
 
-  async #fetchInto(path: string, entry: CacheEntry, kind: FetchKind): Promise<void> {
+  async #fetchInto(path: string, entry: CacheEntry, kind: FetchKind, signal: FetchSignal): Promise<void> {
     const t0 = performance.now();
     const span = this.flows.start(1);
     let ttfb: number | undefined;
     let status: number | undefined;
     let inBody = false;
     try {
-      const res = await this.#request(path);
+      const { res } = await this.#requestFollowing(path, signal.any, undefined);
       ttfb = performance.now() - t0;
       this.rtt.add('ttfb', ttfb, Date.now());
       status = res.statusCode;
       if (status !== 200) {
         await res.body.dump();
-        throw new EdgeError('ERR_EDGE_ORIGIN_STATUS', `origin answered ${status} for ${path}`, { path, status });
+        throw statusError(path, status, res.headers);
       }
       inBody = true;
-      await this.#readWhole(path, entry, res);
+      await this.#readWhole(path, entry, res, kind);
       this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span);
     } catch (e) {
-      this.#fail(path, entry, kind, toEdgeError(e, path, inBody), status, ttfb, t0, 1, span);
+      this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal), status, ttfb, t0, 1, span);
     }
   }
 
+  /**
+   * Reserve cache room for a response of `size` bytes. A prefetch nobody reads yet that does not
+   * fit without evicting segments receivers still need is dropped before its body crosses the
+   * backhaul; anything a receiver waits for is served through even if it cannot be kept.
+   */
+  #admit(path: string, entry: CacheEntry, size: number, kind: FetchKind): void {
+    const forReceiver = kind !== 'prefetch' || entry.readers > 0;
+    if (this.#o.cache.admit(entry, size, forReceiver) || forReceiver) return;
+    throw new EdgeError('ERR_EDGE_CACHE_FULL', `prefetch of ${path} (${size} bytes) does not fit the cache`, { path, size });
+  }
+
   /** A 200 response's body into the entry, checked against its Content-Length, then ended. */
-  async #readWhole(path: string, entry: CacheEntry, res: Dispatcher.ResponseData): Promise<void> {
+  async #readWhole(path: string, entry: CacheEntry, res: Dispatcher.ResponseData, kind: FetchKind): Promise<void> {
     const expected = contentLength(res.headers);
-    // The origin says not to store it (e.g. a stats or admin endpoint): coalesce, don't keep.
-    const storable = !NO_STORE.test(String(res.headers['cache-control'] ?? ''));
-    if (expected !== undefined && storable) this.#o.cache.admit(entry, expected);
+    const storable = isStorable(res.headers);
+    if (expected !== undefined && storable) this.#admit(path, entry, expected, kind);
     entry.setHeaders(keptHeaders(res.headers), expected);
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       if (expected !== undefined && entry.bytes + chunk.length > expected) {
@@ -249,16 +324,16 @@ export class OriginClient {
       }
       entry.push(chunk);
     }
-    this.#finish(path, entry, expected, storable);
+    this.#finish(path, entry, expected, storable, kind);
   }
 
-  #finish(path: string, entry: CacheEntry, expected: number | undefined, storable: boolean): void {
+  #finish(path: string, entry: CacheEntry, expected: number | undefined, storable: boolean, kind: FetchKind): void {
     if (expected !== undefined && entry.bytes !== expected) {
       throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `segment ${path}: ${entry.bytes} of ${expected} bytes`, { path, bytes: entry.bytes, expected });
     }
-    if (expected === undefined && storable) this.#o.cache.admit(entry, entry.bytes);
+    if (expected === undefined && storable) this.#admit(path, entry, entry.bytes, kind);
     entry.end();
-    // Not admitted (cache full): it was served through to its readers; drop it now.
+    // Not admitted (cache full, or not storable): it was served through to its readers; drop it now.
     if (!entry.admitted) this.#o.cache.release(entry);
   }
 
@@ -275,9 +350,11 @@ export class OriginClient {
    * connections applied inside the segment a receiver is (about to be) waiting for, when the edge
    * has no lead yet. The last range is open-ended (the estimate may be short); ranges past the
    * real end come back 416 and count as empty. An origin that ignores Range answers part 0 with
-   * the whole object (200): that response is used and the other parts are dropped.
+   * the whole object (200): that response is used and the other parts are dropped. Every part
+   * must name the same object version (total length, ETag, Last-Modified) as part 0: an object
+   * replaced between the requests is never stitched together from two versions.
    */
-  async #fetchRanges(path: string, entry: CacheEntry, kind: FetchKind, parts: number, approxBytes: number): Promise<void> {
+  async #fetchRanges(path: string, entry: CacheEntry, kind: FetchKind, parts: number, approxBytes: number, signal: FetchSignal): Promise<void> {
     const t0 = performance.now();
     // Counted as `parts` flows throughout, even when an origin that ignores Range sends the whole
     // object on one: that one start-segment fetch then looks like a burst and is not a sample.
@@ -286,7 +363,12 @@ export class OriginClient {
     const aborts = Array.from({ length: parts }, () => new AbortController());
     const full = `${this.#basePath}${path}`;
     const pending = aborts.map((ac, i) =>
-      this.#pool.request({ path: full, method: 'GET', signal: ac.signal, headers: { range: i === parts - 1 ? `bytes=${i * size}-` : `bytes=${i * size}-${(i + 1) * size - 1}` } }),
+      this.#pool.request({
+        path: full,
+        method: 'GET',
+        signal: AbortSignal.any([ac.signal, signal.any]),
+        headers: { range: i === parts - 1 ? `bytes=${i * size}-` : `bytes=${i * size}-${(i + 1) * size - 1}` },
+      }),
     );
     for (const p of pending) p.catch(() => undefined); // each is awaited below; none may go unhandled
     const abortFrom = (from: number) => {
@@ -303,18 +385,19 @@ export class OriginClient {
       if (status === 200) {
         abortFrom(1);
         inBody = true;
-        await this.#readWhole(path, entry, first);
+        await this.#readWhole(path, entry, first, kind);
         this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span);
         return;
       }
       const r0 = status === 206 ? contentRange(first.headers) : undefined;
       if (r0 === undefined || r0.start !== 0) {
         await first.body.dump();
-        throw new EdgeError('ERR_EDGE_ORIGIN_STATUS', `origin answered ${status} to a byte range of ${path}`, { path, status });
+        throw statusError(path, status, first.headers, ' to a byte range');
       }
       const total = r0.total;
-      const storable = !NO_STORE.test(String(first.headers['cache-control'] ?? ''));
-      if (storable) this.#o.cache.admit(entry, total);
+      const version = validators(first.headers);
+      const storable = isStorable(first.headers);
+      if (storable) this.#admit(path, entry, total, kind);
       entry.setHeaders(keptHeaders(first.headers), total);
       inBody = true;
       const asm = new RangeAssembler(parts, (c) => entry.push(c));
@@ -343,6 +426,10 @@ export class OriginClient {
               await res.body.dump();
               throw new EdgeError('ERR_EDGE_ORIGIN_STATUS', `origin answered ${res.statusCode} to range ${i} of ${path}`, { path, status: res.statusCode });
             }
+            if (validators(res.headers) !== version) {
+              await res.body.dump();
+              throw new EdgeError('ERR_EDGE_ORIGIN_INCONSISTENT', `range ${i} of ${path} is from another version of the object`, { path, part: i });
+            }
             await read(i, res, r.end - r.start + 1);
           }),
         );
@@ -355,22 +442,75 @@ export class OriginClient {
         throw e;
       }
       if (!asm.complete) throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `segment ${path}: ranges incomplete`, { path });
-      this.#finish(path, entry, total, storable);
+      this.#finish(path, entry, total, storable, kind);
       this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, parts, span);
     } catch (e) {
       abortFrom(0);
-      this.#fail(path, entry, kind, toEdgeError(e, path, inBody), status, ttfb, t0, parts, span);
+      this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal), status, ttfb, t0, parts, span);
     }
   }
 
-  #request(path: string): Promise<Dispatcher.ResponseData> {
-    return this.#pool.request({ path: `${this.#basePath}${path}`, method: 'GET' });
+  /**
+   * GET `path`, following redirects that stay on this origin (a CDN's path rewrite, a trailing
+   * slash). A redirect to another host is refused: the edge fetches only from the origins it is
+   * configured for, and a player sent there would bypass the edge.
+   */
+  async #requestFollowing(path: string, signal: AbortSignal | undefined, headers: Record<string, string> | undefined): Promise<{ res: Dispatcher.ResponseData; path: string }> {
+    let current = path;
+    for (let hop = 0; ; hop++) {
+      const res = await this.#pool.request({ path: `${this.#basePath}${current}`, method: 'GET', signal, headers });
+      if (!REDIRECTS.has(res.statusCode)) return { res, path: current };
+      await res.body.dump();
+      const location = res.headers['location'];
+      const next = typeof location === 'string' ? this.#sameOriginPath(location, current) : undefined;
+      if (next === undefined || hop >= MAX_REDIRECTS) {
+        throw new EdgeError('ERR_EDGE_ORIGIN_REDIRECT', `origin redirected ${path} to ${String(location).slice(0, 200)}${next === undefined ? ' (not this origin)' : ' (too many redirects)'}`, { path, status: res.statusCode, location });
+      }
+      current = next;
+    }
+  }
+
+  /** The origin-relative path of a redirect target, if it is on this origin under its base path. */
+  #sameOriginPath(location: string, from: string): string | undefined {
+    let u: URL;
+    try {
+      u = new URL(location, this.absolute(from));
+    } catch {
+      return undefined;
+    }
+    if (u.origin !== this.#origin || !u.pathname.startsWith(`${this.#basePath}/`)) return undefined;
+    return `${u.pathname.slice(this.#basePath.length)}${u.search}`;
   }
 
   #report(path: string, kind: FetchKind, outcome: FetchOutcome, status: number | undefined, bytes: number, ttfbMs: number | undefined, t0: number, parts = 1, span?: FlowSpan): void {
     const meanFlows = span?.close();
     this.#o.onFetch({ origin: this.name, path, kind, outcome, status, bytes, ttfbMs, totalMs: performance.now() - t0, parts, ...(meanFlows === undefined ? {} : { meanFlows }) });
   }
+}
+
+/** A non-200 origin answer as an error that keeps the status and the origin's Retry-After. */
+function statusError(path: string, status: number, headers: Dispatcher.ResponseData['headers'], what = ''): EdgeError {
+  const retryAfter = headers['retry-after'];
+  return new EdgeError('ERR_EDGE_ORIGIN_STATUS', `origin answered ${status}${what} for ${path}`, {
+    path,
+    status,
+    ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+  });
+}
+
+/**
+ * Whether a response may be kept: the origin allows it, and its end is framed. A body delimited
+ * only by the connection closing (no Content-Length, not chunked) looks the same whole or cut
+ * off: it is served through to its readers but never cached as complete.
+ */
+function isStorable(headers: Dispatcher.ResponseData['headers']): boolean {
+  if (NO_STORE.test(String(headers['cache-control'] ?? ''))) return false;
+  return headers['content-length'] !== undefined || /chunked/i.test(String(headers['transfer-encoding'] ?? ''));
+}
+
+/** The version of an object as its validators name it (parts of one fetch must agree). */
+function validators(headers: Dispatcher.ResponseData['headers']): string {
+  return `${String(headers['etag'] ?? '')}|${String(headers['last-modified'] ?? '')}`;
 }
 
 function contentLength(headers: Dispatcher.ResponseData['headers']): number | undefined {

@@ -1,6 +1,7 @@
 import type { PolicyGroup } from '../events/EdgeEvents.js';
 
 interface Session {
+  stream: string;
   group: PolicyGroup;
   lastSeenMs: number;
 }
@@ -15,13 +16,26 @@ export interface GroupAssignment {
  * Policy groups per stream (paper Section III-C): a receiver session joins hold-0 when eq. 1
  * holds for it, else hold-x; a hold-0 session whose radio worsens moves to hold-x; a hold-x
  * session never moves back (it would skip x segments).
+ *
+ * Sessions cost nothing to create (a token, a CMCD sid, an IP), so the table is bounded by
+ * design: at most `maxSessions` (the least recently seen goes first), expiry in O(expired) — the
+ * map's order is last-seen order — and per-stream counts kept as sessions come and go, never
+ * recounted by scanning.
  */
 export class SessionTable {
+  /** `${stream}\n${session}` → session, least recently seen first. */
   readonly #sessions = new Map<string, Session>();
+  readonly #byStream = new Map<string, { keys: Set<string>; counts: Record<PolicyGroup, number> }>();
   readonly #idleMs: number;
+  readonly #max: number;
 
-  constructor(idleMs: number) {
+  constructor(idleMs: number, maxSessions = 100_000) {
     this.#idleMs = idleMs;
+    this.#max = maxSessions;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
   }
 
   /** Evaluate one request of `session` on `stream`. */
@@ -30,12 +44,25 @@ export class SessionTable {
     const s = this.#sessions.get(key);
     if (s === undefined) {
       const group: PolicyGroup = eq1Holds ? 'hold-0' : 'hold-x';
-      this.#sessions.set(key, { group, lastSeenMs: nowMs });
+      this.#sessions.set(key, { stream, group, lastSeenMs: nowMs });
+      let b = this.#byStream.get(stream);
+      if (b === undefined) this.#byStream.set(stream, (b = { keys: new Set(), counts: { 'hold-0': 0, 'hold-x': 0 } }));
+      b.keys.add(key);
+      b.counts[group] += 1;
+      if (this.#sessions.size > this.#max) this.#remove(this.#sessions.keys().next().value!);
       return { group, from: undefined };
     }
+    // Re-insert: map order stays last-seen order.
+    this.#sessions.delete(key);
+    this.#sessions.set(key, s);
     s.lastSeenMs = nowMs;
     const from = s.group;
-    if (s.group === 'hold-0' && !eq1Holds) s.group = 'hold-x';
+    if (s.group === 'hold-0' && !eq1Holds) {
+      s.group = 'hold-x';
+      const c = this.#byStream.get(stream)!.counts;
+      c['hold-0'] -= 1;
+      c['hold-x'] += 1;
+    }
     return { group: s.group, from };
   }
 
@@ -46,16 +73,32 @@ export class SessionTable {
 
   /** Active sessions per group of one stream. */
   counts(stream: string): Record<PolicyGroup, number> {
-    const out: Record<PolicyGroup, number> = { 'hold-0': 0, 'hold-x': 0 };
-    const prefix = `${stream}\n`;
-    for (const [k, s] of this.#sessions) if (k.startsWith(prefix)) out[s.group] += 1;
-    return out;
+    const c = this.#byStream.get(stream)?.counts;
+    return { 'hold-0': c?.['hold-0'] ?? 0, 'hold-x': c?.['hold-x'] ?? 0 };
   }
 
-  /** Forget sessions not seen for idleMs, and every session of a stream gone idle. */
-  sweep(nowMs: number, idleStream?: string): void {
+  /** Forget sessions not seen for idleMs. */
+  sweep(nowMs: number): void {
     for (const [k, s] of this.#sessions) {
-      if (nowMs - s.lastSeenMs > this.#idleMs || (idleStream !== undefined && k.startsWith(`${idleStream}\n`))) this.#sessions.delete(k);
+      if (nowMs - s.lastSeenMs <= this.#idleMs) break;
+      this.#remove(k);
     }
+  }
+
+  /** Forget every session of a stream gone idle. */
+  dropStream(stream: string): void {
+    const b = this.#byStream.get(stream);
+    if (b === undefined) return;
+    for (const k of [...b.keys]) this.#remove(k);
+  }
+
+  #remove(key: string): void {
+    const s = this.#sessions.get(key);
+    if (s === undefined) return;
+    this.#sessions.delete(key);
+    const b = this.#byStream.get(s.stream)!;
+    b.keys.delete(key);
+    b.counts[s.group] -= 1;
+    if (b.keys.size === 0) this.#byStream.delete(s.stream);
   }
 }

@@ -1,3 +1,4 @@
+import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
 import { planPrefetch } from '@ethle/core';
 import { loadManifest } from '../core/loadManifest.js';
@@ -23,6 +24,17 @@ export interface LiveStreamOptions {
   bitrateHint: () => number | undefined;
   onManifestError: (e: EdgeError) => void;
   onLead: (lead: number) => void;
+  /** Something about the origin's manifest worth an operator's attention (not an error). */
+  onWarning: (message: string, details: Record<string, unknown>) => void;
+  /** A bug in planning (not an origin fault): reported, never turned into an origin outage. */
+  onPlanError: (e: Error) => void;
+  /**
+   * The window's segment paths (without query) that appeared and that left: the registry keeps
+   * one index of every active stream's segments, so a request finds its stream in O(1).
+   */
+  onWindow: (added: string[], removed: string[]) => void;
+  /** Shortest deadline of one segment fetch (ms); longer segments get 4 × their duration. */
+  minFetchDeadlineMs: number;
 }
 
 interface Version {
@@ -38,6 +50,8 @@ const DUE_SLACK_MS = 30;
 /** Retry interval while an expected segment is not listed yet. */
 const DUE_RETRY_MS = 100;
 const MAX_BACKOFF_MS = 8_000;
+/** A segment fetch must end within this many segment durations (its deadline; see fetchInto). */
+const DEADLINE_SEGMENTS = 4;
 
 /**
  * One active live stream at the edge: a single poller of the origin manifest (one origin flow
@@ -67,6 +81,10 @@ export class LiveStream {
   /** Recent segment sizes per track (bytes). */
   readonly #sizes = new Map<string, number[]>();
   readonly #sizeWaiters: Array<() => void> = [];
+  /** Prefetches this stream started and that are not finished: cancelled when it closes. */
+  readonly #prefetching = new Set<CacheEntry>();
+  /** The cache could not take what the planner wanted: said once per episode, not per tick. */
+  #budgetWarned = false;
 
   constructor(o: LiveStreamOptions) {
     this.#o = o;
@@ -120,9 +138,9 @@ export class LiveStream {
     return sum;
   }
 
-  /** The segment a request path names, if it is in the current window. */
-  segmentFor(path: string): SegmentRef | undefined {
-    return this.#byPath.get(path);
+  /** The segment a request path (without query) names, if it is in the current window. */
+  segmentFor(barePath: string): SegmentRef | undefined {
+    return this.#byPath.get(barePath);
   }
 
   /** A receiver asked for this segment: record progress and keep the lead. */
@@ -177,8 +195,16 @@ export class LiveStream {
     return approxBytes === undefined ? undefined : { parts: this.#o.maxParallel, approxBytes };
   }
 
-  /** Ask the core planner what to fetch now and start those fetches. */
+  /** Ask the core planner what to fetch now and start those fetches. A bug here is reported, not thrown. */
   plan(): void {
+    try {
+      this.#plan();
+    } catch (e) {
+      this.#o.onPlanError(e as Error);
+    }
+  }
+
+  #plan(): void {
     const v = this.#current;
     if (v === undefined || this.#closed) return;
     const now = this.#o.now();
@@ -186,24 +212,31 @@ export class LiveStream {
     const byTrack = new Map<string, SegmentRef[]>();
     const byPath = new Map<string, SegmentRef>();
     for (const s of segs) {
-      byPath.set(s.path, s);
+      byPath.set(barePath(s.path), s);
       let t = byTrack.get(s.track);
       if (t === undefined) byTrack.set(s.track, (t = []));
       t.push(s);
     }
+    const added: string[] = [];
+    const removed: string[] = [];
+    for (const p of byPath.keys()) if (!this.#byPath.has(p)) added.push(p);
+    for (const p of this.#byPath.keys()) if (!byPath.has(p)) removed.push(p);
     this.#byPath = byPath;
+    if (added.length > 0 || removed.length > 0) this.#o.onWindow(added, removed);
     const x = this.#o.hold();
     let lead: number | undefined;
     for (const [track, list] of byTrack) {
       const cached = new Set<number>();
       const inFlight = new Set<number>();
+      const most = this.#mostAdvanced.get(track);
       for (const s of list) {
         const e = this.#o.cache.peek(this.#cacheKey(s.path));
         if (e === undefined) continue;
+        // Held segments no receiver asked for yet are evicted last (see SegmentCache.admit).
+        e.wanted = most === undefined || s.id > most;
         if (e.state === 'complete') cached.add(s.id);
         else inFlight.add(s.id);
       }
-      const most = this.#mostAdvanced.get(track);
       const { fetch: ids } = planPrefetch({
         produced: list.map((s) => s.id),
         mostAdvanced: most,
@@ -230,12 +263,38 @@ export class LiveStream {
     if (lead !== undefined) this.#o.onLead(lead);
   }
 
-  /** Fetch one segment into the cache at prefetch priority, unless it is there or on its way. */
+  /** How long one fetch of a segment of this duration may take (ms). */
+  deadlineMs(durationSeconds: number): number {
+    return Math.max(this.#o.minFetchDeadlineMs, DEADLINE_SEGMENTS * durationSeconds * 1000);
+  }
+
+  /**
+   * Fetch one segment into the cache at prefetch priority, unless it is there or on its way —
+   * or it left the cache less than a segment period ago (evicted, bypassed, failed: fetching it
+   * again at the planner's pace is how prefetch and eviction fed each other), or it would not fit
+   * without evicting segments receivers still need.
+   */
   prefetch(s: SegmentRef, split?: SplitFetch): void {
     const key = this.#cacheKey(s.path);
-    if (this.#o.cache.has(key)) return;
-    const entry = this.#o.cache.create(key);
-    this.#o.origin.fetchInto(s.path, entry, 'prefetch', split);
+    const cache = this.#o.cache;
+    if (cache.has(key) || cache.droppedWithin(key, Math.max(1000, s.durationSeconds * 1000))) return;
+    const size = this.#approxBytes(s.track);
+    if (size !== undefined && !cache.hasRoom(size)) {
+      if (!this.#budgetWarned) {
+        this.#budgetWarned = true;
+        this.#o.onWarning('cache too small for what the planner wants: prefetching less', { segmentBytes: Math.round(size), cacheBytes: cache.bytes, maxBytes: cache.maxBytes });
+      }
+      return;
+    }
+    this.#budgetWarned = false;
+    const entry = cache.create(key);
+    entry.wanted = true;
+    this.#prefetching.add(entry);
+    this.#o.origin.fetchInto(s.path, entry, { priority: 'prefetch', group: this.key, deadlineMs: this.deadlineMs(s.durationSeconds), ...(split === undefined ? {} : { split }) });
+    const settled = (): void => {
+      this.#prefetching.delete(entry);
+    };
+    entry.whenComplete().then(settled, settled);
     entry.whenHeaders().then(
       () => {
         if (entry.expectedBytes !== undefined) this.noteSize(s.track, entry.expectedBytes);
@@ -248,6 +307,11 @@ export class LiveStream {
     );
   }
 
+  #approxBytes(track: string): number | undefined {
+    const sizes = this.#sizes.get(track);
+    return sizes === undefined || sizes.length === 0 ? undefined : sizes.reduce((a, b) => a + b, 0) / sizes.length;
+  }
+
   #cacheKey(path: string): string {
     return `${this.#o.origin.name}${path}`;
   }
@@ -257,8 +321,16 @@ export class LiveStream {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#held.clear();
+    this.#o.onWindow([], [...this.#byPath.keys()]);
+    this.#byPath = new Map();
+    this.#pollAbort?.abort('stream closed');
+    // Prefetches nobody reads any more are not worth the backhaul.
+    for (const e of this.#prefetching) if (e.readers === 0) e.abort.abort('stream closed');
+    this.#prefetching.clear();
     for (const w of this.#sizeWaiters.splice(0)) w();
   }
+
+  #pollAbort: AbortController | undefined;
 
   #poll(): Promise<void> {
     if (this.#polling !== undefined) return this.#polling;
@@ -273,8 +345,9 @@ export class LiveStream {
 
   async #pollOnce(): Promise<void> {
     this.#lastPollAt = Date.now();
+    this.#pollAbort = new AbortController();
     try {
-      const { text } = await this.#o.origin.fetchText(this.path);
+      const { text, path } = await this.#o.origin.fetchText(this.path, AbortSignal.any([this.#pollAbort.signal, AbortSignal.timeout(this.#o.minFetchDeadlineMs)]));
       if (this.#closed) return;
       if (this.#current !== undefined && this.#current.text === text) {
         this.#current.fetchedAtMs = this.#o.now();
@@ -282,26 +355,36 @@ export class LiveStream {
         let view: ManifestView;
         try {
           view = loadManifest(text, {
-            manifestUrl: this.#o.origin.absolute(this.path),
+            manifestUrl: this.#o.origin.absolute(path),
             originBase: this.#o.origin.url,
             edgePathPrefix: this.#o.edgePathPrefix,
-            previous: this.#current?.view,
+            // Only the carried state (bounded HLS history), never the previous view itself: a
+            // view that referenced its predecessor kept every version of the stream alive.
+            previousCarry: this.#current?.view.carry,
           });
         } catch (e) {
           throw new EdgeError('ERR_EDGE_MANIFEST_UNPARSABLE', `origin manifest ${this.path} cannot be parsed: ${(e as Error).message}`, { path: this.path }, { cause: e });
+        }
+        const before = this.#current?.view.firstId;
+        if (before !== undefined && view.firstId !== undefined && view.firstId < before) {
+          this.#o.onWarning('origin manifest went backwards (media sequence / first segment decreased)', { path: this.path, from: before, to: view.firstId });
         }
         this.#current = { view, text, n: ++this.#versionN, fetchedAtMs: this.#o.now() };
         this.#held.clear();
       }
       this.#lastError = undefined;
       this.#failures = 0;
-      this.plan();
     } catch (e) {
       const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
       this.#lastError = err;
       this.#failures += 1;
-      if (err.code !== 'ERR_EDGE_CLOSED') this.#o.onManifestError(err);
+      if (err.code !== 'ERR_EDGE_CLOSED' && !this.#closed) this.#o.onManifestError(err);
+      return;
+    } finally {
+      this.#pollAbort = undefined;
     }
+    // Outside the fetch's try: a planning bug must not look like an origin outage.
+    this.plan();
   }
 
   #schedule(): void {
@@ -342,4 +425,10 @@ export class LiveStream {
     this.#timer.unref();
   }
 
+}
+
+/** A path without its query (segment index key). */
+export function barePath(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? path : path.slice(0, q);
 }

@@ -37,6 +37,8 @@ export async function startTestOrigin(
   /** Range headers received per path. */
   const ranges = new Map<string, string[]>();
   const hanging = new Set<ServerResponse>();
+  /** Extra response headers per path (e.g. cache-control: no-store). */
+  const extraHeaders = new Map<string, Record<string, string>>();
 
   const body = (n: number): Buffer => {
     const b = Buffer.alloc(segmentBytes);
@@ -100,6 +102,7 @@ export async function startTestOrigin(
         'content-type': isPlaylist ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
         'content-length': payload.length,
         'x-ethle-production-start': new Date().toISOString(),
+        ...extraHeaders.get(path),
       });
     if (fault?.kind === 'truncate') {
       res.write(payload.subarray(0, fault.afterBytes), () => setTimeout(() => res.destroy(), 20));
@@ -135,6 +138,9 @@ export async function startTestOrigin(
     fault(path: string, f: Fault | undefined) {
       if (f === undefined) faults.delete(path);
       else faults.set(path, f);
+    },
+    headers(path: string, h: Record<string, string>) {
+      extraHeaders.set(path, h);
     },
     releaseHanging() {
       for (const r of hanging) r.destroy();

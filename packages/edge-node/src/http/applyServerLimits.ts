@@ -1,0 +1,53 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import type { EdgeConfig } from '../config/EdgeConfig.js';
+
+/** Node's parser and timeout error codes → the status a client is told before the socket closes. */
+const CLIENT_ERROR_STATUS: Record<string, string> = {
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_URI_TOO_LONG: '414 URI Too Long',
+};
+
+/** Warnings about refused connections at most this often (a flood must not flood the log). */
+const WARN_EVERY_MS = 10_000;
+
+/**
+ * The receiver-facing limits of the edge's server, in one place: how long a client may take to
+ * send its request headers (slowloris), how long an idle keep-alive connection stays, how many
+ * connections may be open at all (below the process's fd limit, so origin connections and files
+ * always get descriptors), and what a malformed or timed-out request is told. Counts what it
+ * refuses (`onRefused`) and says so in the log, rate-limited.
+ */
+export function applyServerLimits(server: Server, config: EdgeConfig, log: Logger, onRefused: (reason: string) => void): void {
+  server.headersTimeout = config.requestHeadersTimeoutMs;
+  // The whole request (headers; receivers send no body) — not the response, which may be long.
+  server.requestTimeout = config.requestHeadersTimeoutMs + 1000;
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  server.maxConnections = config.maxConnections;
+  // A connection with no traffic either way for this long is dead (a receiver gone without FIN).
+  server.timeout = Math.max(config.keepAliveTimeoutMs, 120_000);
+
+  let lastWarn = 0;
+  const warn = (reason: string, msg: string): void => {
+    onRefused(reason);
+    const t = Date.now();
+    if (t - lastWarn < WARN_EVERY_MS) return;
+    lastWarn = t;
+    log.warn({ reason, maxConnections: config.maxConnections }, msg);
+  };
+  server.on('drop', () => warn('max_connections', 'connection refused: maxConnections reached'));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    const code = err.code ?? '';
+    onRefused(code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'timeout' : 'malformed');
+    if (code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = CLIENT_ERROR_STATUS[code] ?? '400 Bad Request';
+    // Answer, then close for good: a half-closed socket would wait on a client that may never
+    // close its side.
+    socket.write(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`, () => socket.destroy());
+  });
+}
