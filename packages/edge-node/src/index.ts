@@ -1,5 +1,5 @@
 // Public API of @ethle/edge-node.
-export { startEdge, type RunningEdge, type StartEdgeOptions } from './startEdge.js';
+export { startEdge, type EdgeStats, type RunningEdge, type StartEdgeOptions } from './startEdge.js';
 export { createEdgeConfig } from './config/createEdgeConfig.js';
 export type { EdgeConfig, EdgeConfigInput, OriginConfig, RanFailAction, RniConfig } from './config/EdgeConfig.js';
 export { EdgeError, isEdgeError } from './errors/EdgeError.js';

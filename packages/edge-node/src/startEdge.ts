@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { SegmentCache } from './cache/SegmentCache.js';
@@ -15,7 +14,7 @@ import { EdgeEvents } from './events/EdgeEvents.js';
 import { EdgeError, isEdgeError } from './errors/EdgeError.js';
 import { isRejection, keepParams, parseTarget, type RequestTarget } from './http/parseTarget.js';
 import { retryAfterFor, sendError, statusFor } from './http/sendError.js';
-import { applyServerLimits } from './http/applyServerLimits.js';
+import { createEdgeServer } from './http/createEdgeServer.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient, type OriginFetchReport } from './origin/OriginClient.js';
 import { readCmcd } from './radio/readCmcd.js';
@@ -29,8 +28,26 @@ export interface RunningEdge {
   events: EdgeEvents;
   metrics: EdgeMetrics;
   config: EdgeConfig;
-  /** Stop accepting, abort origin fetches, stop pollers and timers, unsubscribe from RNI. */
+  /** What the edge holds now: every bounded structure's size (operators, tests, the soak). */
+  stats(): EdgeStats;
+  /**
+   * Stop accepting, let responses in progress finish within `drainMs`, then abort origin
+   * fetches, stop pollers and timers, unsubscribe from RNI.
+   */
   close(): Promise<void>;
+}
+
+export interface EdgeStats {
+  streams: number;
+  sessions: number;
+  cacheEntries: number;
+  cacheBytes: number;
+  /** Bytes of entries with a receiver attached (never evictable while so). */
+  pinnedBytes: number;
+  segmentIndex: number;
+  originFetchesRunning: number;
+  originFetchesQueued: number;
+  connections: number;
 }
 
 export interface StartEdgeOptions {
@@ -545,13 +562,18 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       sendError(res, 500, 'internal error');
     });
   };
-  const server: Server = config.tls === undefined ? createHttpServer(onRequest) : createTlsServer(config.tls, onRequest);
-  applyServerLimits(server, config, log, (reason) => metrics.refused.inc({ reason }));
+  const server: Server = createEdgeServer(config, config.tls === undefined ? undefined : readTls(config.tls), onRequest, log, (reason) => metrics.refused.inc({ reason }));
 
   // A warm backhaul connection and a current RTT per origin before (and between) streams.
   const probeOrigins = (): void => {
     for (const o of origins.values()) void o.client.probe();
   };
+  let openConnections = 0;
+  server.on('connection', (socket) => {
+    openConnections += 1;
+    socket.once('close', () => (openConnections -= 1));
+  });
+
   const originProbe = config.originProbeMs > 0 ? setInterval(probeOrigins, config.originProbeMs) : undefined;
   originProbe?.unref();
   if (originProbe !== undefined) probeOrigins();
@@ -614,6 +636,25 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     events,
     metrics,
     config,
+    stats() {
+      let running = 0;
+      let queued = 0;
+      for (const o of origins.values()) {
+        running += o.client.activeFetches;
+        queued += o.client.queuedFetches;
+      }
+      return {
+        streams: streams.size,
+        sessions: sessions.size,
+        cacheEntries: cache.size,
+        cacheBytes: cache.bytes,
+        pinnedBytes: cache.pinnedBytes(),
+        segmentIndex: segmentIndex.size,
+        originFetchesRunning: running,
+        originFetchesQueued: queued,
+        connections: openConnections,
+      };
+    },
     close() {
       closing ??= (async () => {
         const t0 = Date.now();
@@ -668,15 +709,6 @@ function readTls(tls: { keyPath: string; certPath: string }): { key: Buffer; cer
     }
   };
   return { key: read('tls.keyPath', tls.keyPath), cert: read('tls.certPath', tls.certPath) };
-}
-
-function createTlsServer(tls: { keyPath: string; certPath: string }, onRequest: (req: IncomingMessage, res: ServerResponse) => void): Server {
-  const files = readTls(tls);
-  try {
-    return createHttpsServer(files, onRequest);
-  } catch (e) {
-    throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--tls-key/--tls-cert: not a usable PEM key and certificate pair: ${(e as Error).message}`, { option: 'tls' });
-  }
 }
 
 function clientIp(req: IncomingMessage): string {

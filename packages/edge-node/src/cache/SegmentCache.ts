@@ -70,6 +70,13 @@ export class SegmentCache {
     return e;
   }
 
+  /** Bytes of entries some receiver is attached to (they cannot be evicted meanwhile). */
+  pinnedBytes(): number {
+    let n = 0;
+    for (const e of this.#entries.values()) if (e.readers > 0) n += e.expectedBytes ?? e.bytes;
+    return n;
+  }
+
   get maxBytes(): number {
     return this.#o.maxBytes;
   }

@@ -25,8 +25,8 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
     return { start: Math.max(0, size - n), end: size - 1 };
   }
   const start = Number(a);
-  const end = b === '' ? size - 1 : Number(b);
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) return undefined;
+  const end = b === '' ? Infinity : Number(b);
+  if (!Number.isSafeInteger(start) || (b !== '' && !Number.isSafeInteger(end)) || end < start) return undefined;
   if (start >= size) return 'unsatisfiable';
   return { start, end: Math.min(end, size - 1) };
 }

@@ -8,6 +8,11 @@ export interface FetchSchedulerOptions {
   groupLimit: number;
   /** Jobs waiting at most; enqueue() refuses beyond (the caller answers 503). */
   maxQueued: number;
+  /**
+   * Slots above `limit` that only fetches a player waits for may take: prefetches of slow
+   * streams can fill `limit`, never the way to a waiting player. Default `groupLimit`.
+   */
+  playerHeadroom?: number;
 }
 
 interface Job {
@@ -82,9 +87,10 @@ export class FetchScheduler {
   }
 
   #next(): Job | undefined {
-    // A waiting player is served within the origin's limit even if its stream has its share.
-    const p = this.#player.shift();
-    if (p !== undefined) return p;
+    // A waiting player is served even if its stream has its share, and within a headroom above
+    // the limit that prefetches cannot take.
+    if (this.#player.length > 0 && this.#running < this.#o.limit + (this.#o.playerHeadroom ?? this.#o.groupLimit)) return this.#player.shift();
+    if (this.#running >= this.#o.limit) return undefined;
     for (const [group, q] of this.#prefetch) {
       if ((this.#runningBy.get(group) ?? 0) >= this.#o.groupLimit) continue;
       const job = q.shift()!;
@@ -97,7 +103,7 @@ export class FetchScheduler {
   }
 
   #drain(): void {
-    while (!this.#closed && this.#running < this.#o.limit) {
+    while (!this.#closed) {
       const job = this.#next();
       if (job === undefined) return;
       this.#queued -= 1;

@@ -136,6 +136,11 @@ export class OriginClient {
   readonly #o: OriginClientOptions;
   readonly #basePath: string;
   readonly #origin: string;
+  /**
+   * The origin answered a byte range with the whole object: splitting a fetch there only sends
+   * the object several times. Learnt once, kept for the client's life.
+   */
+  #rangesIgnored = false;
 
   constructor(o: OriginClientOptions) {
     this.#o = o;
@@ -222,7 +227,7 @@ export class OriginClient {
    */
   fetchInto(path: string, entry: CacheEntry, o: SegmentFetchOptions): void {
     const kind = o.priority === 'player' ? 'segment' : 'prefetch';
-    const split = o.split;
+    const split = this.#rangesIgnored ? undefined : o.split;
     const parts = split === undefined ? 1 : Math.min(split.parts, Math.floor(split.approxBytes / MIN_PART_BYTES));
     const queued = this.#scheduler.enqueue(entry.key, o.group, o.priority, () => {
       // Cancelled while queued (its receiver left): no request at all.
@@ -384,6 +389,7 @@ export class OriginClient {
       status = first.statusCode;
       if (status === 200) {
         abortFrom(1);
+        this.#rangesIgnored = true;
         inBody = true;
         await this.#readWhole(path, entry, first, kind);
         this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span);

@@ -279,7 +279,11 @@ export class LiveStream {
     const cache = this.#o.cache;
     if (cache.has(key) || cache.droppedWithin(key, Math.max(1000, s.durationSeconds * 1000))) return;
     const size = this.#approxBytes(s.track);
-    if (size !== undefined && !cache.hasRoom(size)) {
+    // Prefetches started but not admitted yet will take room too: planned in one tick, each
+    // would otherwise see the same free space, and all but one would be dropped at their headers.
+    let pending = 0;
+    for (const e of this.#prefetching) if (!e.admitted && e.state === 'pending') pending += size ?? 0;
+    if (size !== undefined && !cache.hasRoom(size + pending)) {
       if (!this.#budgetWarned) {
         this.#budgetWarned = true;
         this.#o.onWarning('cache too small for what the planner wants: prefetching less', { segmentBytes: Math.round(size), cacheBytes: cache.bytes, maxBytes: cache.maxBytes });

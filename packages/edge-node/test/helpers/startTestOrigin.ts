@@ -1,8 +1,16 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Fault =
-  | { kind: 'status'; status: number }
+  | { kind: 'status'; status: number; headers?: Record<string, string> }
+  /** Answer only once release() is called (a paused origin). */
+  | { kind: 'gate' }
+  /** Send headers, then nothing more (hang mid-body). */
+  | { kind: 'hang-body' }
+  /** A body without Content-Length, cut after this many bytes by closing the connection. */
+  | { kind: 'close-delimited'; afterBytes: number }
+  /** Redirect to this location. */
+  | { kind: 'redirect'; status: number; location: string }
   | { kind: 'hang' }
   | { kind: 'truncate'; afterBytes: number }
   | { kind: 'slow'; chunkBytes: number; intervalMs: number }
@@ -24,6 +32,8 @@ export async function startTestOrigin(
     variantBandwidth?: number;
     /** Answer single byte ranges of segments (206/416), as HTTP origins do. Default: ignore Range (200). */
     ranges?: boolean;
+    /** A new ETag on every response: the object changes between requests. */
+    changingEtag?: boolean;
   } = {},
 ) {
   const segmentBytes = opts.segmentBytes ?? 64 * 1024;
@@ -39,6 +49,14 @@ export async function startTestOrigin(
   const hanging = new Set<ServerResponse>();
   /** Extra response headers per path (e.g. cache-control: no-store). */
   const extraHeaders = new Map<string, Record<string, string>>();
+  /** Faults for every path under a prefix. */
+  const prefixFaults = new Map<string, Fault>();
+  /** Requests held by a 'gate' fault, answered on release(). */
+  const gated = new Set<() => void>();
+  /** Responses closed before they finished, per path (the edge gave up on them). */
+  const aborted = new Map<string, number>();
+  let segmentBytesSent = 0;
+  let etag = 0;
 
   const body = (n: number): Buffer => {
     const b = Buffer.alloc(segmentBytes);
@@ -58,11 +76,24 @@ export async function startTestOrigin(
     requests.set(path, (requests.get(path) ?? 0) + 1);
     ports.set(path, [...(ports.get(path) ?? []), req.socket.remotePort ?? 0]);
     if (req.headers.range !== undefined) ranges.set(path, [...(ranges.get(path) ?? []), req.headers.range]);
-    const fault = faults.get(path) ?? faults.get('*');
-    const m = /\/seg(\d+)\.ts$/.exec(path);
-    const isPlaylist = path.endsWith('.m3u8');
+    res.on('close', () => {
+      if (!res.writableFinished) aborted.set(path, (aborted.get(path) ?? 0) + 1);
+    });
+    let fault = faults.get(path) ?? faults.get('*');
+    if (fault === undefined) for (const [p, f] of prefixFaults) if (path.startsWith(p)) fault = f;
+    if (fault?.kind === 'gate') {
+      gated.add(() => answer(req, res, undefined));
+      return;
+    }
+    answer(req, res, fault);
+  });
+  const answer = (req: IncomingMessage, res: ServerResponse, fault: Fault | undefined): void => {
+    const path = req.url ?? '/';
+    const pathname = path.split('?')[0]!;
+    const m = /\/seg(\d+)\.ts$/.exec(pathname);
+    const isPlaylist = pathname.endsWith('.m3u8');
     let payload: Buffer | undefined;
-    if (isPlaylist) payload = Buffer.from(path.endsWith('/master.m3u8') ? multivariant() : playlist());
+    if (isPlaylist) payload = Buffer.from(pathname.endsWith('/master.m3u8') ? multivariant() : playlist());
     else if (m !== null && Number(m[1]) < produced) payload = body(Number(m[1]));
     if (fault?.kind === 'hang') {
       hanging.add(res);
@@ -70,7 +101,11 @@ export async function startTestOrigin(
       return;
     }
     if (fault?.kind === 'status') {
-      res.writeHead(fault.status, { 'content-length': 0 }).end();
+      res.writeHead(fault.status, { 'content-length': 0, ...fault.headers }).end();
+      return;
+    }
+    if (fault?.kind === 'redirect') {
+      res.writeHead(fault.status, { location: fault.location, 'content-length': 0 }).end();
       return;
     }
     if (path.startsWith('/stats')) {
@@ -86,6 +121,15 @@ export async function startTestOrigin(
       res.writeHead(404, { 'content-length': 0 }).end();
       return;
     }
+    const version = opts.changingEtag ? { etag: `"v${++etag}"` } : {};
+    if (fault?.kind === 'close-delimited') {
+      // HTTP/1.0-style framing: the end of the body is the end of the connection.
+      res.useChunkedEncodingByDefault = false;
+      res.shouldKeepAlive = false;
+      res.writeHead(200, { 'content-type': 'video/mp2t', connection: 'close' });
+      res.write(payload.subarray(0, fault.afterBytes), () => res.socket?.destroy());
+      return;
+    }
     const range = !isPlaylist && opts.ranges ? /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '') : null;
     if (range !== null) {
       const start = Number(range[1]);
@@ -96,14 +140,22 @@ export async function startTestOrigin(
       const end = range[2] === '' ? payload.length - 1 : Math.min(Number(range[2]), payload.length - 1);
       const total = payload.length;
       payload = payload.subarray(start, end + 1);
-      res.writeHead(206, { 'content-type': 'video/mp2t', 'content-length': payload.length, 'content-range': `bytes ${start}-${end}/${total}` });
+      res.writeHead(206, { 'content-type': 'video/mp2t', 'content-length': payload.length, 'content-range': `bytes ${start}-${end}/${total}`, ...version });
     } else
       res.writeHead(200, {
         'content-type': isPlaylist ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
         'content-length': payload.length,
         'x-ethle-production-start': new Date().toISOString(),
+        ...version,
         ...extraHeaders.get(path),
       });
+    if (!isPlaylist) segmentBytesSent += payload.length;
+    if (fault?.kind === 'hang-body') {
+      res.write(payload.subarray(0, 1024));
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return;
+    }
     if (fault?.kind === 'truncate') {
       res.write(payload.subarray(0, fault.afterBytes), () => setTimeout(() => res.destroy(), 20));
       return;
@@ -122,7 +174,7 @@ export async function startTestOrigin(
       return;
     }
     res.end(payload);
-  });
+  };
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -141,6 +193,25 @@ export async function startTestOrigin(
     },
     headers(path: string, h: Record<string, string>) {
       extraHeaders.set(path, h);
+    },
+    /** A fault for every path starting with `prefix`. */
+    faultPrefix(prefix: string, f: Fault | undefined) {
+      if (f === undefined) prefixFaults.delete(prefix);
+      else prefixFaults.set(prefix, f);
+    },
+    /** Answer every request held by a 'gate' fault. */
+    release() {
+      for (const g of [...gated]) g();
+      gated.clear();
+    },
+    get gatedCount() {
+      return gated.size;
+    },
+    /** Responses closed before they finished (the client — the edge — gave up), per path. */
+    aborted: (path: string) => aborted.get(path) ?? 0,
+    /** Segment body bytes the origin started to send (whole objects or ranges). */
+    get segmentBytesSent() {
+      return segmentBytesSent;
     },
     releaseHanging() {
       for (const r of hanging) r.destroy();

@@ -1,7 +1,9 @@
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { EdgeConfig } from '../config/EdgeConfig.js';
+import { EdgeError } from '../errors/EdgeError.js';
 
 /** Node's parser and timeout error codes → the status a client is told before the socket closes. */
 const CLIENT_ERROR_STATUS: Record<string, string> = {
@@ -14,13 +16,36 @@ const CLIENT_ERROR_STATUS: Record<string, string> = {
 const WARN_EVERY_MS = 10_000;
 
 /**
- * The receiver-facing limits of the edge's server, in one place: how long a client may take to
- * send its request headers (slowloris), how long an idle keep-alive connection stays, how many
- * connections may be open at all (below the process's fd limit, so origin connections and files
- * always get descriptors), and what a malformed or timed-out request is told. Counts what it
- * refuses (`onRefused`) and says so in the log, rate-limited.
+ * The edge's receiver-facing server (HTTP, or HTTPS with `tls`) and its limits, in one place: how
+ * long a client may take to send its request headers (slowloris), how long an idle keep-alive
+ * connection stays, how many connections may be open at all (below the process's fd limit, so
+ * origin connections and files always get descriptors), and what a malformed or timed-out request
+ * is told. Counts what it refuses (`onRefused`) and says so in the log, rate-limited.
  */
-export function applyServerLimits(server: Server, config: EdgeConfig, log: Logger, onRefused: (reason: string) => void): void {
+export function createEdgeServer(
+  config: EdgeConfig,
+  tls: { key: Buffer; cert: Buffer } | undefined,
+  onRequest: (req: IncomingMessage, res: ServerResponse) => void,
+  log: Logger,
+  onRefused: (reason: string) => void,
+): Server {
+  // Node checks the headers/request timeouts every connectionsCheckingInterval (default 30 s):
+  // a slowloris client would hold its socket that long past the limit.
+  const opts: ServerOptions = { connectionsCheckingInterval: Math.min(1000, Math.max(50, config.requestHeadersTimeoutMs / 4)) };
+  let server: Server;
+  if (tls === undefined) server = createHttpServer(opts, onRequest);
+  else {
+    try {
+      server = createHttpsServer({ ...opts, ...tls }, onRequest) as unknown as Server;
+    } catch (e) {
+      throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--tls-key/--tls-cert: not a usable PEM key and certificate pair: ${(e as Error).message}`, { option: 'tls' });
+    }
+  }
+  applyServerLimits(server, config, log, onRefused);
+  return server;
+}
+
+function applyServerLimits(server: Server, config: EdgeConfig, log: Logger, onRefused: (reason: string) => void): void {
   server.headersTimeout = config.requestHeadersTimeoutMs;
   // The whole request (headers; receivers send no body) — not the response, which may be long.
   server.requestTimeout = config.requestHeadersTimeoutMs + 1000;
