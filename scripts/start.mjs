@@ -1,25 +1,13 @@
 #!/usr/bin/env node
 // `npm start` — the README's main job: the live origin, the ETHLE edge in front of it, and the
-// demo (players side by side + dashboard). Ctrl-C stops everything.
-//   npm start -- [--host 127.0.0.1] [--stream 2M-2s] [--player hls|dash] [--hold auto|N]
-//                [--origin-port 8081] [--edge-port 8080] [--port 5173]   (0 = any free port)
+// demo (players side by side + dashboard + the service-worker edge). Ctrl-C stops everything.
+// Options: `npm start -- --help` (scripts/parseStartArgs.mjs). A user's mistake — a bad flag, a
+// port in use — is one line on stderr and exit 2, never a stack trace.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseStartArgs, START_HELP, StartError } from './parseStartArgs.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const { values: a } = parseArgs({
-  options: {
-    host: { type: 'string', default: '127.0.0.1' },
-    stream: { type: 'string', default: '2M-2s' },
-    player: { type: 'string', default: 'hls' },
-    // Forced hold 2 so the demo shows holding; on loopback `--hold auto` rightly decides 0 (no long RTT).
-    hold: { type: 'string', default: '2' },
-    'origin-port': { type: 'string', default: '8081' },
-    'edge-port': { type: 'string', default: '8080' },
-    port: { type: 'string', default: '5173' },
-  },
-});
 
 // A fresh clone after `npm install` is built (root "prepare"); build again only if something is missing.
 const built = ['packages/live-origin/dist/index.js', 'packages/edge-node/dist/index.js', 'packages/player-demo/dist/index.html'];
@@ -28,33 +16,68 @@ if (!built.every((f) => existsSync(`${root}${f}`))) {
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
 }
 
-const { startOrigin } = await import('@ethle/live-origin');
-const { startEdge, createEdgeConfig } = await import('@ethle/edge-node');
+const { startOrigin, DEFAULT_STREAMS } = await import('@ethle/live-origin');
+const { startEdge, createEdgeConfig, isEdgeError } = await import('@ethle/edge-node');
 const { startDemoServer } = await import('../packages/player-demo/server/startDemoServer.mjs');
 
-const origin = await startOrigin({ port: Number(a['origin-port']), host: a.host });
-const hold = a.hold === 'auto' ? 'auto' : Number(a.hold);
-const edge = await startEdge(createEdgeConfig({ origin: origin.url, port: Number(a['edge-port']), host: a.host, hold }));
-const demo = await startDemoServer({
-  port: Number(a.port),
-  host: a.host,
-  config: { originUrl: origin.url, edgeUrl: edge.url, stream: a.stream, player: a.player === 'dash' ? 'dash' : 'hls', scheme: hold === 'auto' ? 'auto' : `hold-${hold}` },
-});
+const started = [];
+function fail(e) {
+  if (e instanceof StartError || (isEdgeError(e) && e.code.startsWith('ERR_EDGE_CONFIG'))) {
+    const hint = e.code === 'ERR_START_USAGE' ? ' (npm start -- --help lists the options)' : '';
+    console.error(`npm start: ${e instanceof StartError ? `${e.code}: ` : ''}${e.message}${hint}`);
+    void Promise.allSettled(started.map((s) => s.close())).then(() => process.exit(2));
+    return;
+  }
+  throw e;
+}
 
-console.log(`
-ETHLE demo is up.
+/** Starts one server; a listen error names the flag that changes its port. */
+async function listen(flag, host, port, start) {
+  try {
+    const s = await start();
+    started.push(s);
+    return s;
+  } catch (e) {
+    if (e?.code === 'EADDRINUSE') throw new StartError('ERR_START_PORT_IN_USE', `port ${port} on ${host} is in use; choose another with --${flag} N (0 = any free port)`);
+    if (e?.code === 'EACCES') throw new StartError('ERR_START_LISTEN', `not allowed to listen on port ${port}; choose another with --${flag} N (0 = any free port)`);
+    if (e?.code === 'EADDRNOTAVAIL' || e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') throw new StartError('ERR_START_LISTEN', `cannot listen on ${host} (${e.code}); give a local address with --host`);
+    throw e;
+  }
+}
+
+try {
+  // The origin serves exactly the streams --stream is checked against.
+  const o = parseStartArgs(process.argv.slice(2), { streams: DEFAULT_STREAMS });
+  if (o.help) {
+    process.stdout.write(START_HELP.replace('STREAMS', DEFAULT_STREAMS.join(', ')));
+    process.exit(0);
+  }
+  const origin = await listen('origin-port', o.host, o.ports.origin, () => startOrigin({ port: o.ports.origin, host: o.host, streams: DEFAULT_STREAMS }));
+  const edgeConfig = createEdgeConfig({ origin: origin.url, port: o.ports.edge, host: o.host, hold: o.hold });
+  const edge = await listen('edge-port', o.host, o.ports.edge, () => startEdge(edgeConfig));
+  const scheme = o.hold === 'auto' ? 'auto' : `hold-${o.hold}`;
+  const demo = await listen('port', o.host, o.ports.demo, () =>
+    startDemoServer({ port: o.ports.demo, host: o.host, config: { originUrl: origin.url, edgeUrl: edge.url, stream: o.stream, player: o.player, scheme } }),
+  );
+  const manifest = `live/${o.stream}/${o.player === 'dash' ? 'manifest.mpd' : 'index.m3u8'}`;
+  console.log(`
+ETHLE demo is up (${o.stream}, ${o.player === 'dash' ? 'dash.js' : 'hls.js'}).
   open        ${demo.url}/              (the same live stream direct and through the edge, live QoE)
+  sw          ${demo.url}/sw.html       (the edge inside a service worker: ?sw=on|off&x=2|auto)
   dashboard   ${demo.url}/dashboard.html
-  origin      ${origin.url}/live/${a.stream}/index.m3u8   (stats: ${origin.url}/stats)
-  edge        ${edge.url}/live/${a.stream}/index.m3u8   (metrics: ${edge.url}/metrics, hold ${a.hold})
+  origin      ${origin.url}/${manifest}   (stats: ${origin.url}/stats)
+  edge        ${edge.url}/${manifest}   (metrics: ${edge.url}/metrics, hold ${o.hold})
 Ctrl-C to stop.`);
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  await Promise.allSettled([demo.close(), edge.close(), origin.close()]);
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.allSettled([demo.close(), edge.close(), origin.close()]);
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (e) {
+  fail(e);
+}

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 // The README's main job, as a new user runs it: `npm start` (here on free ports), then the landing
 // page plays the stream directly and through the edge; the dashboard renders those real runs.
@@ -21,6 +21,18 @@ test.beforeAll(async () => {
   });
 });
 
+/** Records what a page loads: failed responses (4xx/5xx) and the script files. */
+function watch(page: Page): { failed: string[]; scripts: string[] } {
+  const seen = { failed: [] as string[], scripts: [] as string[] };
+  page.on('response', (r) => {
+    if (r.status() >= 400) seen.failed.push(`${r.status()} ${r.url()}`);
+    if (r.request().resourceType() === 'script') seen.scripts.push(new URL(r.url()).pathname);
+  });
+  return seen;
+}
+/** The player/chart library chunks (vite.config.ts names them) among loaded script paths. */
+const libraries = (scripts: string[]) => [...new Set(scripts.map((p) => /\/assets\/(hls|dash|chart)-[\w-]+\.js$/.exec(p)?.[1]).filter(Boolean))].sort();
+
 test.afterAll(async () => {
   if (proc && proc.exitCode === null) {
     const exited = new Promise((r) => proc.once('exit', r));
@@ -31,6 +43,7 @@ test.afterAll(async () => {
 
 test('the landing page plays both players: direct and through the edge', async ({ page }) => {
   test.setTimeout(90_000);
+  const seen = watch(page);
   await page.goto(`${url}/`);
   const times = () => page.$$eval('video', (vs) => vs.map((v) => (v as HTMLVideoElement).currentTime));
   // Live currentTime starts far into the stream: wait for both to start, then to advance 4 s.
@@ -42,13 +55,32 @@ test('the landing page plays both players: direct and through the edge', async (
   expect(edge! - start[1]!).toBeGreaterThan(4);
   // The edge holds 2 segments (4 s): its panel shows the declared hold and a true latency above the direct one.
   await page.waitForFunction(() => document.querySelector('#edge [data-k="hold"]')?.textContent?.startsWith('4.0'), undefined, { timeout: 30_000 });
+  // The edge column is on the edge (a forced hold never redirects), and says so.
+  await expect(page.locator('#edge .via')).toHaveAttribute('data-on', 'true');
+  // Nothing the page asked for failed (no favicon 404), and it loaded hls.js only: not dash.js, not Chart.js.
+  expect(seen.failed).toEqual([]);
+  expect(libraries(seen.scripts)).toEqual(['hls']);
   // Both players post their run to the demo's collector (every 5 s): wait until it has them.
   await expect
     .poll(async () => ((await (await fetch(`${url}/api/runs`)).json()) as { runs: { report: { segments: { count: number } } }[] }).runs.filter((r) => r.report.segments.count > 0).length, { timeout: 20_000 })
     .toBeGreaterThanOrEqual(2);
 });
 
+test('a DASH player page loads dash.js only', async ({ page }) => {
+  const seen = watch(page);
+  await page.goto(`${url}/player.html?player=dash&via=origin`);
+  await page.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 60_000 });
+  expect(libraries(seen.scripts)).toEqual(['dash']);
+  expect(seen.failed).toEqual([]);
+});
+
+test('the dashboard says a missing results URL is missing', async ({ page }) => {
+  await page.goto(`${url}/dashboard.html?results=/no-such-results.json`);
+  await expect(page.locator('#title')).toHaveText('No results: /no-such-results.json answered 404 Not Found');
+});
+
 test('the dashboard renders charts and Table II from those runs', async ({ page }) => {
+  const seen = watch(page);
   await page.goto(`${url}/dashboard.html`);
   await page.waitForFunction(() => (window as any).dashboard?.charts?.length === 3, undefined, { timeout: 15_000 });
   const info = await page.evaluate(() => {
@@ -74,5 +106,7 @@ test('the dashboard renders charts and Table II from those runs', async ({ page 
     }),
   );
   for (const n of inked) expect(n).toBeGreaterThan(1000);
+  expect(libraries(seen.scripts)).toEqual(['chart']);
+  expect(seen.failed).toEqual([]);
   await page.screenshot({ path: 'test-results/dashboard.png', fullPage: true });
 });

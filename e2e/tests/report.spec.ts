@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,6 +51,38 @@ test('a rendered report opens from disk and draws its charts and Table II', asyn
     const schemes = await page.$$eval('#table tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
     expect(schemes.sort()).toEqual(['auto', 'e2e']);
     expect(blocked).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('renderReport: a missing, non-JSON or non-results input is one line with a code, exit 2, and no report', () => {
+  const root = new URL('../..', import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), 'ethle-report-'));
+  try {
+    const cases: [string, RegExp][] = [
+      ['e2e/no-such-results.json', /^renderReport: ERR_REPORT_INPUT: cannot read e2e\/no-such-results\.json \(ENOENT\)$/],
+      ['README.md', /^renderReport: ERR_REPORT_INPUT: README\.md is not JSON/],
+      ['package.json', /^renderReport: ERR_REPORT_INPUT: package\.json is not a results set: expected \{"v": 1, "runs": \[\.\.\.\]\}/],
+    ];
+    for (const [input, message] of cases) {
+      const r = spawnSync(process.execPath, ['packages/player-demo/scripts/renderReport.mjs', input, dir], { cwd: root, encoding: 'utf8' });
+      expect(r.status, input).toBe(2);
+      expect(r.stderr.trim().split('\n'), input).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(message);
+      expect(existsSync(join(dir, 'index.html'))).toBe(false);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('renderReport() refuses a run without id, scenario and report', async () => {
+  const { renderReport } = (await import('../../packages/player-demo/scripts/renderReport.mjs')) as { renderReport: (s: unknown, out: string) => string };
+  const dir = mkdtempSync(join(tmpdir(), 'ethle-report-'));
+  try {
+    expect(() => renderReport({ v: 1, runs: [{ id: 'x' }] }, dir)).toThrow(expect.objectContaining({ code: 'ERR_REPORT_INPUT', message: expect.stringMatching(/runs\[0\] is not a run/) }));
+    expect(existsSync(join(dir, 'index.html'))).toBe(false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -80,6 +80,44 @@ for (const player of ['hls', 'dash'] as const) {
   });
 }
 
+test('dash: over 80 s the latency gap stays the declared hold, and /time never comes from the worker', async ({ page }) => {
+  // dash.js re-syncs its clock to the origin's /time (UTCTiming). A worker that stored /time (or
+  // replayed stored segments' Date to the probe) moved both clocks back: after ~30 s the playhead
+  // jumped back and latency climbed, after ~40 s the probe under-reported latency by the hold.
+  test.setTimeout(180_000);
+  const time: { fromWorker: boolean; body: string }[] = [];
+  page.on('response', async (r) => {
+    if (new URL(r.url()).pathname === '/time') time.push({ fromWorker: r.fromServiceWorker(), body: await r.text().catch(() => '') });
+  });
+  await page.goto(`${demo.url}/sw.html?sw=on&x=2&player=dash`);
+  await page.waitForFunction(() => (window as any).demo?.handles[0] && document.querySelector('video')!.currentTime > 0, undefined, { timeout: 30_000 });
+  await latencyGap(page, 'dash'); // settled
+  const report = () => page.evaluate(() => (window as any).demo.handles[0].probe.report());
+  const from = (await report()).latencySeries.length;
+  const t0 = Date.now();
+  await expect.poll(async () => Date.now() - t0 > 80_000 && (await report()).latencySeries.length >= from + 40, { timeout: 120_000, intervals: [2000] }).toBe(true);
+  const r = await report();
+  const gaps: number[] = r.latencySeries
+    .slice(from)
+    .filter((s: any) => s.trueLatency !== null && s.edgeDistance !== null)
+    .map((s: any) => s.trueLatency - s.edgeDistance);
+  // Medians of consecutive groups of five samples: each within 0.5 s of the 4 s declared hold.
+  const medians: number[] = [];
+  for (let i = 0; i + 5 <= gaps.length; i += 5) medians.push([...gaps.slice(i, i + 5)].sort((a, b) => a - b)[2]!);
+  test.info().annotations.push({ type: 'gaps', description: medians.map((m) => m.toFixed(2)).join(' ') });
+  expect(medians.length).toBeGreaterThanOrEqual(8);
+  for (const m of medians) expect(Math.abs(m - 4)).toBeLessThanOrEqual(0.5);
+  expect(r.holdSeconds).toBe(4);
+  expect(r.stalls.count).toBe(0);
+  // dash.js asked /time at least once; every answer came from the origin, never from the worker.
+  expect(time.length).toBeGreaterThanOrEqual(1);
+  expect(time.filter((t) => t.fromWorker)).toEqual([]);
+  const state = await page.evaluate(() => (window as any).demo.swState());
+  expect(state.store.urls.filter((u: string) => !/\/\d+\.m4s$/.test(u))).toEqual([]);
+  // The worker's state stays bounded: one stream, and only the segments of its current view.
+  expect(state.streams).toEqual([`${origin.url}/live/2M-2s/manifest.mpd`]);
+});
+
 test('hls: with the worker off the latency gap is ≈ 0', async ({ page }) => {
   test.setTimeout(90_000);
   await page.goto(`${demo.url}/sw.html?sw=off&player=hls`);

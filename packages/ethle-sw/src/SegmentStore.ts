@@ -1,8 +1,10 @@
-/** A stored segment: its bytes and the headers worth replaying. */
+/** A fetched segment: its bytes and the headers worth replaying. */
 export interface StoredSegment {
   body: ArrayBuffer;
   headers: [string, string][];
   fetchMs: number;
+  /** false: the origin said no-store; the fetch is shared by whoever asked meanwhile, then dropped. */
+  keep: boolean;
 }
 
 /**
@@ -49,7 +51,7 @@ export class SegmentStore {
   }
 
   #put(url: string, s: StoredSegment): void {
-    if (s.body.byteLength > this.maxBytes) return; // served, not kept
+    if (!s.keep || s.body.byteLength > this.maxBytes) return; // served, not kept
     this.#done.set(url, s);
     this.#bytes += s.body.byteLength;
     for (const [k, v] of this.#done) {

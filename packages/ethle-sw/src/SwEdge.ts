@@ -27,6 +27,8 @@ export interface SwEdgeConfig {
 
 interface Stream {
   kind: 'hls' | 'dash';
+  /** The segment URLs of the latest view that this stream put in the worker's index. */
+  urls: Set<string>;
   segmentSeconds: number;
   /** track → produced ids (ascending) and their URLs. */
   tracks: Map<string, { ids: number[]; url: Map<number, string> }>;
@@ -46,13 +48,24 @@ export interface FetchRecord {
 export interface SwEdgeState {
   enabled: boolean;
   hold: number;
+  /** The playlists the worker follows (keys: URL without per-request query). */
+  streams: string[];
+  /** Segment URLs of those playlists' current views: the only URLs the worker answers from its store. */
+  known: number;
   lead: Record<string, number>;
   store: { urls: string[]; bytes: number; inFlight: number };
   fetches: FetchRecord[];
 }
 
 const EXPOSE = 'Date, Content-Length, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Production-Start, X-Ethle-Production-End';
-const KEEP_HEADERS = ['content-type', 'date', 'x-ethle-production-start', 'x-ethle-production-end'];
+// Not 'date': a stored segment is served long after the origin dated it, and a player (dash.js,
+// the QoE probe) that syncs its clock to Date would drift back by the time it sat in the store.
+const KEEP_HEADERS = ['content-type', 'x-ethle-production-start', 'x-ethle-production-end'];
+const MANIFEST_RE = /\.(m3u8|mpd)$/;
+const NO_STORE_RE = /(^|[\s,])no-store([\s,;]|$)/i;
+
+/** Which handler answers a request; undefined: not the worker's (the browser's network does it). */
+export type SwRoute = 'manifest' | 'segment' | undefined;
 
 /**
  * The ETHLE edge inside a service worker: the same decisions as the Node edge, from the same core
@@ -74,9 +87,20 @@ export class SwEdge {
     this.#config = c;
   }
 
-  /** Does the worker handle this request? (Only configured origins; never an open proxy.) */
+  /** Does the worker handle this origin? (Only configured origins; never an open proxy.) */
   handles(url: URL): boolean {
     return this.#config !== undefined && this.#config.origins.includes(url.origin);
+  }
+
+  /**
+   * Manifests of the configured origins, and the segments those manifests list. Nothing else: an
+   * origin's other paths (dash.js's UTCTiming `/time`, init segments, stats) are not segments and
+   * must not be stored or replayed.
+   */
+  route(url: URL): SwRoute {
+    if (!this.handles(url)) return undefined;
+    if (MANIFEST_RE.test(url.pathname)) return 'manifest';
+    return this.#byUrl.has(withoutCmcd(url.href)) ? 'segment' : undefined;
   }
 
   hold(stream: Stream): number {
@@ -102,12 +126,14 @@ export class SwEdge {
     if (!origin.ok) return origin;
     const text = await origin.text();
     const url = request.url;
+    // Players add per-request query data (CMCD, LL-HLS delivery directives): one stream per playlist, not per request.
+    const key = playlistKey(url);
     let held: { text: string; segments: number; seconds: number };
-    let stream = this.#streams.get(url);
+    let stream = this.#streams.get(key);
     if (text.startsWith('#EXTM3U')) {
       if (isMultivariantPlaylist(text)) return this.#respond(text, origin, 0, 0);
       const pl = parseMediaPlaylist(text);
-      stream ??= { kind: 'hls', segmentSeconds: pl.targetDuration, tracks: new Map(), mostAdvanced: new Map(), history: createHlsHistory() };
+      stream ??= { kind: 'hls', urls: new Set(), segmentSeconds: pl.targetDuration, tracks: new Map(), mostAdvanced: new Map(), history: createHlsHistory() };
       stream.history = recordHlsHistory(stream.history ?? createHlsHistory(), pl);
       const track = { ids: pl.segments.map((s) => s.msn), url: new Map(pl.segments.map((s) => [s.msn, resolveUrl(s.uri, url)] as const)) };
       stream.tracks.set('media', track);
@@ -118,7 +144,7 @@ export class SwEdge {
       const now = Date.now();
       const info = parseMpd(text);
       const segs = availableSegments(info, now);
-      stream ??= { kind: 'dash', segmentSeconds: 2, tracks: new Map(), mostAdvanced: new Map(), history: undefined };
+      stream ??= { kind: 'dash', urls: new Set(), segmentSeconds: 2, tracks: new Map(), mostAdvanced: new Map(), history: undefined };
       stream.tracks.clear();
       for (const s of segs) {
         stream.segmentSeconds = s.endSeconds - s.startSeconds;
@@ -133,21 +159,21 @@ export class SwEdge {
       const r = holdMpd(text, { hold: this.#x, nowMs: now });
       held = { text: r.text, segments: r.appliedHold, seconds: r.offsetSeconds };
     }
-    this.#streams.set(url, stream);
-    for (const [track, t] of stream.tracks) for (const id of t.ids) this.#byUrl.set(t.url.get(id)!, { stream, track, id });
+    this.#streams.set(key, stream);
+    this.#index(stream);
     this.plan(stream);
     return this.#respond(held.text, origin, held.segments, held.seconds);
   }
 
+  /** Answers a segment of a known manifest (see route()) from the store, fetching it once. */
   async segment(request: Request): Promise<Response> {
     // CMCD (query mode) varies per request; the segment is the same: key and fetch without it.
     const url = withoutCmcd(request.url);
     const known = this.#byUrl.get(url);
-    if (known) {
-      const prev = known.stream.mostAdvanced.get(known.track);
-      if (prev === undefined || known.id > prev) known.stream.mostAdvanced.set(known.track, known.id);
-      this.plan(known.stream);
-    }
+    if (!known) return this.fetchFn(request); // not (or no longer) a listed segment: not ours to store
+    const prev = known.stream.mostAdvanced.get(known.track);
+    if (prev === undefined || known.id > prev) known.stream.mostAdvanced.set(known.track, known.id);
+    this.plan(known.stream);
     let s: StoredSegment;
     try {
       s = await this.store.load(url, () => this.#fetchSegment(url, 'request'));
@@ -155,6 +181,7 @@ export class SwEdge {
       if (e instanceof Response) return e; // the origin's own error response, passed through
       throw e;
     }
+    // No Date: see KEEP_HEADERS.
     const headers = new Headers(s.headers);
     headers.set('access-control-expose-headers', EXPOSE);
     headers.set('x-ethle-cache', 'sw');
@@ -184,18 +211,20 @@ export class SwEdge {
 
   state(): SwEdgeState {
     const lead: Record<string, number> = {};
-    for (const [url, s] of this.#streams) {
+    for (const [key, s] of this.#streams) {
       for (const [track, t] of s.tracks) {
         const m = s.mostAdvanced.get(track);
         if (m === undefined) continue;
         let l = 0;
         while (this.store.get(t.url.get(m + l + 1) ?? '') !== undefined) l += 1;
-        lead[`${url} ${track}`] = l;
+        lead[`${key} ${track}`] = l;
       }
     }
     return {
       enabled: this.#config !== undefined,
       hold: this.#x,
+      streams: [...this.#streams.keys()],
+      known: this.#byUrl.size,
       lead,
       store: { urls: this.store.urls(), bytes: this.store.bytes, inFlight: this.store.inFlightCount },
       fetches: this.#fetches.slice(-50),
@@ -216,7 +245,22 @@ export class SwEdge {
       const v = r.headers.get(h);
       if (v !== null) headers.push([h, v]);
     }
-    return { body, headers, fetchMs: ms };
+    // The origin's no-store (as the Node edge honours it): serve this response, keep nothing.
+    return { body, headers, fetchMs: ms, keep: !NO_STORE_RE.test(r.headers.get('cache-control') ?? '') };
+  }
+
+  /** Points the stream's current segment URLs at it, and forgets the ones its window dropped. */
+  #index(stream: Stream): void {
+    const now = new Set<string>();
+    for (const [track, t] of stream.tracks) {
+      for (const id of t.ids) {
+        const u = t.url.get(id)!;
+        now.add(u);
+        this.#byUrl.set(u, { stream, track, id });
+      }
+    }
+    for (const u of stream.urls) if (!now.has(u) && this.#byUrl.get(u)?.stream === stream) this.#byUrl.delete(u);
+    stream.urls = now;
   }
 
   #respond(text: string, origin: Response, segments: number, seconds: number): Response {
@@ -231,6 +275,19 @@ export class SwEdge {
     if (date) headers.set('date', date);
     return new Response(text, { status: 200, headers });
   }
+}
+
+/**
+ * A playlist's key: its URL without the query data players add per request (CMCD, LL-HLS
+ * `_HLS_msn`/`_HLS_part`/`_HLS_skip`). Anything else in the query names a different playlist.
+ */
+export function playlistKey(url: string): string {
+  if (!url.includes('?')) return url;
+  const u = new URL(url);
+  const drop: string[] = [];
+  u.searchParams.forEach((_v, k) => void ((k === 'CMCD' || k.startsWith('_HLS_')) && drop.push(k)));
+  for (const k of drop) u.searchParams.delete(k);
+  return u.toString();
 }
 
 /** The URL without CMCD query data (the key of a segment in the store). */

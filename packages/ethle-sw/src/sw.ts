@@ -4,17 +4,17 @@ import { SwEdge, type SwEdgeConfig } from './SwEdge.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
-// The worker's routes are Workbox routes: manifests and segments of the configured origins.
-// Everything else (the demo page itself, other hosts) is not touched.
+// The worker's routes are Workbox routes: manifests of the configured origins and the segments
+// those manifests list (SwEdge.route). Everything else (the demo page itself, the origin's /time,
+// init segments, other hosts) is not touched: the browser fetches it as if there were no worker.
 const edge = new SwEdge((input, init) => fetch(input, init));
-const MANIFEST_RE = /\.(m3u8|mpd)$/;
 
 registerRoute(
-  ({ url }) => edge.handles(url) && MANIFEST_RE.test(url.pathname),
+  ({ url }) => edge.route(url) === 'manifest',
   ({ request }) => edge.manifest(request),
 );
 registerRoute(
-  ({ url }) => edge.handles(url) && !MANIFEST_RE.test(url.pathname) && !url.pathname.startsWith('/admin') && url.pathname !== '/stats',
+  ({ url }) => edge.route(url) === 'segment',
   ({ request }) => edge.segment(request),
 );
 

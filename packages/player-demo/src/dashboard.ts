@@ -81,19 +81,35 @@ function esc(s: string): string {
   return s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-async function load(): Promise<void> {
-  // Results embedded by the static report renderer win; else ?results=URL; else the live collector.
-  const embedded = document.querySelector('#results-data')?.textContent?.trim();
-  const url = new URLSearchParams(location.search).get('results') ?? '/api/runs';
+/** The results at `url`; a failed request says so (a 404 is a missing file, not a wrong one). */
+async function fetchResults(url: string): Promise<unknown> {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url} answered ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
   try {
-    render(asResultSet(embedded ? JSON.parse(embedded) : await (await fetch(url)).json()));
+    return await r.json();
+  } catch {
+    throw new Error(`${url} is not JSON`);
+  }
+}
+
+/** Renders what `load` gives, or says on the page why there is nothing to render. */
+async function show(load: () => Promise<unknown>): Promise<void> {
+  try {
+    render(asResultSet(await load()));
   } catch (e) {
     document.querySelector('#title')!.textContent = `No results: ${(e as Error).message}`;
   }
 }
 
-document.querySelector<HTMLInputElement>('#file')!.addEventListener('change', async (ev) => {
+async function load(): Promise<void> {
+  // Results embedded by the static report renderer win; else ?results=URL; else the live collector.
+  const embedded = document.querySelector('#results-data')?.textContent?.trim();
+  const url = new URLSearchParams(location.search).get('results') ?? '/api/runs';
+  await show(async () => (embedded ? JSON.parse(embedded) : fetchResults(url)));
+}
+
+document.querySelector<HTMLInputElement>('#file')!.addEventListener('change', (ev) => {
   const file = (ev.target as HTMLInputElement).files?.[0];
-  if (file) render(asResultSet(JSON.parse(await file.text())));
+  if (file) void show(async () => JSON.parse(await file.text()));
 });
 await load();

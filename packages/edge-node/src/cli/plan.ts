@@ -2,6 +2,13 @@ import { parseArgs } from 'node:util';
 import { isEthleError, modelHold, TCP_DEFAULTS, type ModelHoldResult } from '@ethle/core';
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 
+/**
+ * The cap plan assumes without --max-hold: the edge's own default (createEdgeConfig's maxHold, which
+ * `ethle-edge serve --max-hold` also documents), so plan says what a default edge would hold —
+ * not the core's looser default of 8. test/cli/plan.test.ts checks the two agree.
+ */
+export const PLAN_DEFAULT_MAX_HOLD = 4;
+
 const HELP = `usage: ethle-edge plan --rtt-ms MS --segment-seconds S (--segment-bytes B | --bitrate-mbps M) --ran-mbps R [options]
 
 How many segments an ETHLE edge holds for a stream (paper eq. 1-3 with the slow-start backhaul model).
@@ -15,7 +22,7 @@ How many segments an ETHLE edge holds for a stream (paper eq. 1-3 with the slow-
   --mss B                maximum segment size, bytes (default ${TCP_DEFAULTS.mssBytes})
   --loss P               backhaul loss rate (0..1): caps throughput at the Mathis rate
   --bottleneck-mbps M    backhaul bottleneck bandwidth, Mbit/s
-  --max-hold N           operator cap on x (default 8)
+  --max-hold N           operator cap on x (default ${PLAN_DEFAULT_MAX_HOLD}, as ethle-edge serve)
   --json                 print one JSON object
   -h, --help             this help
 `;
@@ -109,7 +116,7 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
       mssBytes: mss,
       lossRate: num(v, 'loss', false),
       bottleneckBps: bottleneck === undefined ? undefined : bottleneck * 1e6,
-      maxHold: num(v, 'max-hold', false),
+      maxHold: num(v, 'max-hold', false) ?? PLAN_DEFAULT_MAX_HOLD,
     });
     out = {
       hold: r.hold,

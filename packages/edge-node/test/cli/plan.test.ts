@@ -2,6 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { PLAN_DEFAULT_MAX_HOLD } from '../../src/cli/plan.js';
+import { createEdgeConfig } from '../../src/index.js';
 
 function run(argv: string[]) {
   let stdout = '';
@@ -51,6 +53,19 @@ describe('ethle-edge plan', () => {
   it('--max-hold caps x', async () => {
     const o = JSON.parse((await run([...JAPAN, '--max-hold', '1'])).stdout);
     expect(o).toMatchObject({ hold: 1, assured: false, reason: 'capped-at-max-hold', streamHold: 2 });
+  });
+
+  it('without --max-hold, caps x where a default edge does, and its help and serve’s say the same default', async () => {
+    const edgeDefault = createEdgeConfig({ origin: 'http://origin.test' }).maxHold;
+    expect(PLAN_DEFAULT_MAX_HOLD).toBe(edgeDefault);
+    // 50M-2s over an 800 ms backhaul needs x = 6: more than a default edge holds.
+    const o = JSON.parse((await run(['plan', '--rtt-ms', '800', '--segment-bytes', '12200000', '--segment-seconds', '2', '--ran-mbps', '200', '--iw', '1', '--json'])).stdout);
+    expect(o).toMatchObject({ hold: edgeDefault, streamHold: 6, reason: 'capped-at-max-hold', assured: false });
+    const planHelp = (await run(['plan', '--help'])).stdout;
+    const serveHelp = (await run(['serve', '--help'])).stdout;
+    const defaultOf = (help: string) => /--max-hold N.*\(default (\d+)/.exec(help)?.[1];
+    expect(defaultOf(planHelp)).toBe(String(edgeDefault));
+    expect(defaultOf(serveHelp)).toBe(String(edgeDefault));
   });
 
   it('no command or an unknown one: usage on stderr, exit 2', async () => {

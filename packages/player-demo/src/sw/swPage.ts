@@ -38,7 +38,7 @@ worker.postMessage({ type: 'configure', config: on ? { origins: [new URL(cfg.ori
 const video = document.querySelector('video')!;
 const src = manifestUrl(cfg.originUrl, cfg.stream, cfg.player);
 document.querySelector('#src')!.textContent = src;
-const handle: PlayerHandle = createPlayer(video, cfg.player, src);
+const handle: PlayerHandle = await createPlayer(video, cfg.player, src);
 mountQoePanel(document.querySelector<HTMLElement>('#panel')!, handle.probe);
 reportRun(handle.probe, { stream: cfg.stream, player: cfg.player, scheme: on ? (x === 'auto' ? 'sw-auto' : `sw-hold-${x}`) : 'e2e' });
 // x = auto: the worker decides from context the page measures — the probe's per-segment timing:

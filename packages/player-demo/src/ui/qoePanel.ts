@@ -11,7 +11,7 @@ export function mountQoePanel(el: HTMLElement, probe: QoeProbe): void {
     <dt>true latency</dt><dd data-k="latency">–</dd>
     <dt>distance to manifest edge</dt><dd data-k="edge">–</dd>
     <dt>held by the edge</dt><dd data-k="hold">–</dd>
-    <dt>last segment</dt><dd data-k="seg">–</dd>
+    <dt>last video segment</dt><dd data-k="seg">–</dd>
   </dl>`;
   const set = (k: string, v: string) => {
     el.querySelector<HTMLElement>(`[data-k="${k}"]`)!.textContent = v;
@@ -26,7 +26,11 @@ export function mountQoePanel(el: HTMLElement, probe: QoeProbe): void {
     set('edge', fmt(l.edgeDistance));
     set('hold', fmt(l.holdSeconds));
   });
+  // The video segment: dash.js also loads the audio track's (tiny) segments, which would otherwise
+  // show here half the time. hls.js names its muxed track 'main'.
   probe.on(Events.SEGMENT, (s) => {
-    if (s.kind === 'media') set('seg', `${(s.bytes / 1e6).toFixed(2)} MB at ${(s.throughputBps / 1e6).toFixed(1)} Mbit/s`);
+    if (s.kind !== 'media' || s.track === 'audio') return;
+    set('seg', `${(s.bytes / 1e6).toFixed(2)} MB at ${(s.throughputBps / 1e6).toFixed(1)} Mbit/s`);
+    el.querySelector<HTMLElement>('[data-k="seg"]')!.title = s.url;
   });
 }

@@ -1,0 +1,80 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { expect, test } from '@playwright/test';
+
+// `npm start` as a user mistypes it: every bad input is one line on stderr with a code and exit 2
+// (no stack trace); --help lists the options; the banner names the pages and the player's manifests.
+const root = new URL('../..', import.meta.url).pathname;
+const start = (args: string[]) => spawnSync(process.execPath, ['scripts/start.mjs', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+
+test('bad input: one line naming the flag, exit 2', () => {
+  const cases: [string[], RegExp][] = [
+    [['--hold', 'banana'], /--hold must be auto or a whole number.*"banana"/],
+    [['--hold', '-1'], /--hold .*"-1"/],
+    [['--hold', '21'], /--hold .*0\.\.20.*"21"/],
+    [['--port', 'abc'], /--port must be a port number.*"abc"/],
+    [['--edge-port', '70000'], /--edge-port must be a port number/],
+    [['--frobnicate'], /unknown option --frobnicate/],
+    [['--hold'], /--hold needs a value/],
+    [['--player', 'foo'], /--player must be hls or dash, got "foo"/],
+    [['--stream', '99M-9s'], /--stream: the origin offers 2M-2s, .*"99M-9s"/],
+    [['stray'], /unexpected argument "stray"/],
+  ];
+  for (const [args, message] of cases) {
+    const r = start(args);
+    expect(r.status, args.join(' ')).toBe(2);
+    expect(r.stderr).toMatch(/^npm start: ERR_START_USAGE: /);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  }
+});
+
+test('--help prints every option and exits 0', () => {
+  const r = start(['--help']);
+  expect(r.status).toBe(0);
+  for (const flag of ['--stream', '--player', '--hold', '--port', '--edge-port', '--origin-port', '--host']) expect(r.stdout).toContain(flag);
+  expect(r.stdout).toContain('15M-2s'); // the streams the origin offers
+  expect(r.stderr).toBe('');
+});
+
+test('a port in use: one line naming the flag that changes it', async () => {
+  const busy: Server = createServer();
+  await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+  const port = String((busy.address() as { port: number }).port);
+  try {
+    for (const flag of ['--origin-port', '--edge-port', '--port']) {
+      const args = ['--origin-port', '0', '--edge-port', '0', '--port', '0', flag, port];
+      const r = start(args);
+      expect(r.status, flag).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`ERR_START_PORT_IN_USE: port ${port} on 127.0.0.1 is in use; choose another with ${flag} N`);
+    }
+  } finally {
+    await new Promise((r) => busy.close(r));
+  }
+});
+
+test('--player dash: the banner shows the DASH manifests and the service-worker page', async () => {
+  const proc = spawn(process.execPath, ['scripts/start.mjs', '--origin-port', '0', '--edge-port', '0', '--port', '0', '--player', 'dash', '--stream', '15M-2s'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const banner = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      proc.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('Ctrl-C to stop.')) resolve(out);
+      });
+      proc.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${out}`)));
+    });
+    expect(banner).toMatch(/sw\s+http:\/\/127\.0\.0\.1:\d+\/sw\.html/);
+    expect(banner).toMatch(/origin\s+http:\/\/127\.0\.0\.1:\d+\/live\/15M-2s\/manifest\.mpd/);
+    expect(banner).toMatch(/edge\s+http:\/\/127\.0\.0\.1:\d+\/live\/15M-2s\/manifest\.mpd/);
+    expect(banner).not.toContain('.m3u8');
+    const demo = /open\s+(http:\/\/\S+?)\//.exec(banner)![1]!;
+    expect(await (await fetch(`${demo}/api/config`)).json()).toMatchObject({ player: 'dash', stream: '15M-2s' });
+  } finally {
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  }
+});

@@ -1,0 +1,88 @@
+// `npm start`'s options, validated once: every mistake becomes one StartError with a code and a
+// message naming the flag, which scripts/start.mjs prints as one line (exit 2) instead of a stack.
+import { parseArgs } from 'node:util';
+
+export const START_HELP = `usage: npm start -- [options]
+
+The live origin, the ETHLE edge in front of it, and the demo pages (side by side, single player,
+service worker, dashboard). Ctrl-C stops everything.
+
+  --stream NAME        the stream the pages play (default 2M-2s); one of: STREAMS
+  --player hls|dash    hls.js (default) or dash.js
+  --hold auto|N        the edge's x: N segments for every receiver (default 2, so the demo shows
+                       holding; 0..20), or auto: x from the model (on loopback that rightly means 0)
+  --port N             the demo pages (default 5173)
+  --edge-port N        the ETHLE edge (default 8080)
+  --origin-port N      the live origin (default 8081)
+                       (ports: 0..65535; 0 = any free port)
+  --host ADDR          listen address of all three (default 127.0.0.1)
+  -h, --help           this help
+`;
+
+/** A user mistake on the command line (or a port taken): `code` names the kind. */
+export class StartError extends Error {
+  /** @param {'ERR_START_USAGE' | 'ERR_START_PORT_IN_USE' | 'ERR_START_LISTEN'} code */
+  constructor(code, message) {
+    super(message);
+    this.name = 'StartError';
+    this.code = code;
+  }
+}
+
+const OPTIONS = {
+  host: { type: 'string', default: '127.0.0.1' },
+  stream: { type: 'string', default: '2M-2s' },
+  player: { type: 'string', default: 'hls' },
+  hold: { type: 'string', default: '2' },
+  'origin-port': { type: 'string', default: '8081' },
+  'edge-port': { type: 'string', default: '8080' },
+  port: { type: 'string', default: '5173' },
+  help: { type: 'boolean', short: 'h', default: false },
+};
+/** The edge's own limit on x (createEdgeConfig accepts hold 0..20). */
+const MAX_HOLD = 20;
+
+const usage = (message) => new StartError('ERR_START_USAGE', message);
+
+function port(flag, raw) {
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw usage(`--${flag} must be a port number 0..65535 (0 = any free port), got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+/**
+ * @param {string[]} argv the arguments after `npm start --`
+ * @param {{ streams: readonly string[] }} offer the streams the origin will serve
+ * @returns {{ help: true } | { help: false, host: string, stream: string, player: 'hls' | 'dash', hold: number | 'auto', ports: { origin: number, edge: number, demo: number } }}
+ */
+export function parseStartArgs(argv, offer) {
+  let values, positionals;
+  // `--hold -1` is a value, not an option: pass it on as `--hold=-1` so the flag's check explains it.
+  const args = argv.flatMap((a, i) => (/^-\d/.test(a) && OPTIONS[argv[i - 1]?.slice(2)]?.type === 'string' ? [] : /^--[\w-]+$/.test(a) && /^-\d/.test(argv[i + 1] ?? '') ? [`${a}=${argv[i + 1]}`] : [a]));
+  try {
+    ({ values, positionals } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true }));
+  } catch (e) {
+    // node:util's messages are long and assume a programmer; say what the user typed.
+    const flag = /'(?:-\w, )?(-{1,2}[\w-]+)/.exec(e.message)?.[1] ?? 'an option';
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usage(`unknown option ${flag}`);
+    if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw usage(/does not take/.test(e.message) ? `${flag} takes no value` : `${flag} needs a value`);
+    throw usage(e.message);
+  }
+  if (values.help) return { help: true };
+  if (positionals.length) throw usage(`unexpected argument ${JSON.stringify(positionals[0])} (options start with --)`);
+  const { stream, player, host } = values;
+  if (!offer.streams.includes(stream)) throw usage(`--stream: the origin offers ${offer.streams.join(', ')}; got ${JSON.stringify(stream)}`);
+  if (player !== 'hls' && player !== 'dash') throw usage(`--player must be hls or dash, got ${JSON.stringify(player)}`);
+  let hold;
+  if (values.hold === 'auto') hold = 'auto';
+  else if (/^\d{1,2}$/.test(values.hold) && Number(values.hold) <= MAX_HOLD) hold = Number(values.hold);
+  else throw usage(`--hold must be auto or a whole number of segments 0..${MAX_HOLD}, got ${JSON.stringify(values.hold)}`);
+  if (host.trim() === '') throw usage('--host must not be empty');
+  return {
+    help: false,
+    host,
+    stream,
+    player,
+    hold,
+    ports: { origin: port('origin-port', values['origin-port']), edge: port('edge-port', values['edge-port']), demo: port('port', values.port) },
+  };
+}
