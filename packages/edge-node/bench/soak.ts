@@ -1,0 +1,45 @@
+// `npm run soak -- --minutes 30`: the edge under churn for a long while (issue 14's soak). Prints
+// RSS, heap, fds and the origin-bytes ratio as it goes and a summary with the drift of the heap
+// from minute 5 to the end. Build first (`npm run build`): the edge runs as the built CLI.
+import { parseArgs } from 'node:util';
+import { runSoak } from './runSoak.js';
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '30' },
+    receivers: { type: 'string', default: '200' },
+    streams: { type: 'string', default: '2M-2s,15M-2s,50M-2s,15M-4s' },
+  },
+});
+const minutes = Number(values.minutes);
+const receivers = Number(values.receivers);
+if (!(minutes > 0) || !(receivers > 0)) {
+  console.error('soak: --minutes and --receivers must be positive numbers');
+  process.exit(2);
+}
+const r = await runSoak({
+  seconds: minutes * 60,
+  receivers,
+  streams: values.streams.split(','),
+  faultEverySeconds: 60,
+  faultSeconds: 5,
+  sampleSeconds: minutes >= 5 ? 30 : 5,
+});
+const at5 = r.samples.find((s) => s.t >= 300) ?? r.samples[0]!;
+const end = r.samples[r.samples.length - 1]!;
+console.log(
+  JSON.stringify({
+    minutes,
+    receivers,
+    segments: r.segmentsReceived,
+    corrupt: r.corrupt,
+    errors: r.errors,
+    originBytesRatio: +r.originBytesRatio.toFixed(3),
+    heapMbAtMinute5: +at5.heapMb.toFixed(1),
+    heapMbAtEnd: +end.heapMb.toFixed(1),
+    heapDriftPercent: +((100 * (end.heapMb - at5.heapMb)) / at5.heapMb).toFixed(1),
+    maxRssMb: +Math.max(...r.samples.map((s) => s.rssMb)).toFixed(0),
+    fdsBefore: r.fdsBefore,
+    fdsAfter: r.fdsAfter,
+  }),
+);
