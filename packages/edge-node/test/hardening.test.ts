@@ -340,6 +340,18 @@ describe('origin answers', () => {
     await until(async () => metricValue(await metrics(), 'ethle_origin_fetches_total', { kind: 'segment', outcome: 'inconsistent' }) === 1, 'counted');
   });
 
+  it.each([
+    ['empty', '', 'ERR_EDGE_MANIFEST_UNPARSABLE'],
+    ['huge', `#EXTM3U\n${'#EXT-X-PADDING\n'.repeat(400_000)}`, 'ERR_EDGE_ORIGIN_TOO_LARGE'],
+  ])('an %s playlist: a coded 502, and the edge keeps serving', async (_name, body, code) => {
+    await setup();
+    origin.fault('/live/b/index.m3u8', { kind: 'garbage', body });
+    const r = await get('/live/b/index.m3u8');
+    expect(r.status).toBe(502);
+    expect(r.headers['x-ethle-error']).toBe(code);
+    expect((await get('/live/a/index.m3u8')).status).toBe(200);
+  });
+
   it('a media sequence that goes backwards is logged', async () => {
     const { logger, lines } = capturedLogger();
     origin = await startTestOrigin({ window: 3 });
