@@ -15,8 +15,9 @@ import { originPath } from './originPath.js';
 
 /** An HLS media or multivariant playlist version, parsed, held and routed by @ethle/core. */
 export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestView {
+  const leftAbsolute = new Set<string>();
   const router = (token: string | undefined) =>
-    createEdgeRouter({ manifestUrl: o.manifestUrl, sessionToken: token, edgePathPrefix: o.edgePathPrefix });
+    createEdgeRouter({ manifestUrl: o.manifestUrl, sessionToken: token, edgePathPrefix: o.edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
 
   if (isMultivariantPlaylist(text)) {
     // Validate now (throws on garbage) so a broken version never replaces a good one.
@@ -32,6 +33,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     return {
       kind: 'hls-multivariant',
       variantBitrates,
+      leftAbsolute: [...leftAbsolute],
       segmentSeconds: 0,
       pollIntervalMs: 30_000,
       carry: undefined,
@@ -60,6 +62,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   return {
     kind: 'hls-media',
     segmentSeconds: playlist.targetDuration,
+    leftAbsolute: [...leftAbsolute],
     bitrateHintBps: kbps === undefined || kbps <= 0 ? undefined : kbps * 1000,
     // Live cadence: about half a target duration (RFC 8216 §6.3.4 lets clients reload at that pace).
     pollIntervalMs: (playlist.targetDuration * 1000) / 2,
@@ -68,7 +71,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     segments: () => segments,
     hold(x, token) {
       const r = holdMediaPlaylist(text, { hold: x, history, route: token === undefined ? route : router(token) });
-      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds };
+      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds, ...(r.reason ? { reason: r.reason } : {}) };
     },
   };
 }
