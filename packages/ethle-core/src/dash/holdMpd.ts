@@ -62,7 +62,7 @@ const UNHELD_REASON = { list: 'segment-list', base: 'segment-base', none: 'no-te
  *   period's segments become available x segments later (one lever for all periods and adaptation
  *   sets, unlike Period@start). `offsetSeconds` = that shift.
  * - SegmentTimeline (`$Time$` or `$Number$`): the last x segments go from each timeline of the live
- *   (last) period, splitting @r runs (r = −1 is first counted against `nowMs`, never past the
+ *   period (the last one that has started at `nowMs`; without it, the last one), splitting @r runs (r = −1 is first counted against `nowMs`, never past the
  *   period end). Periods that already ended are never trimmed: their media is complete, and a hole
  *   at their end would never be filled. AST stays.
  * - SegmentList / SegmentBase, or templates mixing both kinds: passed through unheld (mode
@@ -109,7 +109,12 @@ interface LiveTimeline {
 function holdTimelines(info: MpdInfo, o: DashHoldOptions, edits: TextEdit[], done: (r: Omit<DashHoldResult, 'text' | 'requestedHold'>) => DashHoldResult): DashHoldResult {
   const mode = 'timeline-trim';
   if (o.hold === 0) return done({ appliedHold: 0, offsetSeconds: 0, mode });
-  const live = info.periods[info.periods.length - 1]!;
+  // The live period: the last one that has started. One announced ahead of time is not trimmed —
+  // its segments are not available yet, so trimming them would hold nothing the player could see.
+  const nowSeconds = o.nowMs === undefined ? Number.POSITIVE_INFINITY : (o.nowMs - info.availabilityStartTimeMs) / 1000;
+  let li = info.periods.length - 1;
+  while (li > 0 && info.periods[li]!.startSeconds > nowSeconds) li--;
+  const live = info.periods[li]!;
   const tls = liveTimelines(info, live, o.nowMs);
   if (tls.length === 0) return done({ appliedHold: 0, offsetSeconds: 0, mode, reason: 'short-timeline' });
   // One count for every timeline of the period, so audio and video stay aligned; one segment always stays.

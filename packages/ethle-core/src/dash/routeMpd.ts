@@ -64,10 +64,13 @@ export function routeMpdEdits(text: string, root: XmlElement, route: UriRouter, 
     }
     let out = route(u, kind);
     if (FOREIGN_RE.test(out)) return { out, base: { edge: false } };
-    if (kind === 'base-url') out = out.replace(QUERY_RE, '') || './';
+    const isBase = kind === 'base-url';
+    if (isBase) out = out.replace(QUERY_RE, '') || './';
+    // Hot path (templates at the top level): nothing to resolve; a base only matters for BaseURLs.
+    if (!isBase && base.at === MANIFEST_AT) return { out, base };
     const at = resolveUrl(out, MANIFEST_AT);
-    if (base.at !== MANIFEST_AT && !out.startsWith('/')) out = relativeTo(base.at, at, kind === 'base-url');
-    return { out, base: { edge: true, at } };
+    if (base.at !== MANIFEST_AT && !out.startsWith('/')) out = relativeTo(base.at, at, isBase);
+    return { out, base: isBase ? { edge: true, at } : base };
   };
 
   const visit = (e: XmlElement, parentBase: Base): void => {

@@ -123,6 +123,20 @@ describe('multi-period SegmentTimeline (items 3 and 10)', () => {
     expect(r.offsetSeconds).toBeCloseTo(end(av) - end(r.text), 9);
   });
 
+  it('a period announced ahead of its start is not the live one: the period playing now is held', () => {
+    const ahead = live(
+      `<Period id="p1" start="PT0S">${timelineSet('v', '<S t="0" d="2000" r="9"/>')}</Period>
+  <Period id="p2" start="PT20S">${timelineSet('v', '<S t="0" d="2000" r="4"/>')}</Period>
+  <Period id="p3" start="PT30S">${timelineSet('v', '<S t="0" d="2000" r="2"/>')}</Period>`,
+    );
+    const at = astMs + 29_000; // p2 playing; p3 announced
+    const r = holdMpd(ahead, { hold: 2, nowMs: at });
+    expect(r).toMatchObject({ appliedHold: 2, offsetSeconds: 4 });
+    expect(r.text).toContain('<Period id="p2" start="PT20S">' + timelineSet('v', '<S t="0" d="2000" r="2"/>'));
+    expect(r.text).toContain('<Period id="p3" start="PT30S">' + timelineSet('v', '<S t="0" d="2000" r="2"/>'));
+    expect(r.text).toContain(timelineSet('v', '<S t="0" d="2000" r="9"/>'));
+  });
+
   const genPeriods = fc.array(fc.array(fc.record({ d: fc.integer({ min: 500, max: 4000 }), r: fc.integer({ min: 0, max: 4 }) }), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 });
   const buildPeriods = (periods: { d: number; r: number }[][]) => {
     let start = 0;
