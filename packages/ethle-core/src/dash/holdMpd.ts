@@ -4,7 +4,7 @@ import type { XmlElement } from '../xml/scanXml.js';
 import type { MpdInfo, MpdPeriod, MpdRepresentation, MpdTemplate, MpdTimelineEntry } from './MpdInfo.js';
 import { parseMpd } from './parseMpd.js';
 import { periodEndTicks } from './periodEndTicks.js';
-import { routeMpdEdits, type TextEdit } from './routeMpd.js';
+import { routeMpdEdits, type TextEdit } from './routeMpdEdits.js';
 import { timelineCounts } from './timelineCounts.js';
 
 export interface DashHoldOptions {
