@@ -1,5 +1,5 @@
 import { EthleError } from '../errors/EthleError.js';
-import { attr, localName, scanXml, type XmlElement } from '../xml/scanXml.js';
+import { attr, decodeXmlEntities, localName, scanXml, type XmlElement } from '../xml/scanXml.js';
 import type { MpdInfo, MpdPeriod, MpdRepresentation, MpdTemplate, MpdTimelineEntry } from './MpdInfo.js';
 import { parseXsDuration } from './parseXsDuration.js';
 
@@ -39,7 +39,7 @@ const kids = (e: XmlElement, name: string) => e.children.filter((c) => localName
 function baseUrlOf(e: XmlElement, text: string): string[] {
   const b = kids(e, 'BaseURL')[0];
   if (!b) return [];
-  return [text.slice(b.openEnd, b.closeStart).trim()];
+  return [decodeXmlEntities(text.slice(b.openEnd, b.closeStart).trim())];
 }
 
 function readTemplate(els: XmlElement[]): MpdTemplate | undefined {

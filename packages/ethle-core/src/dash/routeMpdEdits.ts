@@ -1,7 +1,7 @@
 import { createEdgeRouter } from '../url/createEdgeRouter.js';
 import { resolveUrl } from '../url/resolveUrl.js';
 import type { UriRouter } from '../url/UriRouter.js';
-import { encodeXmlAttr, localName, type XmlElement } from '../xml/scanXml.js';
+import { decodeXmlEntities, encodeXmlAttr, localName, type XmlElement } from '../xml/scanXml.js';
 
 /** A splice of the source text. */
 export interface TextEdit {
@@ -79,7 +79,7 @@ export function routeMpdEdits(text: string, root: XmlElement, route: UriRouter, 
     for (const c of e.children) {
       const name = localName(c);
       if (name === 'BaseURL') {
-        const uri = text.slice(c.openEnd, c.closeStart).trim();
+        const uri = elementText(text, c);
         if (uri === '' || uri.includes('<')) continue;
         const r = place(uri, parentBase, 'base-url');
         if (r.out !== uri) edits.push({ start: c.openEnd, end: c.closeStart, text: encodeXmlAttr(r.out) });
@@ -87,7 +87,7 @@ export function routeMpdEdits(text: string, root: XmlElement, route: UriRouter, 
         if (first) base = r.base;
         first = false;
       } else if ((name === 'Location' || name === 'PatchLocation') && e === root) {
-        const uri = text.slice(c.openEnd, c.closeStart).trim();
+        const uri = elementText(text, c);
         if (uri === '' || uri.includes('<')) continue;
         const out = route(uri, 'location');
         if (out !== uri) edits.push({ start: c.openEnd, end: c.closeStart, text: encodeXmlAttr(out) });
@@ -107,6 +107,11 @@ export function routeMpdEdits(text: string, root: XmlElement, route: UriRouter, 
   };
   visit(root, MANIFEST);
   return edits;
+}
+
+/** An element's text content, entities decoded (`&amp;` in a query is `&`). */
+function elementText(text: string, e: XmlElement): string {
+  return decodeXmlEntities(text.slice(e.openEnd, e.closeStart).trim());
 }
 
 /** `to` (absolute, on the stand-in host) as a reference relative to the base URL `from`. */
