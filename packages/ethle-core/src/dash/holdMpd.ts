@@ -1,7 +1,7 @@
 import { EthleError, isEthleError } from '../errors/EthleError.js';
 import type { UriRouter } from '../url/UriRouter.js';
 import type { XmlElement } from '../xml/scanXml.js';
-import type { MpdInfo, MpdPeriod, MpdRepresentation, MpdTemplate, MpdTimelineEntry } from './MpdInfo.js';
+import type { MpdInfo, MpdPeriod, MpdTemplate, MpdTimelineEntry } from './MpdInfo.js';
 import { parseMpd } from './parseMpd.js';
 import { periodEndTicks } from './periodEndTicks.js';
 import { routeMpdEdits, type TextEdit } from './routeMpdEdits.js';
@@ -149,7 +149,7 @@ function holdTimelines(info: MpdInfo, o: DashHoldOptions, edits: TextEdit[], don
 function liveTimelines(info: MpdInfo, p: MpdPeriod, nowMs: number | undefined): LiveTimeline[] {
   const out: LiveTimeline[] = [];
   const seen = new Set<XmlElement>();
-  for (const r of p.representations as MpdRepresentation[]) {
+  for (const r of p.representations) {
     const t = r.template!;
     const entries = t.timeline!;
     const el = entries[0]!.element.parent!;

@@ -38,7 +38,7 @@ describe('Location and absolute BaseURLs (issue 15, item 2)', () => {
   const route = createEdgeRouter({ manifestUrl: ORIGIN_MPD, sessionToken: 'abc' });
   const held = holdMpd(MPD, { hold: 0, route }).text;
 
-  it('Location points back at the edge, with the session token', () => {
+  it('Location points back at the edge, with the session token; XML entities are decoded once and encoded once', () => {
     // Entities decoded before routing and encoded once after.
     expect(held).toContain('<Location>manifest.mpd?v=1&amp;w=2&amp;ethle_session=abc</Location>');
     const withQuery = live(`<BaseURL>http://origin.example/live/s1/?a=1&amp;b=2</BaseURL><Period id="p" start="PT0S">${numberSet('v')}</Period>`);
