@@ -14,6 +14,13 @@ export interface HeldManifest {
   text: string;
   holdSegments: number;
   holdSeconds: number;
+  /** Why fewer segments than asked were held (core reasons: 'short-window', 'ended', 'short-timeline', 'segment-list', …). */
+  reason?: string;
+  /**
+   * The text depends on the time as well as on the origin version (DASH S@r=−1 at the live edge):
+   * it is right until this instant (epoch ms); a cached rewrite must be made again from then on.
+   */
+  validUntilMs?: number;
 }
 
 /**
@@ -45,6 +52,11 @@ export interface ManifestView {
   bitrateHintBps?: number;
   /** Multivariant playlists: each variant's media playlist (origin path) and its advertised bits/s. */
   variantBitrates?: ReadonlyArray<{ path: string; bps: number }>;
+  /**
+   * URIs (as written in the manifest) left absolute because they are on another host than the
+   * origin: players fetch them directly, past the edge. Worth a log line per stream.
+   */
+  leftAbsolute: readonly string[];
   /** Segments produced at nowMs, ascending id per track (DASH $Number$ depends on the clock). */
   segments(nowMs: number): SegmentRef[];
   /** The manifest with the newest x segments held, URIs routed back to the edge. */

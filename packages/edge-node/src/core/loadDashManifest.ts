@@ -11,10 +11,11 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
   // The closures below capture plain values only, never `o` (see loadHlsManifest).
   const { manifestUrl, originBase, edgePathPrefix } = o;
   const info = parseMpd(text);
-  const router = (token: string | undefined) => createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix });
+  const leftAbsolute = new Set<string>();
+  const router = (token: string | undefined) => createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
   const route = router(undefined);
   // Validate holding once so an unholdable version never replaces a good one.
-  holdMpd(text, { hold: 0, route, nowMs: Date.now() });
+  holdMpd(text, { hold: 0, route, manifestUrl: manifestUrl, nowMs: Date.now() });
 
   const reps = new Map<string, { base: string; nominalSeconds: number; timeline: boolean }>();
   let segmentSeconds = info.maxSegmentDurationSeconds ?? 0;
@@ -38,6 +39,7 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
   return {
     kind: 'dash',
     segmentSeconds,
+    leftAbsolute: [...leftAbsolute],
     bitrateHintBps: bitrateHintBps > 0 ? bitrateHintBps : undefined,
     // MPD@minimumUpdatePeriod; an MPD that says nothing is re-read every few segments.
     pollIntervalMs: (info.minimumUpdatePeriodSeconds ?? segmentSeconds * 4) * 1000,
@@ -58,8 +60,14 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
       return out;
     },
     hold(x, token) {
-      const r = holdMpd(text, { hold: x, route: token === undefined ? route : router(token), nowMs: Date.now() });
-      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.offsetSeconds };
+      const r = holdMpd(text, { hold: x, route: token === undefined ? route : router(token), manifestUrl: manifestUrl, nowMs: Date.now() });
+      return {
+        text: r.text,
+        holdSegments: r.appliedHold,
+        holdSeconds: r.offsetSeconds,
+        ...(r.reason ? { reason: r.reason } : {}),
+        ...(r.validUntilMs !== undefined ? { validUntilMs: r.validUntilMs } : {}),
+      };
     },
   };
 }

@@ -18,7 +18,8 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   // The closures below outlive this call (as long as the version is current): they capture plain
   // values only, never `o` (it used to hold the previous view, chaining every version together).
   const { manifestUrl, originBase, edgePathPrefix, previousCarry } = o;
-  const router = (token: string | undefined) => createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix });
+  const leftAbsolute = new Set<string>();
+  const router = (token: string | undefined) => createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
 
   if (isMultivariantPlaylist(text)) {
     // Validate now (throws on garbage) so a broken version never replaces a good one.
@@ -34,6 +35,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     return {
       kind: 'hls-multivariant',
       variantBitrates,
+      leftAbsolute: [...leftAbsolute],
       segmentSeconds: 0,
       pollIntervalMs: 30_000,
       carry: undefined,
@@ -62,6 +64,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   return {
     kind: 'hls-media',
     segmentSeconds: playlist.targetDuration,
+    leftAbsolute: [...leftAbsolute],
     bitrateHintBps: kbps === undefined || kbps <= 0 ? undefined : kbps * 1000,
     // Live cadence: about half a target duration (RFC 8216 §6.3.4 lets clients reload at that pace).
     pollIntervalMs: (playlist.targetDuration * 1000) / 2,
@@ -71,7 +74,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     segments: () => segments,
     hold(x, token) {
       const r = holdMediaPlaylist(text, { hold: x, history, route: token === undefined ? route : router(token) });
-      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds };
+      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds, ...(r.reason ? { reason: r.reason } : {}) };
     },
   };
 }

@@ -121,7 +121,8 @@ export class LiveStream {
   held(version: Version, x: number, token: string | undefined): HeldManifest & { body: Buffer; fresh: boolean } {
     const cacheable = token === undefined && version === this.#current;
     const hit = cacheable ? this.#held.get(x) : undefined;
-    if (hit !== undefined) return hit;
+    // A text that depends on the time (DASH S@r=-1 at the live edge) is made again once stale.
+    if (hit !== undefined && (hit.validUntilMs === undefined || this.#o.now() < hit.validUntilMs)) return hit;
     const h = version.view.hold(x, token);
     const entry = { ...h, body: Buffer.from(h.text, 'utf8'), fresh: false };
     if (cacheable) this.#held.set(x, entry);
@@ -372,6 +373,9 @@ export class LiveStream {
         const before = this.#current?.view.firstId;
         if (before !== undefined && view.firstId !== undefined && view.firstId < before) {
           this.#o.onWarning('origin manifest went backwards (media sequence / first segment decreased)', { path: this.path, from: before, to: view.firstId });
+        }
+        if (view.leftAbsolute.length > 0 && (this.#current === undefined || this.#current.view.leftAbsolute.length !== view.leftAbsolute.length)) {
+          this.#o.onWarning('manifest URIs on another host stay absolute: players fetch them past the edge', { count: view.leftAbsolute.length, first: view.leftAbsolute.slice(0, 3) });
         }
         this.#current = { view, text, n: ++this.#versionN, fetchedAtMs: this.#o.now() };
         this.#held.clear();

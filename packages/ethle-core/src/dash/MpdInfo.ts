@@ -31,7 +31,13 @@ export interface MpdRepresentation {
   contentType: string | undefined;
   /** BaseURL chain MPD → Period → AdaptationSet → Representation (outermost first). */
   baseUrls: string[];
+  /** Set only when `addressing` is 'template'. */
   template: MpdTemplate | undefined;
+  /**
+   * How its segments are addressed, from the innermost level that says: SegmentTemplate, SegmentList,
+   * SegmentBase, or none of them (a single-segment BaseURL). Only templates can be held.
+   */
+  addressing: 'template' | 'list' | 'base' | 'none';
   adaptationSetId: string | undefined;
 }
 

@@ -1,6 +1,8 @@
 import { EthleError } from '../errors/EthleError.js';
 import { expandTemplate } from './expandTemplate.js';
 import type { MpdInfo, MpdPeriod, MpdRepresentation, MpdTemplate } from './MpdInfo.js';
+import { periodEndTicks } from './periodEndTicks.js';
+import { timelineCounts } from './timelineCounts.js';
 
 /** One media segment of one representation. */
 export interface DashSegment {
@@ -84,18 +86,13 @@ function numberSegments(info: MpdInfo, p: MpdPeriod, r: MpdRepresentation, t: Mp
 function timelineSegments(info: MpdInfo, p: MpdPeriod, r: MpdRepresentation, t: MpdTemplate, nowMs: number): DashSegment[] {
   const out: DashSegment[] = [];
   const tl = t.timeline!;
-  const periodEndTicks = p.durationSeconds === undefined ? Number.POSITIVE_INFINITY : t.presentationTimeOffset + p.durationSeconds * t.timescale;
   const nowTicks = info.type === 'static' ? Number.POSITIVE_INFINITY : t.presentationTimeOffset + ((nowMs - info.availabilityStartTimeMs) / 1000 - p.startSeconds) * t.timescale;
+  const { counts } = timelineCounts(tl, periodEndTicks(p, t), nowTicks);
   let n = t.startNumber;
   outer: for (let i = 0; i < tl.length; i++) {
     const s = tl[i]!;
-    let count = s.r + 1;
-    if (s.r < 0) {
-      // r = −1: repeat until the next entry, the period end or (live) now.
-      const until = Math.min(tl[i + 1]?.t ?? Number.POSITIVE_INFINITY, periodEndTicks, nowTicks);
-      if (!Number.isFinite(until)) throw new EthleError('ERR_DASH_MALFORMED', 'S@r=-1 with nothing to end it');
-      count = Math.max(0, Math.floor((until - s.t) / s.d + 1e-9));
-    }
+    const count = counts[i]!;
+    if (Number.isNaN(count)) throw new EthleError('ERR_DASH_MALFORMED', 'S@r=-1 with nothing to end it');
     if (out.length + count > MAX_EXPANSION) throw new EthleError('ERR_DASH_MALFORMED', 'SegmentTimeline expands to an absurd number of segments');
     for (let k = 0; k < count; k++) {
       const time = s.t + k * s.d;

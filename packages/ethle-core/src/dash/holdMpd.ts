@@ -1,18 +1,27 @@
 import { EthleError, isEthleError } from '../errors/EthleError.js';
 import type { UriRouter } from '../url/UriRouter.js';
-import { encodeXmlAttr, localName, type XmlElement } from '../xml/scanXml.js';
-import type { MpdInfo, MpdTimelineEntry } from './MpdInfo.js';
+import type { XmlElement } from '../xml/scanXml.js';
+import type { MpdInfo, MpdPeriod, MpdTemplate, MpdTimelineEntry } from './MpdInfo.js';
 import { parseMpd } from './parseMpd.js';
+import { periodEndTicks } from './periodEndTicks.js';
+import { routeMpdEdits, type TextEdit } from './routeMpdEdits.js';
+import { timelineCounts } from './timelineCounts.js';
 
 export interface DashHoldOptions {
   /** x: segments to hold back from the newest. */
   hold: number;
   /**
-   * Routes template and BaseURL URIs back through the edge (kinds `segment`, `init`, `base-url`);
-   * e.g. `createEdgeRouter`. A routed BaseURL loses any query: it only serves as a resolution base.
+   * Routes the MPD's URIs back through the edge (kinds `segment`, `init`, `index`, `base-url`,
+   * `location`; see routeMpdEdits); e.g. `createEdgeRouter`. A routed BaseURL loses any query: it
+   * only serves as a resolution base.
    */
   route?: UriRouter;
-  /** Now, ms since the epoch: needed only to count S@r=−1 runs at the live edge. */
+  /**
+   * The origin URL the MPD was fetched from: makes an absolute BaseURL nested under another one
+   * exact to rewrite (see routeMpdEdits).
+   */
+  manifestUrl?: string;
+  /** Now, ms since the epoch: needed to count S@r=−1 runs at the live edge. */
   nowMs?: number;
 }
 
@@ -21,20 +30,30 @@ export interface DashHoldResult {
   requestedHold: number;
   appliedHold: number;
   /**
-   * Latency the hold adds, seconds: the AST shift, or the duration of the trimmed timeline entries.
-   * The edge declares it (X-Ethle-Hold-Seconds) so a probe can recover the true latency.
+   * Latency the hold adds, seconds: the AST shift, or how much earlier the live period's listed
+   * media now ends (over all its timelines, the earliest end before minus the earliest end after).
+   * The edge declares it (X-Ethle-Hold-Seconds) so a probe can recover the true latency; it is 0
+   * whenever appliedHold is.
    */
   offsetSeconds: number;
-  mode: 'ast-shift' | 'timeline-trim' | 'static-passthrough';
-  /** Why less than requested was held. */
-  reason?: 'short-timeline';
+  /** 'unheld-passthrough': a live MPD this rewriter cannot hold, served routed but unheld (see `reason`). */
+  mode: 'ast-shift' | 'timeline-trim' | 'static-passthrough' | 'unheld-passthrough';
+  /**
+   * Why less than requested was held: 'short-timeline' (the live period lists too few segments;
+   * one always stays), or why nothing could be: 'segment-list' / 'segment-base' (no template to
+   * shift or trim), 'no-template' (a Representation without any addressing element),
+   * 'mixed-addressing' (SegmentTimeline and @duration templates in one MPD: no single lever holds both).
+   */
+  reason?: 'short-timeline' | 'segment-list' | 'segment-base' | 'no-template' | 'mixed-addressing';
+  /**
+   * Set when the held text depends on the time as well as on the origin text: an S@r=−1 run at the
+   * live edge grows with time, so the same origin MPD held later lists more. The held text is right
+   * until this instant (ms since the epoch, when the run's next segment completes); hold again then.
+   */
+  validUntilMs?: number;
 }
 
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
+const UNHELD_REASON = { list: 'segment-list', base: 'segment-base', none: 'no-template' } as const;
 
 /**
  * Holds back the newest x segments of a dynamic MPD (ETHLE, paper Section III, footnote 2).
@@ -42,58 +61,139 @@ interface Edit {
  * - `$Number$` templates without a timeline: availabilityStartTime moves later by x·l_seg, so every
  *   period's segments become available x segments later (one lever for all periods and adaptation
  *   sets, unlike Period@start). `offsetSeconds` = that shift.
- * - SegmentTimeline (`$Time$` or `$Number$`): the last x S entries go from every timeline, splitting
- *   @r runs (r = −1 is first counted against `nowMs`). AST stays; `offsetSeconds` = the trimmed duration.
+ * - SegmentTimeline (`$Time$` or `$Number$`): the last x segments go from each timeline of the live
+ *   period (the last one that has started at `nowMs`; without it, the last one), splitting @r runs (r = −1 is first counted against `nowMs`, never past the
+ *   period end). Periods that already ended are never trimmed: their media is complete, and a hole
+ *   at their end would never be filled. AST stays.
+ * - SegmentList / SegmentBase, or templates mixing both kinds: passed through unheld (mode
+ *   'unheld-passthrough', appliedHold 0, `reason` says why) — routed, so the player stays on the edge.
  *
- * Only the edited attribute values and S elements change; every other byte stays as it was.
- * Static MPDs pass through unchanged. Throws EthleError only; never returns a half-rewritten MPD.
+ * Only the edited attribute values, S elements and URIs change; every other byte stays as it was.
+ * Static MPDs are routed but never held. Throws EthleError only; never returns a half-rewritten MPD.
  */
 export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
   if (!Number.isInteger(o?.hold) || o.hold < 0 || o.hold > 100) {
     throw new EthleError('ERR_DASH_INVALID_OPTIONS', `hold must be an integer in [0, 100], got ${String(o?.hold)}`);
   }
   const info = parseMpd(text);
-  if (info.type === 'static') return { text, requestedHold: o.hold, appliedHold: 0, offsetSeconds: 0, mode: 'static-passthrough' };
+  const edits: TextEdit[] = o.route ? routeMpdEdits(text, info.root, o.route, o.manifestUrl) : [];
+  const done = (r: Omit<DashHoldResult, 'text' | 'requestedHold'>): DashHoldResult => ({ text: finish(text, edits), requestedHold: o.hold, ...r });
 
-  const templates = info.periods.flatMap((p) => p.representations.map((r) => r.template).filter((t) => t !== undefined));
-  const timelines = templates.filter((t) => t.timeline !== undefined);
-  if (timelines.length > 0 && timelines.length !== templates.length) {
-    throw new EthleError('ERR_DASH_UNSUPPORTED', 'an MPD mixing SegmentTimeline and @duration templates cannot be held consistently');
-  }
-  const edits: Edit[] = [];
-  let appliedHold = o.hold;
-  let offsetSeconds = 0;
-  let reason: DashHoldResult['reason'];
-  const mode: DashHoldResult['mode'] = timelines.length > 0 ? 'timeline-trim' : 'ast-shift';
+  if (info.type === 'static') return done({ appliedHold: 0, offsetSeconds: 0, mode: 'static-passthrough' });
+  const reps = info.periods.flatMap((p) => p.representations);
+  const unheld = reps.find((r) => r.addressing !== 'template');
+  if (unheld !== undefined) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'unheld-passthrough', reason: UNHELD_REASON[unheld.addressing as keyof typeof UNHELD_REASON] });
+  const templates = reps.map((r) => r.template!);
+  const timelines = templates.filter((t) => t.timeline !== undefined).length;
+  if (timelines > 0 && timelines !== templates.length) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'unheld-passthrough', reason: 'mixed-addressing' });
 
-  if (o.hold > 0 && mode === 'ast-shift') {
+  if (timelines === 0) {
+    if (o.hold === 0 || templates.length === 0) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'ast-shift' });
     const longest = Math.max(...templates.map((t) => t.duration! / t.timescale));
-    offsetSeconds = o.hold * longest;
+    const offsetSeconds = o.hold * longest;
     const a = info.availabilityStartTimeAttr!;
     edits.push({ start: a.valueStart, end: a.valueEnd, text: new Date(info.availabilityStartTimeMs + offsetSeconds * 1000).toISOString() });
-  } else if (o.hold > 0) {
-    // A timeline shared by representations through an AdaptationSet template is edited once.
-    const seen = new Set<MpdTimelineEntry[]>();
-    const byElement = new Map<XmlElement, MpdTimelineEntry[]>();
-    for (const t of timelines) {
-      const first = t.timeline![0]!.element.parent!;
-      if (!byElement.has(first)) byElement.set(first, t.timeline!);
-    }
-    for (const [, tl] of byElement) {
-      if (seen.has(tl)) continue;
-      seen.add(tl);
-      const t = timelines.find((x) => x.timeline === tl)!;
-      const r = trimTimeline(info, tl, t.timescale, t.presentationTimeOffset, o.hold, o.nowMs);
-      edits.push(...r.edits);
-      if (r.applied < appliedHold) {
-        appliedHold = r.applied;
-        reason = 'short-timeline';
-      }
-      offsetSeconds = Math.max(offsetSeconds, r.seconds);
+    return done({ appliedHold: o.hold, offsetSeconds, mode: 'ast-shift' });
+  }
+  return holdTimelines(info, o, edits, done);
+}
+
+interface LiveTimeline {
+  entries: MpdTimelineEntry[];
+  template: MpdTemplate;
+  counts: number[];
+  nowBound: boolean[];
+  total: number;
+}
+
+function holdTimelines(info: MpdInfo, o: DashHoldOptions, edits: TextEdit[], done: (r: Omit<DashHoldResult, 'text' | 'requestedHold'>) => DashHoldResult): DashHoldResult {
+  const mode = 'timeline-trim';
+  if (o.hold === 0) return done({ appliedHold: 0, offsetSeconds: 0, mode });
+  // The live period: the last one that has started. One announced ahead of time is not trimmed —
+  // its segments are not available yet, so trimming them would hold nothing the player could see.
+  const nowSeconds = o.nowMs === undefined ? Number.POSITIVE_INFINITY : (o.nowMs - info.availabilityStartTimeMs) / 1000;
+  let li = info.periods.length - 1;
+  while (li > 0 && info.periods[li]!.startSeconds > nowSeconds) li--;
+  const live = info.periods[li]!;
+  const tls = liveTimelines(info, live, o.nowMs);
+  if (tls.length === 0) return done({ appliedHold: 0, offsetSeconds: 0, mode, reason: 'short-timeline' });
+  // One count for every timeline of the period, so audio and video stay aligned; one segment always stays.
+  const applied = Math.max(0, Math.min(o.hold, ...tls.map((t) => t.total - 1)));
+  let endBefore = Number.POSITIVE_INFINITY;
+  let endAfter = Number.POSITIVE_INFINITY;
+  let validUntilMs: number | undefined;
+  for (const tl of tls) {
+    const trim = trimTimeline(tl, applied);
+    edits.push(...trim.edits);
+    const secs = (ticks: number) => (ticks - tl.template.presentationTimeOffset) / tl.template.timescale;
+    endBefore = Math.min(endBefore, secs(trim.endBefore));
+    endAfter = Math.min(endAfter, secs(trim.endAfter));
+    const i = tl.entries.length - 1;
+    if (tl.nowBound[i]) {
+      // The run grows when its next segment completes; until then this text is exact.
+      const s = tl.entries[i]!;
+      const at = info.availabilityStartTimeMs + (live.startSeconds + secs(s.t + (tl.counts[i]! + 1) * s.d)) * 1000;
+      validUntilMs = Math.min(validUntilMs ?? at, at);
     }
   }
+  return done({
+    appliedHold: applied,
+    offsetSeconds: applied === 0 ? 0 : endBefore - endAfter,
+    mode,
+    ...(applied < o.hold ? { reason: 'short-timeline' as const } : {}),
+    ...(validUntilMs !== undefined ? { validUntilMs } : {}),
+  });
+}
 
-  if (o.route) edits.push(...routeEdits(text, info, o.route));
+/** The distinct timelines of a period (one shared through an AdaptationSet template counts once), with their segment counts. */
+function liveTimelines(info: MpdInfo, p: MpdPeriod, nowMs: number | undefined): LiveTimeline[] {
+  const out: LiveTimeline[] = [];
+  const seen = new Set<XmlElement>();
+  for (const r of p.representations) {
+    const t = r.template!;
+    const entries = t.timeline!;
+    const el = entries[0]!.element.parent!;
+    if (seen.has(el)) continue;
+    seen.add(el);
+    const nowTicks = nowMs === undefined ? Number.POSITIVE_INFINITY : t.presentationTimeOffset + ((nowMs - info.availabilityStartTimeMs) / 1000 - p.startSeconds) * t.timescale;
+    const { counts, nowBound } = timelineCounts(entries, periodEndTicks(p, t), nowTicks);
+    if (counts.some(Number.isNaN)) throw new EthleError('ERR_DASH_INVALID_OPTIONS', 'holding a timeline that ends with S@r=-1 needs nowMs');
+    out.push({ entries, template: t, counts, nowBound, total: counts.reduce((a, b) => a + b, 0) });
+  }
+  return out;
+}
+
+/** Removes the last `n` segments of a timeline: whole S elements from the end, then a shorter @r. */
+function trimTimeline(tl: LiveTimeline, n: number): { edits: TextEdit[]; endBefore: number; endAfter: number } {
+  const edits: TextEdit[] = [];
+  const { entries, counts } = tl;
+  let last = entries.length - 1;
+  while (last > 0 && counts[last] === 0) last--;
+  const endBefore = entries[last]!.t + counts[last]! * entries[last]!.d;
+  let endAfter = endBefore;
+  let remaining = n;
+  for (let i = entries.length - 1; i >= 0 && remaining > 0; i--) {
+    const s = entries[i]!;
+    const c = counts[i]!;
+    const e = s.element;
+    if (c <= remaining) {
+      edits.push({ start: e.start, end: e.end, text: '' });
+      remaining -= c;
+      endAfter = s.t;
+    } else {
+      const newR = c - remaining - 1;
+      const rAttr = e.attrs.find((a) => a.name === 'r');
+      if (rAttr) edits.push({ start: rAttr.valueStart, end: rAttr.valueEnd, text: String(newR) });
+      else edits.push({ start: e.start + 1 + e.name.length, end: e.start + 1 + e.name.length, text: ` r="${newR}"` });
+      endAfter = s.t + (newR + 1) * s.d;
+      remaining = 0;
+    }
+  }
+  return { edits, endBefore, endAfter };
+}
+
+function finish(text: string, edits: TextEdit[]): string {
+  if (edits.length === 0) return text;
   const out = applyEdits(text, edits);
   try {
     parseMpd(out);
@@ -101,69 +201,10 @@ export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
     // Our own edit broke the document: a bug, reported as such rather than served.
     throw new EthleError('ERR_DASH_MALFORMED', `rewrite produced an invalid MPD: ${isEthleError(e) ? e.message : String(e)}`);
   }
-  return { text: out, requestedHold: o.hold, appliedHold, offsetSeconds, mode, ...(reason ? { reason } : {}) };
+  return out;
 }
 
-function trimTimeline(info: MpdInfo, tl: MpdTimelineEntry[], timescale: number, pto: number, hold: number, nowMs: number | undefined) {
-  const counts = tl.map((s, i) => {
-    if (s.r >= 0) return s.r + 1;
-    const next = tl[i + 1]?.t;
-    if (next !== undefined) return Math.max(0, Math.floor((next - s.t) / s.d + 1e-9));
-    if (nowMs === undefined) throw new EthleError('ERR_DASH_INVALID_OPTIONS', 'holding a timeline that ends with S@r=-1 needs nowMs');
-    const period = info.periods.find((p) => p.representations.some((r) => r.template?.timeline === tl));
-    const nowTicks = pto + ((nowMs - info.availabilityStartTimeMs) / 1000 - (period?.startSeconds ?? 0)) * timescale;
-    return Math.max(0, Math.floor((nowTicks - s.t) / s.d + 1e-9));
-  });
-  const total = counts.reduce((a, b) => a + b, 0);
-  const applied = Math.max(0, Math.min(hold, total - 1)); // keep at least one segment listed
-  const edits: Edit[] = [];
-  let remaining = applied;
-  let seconds = 0;
-  for (let i = tl.length - 1; i >= 0 && remaining > 0; i--) {
-    const s = tl[i]!;
-    const c = counts[i]!;
-    const e = s.element;
-    if (c <= remaining) {
-      edits.push({ start: e.start, end: e.end, text: '' });
-      remaining -= c;
-      seconds += (c * s.d) / timescale;
-    } else {
-      const newR = c - remaining - 1;
-      const rAttr = e.attrs.find((a) => a.name === 'r');
-      if (rAttr) edits.push({ start: rAttr.valueStart, end: rAttr.valueEnd, text: String(newR) });
-      else edits.push({ start: e.start + 1 + e.name.length, end: e.start + 1 + e.name.length, text: ` r="${newR}"` });
-      seconds += (remaining * s.d) / timescale;
-      remaining = 0;
-    }
-  }
-  return { edits, applied, seconds };
-}
-
-function routeEdits(text: string, info: MpdInfo, route: UriRouter): Edit[] {
-  const edits: Edit[] = [];
-  const visit = (e: XmlElement) => {
-    const name = localName(e);
-    if (name === 'SegmentTemplate') {
-      for (const a of e.attrs) {
-        if (a.name === 'media' || a.name === 'initialization') {
-          edits.push({ start: a.valueStart, end: a.valueEnd, text: encodeXmlAttr(route(a.value, a.name === 'media' ? 'segment' : 'init')) });
-        }
-      }
-    } else if (name === 'BaseURL') {
-      const raw = text.slice(e.openEnd, e.closeStart);
-      const uri = raw.trim();
-      if (uri !== '' && !uri.includes('<')) {
-        const routed = route(uri, 'base-url').replace(/[?#].*$/, '');
-        edits.push({ start: e.openEnd, end: e.closeStart, text: encodeXmlAttr(routed === '' ? './' : routed) });
-      }
-    }
-    for (const c of e.children) visit(c);
-  };
-  visit(info.root);
-  return edits;
-}
-
-function applyEdits(text: string, edits: Edit[]): string {
+function applyEdits(text: string, edits: TextEdit[]): string {
   const sorted = [...edits].sort((a, b) => a.start - b.start);
   let out = '';
   let at = 0;

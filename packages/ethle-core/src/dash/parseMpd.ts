@@ -1,5 +1,5 @@
 import { EthleError } from '../errors/EthleError.js';
-import { attr, localName, scanXml, type XmlElement } from '../xml/scanXml.js';
+import { attr, decodeXmlEntities, localName, scanXml, type XmlElement } from '../xml/scanXml.js';
 import type { MpdInfo, MpdPeriod, MpdRepresentation, MpdTemplate, MpdTimelineEntry } from './MpdInfo.js';
 import { parseXsDuration } from './parseXsDuration.js';
 
@@ -39,7 +39,7 @@ const kids = (e: XmlElement, name: string) => e.children.filter((c) => localName
 function baseUrlOf(e: XmlElement, text: string): string[] {
   const b = kids(e, 'BaseURL')[0];
   if (!b) return [];
-  return [text.slice(b.openEnd, b.closeStart).trim()];
+  return [decodeXmlEntities(text.slice(b.openEnd, b.closeStart).trim())];
 }
 
 function readTemplate(els: XmlElement[]): MpdTemplate | undefined {
@@ -84,6 +84,15 @@ function readTemplate(els: XmlElement[]): MpdTemplate | undefined {
   };
 }
 
+function addressingOf(innermostFirst: XmlElement[]): MpdRepresentation['addressing'] {
+  for (const e of innermostFirst) {
+    if (kids(e, 'SegmentTemplate').length > 0) return 'template';
+    if (kids(e, 'SegmentList').length > 0) return 'list';
+    if (kids(e, 'SegmentBase').length > 0) return 'base';
+  }
+  return 'none';
+}
+
 /** Parses an MPD into what an edge needs to hold it and to prefetch its segments. */
 export function parseMpd(text: string): MpdInfo {
   if (typeof text !== 'string' || !/<([A-Za-z_][\w.-]*:)?MPD[\s>/]/.test(text)) {
@@ -112,9 +121,8 @@ export function parseMpd(text: string): MpdInfo {
       const asTemplates = kids(as, 'SegmentTemplate');
       for (const r of kids(as, 'Representation')) {
         const rTemplates = kids(r, 'SegmentTemplate');
-        if (type === 'dynamic' && [p, as, r].some((e) => kids(e, 'SegmentList').length + kids(e, 'SegmentBase').length > 0)) {
-          throw new EthleError('ERR_DASH_UNSUPPORTED', 'SegmentList/SegmentBase in a dynamic MPD cannot be held', { representation: attr(r, 'id') });
-        }
+        // The innermost level that says how segments are addressed wins (ISO/IEC 23009-1 §5.3.9.1).
+        const addressing = addressingOf([r, as, p]);
         const id = attr(r, 'id');
         if (id === undefined) malformed('Representation without @id');
         reps.push({
@@ -123,7 +131,8 @@ export function parseMpd(text: string): MpdInfo {
           mimeType: attr(r, 'mimeType') ?? attr(as, 'mimeType'),
           contentType: attr(as, 'contentType'),
           baseUrls: [...mpdBase, ...baseUrlOf(p, text), ...baseUrlOf(as, text), ...baseUrlOf(r, text)],
-          template: readTemplate([...pTemplates, ...asTemplates, ...rTemplates]),
+          template: addressing === 'template' ? readTemplate([...pTemplates, ...asTemplates, ...rTemplates]) : undefined,
+          addressing,
           adaptationSetId: attr(as, 'id'),
         });
       }

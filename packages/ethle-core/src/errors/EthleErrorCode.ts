@@ -17,8 +17,6 @@ export type EthleErrorCode =
   | 'ERR_DASH_MALFORMED'
   /** holdMpd options are out of range (hold not an integer in [0, 100], r=-1 timeline without nowMs). */
   | 'ERR_DASH_INVALID_OPTIONS'
-  /** The MPD uses an addressing scheme the rewriter cannot hold (e.g. SegmentList, SegmentBase in a dynamic MPD). */
-  | 'ERR_DASH_UNSUPPORTED'
   /** Planner inputs are inconsistent (e.g. negative sequence numbers, x out of range). */
   | 'ERR_PLANNER_INVALID_INPUT'
   /** A URL to route through the edge cannot be resolved against its base. */

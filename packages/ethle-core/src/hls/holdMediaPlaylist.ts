@@ -13,6 +13,16 @@ export interface HlsHoldOptions {
   history?: HlsHistory;
   /** Routes every fetchable URI (see createEdgeRouter); none = URIs unchanged. */
   route?: HlsRouter;
+  /**
+   * LL-HLS features the server behind this playlist must honour — blocking reload, delta updates,
+   * parts. 'strip' removes them: EXT-X-SERVER-CONTROL CAN-BLOCK-RELOAD, CAN-SKIP-UNTIL,
+   * CAN-SKIP-DATERANGES and PART-HOLD-BACK (the line goes if nothing is left), EXT-X-PART-INF,
+   * EXT-X-PART, EXT-X-PRELOAD-HINT, EXT-X-RENDITION-REPORT, and EXT-X-SKIP (a delta update becomes a
+   * full playlist of the segments it lists: EXT-X-MEDIA-SEQUENCE moves past the skipped ones).
+   * Default: 'strip' when holding (hold ≥ 1 on a live playlist) — a holding edge answers neither
+   * `_HLS_msn`/`_HLS_part` nor `_HLS_skip` — else 'keep'.
+   */
+  lowLatency?: 'strip' | 'keep';
 }
 
 export interface HlsHeldSegment {
@@ -33,8 +43,10 @@ export interface HlsHoldResult {
   heldSeconds: number;
   /** The held complete segments, oldest first — what the edge can prefetch now. */
   held: HlsHeldSegment[];
-  /** LL-HLS parts of the in-progress segment that were held (they always go when x ≥ 1). */
+  /** LL-HLS parts of the in-progress segment that were held (they always go when x ≥ 1 or LL-HLS is stripped). */
   heldParts: number;
+  /** LL-HLS tags were removed (see HlsHoldOptions.lowLatency). */
+  lowLatencyStripped: boolean;
   /** msn of the newest complete segment the player sees (mediaSequence − 1 if none). */
   lastVisibleMsn: number;
   /** Older segments listed again at the head (from history) to keep ≥ 3 × target duration. */
@@ -54,11 +66,12 @@ const SEGMENT_ROLE_MASK =
 
 /**
  * ETHLE holding for an HLS media playlist: the newest `hold` complete segments leave the tail
- * together with every segment tag that belongs to them and with the in-progress LL-HLS segment
- * (its parts and preload hints — they are newer than any held segment, so they go whenever x ≥ 1;
- * x counts complete segments only, the unit the edge prefetches). EXT-X-RENDITION-REPORT
- * LAST-MSN drops by as many msns as our own last msn did. Every other line is kept byte for byte
- * and in order; URIs are routed.
+ * together with every tag that precedes them (segment tags and ad-break cues alike) and with the
+ * in-progress LL-HLS segment (its parts and preload hints — they are newer than any held segment,
+ * so they go whenever x ≥ 1; x counts complete segments only, the unit the edge prefetches).
+ * When holding, LL-HLS tags the edge cannot honour are stripped (see `lowLatency`); kept, an
+ * EXT-X-RENDITION-REPORT's LAST-MSN drops by as many msns as our own last msn did. Every other line
+ * is kept byte for byte and in order; URIs are routed.
  *
  * If the remaining playlist would be shorter than 3 × target duration, older segments from
  * `history` are listed again at the head (EXT-X-MEDIA-SEQUENCE / -DISCONTINUITY-SEQUENCE move back);
@@ -86,10 +99,14 @@ export function holdMediaPlaylist(text: string, options: HlsHoldOptions): HlsHol
   const n = segs.length;
   const td = p.targetDuration;
   const ended = p.endList || p.playlistType === 'VOD';
+  const lowLatency = options.lowLatency ?? (requested > 0 && !ended ? 'strip' : 'keep');
+  if (lowLatency !== 'strip' && lowLatency !== 'keep') throw new EthleError('ERR_HLS_INVALID_OPTIONS', "lowLatency must be 'strip' or 'keep'", { lowLatency });
+  const strip = lowLatency === 'strip';
 
   let x = 0;
   let ext: HlsHistorySegment[] = [];
-  const skippedSeconds = p.skippedSegments * td;
+  // A stripped delta update lists only the segments it lists.
+  const skippedSeconds = strip ? 0 : p.skippedSegments * td;
   // cum[i] = duration of the first i listed segments.
   const cum = new Float64Array(n + 1);
   for (let i = 0; i < n; i++) cum[i + 1] = (cum[i] as number) + (segs[i] as HlsMediaSegment).duration;
@@ -99,12 +116,12 @@ export function holdMediaPlaylist(text: string, options: HlsHoldOptions): HlsHol
     for (let cand = Math.min(requested, n - 1); cand >= 1; cand--) {
       const short = minSeconds - (skippedSeconds + (cum[n - cand] as number));
       if (short <= EPS) { x = cand; break; }
-      const found = history === undefined ? undefined : extension(history, scan, short);
+      const found = history === undefined ? undefined : extension(history, scan, short, strip);
       if (found !== undefined) { x = cand; ext = found; break; }
     }
   }
 
-  const text2 = x === 0 && ext.length === 0 && route === undefined ? text : render(scan, x, ext, route);
+  const text2 = x === 0 && ext.length === 0 && route === undefined && !strip ? text : render(scan, x, ext, route, strip);
   const held: HlsHeldSegment[] = [];
   let heldSeconds = 0;
   for (let i = n - x; i < n; i++) {
@@ -115,7 +132,8 @@ export function holdMediaPlaylist(text: string, options: HlsHoldOptions): HlsHol
     heldSeconds += s.duration;
   }
   let heldParts = 0;
-  if (x > 0 && p.partialSegment !== undefined) {
+  // The in-progress segment's parts are newer than anything listed: hidden whenever x ≥ 1 or parts go.
+  if ((x > 0 || strip) && p.partialSegment !== undefined) {
     heldParts = p.partialSegment.parts.length;
     for (const part of p.partialSegment.parts) heldSeconds += part.duration;
   }
@@ -128,6 +146,7 @@ export function holdMediaPlaylist(text: string, options: HlsHoldOptions): HlsHol
     heldSeconds,
     held,
     heldParts,
+    lowLatencyStripped: strip,
     lastVisibleMsn: n - x > 0 ? (segs[n - x - 1] as HlsMediaSegment).msn : p.mediaSequence + p.skippedSegments - 1,
     extendedFromHistory: ext.length,
     playlistSeconds: skippedSeconds + extSeconds + (cum[n - x] as number),
@@ -142,11 +161,12 @@ export function holdMediaPlaylist(text: string, options: HlsHoldOptions): HlsHol
  * `needed` seconds and join it consistently (contiguous msn, discontinuity sequence steps of 0 or
  * 1, no fMP4 → TS switch). Undefined if history cannot cover it.
  */
-function extension(history: HlsHistory, scan: MediaPlaylistScan, needed: number): HlsHistorySegment[] | undefined {
+function extension(history: HlsHistory, scan: MediaPlaylistScan, needed: number, strip: boolean): HlsHistorySegment[] | undefined {
   const p = scan.playlist;
   const first = p.segments[0];
   const hs = history.segments;
-  if (first === undefined || hs.length === 0 || p.skippedSegments > 0 || scan.mediaSequenceLine < 0) return undefined;
+  // A delta update that stays one cannot list older segments between EXT-X-SKIP and its own.
+  if (first === undefined || hs.length === 0 || (p.skippedSegments > 0 && !strip) || scan.mediaSequenceLine < 0) return undefined;
   // A KEY/MAP/PDT line above a header tag would end up above the older segments and apply to them.
   if (scan.firstSegmentLine < scan.headEnd) return undefined;
   const h0 = (hs[0] as HlsHistorySegment | null)?.msn;
@@ -197,7 +217,7 @@ function checkHistorySegment(h: HlsHistorySegment, msn: number): void {
   if (!ok) throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history is damaged (not contiguous, or an entry is not what recordHlsHistory makes)', { msn });
 }
 
-function render(scan: MediaPlaylistScan, x: number, ext: readonly HlsHistorySegment[], route: HlsRouter | undefined): string {
+function render(scan: MediaPlaylistScan, x: number, ext: readonly HlsHistorySegment[], route: HlsRouter | undefined, strip: boolean): string {
   const p = scan.playlist;
   const { roles, uriAttrs } = scan;
   const lines = p.lines;
@@ -217,12 +237,34 @@ function render(scan: MediaPlaylistScan, x: number, ext: readonly HlsHistorySegm
     if (visible.parts.length > 0) lastPart = visible.parts.length - 1;
   }
 
+  // Stripping a delta update: its first listed segment keeps its msn.
+  const mediaSequence = p.mediaSequence + (strip ? p.skippedSegments : 0) - ext.length;
   for (let i = 0; i < lines.length; i++) {
     if (i === scan.headEnd && ext.length > 0) emitHistory(out, ext, segs[0] as HlsMediaSegment, route);
     const line = lines[i] as string;
     const role = roles[i] as number;
-    if (i >= cutFrom && ((1 << role) & SEGMENT_ROLE_MASK) !== 0) continue;
+    if (i >= cutFrom) {
+      if (((1 << role) & SEGMENT_ROLE_MASK) !== 0) continue;
+      // Tags between the last visible URI and a held one belong to a held segment (ad-break cues —
+      // EXT-X-CUE-OUT/-CONT/-IN, SCTE-35, EXT-X-DATERANGE — open at the segment they precede); left
+      // behind they dangle after the last URI, where a strict parser makes a segment without a URI.
+      if (role === LineRole.Other && line.startsWith('#EXT') && !line.startsWith('#EXT-X-ENDLIST')) continue;
+    }
+    if (strip && ((1 << role) & LL_ROLE_MASK) !== 0) continue;
     switch (role) {
+      case LineRole.Header:
+        if (strip && line.startsWith('#EXT-X-PART-INF')) break;
+        if (strip && line.startsWith('#EXT-X-SERVER-CONTROL')) {
+          const kept = stripServerControl(line, i);
+          if (kept !== undefined) out.push(kept);
+          break;
+        }
+        if (strip && line.startsWith('#EXT-X-SKIP')) {
+          if (scan.mediaSequenceLine < 0) out.push(`#EXT-X-MEDIA-SEQUENCE:${mediaSequence}`);
+          break;
+        }
+        out.push(line);
+        break;
       case LineRole.Uri: {
         const uri = line.trim();
         out.push(route !== undefined && isRoutableUri(uri) ? applyHlsRouter(route, uri, 'segment') : line);
@@ -240,10 +282,8 @@ function render(scan: MediaPlaylistScan, x: number, ext: readonly HlsHistorySegm
         out.push(rewriteReport(line, i, shift, lastPart, route));
         break;
       case LineRole.MediaSequence:
-        if (ext.length > 0) {
-          out.push(`#EXT-X-MEDIA-SEQUENCE:${p.mediaSequence - ext.length}`);
-          if (scan.discontinuitySequenceLine < 0 && newDs !== 0) out.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${newDs}`);
-        } else out.push(line);
+        out.push(mediaSequence !== p.mediaSequence ? `#EXT-X-MEDIA-SEQUENCE:${mediaSequence}` : line);
+        if (ext.length > 0 && scan.discontinuitySequenceLine < 0 && newDs !== 0) out.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${newDs}`);
         break;
       case LineRole.DiscontinuitySequence:
         out.push(newDs !== p.discontinuitySequence ? `#EXT-X-DISCONTINUITY-SEQUENCE:${newDs}` : line);
@@ -255,6 +295,20 @@ function render(scan: MediaPlaylistScan, x: number, ext: readonly HlsHistorySegm
   let s = out.join(p.lineEnding);
   if (p.trailingNewline) s += p.lineEnding;
   return s;
+}
+
+const LL_ROLE_MASK = (1 << LineRole.Part) | (1 << LineRole.PreloadHint) | (1 << LineRole.RenditionReport);
+// What a server promises in EXT-X-SERVER-CONTROL by answering _HLS_ requests; HOLD-BACK stays.
+const LL_CONTROL_ATTRS: ReadonlySet<string> = new Set(['CAN-BLOCK-RELOAD', 'CAN-SKIP-UNTIL', 'CAN-SKIP-DATERANGES', 'PART-HOLD-BACK']);
+
+/** EXT-X-SERVER-CONTROL without the LL-HLS promises; undefined if nothing is left. */
+function stripServerControl(line: string, i: number): string | undefined {
+  const colon = line.indexOf(':');
+  const attrs = parseAttributeList(line, colon + 1, i, 'EXT-X-SERVER-CONTROL');
+  const kept = attrs.filter((a) => !LL_CONTROL_ATTRS.has(a.name));
+  if (kept.length === attrs.length) return line;
+  if (kept.length === 0) return undefined;
+  return line.slice(0, colon + 1) + kept.map((a) => line.slice(a.start - a.name.length - 1 - (a.quoted ? 1 : 0), a.end + (a.quoted ? 1 : 0))).join(',');
 }
 
 const KIND_BY_ROLE: Readonly<Record<number, 'key' | 'init' | 'part' | 'preload-hint'>> = {

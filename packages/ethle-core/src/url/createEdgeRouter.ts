@@ -1,5 +1,6 @@
 import { EthleError } from '../errors/EthleError.js';
 import { crossOriginPath } from './crossOriginPath.js';
+import { originKey } from './originKey.js';
 import { resolveUrlParts } from './resolveUrl.js';
 import { setQueryParam } from './setQueryParam.js';
 import { splitUrl, type UrlParts } from './splitUrl.js';
@@ -23,17 +24,30 @@ export interface EdgeRouterOptions {
    * fetches them directly; `'proxy'` maps them onto the edge under {@link CROSS_ORIGIN_PATH}.
    */
   crossOrigin?: 'keep' | 'proxy';
+  /**
+   * Other spellings of the manifest's origin that reach the same server and the same paths — its
+   * IP address, https where the manifest came over http (`https://o.example`, `http://10.0.0.5:8081`).
+   * URIs on them are routed to the edge like the manifest's own. (Default ports, case, userinfo and
+   * a trailing dot are normalised without being listed here.)
+   */
+  originAliases?: readonly string[];
+  /**
+   * Called for every http(s) URI left absolute because it is on another host ('keep'): the player
+   * fetches it directly, bypassing the edge. Gives the caller a way to say so in its log.
+   */
+  onLeftAbsolute?: (uri: string, kind: string) => void;
 }
 
 // Routing is deterministic, so a router memoizes: a rewrite per origin version sees mostly the
 // URIs it saw last time. Bounded so a long-running stream cannot grow it without limit.
 const MEMO_LIMIT = 512;
 const HTTP_RE = /^https?$/i;
+// An absolute http(s) URI or a network-path reference: what, returned unchanged, leaves the edge.
+const FOREIGN_RE = /^(?:https?:)?\/\//i;
 // Fast path: a plain relative path (no scheme, query, fragment, leading "/" or dot segments)
 // resolves into the manifest's directory and relativizes back to itself — most segment URIs.
 const PLAIN_RELATIVE_RE = /^[^:/?#\u0000-\u0020"<>\u007f][^:?#\u0000-\u0020"<>\u007f]*$/;
 const DOT_SEGMENT_RE = /(?:^|\/)\.\.?(?:\/|$)/;
-const DEFAULT_PORT: Readonly<Record<string, string>> = { http: ':80', https: ':443' };
 
 /**
  * A router that sends the player back to the edge: every http(s) URI in the manifest is resolved
@@ -53,21 +67,41 @@ export function createEdgeRouter(options: EdgeRouterOptions): UriRouter {
   const token = options.sessionToken;
   const param = options.sessionParam ?? 'ethle_session';
   const crossOrigin = options.crossOrigin ?? 'keep';
-  const origin = originKey(base);
+  const origins = new Set([originKey(base)]);
+  for (const alias of options.originAliases ?? []) {
+    const a = typeof alias === 'string' ? splitUrlOrUndefined(alias) : undefined;
+    if (a === undefined || a.scheme === undefined || a.authority === undefined || !HTTP_RE.test(a.scheme)) {
+      throw new EthleError('ERR_URL_INVALID', 'originAliases must be absolute http(s) URLs', { alias });
+    }
+    origins.add(originKey(a));
+  }
+  const onLeftAbsolute = options.onLeftAbsolute;
+  // URIs routed before and left absolute: a memo hit must still be reported.
+  const leftAbsolute = new Set<string>();
   const dir = base.path.slice(0, base.path.lastIndexOf('/') + 1);
   let memo: Map<string, string> | undefined; // created on the first URI that needs real resolution
   const tokenQuery = token === undefined ? '' : '?' + encodeURIComponent(param) + '=' + encodeURIComponent(token);
 
-  return (raw: string): string => {
+  return (raw: string, kind: string): string => {
     // Unencoded spaces occur in real playlists; browsers send them as %20, so do we.
     const uri = raw.includes(' ') ? raw.replaceAll(' ', '%20') : raw;
     if (PLAIN_RELATIVE_RE.test(uri) && !DOT_SEGMENT_RE.test(uri)) return uri + tokenQuery;
     const hit = memo?.get(uri);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      if (onLeftAbsolute !== undefined && leftAbsolute.has(uri)) onLeftAbsolute(raw, kind);
+      return hit;
+    }
     const routed = route(uri);
     memo ??= new Map();
-    if (memo.size >= MEMO_LIMIT) memo.clear();
+    if (memo.size >= MEMO_LIMIT) {
+      memo.clear();
+      leftAbsolute.clear();
+    }
     memo.set(uri, routed);
+    if (routed === uri && onLeftAbsolute !== undefined && FOREIGN_RE.test(uri)) {
+      leftAbsolute.add(uri);
+      onLeftAbsolute(raw, kind);
+    }
     return routed;
   };
 
@@ -77,7 +111,7 @@ export function createEdgeRouter(options: EdgeRouterOptions): UriRouter {
     const t = resolveUrlParts(ref, base);
     const frag = t.fragment === undefined ? '' : '#' + t.fragment;
     let out: string;
-    if (originKey(t) === origin) {
+    if (origins.has(originKey(t))) {
       out = relativePath(t.path) + (t.query === undefined ? '' : '?' + t.query);
     } else if (crossOrigin === 'proxy') {
       out = prefix + crossOriginPath(t.scheme ?? 'http', t.authority ?? '', t.path, t.query);
@@ -111,10 +145,10 @@ export function createEdgeRouter(options: EdgeRouterOptions): UriRouter {
   }
 }
 
-function originKey(p: UrlParts): string {
-  const scheme = (p.scheme ?? '').toLowerCase();
-  let auth = (p.authority ?? '').toLowerCase();
-  const port = DEFAULT_PORT[scheme];
-  if (port !== undefined && auth.endsWith(port)) auth = auth.slice(0, -port.length);
-  return scheme + '://' + auth;
+function splitUrlOrUndefined(u: string): UrlParts | undefined {
+  try {
+    return splitUrl(u);
+  } catch {
+    return undefined; // reported by the caller as ERR_URL_INVALID with the alias in its details
+  }
 }

@@ -33,7 +33,7 @@ describe('holdMediaPlaylist — plain live playlists', () => {
     expect(r.lastVisibleMsn).toBe(11);
   });
 
-  it('removes PDT, DISCONTINUITY and BYTERANGE tags of held segments and keeps unknown tags and comments', () => {
+  it('removes PDT, DISCONTINUITY, BYTERANGE and the cue tags that open them from held segments; keeps comments', () => {
     const origin = `#EXTM3U
 #EXT-X-TARGETDURATION:2
 #EXT-X-MEDIA-SEQUENCE:0
@@ -74,8 +74,6 @@ all.ts
 #EXT-X-BYTERANGE:100
 all.ts
 # a comment
-#EXT-X-CUE-OUT:DURATION=30
-#EXT-X-DATERANGE:ID="x",START-DATE="2026-11-22T10:00:10.000Z"
 `);
     expect(r.held.map((h) => h.byteRange)).toEqual([{ length: 120, offset: 0 }, { length: 120, offset: 120 }]);
     // The result still parses, with the implicit offsets intact.
@@ -311,7 +309,7 @@ s269.mp4
 
 describe('holdMediaPlaylist — LL-HLS', () => {
   it('holds the in-progress segment (parts + preload hint) and x complete segments with their parts; reports drop by the same msns', () => {
-    const r = holdMediaPlaylist(LL, { hold: 1 });
+    const r = holdMediaPlaylist(LL, { hold: 1, lowLatency: 'keep' });
     expect(r.text).toBe(`#EXTM3U
 #EXT-X-TARGETDURATION:4
 #EXT-X-VERSION:9
@@ -340,7 +338,7 @@ s268.mp4
 
   it('drops LAST-PART from reports when the visible tail lists no parts', () => {
     const longer = LL.replace('#EXT-X-MEDIA-SEQUENCE:266\n#EXT-X-MAP:URI="init.mp4"\n', '#EXT-X-MEDIA-SEQUENCE:264\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:4.0,\ns264.mp4\n#EXTINF:4.0,\ns265.mp4\n');
-    const r = holdMediaPlaylist(longer, { hold: 2 });
+    const r = holdMediaPlaylist(longer, { hold: 2, lowLatency: 'keep' });
     expect(r.appliedHold).toBe(2);
     expect(lines(r.text).filter((l) => l.startsWith('#EXT-X-RENDITION-REPORT'))).toEqual([
       '#EXT-X-RENDITION-REPORT:URI="../1M/index.m3u8",LAST-MSN=267',
@@ -420,7 +418,7 @@ s106.mp4
 s107.mp4
 `;
     const history = recordHlsHistory(createHlsHistory(), tsLive(90, 10));
-    const r = holdMediaPlaylist(delta, { hold: 1, history });
+    const r = holdMediaPlaylist(delta, { hold: 1, history, lowLatency: 'keep' });
     expect(r.appliedHold).toBe(1);
     expect(r.extendedFromHistory).toBe(0);
     expect(r.text).toBe(delta.replace('#EXTINF:4.0,\ns107.mp4\n', ''));

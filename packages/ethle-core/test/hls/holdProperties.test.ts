@@ -44,7 +44,8 @@ describe('holdMediaPlaylist properties (generated playlists)', () => {
         const first = m.base;
         const last = m.base + msnCount(m) - 1;
         const w = renderWindow(m, first, last);
-        const r = holdMediaPlaylist(w.text, { hold: x });
+        // 'keep': these properties check rendition reports and parts as an LL-HLS-capable server would serve them.
+        const r = holdMediaPlaylist(w.text, { hold: x, lowLatency: 'keep' });
         if (m.endList) {
           expect(r.text).toBe(w.text);
           expect(r.appliedHold).toBe(0);
@@ -108,7 +109,7 @@ describe('holdMediaPlaylist properties (generated playlists)', () => {
           history = recordHlsHistory(history, parseMediaPlaylist(w.text));
           const known = history.segments.length === 0 ? first : Math.min(first, history.segments[0]!.msn);
           const route = routed ? (u: string) => `E/${u}` : (u: string) => u;
-          const r = holdMediaPlaylist(w.text, { hold: x, history, ...(routed ? { route } : {}) });
+          const r = holdMediaPlaylist(w.text, { hold: x, history, lowLatency: 'keep', ...(routed ? { route } : {}) });
 
           // Expected: the largest x' ≤ x with a visible segment and ≥ 3 td using segments from `known` on.
           let want = 0;

@@ -111,7 +111,8 @@ export function renderWindow(m: StreamModel, first: number, last: number): Windo
   for (let k = m.base; k < first; k++) t += m.durMs[k - m.base] as number;
   for (let msn = first; msn <= last; msn++) {
     const i = msn - m.base;
-    if (m.cueEvery > 0 && msn % m.cueEvery === 0) push(`#EXT-X-CUE-POINT:ID=${msn}`, 'other');
+    // A cue tag belongs to the segment it precedes: it is held with it (issue 15, item 6).
+    if (m.cueEvery > 0 && msn % m.cueEvery === 0) push(`#EXT-X-CUE-POINT:ID=${msn}`, msn);
     if (m.keyEvery > 0 && (msn === first || msn % m.keyEvery === 0)) push(`#EXT-X-KEY:METHOD=AES-128,URI="${keyOf(m, msn)}"`, msn);
     if (m.disc[i]) push('#EXT-X-DISCONTINUITY', msn);
     if (m.fmp4 && (msn === first || m.disc[i])) push(`#EXT-X-MAP:URI="${mapOf(m, msn)}"`, msn);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEdgeRouter, crossOriginTarget, EthleError, resolveUrl, splitUrl } from '@ethle/core';
+import { createEdgeRouter, crossOriginTarget, EthleError, originKey, resolveUrl, splitUrl } from '@ethle/core';
 
 const MANIFEST = 'http://origin.example:8081/live/15M-2s/index.m3u8';
 
@@ -34,6 +34,57 @@ describe('createEdgeRouter', () => {
   it('treats the default port as the same origin', () => {
     const r = createEdgeRouter({ manifestUrl: 'https://o.example/live/a.m3u8' });
     expect(r('https://o.example:443/live/b.ts', 'segment')).toBe('b.ts');
+  });
+
+  it('compares origins after normalisation: case, default or zero-padded or empty port, userinfo, trailing dot (issue 15, item 7)', () => {
+    const r = createEdgeRouter({ manifestUrl: 'http://origin.example/live/a.m3u8', sessionToken: 't' });
+    for (const host of ['ORIGIN.Example', 'origin.example:80', 'origin.example:080', 'origin.example:', 'user:pw@origin.example', 'origin.example.', 'Origin.Example.:0080']) {
+      expect(r(`HTTP://${host}/live/b.ts`, 'segment'), host).toBe('b.ts?ethle_session=t');
+    }
+    expect(r('http://origin.example:8080/live/b.ts', 'segment')).toBe('http://origin.example:8080/live/b.ts');
+    expect(originKey(splitUrl('https://[::1]:443/x'))).toBe('https://[::1]');
+    expect(originKey(splitUrl('https://[::1]:8443/x'))).toBe('https://[::1]:8443');
+  });
+
+  it('https, an IP address or another name reach the edge only when declared as origin aliases', () => {
+    const plain = createEdgeRouter({ manifestUrl: 'http://origin.example/live/a.m3u8' });
+    expect(plain('https://origin.example/live/b.ts', 'segment')).toBe('https://origin.example/live/b.ts');
+    const r = createEdgeRouter({ manifestUrl: 'http://origin.example/live/a.m3u8', originAliases: ['https://origin.example', 'http://10.0.0.5:8081/'] });
+    expect(r('https://origin.example:443/live/b.ts', 'segment')).toBe('b.ts');
+    expect(r('http://10.0.0.5:8081/live/c.ts', 'segment')).toBe('c.ts');
+    expect(r('http://10.0.0.5/live/c.ts', 'segment')).toBe('http://10.0.0.5/live/c.ts');
+    for (const bad of ['/live', 'ftp://x', 'no url', 42]) {
+      expect(() => createEdgeRouter({ manifestUrl: MANIFEST, originAliases: [bad as string] })).toThrow(expect.objectContaining({ code: 'ERR_URL_INVALID' }));
+    }
+  });
+
+  it('says when it leaves a URI absolute because it is on another host — every time, memoized or not', () => {
+    const seen: [string, string][] = [];
+    const r = createEdgeRouter({ manifestUrl: MANIFEST, sessionToken: 't', onLeftAbsolute: (u, k) => seen.push([u, k]) });
+    r('https://cdn.example/a.ts', 'segment');
+    r('https://cdn.example/a.ts', 'segment');
+    r('//cdn.example/k.bin', 'key');
+    r('seg.ts', 'segment');
+    r('http://origin.example:8081/live/15M-2s/x.ts', 'segment');
+    r('skd://key-1', 'key');
+    expect(seen).toEqual([['https://cdn.example/a.ts', 'segment'], ['https://cdn.example/a.ts', 'segment'], ['//cdn.example/k.bin', 'key']]);
+    const proxied: string[] = [];
+    createEdgeRouter({ manifestUrl: MANIFEST, crossOrigin: 'proxy', onLeftAbsolute: (u) => proxied.push(u) })('https://cdn.example/a.ts', 'segment');
+    expect(proxied).toEqual([]);
+  });
+
+  it('property: any spelling of the manifest origin routes like the canonical one', () => {
+    const spelling = fc.record({
+      upper: fc.boolean(), port: fc.constantFrom('', ':8081', ':08081', ':0008081'), user: fc.constantFrom('', 'u@', 'u:p@'), dot: fc.boolean(), path: fc.constantFrom('/live/15M-2s/s.ts', '/x/y.ts?q=1', '/'),
+    });
+    const r = createEdgeRouter({ manifestUrl: MANIFEST, sessionToken: 'T' });
+    fc.assert(
+      fc.property(spelling, ({ upper, port, user, dot, path }) => {
+        if (port === '') return; // 8081 is not the default port: without it, another origin
+        const host = (upper ? 'ORIGIN.EXAMPLE' : 'origin.example') + (dot ? '.' : '');
+        expect(r(`${upper ? 'HTTP' : 'http'}://${user}${host}${port}${path}`, 'segment')).toBe(r(`http://origin.example:8081${path}`, 'segment'));
+      }),
+    );
   });
 
   it('adds the session token to every edge URI, but not to URIs left on another host', () => {
