@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
-import { decideHold } from '../src/core/decideHold.js';
-import { loadManifest } from '../src/core/loadManifest.js';
+import { decideStreamHold as decideHold, loadManifest } from '@ethle/core';
 import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
 
 // Auto mode learns s_seg from what the manifest advertises, so the first receiver's playlist is
@@ -71,7 +70,7 @@ describe('advertised bitrate as the first s_seg (auto hold)', () => {
 });
 
 describe('loadManifest: advertised bitrates', () => {
-  const opts = { manifestUrl: 'http://o.test/live/s/manifest.mpd', originBase: 'http://o.test', edgePathPrefix: '' };
+  const opts = { manifestUrl: 'http://o.test/live/s/manifest.mpd', originBase: 'http://o.test', edgePathPrefix: '', routing: 'edge' as const, nowMs: Date.now(), previousCarry: undefined };
   it('DASH: the top Representation of each adaptation set, summed', () => {
     const mpd = `<?xml version="1.0"?>
 <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-11-22T00:00:00Z" minimumUpdatePeriod="PT2S" profiles="urn:mpeg:dash:profile:isoff-live:2011">

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SegmentCache } from '../src/cache/SegmentCache.js';
-import { BackhaulSamples, steadyFlows } from '../src/core/BackhaulSamples.js';
-import { decideHold } from '../src/core/decideHold.js';
+import { BackhaulSamples, decideStreamHold as decideHold, steadyFlows } from '@ethle/core';
 import { FlowMeter } from '../src/origin/FlowMeter.js';
 import { OriginClient, type OriginFetchReport } from '../src/origin/OriginClient.js';
 import { startTestOrigin, type TestOrigin } from './helpers/startTestOrigin.js';

@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
-import { loadManifest } from '../src/core/loadManifest.js';
+import { loadManifest } from '@ethle/core';
 
 // Manifest shapes other packagers produce (issue 15), through the loaders and a real edge: what the
 // core now reports (URIs left absolute, unheld pass-through with a reason, time-dependent holds)
 // reaches the edge.
 
 const ORIGIN = 'http://origin.example:8081';
-const opts = (path: string) => ({ manifestUrl: ORIGIN + path, originBase: ORIGIN, edgePathPrefix: '', previous: undefined });
+const opts = (path: string) => ({ manifestUrl: ORIGIN + path, originBase: ORIGIN, edgePathPrefix: '', routing: 'edge' as const, nowMs: Date.now(), previousCarry: undefined });
 const astIso = (ms: number) => new Date(ms).toISOString();
 
 describe('loadManifest passes what the core found on to the edge', () => {
@@ -44,7 +44,7 @@ s3.ts
     const ast = Date.now() - 60_000;
     const text = `<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="${astIso(ast)}"><Period id="p" start="PT0S"><AdaptationSet mimeType="video/mp4"><SegmentTemplate timescale="1000" media="v/$Time$.m4s"><SegmentTimeline><S t="0" d="2000" r="-1"/></SegmentTimeline></SegmentTemplate><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>`;
     const before = Date.now();
-    const held = loadManifest(text, opts('/live/manifest.mpd')).hold(2, undefined);
+    const held = loadManifest(text, opts('/live/manifest.mpd')).hold(2, undefined, Date.now());
     expect(held).toMatchObject({ holdSegments: 2, holdSeconds: 4 });
     // The next segment completes within one segment duration of now.
     expect(held.validUntilMs).toBeGreaterThan(before);

@@ -5,7 +5,7 @@ import { createEdgeConfig, EdgeError, ranThroughputFromSignal, rsrpIndexToDbm, r
 import { FetchScheduler } from '../src/origin/FetchScheduler.js';
 import { RttEstimator } from '../src/origin/RttEstimator.js';
 import { readCmcd } from '../src/radio/readCmcd.js';
-import { SessionTable } from '../src/session/SessionTable.js';
+import { PolicyGroups as SessionTable } from '@ethle/core';
 
 describe('createEdgeConfig', () => {
   it('fills defaults and accepts several named origins', () => {
@@ -147,7 +147,7 @@ describe('radio inputs', () => {
 
 describe('decideHold (edge adapter over the core model)', () => {
   it('corrects the model online with the backhaul throughput actually achieved, never upwards', async () => {
-    const { decideHold } = await import('../src/core/decideHold.js');
+    const { decideStreamHold: decideHold } = await import('@ethle/core');
     const base = { rttMs: 10, segmentBytes: 500_000, segmentSeconds: 2, ranMbps: 100, initialWindow: 10, maxHold: 4 };
     const model = decideHold(base);
     expect(model.eq1).toBe(true);

@@ -1,8 +1,6 @@
 import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
-import { planPrefetch } from '@ethle/core';
-import { loadManifest } from '../core/loadManifest.js';
-import type { HeldManifest, ManifestView, SegmentRef } from '../core/ManifestView.js';
+import { loadManifest, planPrefetch, type HeldManifest, type ManifestView, type SegmentRef } from '@ethle/core';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import type { OriginClient, SplitFetch } from '../origin/OriginClient.js';
 
@@ -24,6 +22,8 @@ export interface LiveStreamOptions {
   bitrateHint: () => number | undefined;
   onManifestError: (e: EdgeError) => void;
   onLead: (lead: number) => void;
+  /** A new origin version was loaded (the registry reads bitrate hints, the policy its context). */
+  onVersion: (view: ManifestView) => void;
   /** Something about the origin's manifest worth an operator's attention (not an error). */
   onWarning: (message: string, details: Record<string, unknown>) => void;
   /** A bug in planning (not an origin fault): reported, never turned into an origin outage. */
@@ -123,7 +123,7 @@ export class LiveStream {
     const hit = cacheable ? this.#held.get(x) : undefined;
     // A text that depends on the time (DASH S@r=-1 at the live edge) is made again once stale.
     if (hit !== undefined && (hit.validUntilMs === undefined || this.#o.now() < hit.validUntilMs)) return hit;
-    const h = version.view.hold(x, token);
+    const h = version.view.hold(x, token, this.#o.now());
     const entry = { ...h, body: Buffer.from(h.text, 'utf8'), fresh: false };
     if (cacheable) this.#held.set(x, entry);
     return { ...entry, fresh: true };
@@ -362,7 +362,9 @@ export class LiveStream {
           view = loadManifest(text, {
             manifestUrl: this.#o.origin.absolute(path),
             originBase: this.#o.origin.url,
+            routing: 'edge',
             edgePathPrefix: this.#o.edgePathPrefix,
+            nowMs: Date.now(),
             // Only the carried state (bounded HLS history), never the previous view itself: a
             // view that referenced its predecessor kept every version of the stream alive.
             previousCarry: this.#current?.view.carry,
@@ -379,6 +381,7 @@ export class LiveStream {
         }
         this.#current = { view, text, n: ++this.#versionN, fetchedAtMs: this.#o.now() };
         this.#held.clear();
+        this.#o.onVersion(view);
       }
       this.#lastError = undefined;
       this.#failures = 0;

@@ -20,4 +20,6 @@ export type EthleErrorCode =
   /** Planner inputs are inconsistent (e.g. negative sequence numbers, x out of range). */
   | 'ERR_PLANNER_INVALID_INPUT'
   /** A URL to route through the edge cannot be resolved against its base. */
-  | 'ERR_URL_INVALID';
+  | 'ERR_URL_INVALID'
+  /** A manifest is neither an HLS playlist nor a DASH MPD. */
+  | 'ERR_MANIFEST_UNKNOWN';

@@ -1,4 +1,10 @@
-import { availableSegments, createEdgeRouter, holdMpd, parseMpd, resolveUrl, type MpdRepresentation } from '@ethle/core';
+import { availableSegments } from '../dash/availableSegments.js';
+import { holdMpd } from '../dash/holdMpd.js';
+import type { MpdRepresentation } from '../dash/MpdInfo.js';
+import { parseMpd } from '../dash/parseMpd.js';
+import { createEdgeRouter } from '../url/createEdgeRouter.js';
+import { resolveUrl } from '../url/resolveUrl.js';
+import type { UriRouter } from '../url/UriRouter.js';
 import type { LoadManifestOptions } from './loadManifest.js';
 import type { ManifestView, SegmentRef } from './ManifestView.js';
 import { originPath } from './originPath.js';
@@ -9,13 +15,14 @@ const SEGMENTS_PER_REPRESENTATION = 24;
 /** A dynamic (or static) MPD version, parsed, held and routed by @ethle/core. */
 export function loadDashManifest(text: string, o: LoadManifestOptions): ManifestView {
   // The closures below capture plain values only, never `o` (see loadHlsManifest).
-  const { manifestUrl, originBase, edgePathPrefix } = o;
+  const { manifestUrl, originBase, edgePathPrefix, routing } = o;
   const info = parseMpd(text);
   const leftAbsolute = new Set<string>();
-  const router = (token: string | undefined) => createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
+  const router = (token: string | undefined): UriRouter | undefined =>
+    routing === 'none' ? undefined : createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
   const route = router(undefined);
   // Validate holding once so an unholdable version never replaces a good one.
-  holdMpd(text, { hold: 0, route, manifestUrl: manifestUrl, nowMs: Date.now() });
+  holdMpd(text, { hold: 0, ...(route === undefined ? {} : { route }), manifestUrl, nowMs: o.nowMs });
 
   const reps = new Map<string, { base: string; nominalSeconds: number; timeline: boolean }>();
   let segmentSeconds = info.maxSegmentDurationSeconds ?? 0;
@@ -59,8 +66,9 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
       }
       return out;
     },
-    hold(x, token) {
-      const r = holdMpd(text, { hold: x, route: token === undefined ? route : router(token), manifestUrl: manifestUrl, nowMs: Date.now() });
+    hold(x, token, nowMs) {
+      const rt = token === undefined ? route : router(token);
+      const r = holdMpd(text, { hold: x, ...(rt === undefined ? {} : { route: rt }), manifestUrl, nowMs });
       return {
         text: r.text,
         holdSegments: r.appliedHold,

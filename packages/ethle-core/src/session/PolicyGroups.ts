@@ -1,4 +1,5 @@
-import type { PolicyGroup } from '../events/EdgeEvents.js';
+/** The paper's two policy groups of a stream's receivers (Section III-C). */
+export type PolicyGroup = 'hold-0' | 'hold-x';
 
 interface Session {
   stream: string;
@@ -22,7 +23,7 @@ export interface GroupAssignment {
  * map's order is last-seen order — and per-stream counts kept as sessions come and go, never
  * recounted by scanning.
  */
-export class SessionTable {
+export class PolicyGroups {
   /** `${stream}\n${session}` → session, least recently seen first. */
   readonly #sessions = new Map<string, Session>();
   readonly #byStream = new Map<string, { keys: Set<string>; counts: Record<PolicyGroup, number> }>();

@@ -1,4 +1,5 @@
-import { decideHold as coreDecideHold, modelHold } from '@ethle/core';
+import { decideHold as coreDecideHold } from '../model/decideHold.js';
+import { modelHold } from '../model/modelHold.js';
 
 /** What the edge measured, for one receiver's decision. */
 export interface HoldContext {
@@ -12,7 +13,7 @@ export interface HoldContext {
   measuredBackhaulMbps?: number;
 }
 
-export interface HoldDecision {
+export interface StreamHoldDecision {
   /** eq. 1 holds: hold-0 is enough for this receiver. */
   eq1: boolean;
   /** eq. 3 holds: the radio is faster than the bitrate. */
@@ -25,10 +26,11 @@ export interface HoldDecision {
 }
 
 /**
- * The core's model and decision (`modelHold`, Sections III-B and IV) in the edge's units. The
- * request's RTT counts in the delivery time: every real segment fetch pays it.
+ * The model and decision (`modelHold`, Sections III-B and IV) in an edge's units, corrected online
+ * by what the edge measured. The request's RTT counts in the delivery time: every real segment
+ * fetch pays it.
  */
-export function decideHold(c: HoldContext): HoldDecision {
+export function decideStreamHold(c: HoldContext): StreamHoldDecision {
   const r = modelHold({
     rttSeconds: c.rttMs / 1000,
     segmentBytes: c.segmentBytes,

@@ -1,14 +1,9 @@
-import {
-  createEdgeRouter,
-  createHlsHistory,
-  holdMediaPlaylist,
-  isMultivariantPlaylist,
-  parseMediaPlaylist,
-  parseMultivariantPlaylist,
-  recordHlsHistory,
-  rewriteMultivariantPlaylist,
-  type HlsHistory,
-} from '@ethle/core';
+import { createHlsHistory, recordHlsHistory, type HlsHistory } from '../hls/HlsHistory.js';
+import { holdMediaPlaylist } from '../hls/holdMediaPlaylist.js';
+import { isMultivariantPlaylist, parseMediaPlaylist, parseMultivariantPlaylist } from '../hls/parsePlaylist.js';
+import { rewriteMultivariantPlaylist } from '../hls/rewriteMultivariantPlaylist.js';
+import { createEdgeRouter } from '../url/createEdgeRouter.js';
+import type { UriRouter } from '../url/UriRouter.js';
 import type { LoadManifestOptions } from './loadManifest.js';
 import type { ManifestView, SegmentRef } from './ManifestView.js';
 import { originPath } from './originPath.js';
@@ -17,13 +12,15 @@ import { originPath } from './originPath.js';
 export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestView {
   // The closures below outlive this call (as long as the version is current): they capture plain
   // values only, never `o` (it used to hold the previous view, chaining every version together).
-  const { manifestUrl, originBase, edgePathPrefix, previousCarry } = o;
+  const { manifestUrl, originBase, edgePathPrefix, previousCarry, routing } = o;
   const leftAbsolute = new Set<string>();
-  const router = (token: string | undefined) => createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
+  const router = (token: string | undefined): UriRouter | undefined =>
+    routing === 'none' ? undefined : createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
+  const routeOpt = (r: UriRouter | undefined) => (r === undefined ? {} : { route: r });
 
   if (isMultivariantPlaylist(text)) {
     // Validate now (throws on garbage) so a broken version never replaces a good one.
-    rewriteMultivariantPlaylist(text, { route: router(undefined) });
+    rewriteMultivariantPlaylist(text, { route: router(undefined) ?? keepUri });
     const variantBitrates: Array<{ path: string; bps: number }> = [];
     for (const v of parseMultivariantPlaylist(text).variants) {
       // AVERAGE-BANDWIDTH is what a segment costs on average; BANDWIDTH is the peak.
@@ -40,7 +37,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
       pollIntervalMs: 30_000,
       carry: undefined,
       segments: () => [],
-      hold: (_x, token) => ({ text: rewriteMultivariantPlaylist(text, { route: router(token) }), holdSegments: 0, holdSeconds: 0 }),
+      hold: (_x, token) => ({ text: rewriteMultivariantPlaylist(text, { route: router(token) ?? keepUri }), holdSegments: 0, holdSeconds: 0 }),
     };
   }
 
@@ -59,7 +56,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     last?.programDateTimeMs === undefined || playlist.endList ? undefined : last.programDateTimeMs + (last.duration + playlist.targetDuration) * 1000;
   // Validate holding once with the default route so an unholdable version is rejected here.
   const route = router(undefined);
-  holdMediaPlaylist(text, { hold: 0, history, route });
+  holdMediaPlaylist(text, { hold: 0, history, ...routeOpt(route) });
   const kbps = last?.bitrateKbps;
   return {
     kind: 'hls-media',
@@ -73,8 +70,11 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     firstId: playlist.segments[0]?.msn,
     segments: () => segments,
     hold(x, token) {
-      const r = holdMediaPlaylist(text, { hold: x, history, route: token === undefined ? route : router(token) });
+      const r = holdMediaPlaylist(text, { hold: x, history, ...routeOpt(token === undefined ? route : router(token)) });
       return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds, ...(r.reason ? { reason: r.reason } : {}) };
     },
   };
 }
+
+/** Routing 'none': every URI stays as the origin wrote it. */
+const keepUri = (uri: string): string => uri;

@@ -59,6 +59,6 @@ export interface ManifestView {
   leftAbsolute: readonly string[];
   /** Segments produced at nowMs, ascending id per track (DASH $Number$ depends on the clock). */
   segments(nowMs: number): SegmentRef[];
-  /** The manifest with the newest x segments held, URIs routed back to the edge. */
-  hold(x: number, sessionToken: string | undefined): HeldManifest;
+  /** The manifest with the newest x segments held (at nowMs), URIs routed as the loader was told. */
+  hold(x: number, sessionToken: string | undefined, nowMs: number): HeldManifest;
 }

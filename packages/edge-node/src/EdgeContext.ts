@@ -1,0 +1,37 @@
+import type { HoldPolicy } from '@ethle/core';
+import type { Logger } from 'pino';
+import type { SegmentCache } from './cache/SegmentCache.js';
+import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
+import type { EdgeEvents } from './events/EdgeEvents.js';
+import type { EdgeMetrics } from './metrics/EdgeMetrics.js';
+import type { OriginClient } from './origin/OriginClient.js';
+import type { RniSubscription } from './radio/RniSubscription.js';
+import type { StreamRegistry } from './stream/StreamRegistry.js';
+
+/** One configured origin at the edge. */
+export interface Origin {
+  cfg: OriginConfig;
+  client: OriginClient;
+  /** '' with a single origin, else '/{name}'. */
+  prefix: string;
+}
+
+/**
+ * What the request handlers share, built once by startEdge (the composition root) and passed
+ * down as plain values: no handler reaches for a global.
+ */
+export interface EdgeContext {
+  config: EdgeConfig;
+  log: Logger;
+  /** The edge's coarse wall clock (ms). */
+  now: () => number;
+  events: EdgeEvents;
+  metrics: EdgeMetrics;
+  cache: SegmentCache;
+  policy: HoldPolicy;
+  streams: StreamRegistry;
+  origins: Map<string, Origin>;
+  rni: RniSubscription | undefined;
+  /** Backhaul RTT to an origin (configured, else measured), ms. */
+  rttFor(origin: string): number | undefined;
+}

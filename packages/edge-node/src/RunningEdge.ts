@@ -1,0 +1,38 @@
+import type { Logger } from 'pino';
+import type { EdgeConfig } from './config/EdgeConfig.js';
+import type { EdgeEvents } from './events/EdgeEvents.js';
+import type { EdgeMetrics } from './metrics/EdgeMetrics.js';
+
+export interface RunningEdge {
+  /** Base URL the edge listens on, e.g. http://127.0.0.1:40123 */
+  url: string;
+  events: EdgeEvents;
+  metrics: EdgeMetrics;
+  config: EdgeConfig;
+  /** What the edge holds now: every bounded structure's size (operators, tests, the soak). */
+  stats(): EdgeStats;
+  /**
+   * Stop accepting, let responses in progress finish within `drainMs`, then abort origin
+   * fetches, stop pollers and timers, unsubscribe from RNI.
+   */
+  close(): Promise<void>;
+}
+
+export interface EdgeStats {
+  streams: number;
+  sessions: number;
+  cacheEntries: number;
+  cacheBytes: number;
+  /** Bytes of entries with a receiver attached (never evictable while so). */
+  pinnedBytes: number;
+  segmentIndex: number;
+  originFetchesRunning: number;
+  originFetchesQueued: number;
+  connections: number;
+}
+
+export interface StartEdgeOptions {
+  /** Pino logger to use instead of creating one from config.logLevel. */
+  logger?: Logger;
+}
+

@@ -1,0 +1,147 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EdgeContext, Origin } from '../EdgeContext.js';
+import { isEdgeError, type EdgeError } from '../errors/EdgeError.js';
+import { CORS, HEADERS, NO_CORS } from '../http/HEADERS.js';
+import type { RequestTarget } from '../http/parseTarget.js';
+import { retryAfterFor, sendError, statusFor } from '../http/sendError.js';
+import { readCmcd } from '../radio/readCmcd.js';
+import type { LiveStream } from '../stream/LiveStream.js';
+
+const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
+/** A CMCD sid usable as it is in a response header and a log line (visible ASCII). */
+const HEADER_SAFE_RE = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * Manifest requests: the held playlist/MPD of the request's stream for the receiver's policy
+ * group, the last good version (marked stale) while the origin's is broken, or a redirect to the
+ * origin when the receiver's radio is slower than the stream (eq. 3). Hot path: once the stream
+ * has a version and a decision needs no first-segment size, nothing here awaits.
+ */
+export function createManifestHandler(ctx: EdgeContext) {
+  const { config, metrics, events, policy, streams } = ctx;
+  /** One 'manifest-stale' event per failure episode and stream, not per receiver request. */
+  const staleReported = new WeakMap<LiveStream, EdgeError>();
+
+  return async function handleManifest(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, target: RequestTarget): Promise<void> {
+    let stream: LiveStream;
+    try {
+      stream = streams.forManifest(origin, originPath, target.forwardQuery === '' ? '' : target.forwardQuery.slice(1));
+    } catch (e) {
+      if (!isEdgeError(e)) throw e;
+      metrics.countRequest('manifest', 503);
+      sendError(res, 503, e.message, e.code, '5');
+      return;
+    }
+    stream.lastActivityMs = ctx.now();
+    let version = stream.version;
+    if (version === undefined) {
+      try {
+        version = await stream.ready();
+      } catch (e) {
+        // Only origin faults are origin errors; anything else is a bug and surfaces as a 500.
+        if (!isEdgeError(e)) throw e;
+        streams.dropFailed(stream);
+        metrics.countRequest('manifest', statusFor(e));
+        sendError(res, statusFor(e), `origin manifest unavailable: ${e.code}`, e.code, retryAfterFor(e));
+        return;
+      }
+    }
+    const headers: Record<string, string | number> = {
+      ...(req.headers.origin === undefined ? NO_CORS : CORS),
+      'content-type': version.view.kind === 'dash' ? 'application/dash+xml' : 'application/vnd.apple.mpegurl',
+      'cache-control': 'no-cache',
+    };
+    // A broken origin manifest: serve the last good version for a bounded time, and say so.
+    const lastError = stream.lastError;
+    if (lastError !== undefined) {
+      const age = ctx.now() - version.fetchedAtMs;
+      if (age > config.manifestStaleMs) {
+        metrics.countRequest('manifest', statusFor(lastError));
+        sendError(res, statusFor(lastError), `origin manifest broken for ${Math.round(age / 1000)} s: ${lastError.code}`, lastError.code, retryAfterFor(lastError));
+        return;
+      }
+      headers[HEADERS.manifestStale] = (age / 1000).toFixed(1);
+      metrics.staleManifests.inc({ stream: stream.key });
+      if (staleReported.get(stream) !== lastError) {
+        staleReported.set(stream, lastError);
+        events.emit('manifest-stale', { stream: stream.key, ageMs: age, error: lastError.code });
+      }
+    }
+
+    const cmcd = readCmcd(target.query, req.headers);
+    const tokenParam = target.query.get('ethle_session');
+    const token = tokenParam !== null && TOKEN_RE.test(tokenParam) ? tokenParam : undefined;
+
+    if (version.view.kind === 'hls-multivariant') {
+      // Variant URIs carry a session token so each receiver's media playlist requests are
+      // recognisable; issued here when the receiver has none (cheap: multivariant is fetched once).
+      const session = token ?? safeSid(cmcd.sid) ?? randomBytes(9).toString('base64url');
+      const held = stream.held(version, 0, session);
+      headers[HEADERS.session] = session;
+      headers[HEADERS.holdSegments] = '0';
+      headers[HEADERS.holdSeconds] = '0';
+      return sendText(res, req, headers, held.body, metrics);
+    }
+
+    const ip = clientIp(req);
+    const session = token ?? safeSid(cmcd.sid) ?? `ip-${ip}`;
+    headers[HEADERS.session] = session;
+    const ranMbps = ctx.rni?.lookup(ip, ctx.now()) ?? cmcd.mtpMbps ?? config.defaultRanMbps;
+    let sctx = streams.contextOf(stream, version.view, origin.cfg.name);
+    // Auto and a manifest that advertises no bitrate: wait for the first segment's Content-Length
+    // (one backhaul round trip, started by the planner's first round).
+    if (policy.config.hold === 'auto' && sctx.segmentBytes === undefined) {
+      sctx = { ...sctx, segmentBytes: await stream.firstSegmentBytes(version.view.segmentSeconds * 1000) };
+    }
+    const d = policy.receiver(sctx, session, ranMbps, ctx.now());
+    let x: number;
+    if (d === undefined) {
+      // No context yet (no segment size or RTT): serve the stream's current x, the safe side, but
+      // do not put the session in a group on no evidence (hold-x would be for good).
+      x = policy.streamHold(stream.key);
+    } else if (d.kind === 'redirect') {
+      const status = config.ranFailAction === 'redirect-302' ? 302 : 307;
+      const location = origin.client.absolute(originPath + target.forwardQuery);
+      metrics.redirects.inc();
+      events.emit('redirect', { session, stream: stream.key, location, ranMbps: d.ranMbps, bitrateMbps: d.bitrateMbps });
+      metrics.countRequest('manifest', status);
+      res.writeHead(status, { ...CORS, location, 'cache-control': 'no-store', 'content-length': 0 }).end();
+      return;
+    } else {
+      x = d.x;
+      if (d.kind === 'hold' && d.group !== undefined && d.from !== d.group && policy.config.hold === 'auto') {
+        if (d.from !== undefined) metrics.groupMoves.inc();
+        events.emit('session-group', { session, stream: stream.key, from: d.from, to: d.group, ranMbps });
+      }
+    }
+    const held = stream.held(version, x, undefined);
+    headers[HEADERS.holdSegments] = String(held.holdSegments);
+    headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);
+    if (held.fresh) metrics.hold.set({ stream: stream.key, group: typeof config.hold === 'number' || x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
+    sendText(res, req, headers, held.body, metrics);
+  };
+}
+
+function sendText(res: ServerResponse, req: IncomingMessage, headers: Record<string, string | number>, body: Buffer, metrics: EdgeContext['metrics']): void {
+  metrics.countRequest('manifest', 200);
+  headers['content-length'] = body.length;
+  res.writeHead(200, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * A CMCD session id as a session key: as it is when it is plain visible ASCII (it is echoed in
+ * X-Ethle-Session and logs), else a digest of it — a header with other characters made Node
+ * throw and the receiver got a 500.
+ */
+function safeSid(sid: string | undefined): string | undefined {
+  if (sid === undefined || HEADER_SAFE_RE.test(sid)) return sid;
+  return `sid-${createHash('sha256').update(sid).digest('base64url').slice(0, 22)}`;
+}
+
+function clientIp(req: IncomingMessage): string {
+  const a = req.socket.remoteAddress ?? 'unknown';
+  return a.startsWith('::ffff:') ? a.slice(7) : a;
+}
+

@@ -1,0 +1,83 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveEntry } from '../cache/serveEntry.js';
+import type { EdgeContext, Origin } from '../EdgeContext.js';
+import { retryAfterFor, sendError, statusFor } from '../http/sendError.js';
+
+/** Unplanned objects (init segments, segments out of every window) share one scheduler group. */
+const UNPLANNED = '(unplanned)';
+
+/**
+ * Segment requests: from the cache (a hit), from a fetch in progress (coalesced, read while it is
+ * written), or a new origin fetch (a miss: as parallel byte ranges when the stream knows the
+ * segment's size). Every receiver of an object shares one origin flow.
+ */
+export function createSegmentHandler(ctx: EdgeContext) {
+  const { cache, metrics, events, streams } = ctx;
+  const unplannedDeadlineMs = Math.max(ctx.config.originHeadersTimeoutMs, 60_000);
+
+  return function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, path: string, forwardQuery: string, head: boolean): void {
+    const owned = streams.segment(origin.cfg.name, path);
+    const owner = owned?.stream;
+    const seg = owned?.seg;
+    // A segment of an active stream is one object whatever query a receiver adds (a cache
+    // buster, a per-viewer token): the URI the manifest lists, fetched once.
+    const fetchPath = seg !== undefined ? seg.path : path + forwardQuery;
+    const key = `${origin.cfg.name}${fetchPath}`;
+    let entry = cache.get(key);
+    let result: 'hit' | 'coalesced' | 'miss';
+    if (entry !== undefined) {
+      result = entry.state === 'complete' ? 'hit' : 'coalesced';
+      if (entry.state === 'pending') origin.client.promote(key);
+    } else {
+      result = 'miss';
+      const e = (entry = cache.create(key));
+      // Nobody else will read an object no stream plans: stop fetching it when its receiver leaves
+      // (a `Range: bytes=0-99` probe of a 61 MB segment, a query variant, an aborted request).
+      e.cancelWhenOrphaned = seg === undefined;
+      const split = owner !== undefined && seg !== undefined ? owner.splitFor(seg) : undefined;
+      // A receiver waits for a segment the edge does not have: fetch it as parallel ranges.
+      origin.client.fetchInto(fetchPath, e, {
+        priority: 'player',
+        group: owner?.key ?? UNPLANNED,
+        deadlineMs: owner !== undefined && seg !== undefined ? owner.deadlineMs(seg.durationSeconds) : unplannedDeadlineMs,
+        ...(split === undefined ? {} : { split }),
+      });
+      if (owner !== undefined && seg !== undefined) {
+        e.whenHeaders().then(
+          () => {
+            if (e.expectedBytes !== undefined) owner.noteSize(seg.track, e.expectedBytes);
+          },
+          () => undefined,
+        );
+      }
+    }
+    if (owner !== undefined && seg !== undefined) owner.noteRequest(seg);
+    metrics.cacheRequests.inc({ result });
+    events.emit('segment-request', { path: fetchPath, result, bytesAtEdge: entry.bytes });
+    const cors = req.headers.origin !== undefined;
+    if (entry.state === 'complete' && req.headers.range === undefined && !head) {
+      // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
+      res.writeHead(200, entry.responseHeaders(result, cors));
+      const chunks = entry.chunks;
+      if (chunks.length === 1) res.end(chunks[0]);
+      else {
+        res.cork();
+        for (const c of chunks) res.write(c);
+        res.end();
+      }
+      metrics.bytesOut.inc(entry.bytes);
+      metrics.countRequest('segment', 200);
+      return;
+    }
+    const served = entry;
+    void serveEntry(served, req, res, {
+      head,
+      headers: () => served.responseHeaders(result, cors),
+      onError: (err) => sendError(res, statusFor(err), `origin fetch failed: ${err.code}`, err.code, retryAfterFor(err)),
+    }).then(({ status, bytes }) => {
+      // 499: the receiver left before the edge could answer (nginx's convention).
+      metrics.countRequest('segment', status === 0 ? 499 : status === 200 || status === 206 || status === 416 ? status : statusFor(served.error!));
+      metrics.bytesOut.inc(bytes);
+    });
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Every header name and CORS policy the edge uses, in one table. Receivers read the X-Ethle-*
+ * headers (the QoE probe, the demo); they are exposed to pages on other origins.
+ */
+export const HEADERS = {
+  holdSegments: 'x-ethle-hold-segments',
+  holdSeconds: 'x-ethle-hold-seconds',
+  session: 'x-ethle-session',
+  cache: 'x-ethle-cache',
+  manifestStale: 'x-ethle-manifest-stale',
+  error: 'x-ethle-error',
+  productionStart: 'x-ethle-production-start',
+  productionEnd: 'x-ethle-production-end',
+} as const;
+
+/** Headers a page on another origin may read from the edge's responses. */
+const EXPOSED = 'Date, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End, Content-Range, Accept-Ranges';
+
+/**
+ * CORS for media responses (players run on other origins, e.g. the demo app). Sent only to
+ * requests with an Origin header — browsers always send one cross-origin — so other clients get
+ * lean responses (header validation is a large share of a small manifest response's cost in Node).
+ * Not for /metrics: that is for the operator's scraper, never for a page on another origin.
+ */
+export const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED } as const;
+export const NO_CORS = {} as const;
+
+/** The answer to a CORS preflight: players send CMCD headers and Range. */
+export const CORS_PREFLIGHT = {
+  ...CORS,
+  'access-control-allow-methods': 'GET, HEAD',
+  'access-control-allow-headers': 'CMCD-Request, CMCD-Object, CMCD-Status, CMCD-Session, Range',
+  'access-control-max-age': '600',
+} as const;

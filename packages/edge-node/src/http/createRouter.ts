@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EdgeContext, Origin } from '../EdgeContext.js';
+import { createManifestHandler } from '../handlers/handleManifest.js';
+import { handleRniNotification } from '../handlers/handleRniNotification.js';
+import { createSegmentHandler } from '../handlers/handleSegment.js';
+import { RNI_CALLBACK_PATH } from '../radio/RniSubscription.js';
+import { CORS, CORS_PREFLIGHT } from './HEADERS.js';
+import { isRejection, parseTarget } from './parseTarget.js';
+import { sendError } from './sendError.js';
+
+const MANIFEST_RE = /\.(m3u8|mpd)$/i;
+/** Paths of the origin a receiver may reach through the edge without a manifest naming them. */
+const MEDIA_RE = /\.(m3u8|mpd|m4s|mp4|m4v|m4a|cmfv|cmfa|cmft|ts|aac|ac3|ec3|mp3|vtt|webvtt|key|jpg|jpeg|png)$/i;
+
+/**
+ * The edge's route table, in order: CORS preflight; targets rejected before anything else
+ * (parseTarget); the MEC 012 callback; methods; /healthz; /metrics; the reserved /_ethle/ space;
+ * then per configured origin: manifests, media (by extension, or listed in an active window), and
+ * a 404 for any other origin path (stats, admin switches behind a GET are not the receivers').
+ */
+export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { config, metrics, origins, streams } = ctx;
+  const handleManifest = createManifestHandler(ctx);
+  const handleSegment = createSegmentHandler(ctx);
+  const single = config.origins.length === 1 ? origins.values().next().value! : undefined;
+
+  return async function route(req, res) {
+    const method = req.method ?? '';
+    if (method === 'OPTIONS') {
+      res.writeHead(204, CORS_PREFLIGHT).end();
+      return;
+    }
+    const target = parseTarget(req.url, config.maxUrlLength);
+    if (isRejection(target)) {
+      metrics.countRequest('rejected', target.status);
+      sendError(res, target.status, target.message);
+      return;
+    }
+    if (method === 'POST' && target.path === RNI_CALLBACK_PATH && ctx.rni !== undefined) {
+      await handleRniNotification(req, res, ctx.rni, ctx.now());
+      return;
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      metrics.countRequest('rejected', 405);
+      sendError(res, 405, `method ${method.slice(0, 16)} not allowed`);
+      return;
+    }
+    if (target.path === '/healthz') {
+      res.writeHead(200, { ...CORS, 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('ok\n');
+      return;
+    }
+    if (target.path === '/metrics') {
+      const body = await metrics.registry.metrics();
+      res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
+      return;
+    }
+    if (target.path.startsWith('/_ethle/')) {
+      sendError(res, 404, 'not found');
+      return;
+    }
+    let origin: Origin | undefined = single;
+    let originPath = target.path;
+    if (origin === undefined) {
+      const slash = target.path.indexOf('/', 1);
+      origin = origins.get(target.path.slice(1, slash < 0 ? undefined : slash));
+      originPath = slash < 0 ? '/' : target.path.slice(slash);
+    }
+    if (origin === undefined) {
+      metrics.countRequest('rejected', 404);
+      sendError(res, 404, 'no configured origin for this path');
+      return;
+    }
+    if (MANIFEST_RE.test(originPath)) await handleManifest(req, res, origin, originPath, target);
+    else if (MEDIA_RE.test(originPath) || streams.has(origin.cfg.name, originPath)) handleSegment(req, res, origin, originPath, target.forwardQuery, method === 'HEAD');
+    else {
+      metrics.countRequest('rejected', 404);
+      sendError(res, 404, 'not a media path of a configured origin');
+    }
+  };
+}

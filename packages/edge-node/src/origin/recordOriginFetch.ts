@@ -1,0 +1,44 @@
+import type { HoldPolicy } from '@ethle/core';
+import { decideStreamHold } from '@ethle/core';
+import type { Logger } from 'pino';
+import type { EdgeConfig } from '../config/EdgeConfig.js';
+import type { EdgeEvents } from '../events/EdgeEvents.js';
+import type { EdgeMetrics } from '../metrics/EdgeMetrics.js';
+import type { OriginFetchReport } from './OriginClient.js';
+
+/** Below this an object (init segment, audio) measures the RTT more than the throughput. */
+const MIN_MEASURED_BYTES = 100_000;
+
+/**
+ * What every origin fetch feeds: metrics, the policy's backhaul samples (single-flow segment
+ * fetches only — a segment fetched as parallel ranges says nothing about one flow), the model's
+ * prediction for the same size (metrics), a warning for failures, and the 'origin-fetch' event.
+ */
+export function recordOriginFetch(o: { config: EdgeConfig; metrics: EdgeMetrics; policy: HoldPolicy; events: EdgeEvents; log: Logger; rttFor: (origin: string) => number | undefined }) {
+  const { metrics, policy, events, log, config } = o;
+  return (r: OriginFetchReport): void => {
+    metrics.originFetches.inc({ origin: r.origin, kind: r.kind, outcome: r.outcome });
+    metrics.bytesIn.inc({ origin: r.origin }, r.bytes);
+    if (r.outcome === 'ok' && r.kind !== 'manifest' && r.parts === 1 && r.bytes > 0 && r.totalMs > 0) {
+      const measured = (r.bytes * 8) / (r.totalMs * 1000);
+      if (r.bytes >= MIN_MEASURED_BYTES) {
+        metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
+        const regime = policy.addBackhaulSample(r.origin, measured, r.meanFlows ?? 1);
+        metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: regime }, measured);
+      }
+      const rtt = o.rttFor(r.origin);
+      if (rtt !== undefined) {
+        try {
+          // th_bh depends on size and RTT only; segment length and radio are placeholders here.
+          const model = decideStreamHold({ rttMs: Math.max(rtt, 0.05), segmentBytes: r.bytes, segmentSeconds: 2, ranMbps: 1e6, initialWindow: config.initialWindow, maxHold: config.maxHold });
+          metrics.backhaulMbps.set({ origin: r.origin, source: 'model' }, model.backhaulMbps);
+        } catch (error) {
+          // An object outside the model's range (e.g. larger than any segment): no prediction.
+          events.emit('error', { where: 'model', error: error as Error });
+        }
+      }
+    }
+    if (r.outcome !== 'ok' && r.outcome !== 'closed' && r.outcome !== 'cancelled') log.warn({ origin: r.origin, path: r.path, kind: r.kind, outcome: r.outcome, status: r.status }, 'origin fetch failed');
+    events.emit('origin-fetch', r);
+  };
+}

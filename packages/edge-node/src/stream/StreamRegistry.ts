@@ -1,0 +1,181 @@
+import type { HoldPolicy, ManifestView, SegmentRef, StreamContext } from '@ethle/core';
+import type { Logger } from 'pino';
+import type { SegmentCache } from '../cache/SegmentCache.js';
+import type { EdgeConfig } from '../config/EdgeConfig.js';
+import type { Origin } from '../EdgeContext.js';
+import { EdgeError } from '../errors/EdgeError.js';
+import type { EdgeEvents } from '../events/EdgeEvents.js';
+import { keepParams } from '../http/parseTarget.js';
+import type { EdgeMetrics } from '../metrics/EdgeMetrics.js';
+import { LiveStream } from './LiveStream.js';
+
+export interface StreamRegistryOptions {
+  config: EdgeConfig;
+  cache: SegmentCache;
+  policy: HoldPolicy;
+  events: EdgeEvents;
+  metrics: EdgeMetrics;
+  log: Logger;
+  now: () => number;
+  rttFor: (origin: string) => number | undefined;
+}
+
+/**
+ * The active streams of the edge, bounded (`maxStreams`), and one index of every segment in
+ * their windows, so a segment request finds its stream in O(1). A stream is a manifest path plus
+ * the query parameters `streamQueryParams` allows (none by default): cache busters, per-viewer
+ * tokens and LL-HLS directives map to the same stream and the same origin poller. Owns the
+ * streams' lifecycles: created at the first manifest request, closed when idle.
+ */
+export class StreamRegistry {
+  readonly #o: StreamRegistryOptions;
+  readonly #streams = new Map<string, LiveStream>();
+  /** `{origin}{path without query}` of every segment in an active window → its stream. */
+  readonly #index = new Map<string, LiveStream>();
+  readonly #identityParams: ReadonlySet<string>;
+  /**
+   * Advertised bits/s of variant media playlists (stream key), read from multivariant playlists.
+   * Bounded: the oldest hints go first (a hint matters only until the variant's own manifest or
+   * segments tell).
+   */
+  readonly #variantBitrates = new Map<string, number>();
+  readonly #maxHints: number;
+
+  constructor(o: StreamRegistryOptions) {
+    this.#o = o;
+    this.#identityParams = new Set(o.config.streamQueryParams);
+    this.#maxHints = 4 * o.config.maxStreams;
+  }
+
+  get size(): number {
+    return this.#streams.size;
+  }
+
+  get indexSize(): number {
+    return this.#index.size;
+  }
+
+  values(): IterableIterator<LiveStream> {
+    return this.#streams.values();
+  }
+
+  /** The stream of a manifest request (created and started if new). Throws ERR_EDGE_OVERLOADED beyond maxStreams. */
+  forManifest(origin: Origin, path: string, rawQuery: string): LiveStream {
+    const ids = this.#identityParams;
+    const identity = path + (rawQuery === '' || ids.size === 0 ? '' : keepParams(rawQuery, (n) => ids.has(n)));
+    const key = `${origin.cfg.name}${identity}`;
+    const found = this.#streams.get(key);
+    if (found !== undefined) return found;
+    if (this.#streams.size >= this.#o.config.maxStreams) throw new EdgeError('ERR_EDGE_OVERLOADED', `${this.#o.config.maxStreams} streams active (maxStreams)`);
+    const s = this.#create(origin, key, identity);
+    this.#streams.set(key, s);
+    this.#o.events.emit('stream-start', { stream: key });
+    this.#o.log.info({ stream: key }, 'stream active');
+    void s.start();
+    return s;
+  }
+
+  /** The stream whose window lists this origin path (without query), and the segment. */
+  segment(originName: string, path: string): { stream: LiveStream; seg: SegmentRef } | undefined {
+    const stream = this.#index.get(`${originName}${path}`);
+    const seg = stream?.segmentFor(path);
+    return stream === undefined || seg === undefined ? undefined : { stream, seg };
+  }
+
+  has(originName: string, path: string): boolean {
+    return this.#index.has(`${originName}${path}`);
+  }
+
+  /** What the policy decides with: s_seg (measured, else advertised × l_seg), l_seg, RTT. */
+  contextOf(s: LiveStream, view: ManifestView, originName: string): StreamContext {
+    return { stream: s.key, origin: originName, segmentBytes: this.segmentBytesEstimate(s, view), segmentSeconds: view.segmentSeconds, rttMs: this.#o.rttFor(originName) };
+  }
+
+  /**
+   * s_seg for the model: the mean of measured segment sizes once there are some, before that what
+   * the manifest advertises (EXT-X-BITRATE, the multivariant's BANDWIDTH, MPD @bandwidth) times the
+   * segment length. Undefined when the manifest says nothing.
+   */
+  segmentBytesEstimate(s: LiveStream, view: ManifestView): number | undefined {
+    const measured = s.segmentBytes();
+    if (measured !== undefined) return measured;
+    const bps = view.bitrateHintBps ?? this.#variantBitrates.get(s.key);
+    return bps === undefined || view.segmentSeconds <= 0 ? undefined : (bps * view.segmentSeconds) / 8;
+  }
+
+  /** Remove a stream that never had a manifest (a made-up path must not leave a poller behind). */
+  dropFailed(s: LiveStream): void {
+    if (s.version !== undefined || this.#streams.get(s.key) !== s) return;
+    this.#remove(s);
+  }
+
+  /** Close streams without receiver requests for streamIdleMs; returns how many remain. */
+  sweepIdle(nowMs: number): void {
+    for (const s of [...this.#streams.values()]) {
+      if (nowMs - s.lastActivityMs <= this.#o.config.streamIdleMs) continue;
+      this.#remove(s);
+      this.#o.events.emit('stream-idle', { stream: s.key });
+      this.#o.log.info({ stream: s.key }, 'stream idle');
+    }
+  }
+
+  close(): void {
+    for (const s of this.#streams.values()) s.close();
+    this.#streams.clear();
+    this.#index.clear();
+  }
+
+  #remove(s: LiveStream): void {
+    s.close();
+    this.#streams.delete(s.key);
+    this.#o.policy.forgetStream(s.key);
+    this.#o.metrics.dropStream(s.key);
+  }
+
+  #create(origin: Origin, key: string, path: string): LiveStream {
+    const { config, cache, policy, metrics, log, events, now } = this.#o;
+    const name = origin.cfg.name;
+    const stream: LiveStream = new LiveStream({
+      key,
+      path,
+      origin: origin.client,
+      cache,
+      now,
+      maxParallel: config.maxHold,
+      hold: () => policy.streamHold(key),
+      edgePathPrefix: origin.prefix,
+      bitrateHint: () => stream.version?.view.bitrateHintBps ?? this.#variantBitrates.get(key),
+      onVersion: (view) => {
+        for (const v of view.variantBitrates ?? []) this.#hint(`${name}${v.path}`, v.bps);
+        // Auto: x from the first manifest's context, so the first prefetch round fetches what a
+        // player shown this x starts with.
+        if (view.kind !== 'hls-multivariant') policy.provisional(this.contextOf(stream, view, name));
+      },
+      onManifestError: (e) => {
+        metrics.manifestErrors.inc({ origin: name, reason: e.code });
+        // A stream that never had a manifest is a request for a path the origin doesn't have
+        // (or junk): not worth a warning each, or junk requests flood the log.
+        if (stream.version === undefined) log.debug({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed (new stream)');
+        else log.warn({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed');
+      },
+      onLead: (lead) => metrics.lead.set({ stream: key }, lead),
+      onWarning: (msg, details) => log.warn({ stream: key, ...details }, msg),
+      onPlanError: (error) => {
+        events.emit('error', { where: 'planner', error });
+        log.error({ stream: key, err: error }, 'planning failed');
+      },
+      onWindow: (added, removed) => {
+        for (const p of removed) if (this.#index.get(`${name}${p}`) === stream) this.#index.delete(`${name}${p}`);
+        for (const p of added) this.#index.set(`${name}${p}`, stream);
+      },
+      minFetchDeadlineMs: config.originHeadersTimeoutMs,
+    });
+    return stream;
+  }
+
+  #hint(key: string, bps: number): void {
+    this.#variantBitrates.delete(key);
+    this.#variantBitrates.set(key, bps);
+    if (this.#variantBitrates.size > this.#maxHints) this.#variantBitrates.delete(this.#variantBitrates.keys().next().value!);
+  }
+}
