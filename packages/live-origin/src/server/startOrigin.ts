@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { dashMpd } from '../manifests/dashMpd.js';
-import { byteRangeOf, hlsByteRangePlaylist } from '../manifests/hlsByteRangePlaylist.js';
+import { hlsByteRangePlaylist } from '../manifests/hlsByteRangePlaylist.js';
 import { hlsCuePlaylist } from '../manifests/hlsCuePlaylist.js';
 import { hlsMediaPlaylist, hlsMultivariantPlaylist } from '../manifests/hlsPlaylists.js';
 import { hlsAudioRenditionPlaylist, hlsTrackPlaylist } from '../manifests/hlsRenditionPlaylists.js';
@@ -342,16 +342,19 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       await gate.promise;
       if (req.destroyed) return;
     }
-    const layout = layoutOf(s);
-    const segments: number[] = [];
-    for (let n = first; n <= newest; n++) segments.push(n);
-    const parts = segments.flatMap((n) => segmentParts(s, 'av', n));
-    const total = parts.reduce((a, b) => a + b.length, 0);
+    const parts: Buffer[] = [];
+    const ends: number[] = []; // end offset (exclusive) of each segment in the file
+    for (let n = first; n <= newest; n++) {
+      const p = segmentParts(s, 'av', n);
+      parts.push(...p);
+      ends.push((ends.at(-1) ?? 0) + p.reduce((a, b) => a + b.length, 0));
+    }
+    const total = ends.at(-1)!;
     // Which segments the response starts and ends in (for the production headers).
     const range = parseRange(req.headers.range, total);
     const from = range === undefined || range === 'unsatisfiable' ? 0 : range.start;
     const to = range === undefined || range === 'unsatisfiable' ? total - 1 : range.end;
-    const at = (byte: number) => segments.find((n) => { const r = byteRangeOf(n, layout); return byte < r.offset + r.length; }) ?? newest;
+    const at = (byte: number) => first + ends.findIndex((end) => byte < end);
     sendBody(
       res,
       {
