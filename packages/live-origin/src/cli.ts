@@ -3,9 +3,12 @@ import { DEFAULT_STREAMS } from './streams/StreamSpec.js';
 import { startOrigin } from './server/startOrigin.js';
 
 const HELP = `usage: ethle-origin [--port 8081] [--host 127.0.0.1] [--window 120] [--streams 2M-2s,15M-2s,...]
+                    [--period 60] [--segments-per-file 5]
 
 A live HLS (fMP4, TS) and DASH origin producing segments on the wall clock with the ETHLE paper's
 4K CBR segment sizes (Table I). Streams: ${DEFAULT_STREAMS.join(', ')}.
+--period: Period length of the multi-period MPDs (periods.mpd, list.mpd), seconds.
+--segments-per-file: segments per file of the byte-range playlist (byterange.m3u8).
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -18,6 +21,8 @@ export async function main(argv: string[]): Promise<number> {
         host: { type: 'string', default: '127.0.0.1' },
         window: { type: 'string', default: '120' },
         streams: { type: 'string' },
+        period: { type: 'string', default: '60' },
+        'segments-per-file': { type: 'string', default: '5' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -37,7 +42,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   let origin;
   try {
-    origin = await startOrigin({ port, host: v.host, windowSeconds, streams: v.streams?.split(',').map((s) => s.trim()) });
+    origin = await startOrigin({
+      port,
+      host: v.host,
+      windowSeconds,
+      streams: v.streams?.split(',').map((s) => s.trim()),
+      periodSeconds: Number(v.period),
+      segmentsPerFile: Number(v['segments-per-file']),
+    });
   } catch (e) {
     process.stderr.write(`ethle-origin: ${(e as Error).message}\n`);
     return 2;

@@ -1,4 +1,6 @@
 export { startOrigin, type LiveOrigin, type OriginOptions } from './server/startOrigin.js';
+export { OriginOptionError } from './server/OriginOptionError.js';
+export { CUE_EVERY_SECONDS, CUE_BREAK_SECONDS, segmentCue, type SegmentCue, type CueBreak } from './streams/CueSchedule.js';
 export type { OriginStatsJson } from './server/OriginStats.js';
 export { parseStreamName, DEFAULT_STREAMS, TABLE_I_BYTES, type StreamSpec } from './streams/StreamSpec.js';
 export { LiveClock } from './streams/LiveClock.js';

@@ -1,6 +1,8 @@
 import { CHUNK_SECONDS, type LoopMedia } from '../media/LoopMedia.js';
 import type { LiveClock } from '../streams/LiveClock.js';
 import type { StreamSpec } from '../streams/StreamSpec.js';
+import { mpdPeriods, type MpdPeriodSpan } from './mpdPeriods.js';
+import { scte35EventStream } from './scte35EventStream.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const dur = (s: number) => `PT${s}S`;
@@ -8,8 +10,19 @@ const dur = (s: number) => `PT${s}S`;
 export interface MpdOptions {
   /** Absolute URL of the origin's time endpoint (UTCTiming). */
   timeUrl: string;
-  /** `$Number$` template without timeline, or SegmentTimeline with `$Time$`. */
-  addressing: 'number' | 'timeline';
+  /**
+   * `$Number$` template without timeline, SegmentTimeline with `$Time$`, or SegmentList (one
+   * SegmentURL per segment from the Period's start: multi-period only, or the list would grow forever).
+   */
+  addressing: 'number' | 'timeline' | 'list';
+  /** A new Period every `periodSeconds` (a multiple of the segment length); absent: one Period from T0. */
+  periodSeconds?: number;
+  /** MPD.Location: the absolute URL to refresh the MPD from. */
+  location?: string;
+  /** MPD-level BaseURL (absolute) that the segment URLs resolve against. */
+  baseUrl?: string;
+  /** An SCTE-35 EventStream per Period with the CueSchedule's breaks. */
+  scte35?: boolean;
 }
 
 /**
@@ -19,33 +32,55 @@ export interface MpdOptions {
  */
 export function dashMpd(s: StreamSpec, clock: LiveClock, media: LoopMedia, nowMs: number, o: MpdOptions): string {
   const L = s.segmentSeconds;
-  const first = clock.oldest(L, nowMs);
-  const last = clock.newest(L, nowMs);
-  const vScale = media.timescale('v');
-  const aScale = media.timescale('a');
-  const template = (kind: 'v' | 'a', scale: number) => {
-    if (o.addressing === 'number') {
-      return `<SegmentTemplate timescale="${scale}" duration="${L * scale}" startNumber="0" initialization="dash/${kind}/init.mp4" media="dash/${kind}/$Number$.m4s"/>`;
-    }
-    return `<SegmentTemplate timescale="${scale}" initialization="dash/${kind}/init.mp4" media="dash/${kind}/t$Time$.m4s">\n        <SegmentTimeline>${timeline(media, kind, L, first, last)}</SegmentTimeline>\n      </SegmentTemplate>`;
-  };
+  if (o.addressing === 'list' && o.periodSeconds === undefined) throw new RangeError('SegmentList MPDs need periodSeconds');
+  const periods = mpdPeriods(clock.oldest(L, nowMs), clock.newest(L, nowMs), L, o.periodSeconds);
+  const multi = o.periodSeconds !== undefined;
+  const head = [
+    ...(o.baseUrl ? [`  <BaseURL>${o.baseUrl}</BaseURL>\n`] : []),
+    ...(o.location ? [`  <Location>${o.location}</Location>\n`] : []),
+  ].join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="dynamic"
   availabilityStartTime="${iso(clock.t0Ms)}" publishTime="${iso(nowMs)}" minimumUpdatePeriod="${dur(L)}"
   minBufferTime="${dur(L)}" timeShiftBufferDepth="${dur(clock.windowSeconds)}" suggestedPresentationDelay="${dur(3 * L)}" maxSegmentDuration="${dur(L)}">
-  <Period id="0" start="PT0S">
-    <AdaptationSet id="0" contentType="video" mimeType="video/mp4" codecs="${media.codecs('v').join(',')}" segmentAlignment="true" startWithSAP="1" maxWidth="320" maxHeight="180" frameRate="25">
-      ${template('v', vScale)}
+${head}${periods.map((p) => period(s, media, p, o, multi)).join('')}  <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="${o.timeUrl}"/>
+</MPD>
+`;
+}
+
+function period(s: StreamSpec, media: LoopMedia, p: MpdPeriodSpan, o: MpdOptions, multi: boolean): string {
+  const L = s.segmentSeconds;
+  // The media timeline is one continuous stream from T0: a Period starting p·P after T0 has
+  // presentationTimeOffset = p·P in each track's timescale. (Not the decode time of the Period's
+  // first audio frame: that is up to one AAC frame later, and using it would shift audio against
+  // video at every Period start.)
+  const pto = (kind: 'v' | 'a') => (multi ? ` presentationTimeOffset="${p.startSeconds * media.timescale(kind)}"` : '');
+  const addressing = (kind: 'v' | 'a') => {
+    const scale = media.timescale(kind);
+    if (o.addressing === 'number') {
+      return `<SegmentTemplate timescale="${scale}"${pto(kind)} duration="${L * scale}" startNumber="${p.periodFirst}" initialization="dash/${kind}/init.mp4" media="dash/${kind}/$Number$.m4s"/>`;
+    }
+    if (o.addressing === 'timeline') {
+      return `<SegmentTemplate timescale="${scale}"${pto(kind)} initialization="dash/${kind}/init.mp4" media="dash/${kind}/t$Time$.m4s">\n        <SegmentTimeline>${timeline(media, kind, L, p.first, p.last)}</SegmentTimeline>\n      </SegmentTemplate>`;
+    }
+    // SegmentList: entries from the Period's start (the first is the Period's first segment, for
+    // any reading of @startNumber), including those that left the time-shift buffer.
+    const urls: string[] = [];
+    for (let n = p.periodFirst; n <= p.last; n++) urls.push(`\n        <SegmentURL media="dash/${kind}/${n}.m4s"/>`);
+    return `<SegmentList timescale="${scale}"${pto(kind)} duration="${L * scale}">\n        <Initialization sourceURL="dash/${kind}/init.mp4"/>${urls.join('')}\n      </SegmentList>`;
+  };
+  const events = o.scte35 ? scte35EventStream(p, L) : '';
+  return `  <Period id="${multi ? `p${p.index}` : '0'}" start="${dur(p.startSeconds)}">
+${events}    <AdaptationSet id="0" contentType="video" mimeType="video/mp4" codecs="${media.codecs('v').join(',')}" segmentAlignment="true" startWithSAP="1" maxWidth="320" maxHeight="180" frameRate="25">
+      ${addressing('v')}
       <Representation id="v${s.bitrateMbps}M" bandwidth="${Math.round(s.bitrateMbps * 1e6)}" width="320" height="180" sar="1:1"/>
     </AdaptationSet>
     <AdaptationSet id="1" contentType="audio" mimeType="audio/mp4" codecs="${media.codecs('a').join(',')}" lang="und" segmentAlignment="true" startWithSAP="1">
       <AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="1"/>
-      ${template('a', aScale)}
+      ${addressing('a')}
       <Representation id="a32k" bandwidth="32000" audioSamplingRate="48000"/>
     </AdaptationSet>
   </Period>
-  <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="${o.timeUrl}"/>
-</MPD>
 `;
 }
 

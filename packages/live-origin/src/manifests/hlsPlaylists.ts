@@ -1,7 +1,9 @@
 import type { LiveClock } from '../streams/LiveClock.js';
 import type { StreamSpec } from '../streams/StreamSpec.js';
+import { hlsPlaylist } from './hlsPlaylist.js';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** The nominal EXT-X-BITRATE of a stream's padded video segments, kbit/s. */
+export const videoKbps = (s: StreamSpec) => Math.round((s.segmentBytes * 8) / s.segmentSeconds / 1000);
 
 /**
  * Live media playlist (RFC 8216) over the current window: fMP4 with EXT-X-MAP, or MPEG-TS.
@@ -11,21 +13,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export function hlsMediaPlaylist(s: StreamSpec, clock: LiveClock, flavour: 'fmp4' | 'ts', nowMs: number): string {
   const L = s.segmentSeconds;
-  const first = clock.oldest(L, nowMs);
-  const last = clock.newest(L, nowMs);
-  const lines = [
-    '#EXTM3U',
-    `#EXT-X-VERSION:${flavour === 'fmp4' ? 7 : 3}`,
-    `#EXT-X-TARGETDURATION:${L}`,
-    `#EXT-X-MEDIA-SEQUENCE:${first}`,
-    '#EXT-X-INDEPENDENT-SEGMENTS',
-  ];
-  if (flavour === 'fmp4') lines.push('#EXT-X-MAP:URI="init.mp4"');
-  const kbps = Math.round((s.segmentBytes * 8) / L / 1000);
-  for (let n = first; n <= last; n++) {
-    lines.push(`#EXT-X-BITRATE:${kbps}`, `#EXT-X-PROGRAM-DATE-TIME:${iso(clock.startMs(n, L))}`, `#EXTINF:${L.toFixed(3)},`, flavour === 'fmp4' ? `${n}.m4s` : `${n}.ts`);
-  }
-  return `${lines.join('\n')}\n`;
+  return hlsPlaylist({
+    version: flavour === 'fmp4' ? 7 : 3,
+    targetDuration: L,
+    first: clock.oldest(L, nowMs),
+    last: clock.newest(L, nowMs),
+    ...(flavour === 'fmp4' ? { map: 'init.mp4' } : {}),
+    segment: (n) => ({ uri: flavour === 'fmp4' ? `${n}.m4s` : `${n}.ts`, durationSeconds: L, pdtMs: clock.startMs(n, L), bitrateKbps: videoKbps(s) }),
+  });
 }
 
 /** Multivariant playlist over the given streams (all of one segment length). */

@@ -85,6 +85,13 @@ export class LoopMedia {
     return Math.floor(g / LOOP_CHUNKS) * m.loopDuration.get(trackId)! + m.chunks[g % LOOP_CHUNKS]!.firstDecodeTime.get(trackId)!;
   }
 
+  /** Size in bytes of `mp4Segment(v, first, count)`, without building it. */
+  mp4SegmentSize(v: Mp4Variant, first: number, count: number): number {
+    let size = 0;
+    for (let g = first; g < first + count; g++) size += this.mp4[v].chunks[g % LOOP_CHUNKS]!.bytes.length;
+    return size;
+  }
+
   /** fMP4 media of global chunks [first, first + count), timestamps continued across loops. */
   mp4Segment(v: Mp4Variant, first: number, count: number): Buffer {
     const m = this.mp4[v];

@@ -1,12 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { dashMpd } from '../manifests/dashMpd.js';
+import { hlsByteRangePlaylist } from '../manifests/hlsByteRangePlaylist.js';
+import { hlsCuePlaylist } from '../manifests/hlsCuePlaylist.js';
 import { hlsMediaPlaylist, hlsMultivariantPlaylist } from '../manifests/hlsPlaylists.js';
+import { hlsAudioRenditionPlaylist, hlsTrackPlaylist } from '../manifests/hlsRenditionPlaylists.js';
 import { CHUNK_SECONDS, LOOP_CHUNKS, LoopMedia, type Mp4Variant } from '../media/LoopMedia.js';
 import { LiveClock } from '../streams/LiveClock.js';
 import { DEFAULT_STREAMS, parseStreamName, type StreamSpec } from '../streams/StreamSpec.js';
 import { OriginStats, type OriginStatsJson } from './OriginStats.js';
 import { FillerPadding } from '../mp4/FillerPadding.js';
+import { OriginOptionError } from './OriginOptionError.js';
 import { TsPadding } from './TsPadding.js';
 import { parseRange, sliceParts } from './parseRange.js';
 
@@ -23,6 +27,13 @@ export interface OriginOptions {
   clock?: () => number;
   /** Directory of the committed loop. */
   mediaDir?: string;
+  /**
+   * Length of each Period of the multi-period MPDs (`periods.mpd`, `list.mpd`), seconds: a
+   * multiple of every stream's segment length. Default 60 (tests use a few segments).
+   */
+  periodSeconds?: number;
+  /** Segments per file of the byte-range playlist (`byterange.m3u8`). Default 5. */
+  segmentsPerFile?: number;
 }
 
 export interface LiveOrigin {
@@ -42,7 +53,10 @@ export interface LiveOrigin {
 const MAX_URL = 2048;
 const MAX_QUERY = 512;
 const SEGMENT_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/(?:(init\.mp4)|(\d{1,12})\.m4s|ts\/(\d{1,12})\.ts|dash\/([va])\/(?:(init\.mp4)|(\d{1,12})\.m4s|t(\d{1,16})\.m4s))$/;
-const MANIFEST_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/(index\.m3u8|ts\/index\.m3u8|manifest\.mpd|timeline\.mpd)$/;
+const FILE_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/br\/(\d{1,12})\.m4s$/;
+const MANIFEST_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/(index\.m3u8|ts\/index\.m3u8|manifest\.mpd|timeline\.mpd|byterange\.m3u8|cues\.m3u8|video\.m3u8|audio\.m3u8|periods\.mpd|list\.mpd|location\.mpd|cues\.mpd)$/;
+/** A Host header fit to build absolute URLs from (host name or IPv4/IPv6 literal, optional port). */
+const HOST_RE = /^(?:[0-9A-Za-z.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 const ADMIN_RE = /^\/admin\/([0-9A-Za-z-]{1,16})\/(pause|resume)$/;
 /** Segment numbers beyond this (≈ 63 years of 2 s segments) are garbage, not the future. */
 const MAX_SEGMENT = 1e9;
@@ -55,12 +69,22 @@ const CORS = {
 /** Starts the live origin. Resolves once it listens. */
 export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrigin> {
   const windowSeconds = options.windowSeconds ?? 120;
-  if (!(windowSeconds >= 20 && windowSeconds <= 3600)) throw new RangeError(`windowSeconds must be within [20, 3600], got ${windowSeconds}`);
+  if (!(windowSeconds >= 20 && windowSeconds <= 3600)) throw new OriginOptionError(`windowSeconds must be within [20, 3600], got ${windowSeconds}`, 'windowSeconds');
   const streams = new Map<string, StreamSpec>();
   for (const name of options.streams ?? DEFAULT_STREAMS) {
     const s = parseStreamName(name);
-    if (!s) throw new RangeError(`not a stream name: ${JSON.stringify(name)} (expected {bitrate}M-{2|4|10}s)`);
+    if (!s) throw new OriginOptionError(`not a stream name: ${JSON.stringify(name)} (expected {bitrate}M-{2|4|10}s)`, 'streams');
     streams.set(name, s);
+  }
+  const periodSeconds = options.periodSeconds ?? 60;
+  const segmentSeconds = [...new Set([...streams.values()].map((s) => s.segmentSeconds))];
+  if (!(Number.isInteger(periodSeconds) && periodSeconds > 0 && periodSeconds <= 3600 && segmentSeconds.every((L) => periodSeconds % L === 0))) {
+    // A Period must start on a segment boundary of every stream.
+    throw new OriginOptionError(`periodSeconds must be a whole multiple of every stream's segment length (${segmentSeconds.join(', ')} s) up to 3600, got ${periodSeconds}`, 'periodSeconds');
+  }
+  const segmentsPerFile = options.segmentsPerFile ?? 5;
+  if (!(Number.isInteger(segmentsPerFile) && segmentsPerFile >= 1 && segmentsPerFile <= 100)) {
+    throw new OriginOptionError(`segmentsPerFile must be an integer within [1, 100], got ${segmentsPerFile}`, 'segmentsPerFile');
   }
   const now = options.clock ?? Date.now;
   const clock = new LiveClock(now, windowSeconds);
@@ -156,17 +180,23 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       return send(res, 200, `${body}\n`, { 'content-type': 'application/json' });
     }
     if (path === '/' || path === '/live' || path === '/live/') {
-      return send(res, 200, `ethle live origin\nstreams: ${[...streams.keys()].join(', ')}\nHLS /live/{name}/index.m3u8, /live/{name}/ts/index.m3u8, /live/master.m3u8?seconds=2\nDASH /live/{name}/manifest.mpd, /live/{name}/timeline.mpd\n`);
+      return send(
+        res,
+        200,
+        `ethle live origin\nstreams: ${[...streams.keys()].join(', ')}\nHLS /live/{name}/index.m3u8, /live/{name}/ts/index.m3u8, /live/master.m3u8?seconds=2\nDASH /live/{name}/manifest.mpd, /live/{name}/timeline.mpd\n` +
+          `shapes: HLS /live/{name}/byterange.m3u8, /live/{name}/cues.m3u8, /live/master-audio.m3u8?seconds=2; DASH /live/{name}/periods.mpd, /live/{name}/list.mpd, /live/{name}/location.mpd, /live/{name}/cues.mpd\n`,
+      );
     }
 
-    if (path === '/live/master.m3u8') {
+    if (path === '/live/master.m3u8' || path === '/live/master-audio.m3u8') {
       const m = /(?:^|&)seconds=(2|4|10)(?:&|$)/.exec(query);
       if (query !== '' && !m) return send(res, 400, 'seconds must be 2, 4 or 10\n');
       const L = Number(m?.[1] ?? 2);
       const list = [...streams.values()].filter((s) => s.segmentSeconds === L);
       if (list.length === 0) return send(res, 404, `no stream with ${L} s segments\n`);
       stats.count(path, req.headers.range);
-      return send(res, 200, hlsMultivariantPlaylist(list, media.codecs('av')), { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'max-age=60' });
+      const body = path === '/live/master.m3u8' ? hlsMultivariantPlaylist(list, media.codecs('av')) : hlsAudioRenditionPlaylist(list, media);
+      return send(res, 200, body, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'max-age=60' });
     }
 
     const man = MANIFEST_RE.exec(path);
@@ -177,18 +207,31 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       const t = now();
       // Live manifests change every segment: cache for at most half a segment (RFC 8216 §6.2.1 spirit).
       const cc = `public, max-age=${Math.max(1, Math.floor(s.segmentSeconds / 2))}`;
-      switch (man[2]) {
-        case 'index.m3u8':
-          return send(res, 200, hlsMediaPlaylist(s, clock, 'fmp4', t), { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': cc });
-        case 'ts/index.m3u8':
-          return send(res, 200, hlsMediaPlaylist(s, clock, 'ts', t), { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': cc });
-        default: {
-          const timeUrl = `http://${req.headers.host ?? 'localhost'}/time`;
-          const mpd = dashMpd(s, clock, media, t, { timeUrl, addressing: man[2] === 'manifest.mpd' ? 'number' : 'timeline' });
-          return send(res, 200, mpd, { 'content-type': 'application/dash+xml', 'cache-control': cc });
-        }
+      const file = man[2]!;
+      if (file.endsWith('.m3u8')) {
+        const body =
+          file === 'index.m3u8' ? hlsMediaPlaylist(s, clock, 'fmp4', t)
+          : file === 'ts/index.m3u8' ? hlsMediaPlaylist(s, clock, 'ts', t)
+          : file === 'byterange.m3u8' ? hlsByteRangePlaylist(s, clock, t, layoutOf(s))
+          : file === 'cues.m3u8' ? hlsCuePlaylist(s, clock, t)
+          : hlsTrackPlaylist(s, clock, media, file === 'video.m3u8' ? 'v' : 'a', t);
+        return send(res, 200, body, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': cc });
       }
+      // Absolute URLs name this origin as the client reached it (Host), as a CDN-fronted packager would.
+      const base = `http://${hostOf(req)}`;
+      const timeUrl = `${base}/time`;
+      const mpd =
+        file === 'manifest.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'number' })
+        : file === 'timeline.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'timeline' })
+        : file === 'periods.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'timeline', periodSeconds })
+        : file === 'list.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'list', periodSeconds })
+        : file === 'cues.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'number', scte35: true })
+        : dashMpd(s, clock, media, t, { timeUrl, addressing: 'number', location: `${base}${path}`, baseUrl: `${base}/live/${s.name}/` });
+      return send(res, 200, mpd, { 'content-type': 'application/dash+xml', 'cache-control': cc });
     }
+
+    const br = FILE_RE.exec(path);
+    if (br) return serveFile(req, res, path, br[1]!, Number(br[2]));
 
     const seg = SEGMENT_RE.exec(path);
     if (!seg) return send(res, 404, 'not found\n');
@@ -235,14 +278,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       if (req.destroyed) return;
     }
 
-    const body = kind === 'ts' ? media.tsSegment(n * k, k) : media.mp4Segment(kind, n * k, k);
-    // Pad media to the stream's 4K CBR size: fMP4 inside the video samples (filler NAL units, as a
-    // CBR encoder does), TS with null packets; DASH audio stays small (the budget is the video's).
-    const videoTrack = kind === 'ts' ? undefined : media.videoTrackId(kind);
-    const parts =
-      kind === 'ts' ? [body, ...padding.ts(s.segmentBytes - body.length)]
-      : videoTrack === undefined ? [body]
-      : filler.pad(body, s.segmentBytes, videoTrack);
+    const parts = segmentParts(s, kind, n);
     sendBody(
       res,
       {
@@ -253,6 +289,90 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       },
       parts,
     );
+  }
+
+  /** Segment n's bytes, by reference where possible. */
+  function segmentParts(s: StreamSpec, kind: 'av' | 'ts' | Mp4Variant, n: number): Buffer[] {
+    const k = s.segmentSeconds / CHUNK_SECONDS;
+    const body = kind === 'ts' ? media.tsSegment(n * k, k) : media.mp4Segment(kind, n * k, k);
+    // Pad media to the stream's 4K CBR size: fMP4 inside the video samples (filler NAL units, as a
+    // CBR encoder does), TS with null packets; DASH audio stays small (the budget is the video's).
+    const videoTrack = kind === 'ts' ? undefined : media.videoTrackId(kind);
+    return kind === 'ts' ? [body, ...padding.ts(s.segmentBytes - body.length)]
+      : videoTrack === undefined ? [body]
+      : filler.pad(body, s.segmentBytes, videoTrack);
+  }
+
+  /**
+   * Byte-range layout of a stream's files. A segment's length depends only on its place in the
+   * loop, so each is measured once, from the very bytes `{n}.m4s` serves.
+   */
+  const lengths = new Map<string, number>();
+  function layoutOf(s: StreamSpec) {
+    const perLoop = LOOP_CHUNKS / (s.segmentSeconds / CHUNK_SECONDS);
+    const segmentLength = (n: number) => {
+      const key = `${s.name}:${n % perLoop}`;
+      let len = lengths.get(key);
+      if (len === undefined) lengths.set(key, (len = segmentParts(s, 'av', n).reduce((a, b) => a + b.length, 0)));
+      return len;
+    };
+    return { segmentsPerFile, segmentLength };
+  }
+
+  /**
+   * `br/{f}.m4s`: the fMP4 segments f·N … f·N+N−1 back to back, as far as they are produced — the
+   * file grows while its segments are produced, so it is `no-store` until complete, immutable after.
+   * Single byte ranges as for any segment; the production headers are those of the segments that
+   * hold the first and the last byte sent.
+   */
+  async function serveFile(req: IncomingMessage, res: ServerResponse, path: string, name: string, f: number): Promise<void> {
+    const s = streams.get(name);
+    if (!s) return send(res, 404, `unknown stream ${name}\n`);
+    const L = s.segmentSeconds;
+    const N = segmentsPerFile;
+    if (!Number.isSafeInteger(f) || f * N > MAX_SEGMENT) return send(res, 400, 'file number out of range\n');
+    const t = now();
+    const first = f * N;
+    const newest = Math.min(first + N - 1, clock.newest(L, t));
+    if (newest < first) return send(res, 404, `file ${f} is not available until ${new Date(clock.endMs(first, L)).toISOString()}\n`);
+    if (clock.endMs(first + N - 1, L) < t - (windowSeconds + L) * 1000) return send(res, 410, `file ${f} left the live window\n`);
+    stats.count(path, req.headers.range);
+    const gate = paused.get(s.name);
+    if (gate) {
+      await gate.promise;
+      if (req.destroyed) return;
+    }
+    const parts: Buffer[] = [];
+    const ends: number[] = []; // end offset (exclusive) of each segment in the file
+    for (let n = first; n <= newest; n++) {
+      const p = segmentParts(s, 'av', n);
+      parts.push(...p);
+      ends.push((ends.at(-1) ?? 0) + p.reduce((a, b) => a + b.length, 0));
+    }
+    const total = ends.at(-1)!;
+    // Which segments the response starts and ends in (for the production headers).
+    const range = parseRange(req.headers.range, total);
+    const from = range === undefined || range === 'unsatisfiable' ? 0 : range.start;
+    const to = range === undefined || range === 'unsatisfiable' ? total - 1 : range.end;
+    const at = (byte: number) => first + ends.findIndex((end) => byte < end);
+    sendBody(
+      res,
+      {
+        'content-type': 'video/mp4',
+        'cache-control': newest === first + N - 1 ? 'public, max-age=86400, immutable' : 'no-store',
+        'x-ethle-production-start': new Date(clock.startMs(at(from), L)).toISOString(),
+        'x-ethle-production-end': new Date(clock.endMs(at(to), L)).toISOString(),
+      },
+      parts,
+    );
+  }
+
+  /** The request's Host if it is fit for an absolute URL, else the address the origin listens on. */
+  function hostOf(req: IncomingMessage): string {
+    const h = req.headers.host;
+    if (h !== undefined && HOST_RE.test(h)) return h;
+    const a = server.address() as AddressInfo;
+    return a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
   }
 
   /** The segment number whose first sample has decode time `time` (SegmentTimeline `$Time$`). */
@@ -290,7 +410,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     port,
     t0Ms: clock.t0Ms,
     pause(name) {
-      if (!streams.has(name)) throw new RangeError(`unknown stream ${name}`);
+      if (!streams.has(name)) throw new OriginOptionError(`unknown stream ${name}`, 'stream');
       pause(name);
     },
     resume,
