@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserType } from '@playwright/test';
 import { backhaul, createTestbed, lteA, parseMahimahiTrace, seedFrom, symmetric, type LinkSpec, type Testbed } from '@ethle/netlab';
-import type { EdgeFigures, RunResult } from '../../packages/player-demo/src/data/RunResult.js';
+import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { openPlayer } from '../fixtures/playerPage.js';
 import { playerBufferConfig } from './playerBuffer.js';

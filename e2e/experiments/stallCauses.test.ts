@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../packages/player-demo/src/data/RunResult.js';
+import type { RunResult } from '@ethle/player-demo';
 import { stallCauses } from './summarize.js';
 
 const T0 = 1_800_000_000_000;

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { modelHold } from '@ethle/core';
 import { parseStreamName } from '@ethle/live-origin';
-import type { ResultSet, RunResult } from '../../packages/player-demo/src/data/RunResult.js';
-import { summarizeRun, tableII } from '../../packages/player-demo/src/data/summarize.js';
+import type { ResultSet, RunResult } from '@ethle/player-demo';
+import { summarizeRun, tableII } from '@ethle/player-demo';
 
 export type StallCause = 'hit' | 'coalesced' | 'miss' | 'idle';
 

@@ -8,8 +8,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { createEdgeConfig, startEdge } from '@ethle/edge-node';
-import { events, openProbePage, report, startHarness, type Harness } from '../../packages/qoe-probe/test-e2e/harness.js';
-import { startLiveSource, type LiveSource } from '../../packages/qoe-probe/test-e2e/liveSource.js';
+import { events, openProbePage, report, startHarness, type Harness } from '../fixtures/probeHarness.js';
+import { startLiveSource, type LiveSource } from '../fixtures/liveSource.js';
 
 const STREAM = '2M-2s';
 const HOLD = 2;
@@ -20,7 +20,6 @@ let harness: Harness;
 test.beforeAll(async () => {
   harness = await startHarness();
   const s = await startLiveSource(STREAM);
-  test.skip(s === null, '@ethle/live-origin has no startOrigin() yet');
   source = s!;
   edge = await startEdge(createEdgeConfig({ origin: source.base, port: 0, hold: HOLD, logLevel: 'silent' }));
 });

@@ -6,8 +6,8 @@
  * on pagehide.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { bufferAhead, events, openProbePage, report, startHarness, type Harness } from '../../packages/qoe-probe/test-e2e/harness.js';
-import { startLiveSource, type LiveSource } from '../../packages/qoe-probe/test-e2e/liveSource.js';
+import { bufferAhead, events, openProbePage, report, startHarness, type Harness } from '../fixtures/probeHarness.js';
+import { startLiveSource, type LiveSource } from '../fixtures/liveSource.js';
 
 const STREAM = '2M-2s'; // low bitrate spares the CPU
 
@@ -16,7 +16,6 @@ let harness: Harness;
 test.beforeAll(async () => {
   harness = await startHarness();
   const s = await startLiveSource(STREAM);
-  test.skip(s === null, '@ethle/live-origin has no startOrigin() yet');
   source = s!;
 });
 test.afterAll(async () => {

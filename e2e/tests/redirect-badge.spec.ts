@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createEdgeConfig, startEdge } from '@ethle/edge-node';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 // @ts-expect-error plain ESM module without types
-import { startDemoServer } from '../../packages/player-demo/server/startDemoServer.mjs';
+import { startDemoServer } from '@ethle/player-demo/server';
 
 // An edge with `hold: auto` redirects (307) a receiver whose radio is slower than the bitrate
 // (paper eq. 3) to the origin; the player follows silently. The side-by-side page must say that

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from '@playwright/test';
-import type { ResultSet, RunResult } from '../../packages/player-demo/src/data/RunResult.js';
+import type { ResultSet, RunResult } from '@ethle/player-demo';
 
 // The experiments' HTML report (`renderReport`, written next to every results set) must open from
 // disk, as a researcher opens it: one file, no server. Chromium refuses module scripts from file://,

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 // @ts-expect-error plain ESM module without types
-import { startDemoServer } from '../../packages/player-demo/server/startDemoServer.mjs';
+import { startDemoServer } from '@ethle/player-demo/server';
 
 // The ETHLE edge as a Workbox service worker (packages/ethle-sw) in Debian Chromium, in front of
 // the real live origin: the player fetches from the origin, the worker holds x segments and

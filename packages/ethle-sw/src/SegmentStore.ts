@@ -7,15 +7,20 @@ export interface StoredSegment {
   keep: boolean;
 }
 
+import { LRUCache } from 'lru-cache';
+
 /**
  * The worker's bounded segment store: complete segments (LRU by insertion, bounded in bytes) and
  * in-flight fetches, so two players (two tabs) asking for one segment cause one origin request.
  */
 export class SegmentStore {
-  #done = new Map<string, StoredSegment>();
+  readonly #done: LRUCache<string, StoredSegment>;
   #inFlight = new Map<string, Promise<StoredSegment>>();
-  #bytes = 0;
-  constructor(private readonly maxBytes = 128 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 128 * 1024 * 1024) {
+    // lru-cache bounds the bytes (least recently used out first); a segment larger than the
+    // whole budget is not stored at all.
+    this.#done = new LRUCache<string, StoredSegment>({ maxSize: maxBytes, sizeCalculation: (s) => Math.max(1, s.body.byteLength) });
+  }
 
   get(url: string): StoredSegment | undefined {
     return this.#done.get(url);
@@ -53,12 +58,6 @@ export class SegmentStore {
   #put(url: string, s: StoredSegment): void {
     if (!s.keep || s.body.byteLength > this.maxBytes) return; // served, not kept
     this.#done.set(url, s);
-    this.#bytes += s.body.byteLength;
-    for (const [k, v] of this.#done) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#done.delete(k);
-      this.#bytes -= v.body.byteLength;
-    }
   }
 
   get inFlightCount(): number {
@@ -70,6 +69,6 @@ export class SegmentStore {
   }
 
   get bytes(): number {
-    return this.#bytes;
+    return this.#done.calculatedSize;
   }
 }

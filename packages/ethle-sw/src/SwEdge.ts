@@ -1,17 +1,4 @@
-import {
-  availableSegments,
-  createHlsHistory,
-  holdMediaPlaylist,
-  holdMpd,
-  isMultivariantPlaylist,
-  modelHold,
-  parseMediaPlaylist,
-  parseMpd,
-  planPrefetch,
-  recordHlsHistory,
-  resolveUrl,
-  type HlsHistory,
-} from '@ethle/core';
+import { HoldPolicy, loadManifest, planPrefetch, type ManifestView } from '@ethle/core';
 import { SegmentStore, type StoredSegment } from './SegmentStore.js';
 
 export interface SwEdgeConfig {
@@ -26,14 +13,20 @@ export interface SwEdgeConfig {
 }
 
 interface Stream {
-  kind: 'hls' | 'dash';
+  key: string;
+  origin: string;
   /** The segment URLs of the latest view that this stream put in the worker's index. */
   urls: Set<string>;
-  segmentSeconds: number;
-  /** track → produced ids (ascending) and their URLs. */
+  view: ManifestView | undefined;
+  /** track → produced ids (ascending) and their URLs (DASH tracks are period/representation). */
   tracks: Map<string, { ids: number[]; url: Map<number, string> }>;
   mostAdvanced: Map<string, number>;
-  history: HlsHistory | undefined;
+  /**
+   * Sizes of this stream's fetched segments per track (bytes, newest last): s_seg is what one
+   * segment period costs the backhaul, the per-track means added up (DASH video + audio), as at
+   * the Node edge.
+   */
+  sizes: Map<string, number[]>;
 }
 
 export interface FetchRecord {
@@ -80,11 +73,24 @@ export class SwEdge {
   #byUrl = new Map<string, { stream: Stream; track: string; id: number }>();
   #fetches: FetchRecord[] = [];
   #x = 0;
+  /** The core's hold policy, the same one the Node edge mounts; rebuilt on configure(). */
+  #policy: HoldPolicy | undefined;
 
   constructor(private readonly fetchFn: typeof fetch) {}
 
   configure(c: SwEdgeConfig | undefined): void {
     this.#config = c;
+    this.#policy =
+      c === undefined
+        ? undefined
+        : new HoldPolicy({
+            hold: c.hold,
+            maxHold: c.maxHold ?? 4,
+            initialWindow: 10,
+            defaultRanMbps: c.context?.ranMbps ?? 100,
+            // The page is the receiver: a worker cannot send it elsewhere, it can only not hold.
+            ranFailAction: 'pass-through',
+          });
   }
 
   /** Does the worker handle this origin? (Only configured origins; never an open proxy.) */
@@ -103,66 +109,56 @@ export class SwEdge {
     return this.#byUrl.has(withoutCmcd(url.href)) ? 'segment' : undefined;
   }
 
-  hold(stream: Stream): number {
-    const c = this.#config!;
-    const cap = c.maxHold ?? 4;
-    if (c.hold !== 'auto') return Math.min(c.hold, cap);
-    const sizes = [...this.store.urls()].map((u) => this.store.get(u)!.body.byteLength);
-    const bytes = sizes.length ? Math.max(...sizes) : undefined;
-    if (!c.context || bytes === undefined) return Math.min(1, cap);
-    const d = modelHold({
-      rttSeconds: c.context.rttMs / 1000,
-      segmentBytes: bytes,
-      segmentSeconds: stream.segmentSeconds,
-      ranBps: c.context.ranMbps * 1e6,
-      includeRequestRtt: true,
-      maxHold: cap,
-    });
-    return d.hold ?? 0;
+  /**
+   * x for the page's stream, from the core's HoldPolicy with the page's measured context (probe
+   * RTT and throughput) and this stream's own segment sizes — the same decision the Node edge
+   * makes for the same inputs.
+   */
+  hold(stream: Stream, nowMs: number): number {
+    const policy = this.#policy!;
+    const view = stream.view;
+    if (view === undefined) return policy.streamHold(stream.key);
+    let measured: number | undefined;
+    for (const list of stream.sizes.values()) measured = (measured ?? 0) + list.reduce((a, b) => a + b, 0) / list.length;
+    const hinted = view.bitrateHintBps === undefined ? undefined : (view.bitrateHintBps * view.segmentSeconds) / 8;
+    const ctx = { stream: stream.key, origin: stream.origin, segmentBytes: measured ?? hinted, segmentSeconds: view.segmentSeconds, rttMs: this.#config?.context?.rttMs };
+    const d = policy.receiver(ctx, 'page', this.#config?.context?.ranMbps ?? policy.config.defaultRanMbps, nowMs);
+    return d === undefined ? policy.streamHold(stream.key) : d.kind === 'hold' ? d.x : 0;
   }
 
   async manifest(request: Request): Promise<Response> {
     const origin = await this.fetchFn(request.url, { mode: 'cors', cache: 'no-store' });
     if (!origin.ok) return origin;
     const text = await origin.text();
-    const url = request.url;
     // Players add per-request query data (CMCD, LL-HLS delivery directives): one stream per playlist, not per request.
-    const key = playlistKey(url);
-    let held: { text: string; segments: number; seconds: number };
+    const key = playlistKey(request.url);
+    const originBase = new URL(key).origin;
+    const now = Date.now();
     let stream = this.#streams.get(key);
-    if (text.startsWith('#EXTM3U')) {
-      if (isMultivariantPlaylist(text)) return this.#respond(text, origin, 0, 0);
-      const pl = parseMediaPlaylist(text);
-      stream ??= { kind: 'hls', urls: new Set(), segmentSeconds: pl.targetDuration, tracks: new Map(), mostAdvanced: new Map(), history: createHlsHistory() };
-      stream.history = recordHlsHistory(stream.history ?? createHlsHistory(), pl);
-      const track = { ids: pl.segments.map((s) => s.msn), url: new Map(pl.segments.map((s) => [s.msn, resolveUrl(s.uri, url)] as const)) };
-      stream.tracks.set('media', track);
-      this.#x = this.hold(stream);
-      const r = holdMediaPlaylist(text, { hold: this.#x, history: stream.history });
-      held = { text: r.text, segments: r.appliedHold, seconds: r.heldSeconds };
-    } else {
-      const now = Date.now();
-      const info = parseMpd(text);
-      const segs = availableSegments(info, now);
-      stream ??= { kind: 'dash', urls: new Set(), segmentSeconds: 2, tracks: new Map(), mostAdvanced: new Map(), history: undefined };
-      stream.tracks.clear();
-      for (const s of segs) {
-        stream.segmentSeconds = s.endSeconds - s.startSeconds;
-        const rep = info.periods.flatMap((p) => p.representations).find((r) => r.id === s.representationId)!;
-        const base = rep.baseUrls.reduce((b, u) => resolveUrl(u, b), url);
-        let t = stream.tracks.get(s.representationId);
-        if (!t) stream.tracks.set(s.representationId, (t = { ids: [], url: new Map() }));
-        t.ids.push(s.number);
-        t.url.set(s.number, resolveUrl(s.url, base));
-      }
-      this.#x = this.hold(stream);
-      const r = holdMpd(text, { hold: this.#x, nowMs: now });
-      held = { text: r.text, segments: r.appliedHold, seconds: r.offsetSeconds };
+    // The core's loader, as the Node edge uses it; URIs stay as the origin wrote them (the worker
+    // sees every request of its pages). A version it cannot parse is passed through untouched.
+    let view: ManifestView;
+    try {
+      view = loadManifest(text, { manifestUrl: key, originBase, routing: 'none', edgePathPrefix: '', nowMs: now, previousCarry: stream?.view?.carry });
+    } catch {
+      return this.#respond(text, origin, 0, 0);
     }
+    if (view.kind === 'hls-multivariant') return this.#respond(text, origin, 0, 0);
+    stream ??= { key, origin: originBase, urls: new Set(), view: undefined, tracks: new Map(), mostAdvanced: new Map(), sizes: new Map() };
+    stream.view = view;
+    stream.tracks.clear();
+    for (const seg of view.segments(now)) {
+      let t = stream.tracks.get(seg.track);
+      if (!t) stream.tracks.set(seg.track, (t = { ids: [], url: new Map() }));
+      t.ids.push(seg.id);
+      t.url.set(seg.id, originBase + seg.path);
+    }
+    this.#x = this.hold(stream, now);
+    const held = view.hold(this.#x, undefined, now);
     this.#streams.set(key, stream);
     this.#index(stream);
     this.plan(stream);
-    return this.#respond(held.text, origin, held.segments, held.seconds);
+    return this.#respond(held.text, origin, held.holdSegments, held.holdSeconds);
   }
 
   /** Answers a segment of a known manifest (see route()) from the store, fetching it once. */
@@ -176,7 +172,7 @@ export class SwEdge {
     this.plan(known.stream);
     let s: StoredSegment;
     try {
-      s = await this.store.load(url, () => this.#fetchSegment(url, 'request'));
+      s = await this.store.load(url, () => this.#fetchSegment(url, 'request', known.stream, known.track));
     } catch (e) {
       if (e instanceof Response) return e; // the origin's own error response, passed through
       throw e;
@@ -204,7 +200,7 @@ export class SwEdge {
       });
       for (const id of fetch) {
         const u = urlOf(id);
-        if (u) void this.store.load(u, () => this.#fetchSegment(u, 'prefetch')).catch(() => undefined);
+        if (u) void this.store.load(u, () => this.#fetchSegment(u, 'prefetch', stream, track)).catch(() => undefined);
       }
     }
   }
@@ -231,13 +227,17 @@ export class SwEdge {
     };
   }
 
-  async #fetchSegment(url: string, reason: FetchRecord['reason']): Promise<StoredSegment> {
+  async #fetchSegment(url: string, reason: FetchRecord['reason'], stream: Stream, track: string): Promise<StoredSegment> {
     const startedAt = Date.now();
     const t0 = performance.now();
     const r = await this.fetchFn(url, { mode: 'cors' });
     if (!r.ok) throw r;
     const body = await r.arrayBuffer();
     const ms = performance.now() - t0;
+    let sizes = stream.sizes.get(track);
+    if (sizes === undefined) stream.sizes.set(track, (sizes = []));
+    sizes.push(body.byteLength);
+    if (sizes.length > 8) sizes.shift();
     this.#fetches.push({ url, reason, startedAt, ms, bytes: body.byteLength });
     if (this.#fetches.length > 200) this.#fetches.splice(0, 100);
     const headers: [string, string][] = [];

@@ -1,5 +1,5 @@
+import { HOLD_LIMITS, isEthleError, modelHold, TCP_DEFAULTS, type ModelHoldResult } from '@ethle/core';
 import { parseArgs } from 'node:util';
-import { isEthleError, modelHold, TCP_DEFAULTS, type ModelHoldResult } from '@ethle/core';
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 
 /**
@@ -7,7 +7,7 @@ import { EXIT_USAGE, type CliIo } from './CliIo.js';
  * `ethle-edge serve --max-hold` also documents), so plan says what a default edge would hold —
  * not the core's looser default of 8. test/cli/plan.test.ts checks the two agree.
  */
-export const PLAN_DEFAULT_MAX_HOLD = 4;
+export const PLAN_DEFAULT_MAX_HOLD = HOLD_LIMITS.defaultMax;
 
 const HELP = `usage: ethle-edge plan --rtt-ms MS --segment-seconds S (--segment-bytes B | --bitrate-mbps M) --ran-mbps R [options]
 

@@ -1,3 +1,4 @@
+import { HOLD_LIMITS } from '@ethle/core';
 import { readFileSync } from 'node:fs';
 import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeConfig, EdgeConfigInput, OriginConfig, RanFailAction } from './EdgeConfig.js';
@@ -89,9 +90,9 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   let hold: 'auto' | number = 'auto';
   if (input.hold !== undefined && input.hold !== 'auto') {
     const n = typeof input.hold === 'string' && /^\d+$/.test(input.hold) ? Number(input.hold) : input.hold;
-    hold = num('hold', n, 0, 0, 20, true);
+    hold = num('hold', n, 0, 0, HOLD_LIMITS.max, true);
   }
-  const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(4, hold) : 4, 1, 20, true);
+  const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(HOLD_LIMITS.defaultMax, hold) : HOLD_LIMITS.defaultMax, 1, HOLD_LIMITS.max, true);
   if (typeof hold === 'number' && hold > maxHold) fail('hold', `hold ${hold} exceeds maxHold ${maxHold}`, hold);
 
   let rni: EdgeConfig['rni'];

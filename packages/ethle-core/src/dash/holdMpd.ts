@@ -1,3 +1,4 @@
+import { HOLD_LIMITS } from '../model/HOLD_LIMITS.js';
 import { EthleError, isEthleError } from '../errors/EthleError.js';
 import type { UriRouter } from '../url/UriRouter.js';
 import type { XmlElement } from '../xml/scanXml.js';
@@ -72,8 +73,8 @@ const UNHELD_REASON = { list: 'segment-list', base: 'segment-base', none: 'no-te
  * Static MPDs are routed but never held. Throws EthleError only; never returns a half-rewritten MPD.
  */
 export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
-  if (!Number.isInteger(o?.hold) || o.hold < 0 || o.hold > 100) {
-    throw new EthleError('ERR_DASH_INVALID_OPTIONS', `hold must be an integer in [0, 100], got ${String(o?.hold)}`);
+  if (!Number.isInteger(o?.hold) || o.hold < 0 || o.hold > HOLD_LIMITS.max) {
+    throw new EthleError('ERR_DASH_INVALID_OPTIONS', `hold must be an integer in [0, ${HOLD_LIMITS.max}], got ${String(o?.hold)}`);
   }
   const info = parseMpd(text);
   const edits: TextEdit[] = o.route ? routeMpdEdits(text, info.root, o.route, o.manifestUrl) : [];

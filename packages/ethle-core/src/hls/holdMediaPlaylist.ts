@@ -1,3 +1,4 @@
+import { HOLD_LIMITS } from '../model/HOLD_LIMITS.js';
 import { EthleError } from '../errors/EthleError.js';
 import { applyHlsRouter, isRoutableUri, routeAttributeInLine } from './applyHlsRouter.js';
 import type { HlsHistory, HlsHistorySegment } from './HlsHistory.js';
@@ -59,7 +60,7 @@ export interface HlsHoldResult {
 
 /** RFC 8216 §6.2.2: a live playlist lists at least three target durations. */
 const MIN_TARGET_DURATIONS = 3;
-const MAX_HOLD = 1000;
+const MAX_HOLD = HOLD_LIMITS.max;
 const EPS = 1e-9;
 const SEGMENT_ROLE_MASK =
   (1 << LineRole.SegmentTag) | (1 << LineRole.Key) | (1 << LineRole.Map) | (1 << LineRole.Part) | (1 << LineRole.PreloadHint) | (1 << LineRole.Uri);

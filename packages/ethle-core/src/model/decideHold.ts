@@ -1,3 +1,4 @@
+import { HOLD_LIMITS } from './HOLD_LIMITS.js';
 import { LIMITS, requireInteger, requireRange } from './validate.js';
 
 export interface HoldInput {
@@ -54,7 +55,7 @@ export function decideHold(input: HoldInput): HoldDecision {
   const bh = requireRange('backhaulBps', input.backhaulBps, 0, Number.POSITIVE_INFINITY, true);
   const ran = requireRange('ranBps', input.ranBps, 0, Number.POSITIVE_INFINITY);
   const bitrate = requireRange('bitrateBps', input.bitrateBps ?? (s * 8) / l, 0, LIMITS.maxBps, true);
-  const maxHold = requireInteger('maxHold', input.maxHold ?? 8, 0, LIMITS.maxHold);
+  const maxHold = requireInteger('maxHold', input.maxHold ?? HOLD_LIMITS.defaultMax, 0, LIMITS.maxHold);
 
   const bits = s * 8;
   // eq. 2: s/(th_bh·x) ≤ l  ⇔  x ≥ s/(th_bh·l); EPS keeps an exact fit from rounding up.

@@ -1,3 +1,4 @@
+import { HOLD_LIMITS } from './HOLD_LIMITS.js';
 import { EthleError } from '../errors/EthleError.js';
 
 /**
@@ -24,7 +25,7 @@ export const LIMITS = {
   maxBps: 1e13,
   maxMssBytes: 65_535,
   maxInitialWindow: 1_000,
-  maxHold: 100,
+  maxHold: HOLD_LIMITS.max,
 } as const;
 
 /** Like requireRange, and the value must be an integer. */
