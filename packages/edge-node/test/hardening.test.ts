@@ -352,6 +352,23 @@ describe('origin answers', () => {
     expect((await get('/live/a/index.m3u8')).status).toBe(200);
   });
 
+  it('an origin gone for a while: the edge polls it again within one segment duration of its return', async () => {
+    await setup({ targetDuration: 1 });
+    await get('/live/a/index.m3u8');
+    origin.fault('/live/a/index.m3u8', { kind: 'status', status: 503 });
+    // Enough failed polls for an uncapped doubling backoff to exceed a segment (1, 2, 4, 8 × 0.5 s).
+    const before = origin.requests('/live/a/index.m3u8');
+    await until(() => origin.requests('/live/a/index.m3u8') >= before + 5, 'failing polls', 15_000);
+    origin.fault('/live/a/index.m3u8', undefined);
+    const back = Date.now();
+    const n = origin.requests('/live/a/index.m3u8');
+    await until(() => origin.requests('/live/a/index.m3u8') > n, 'a poll after the origin is back', 5_000);
+    // One segment (1 s) plus timer slack on a loaded box (an uncapped backoff would wait 8 s).
+    expect(Date.now() - back).toBeLessThan(2_000);
+    const r = await get('/live/a/index.m3u8');
+    expect(r.headers['x-ethle-manifest-stale']).toBeUndefined();
+  });
+
   it('a media sequence that goes backwards is logged', async () => {
     const { logger, lines } = capturedLogger();
     origin = await startTestOrigin({ window: 3 });

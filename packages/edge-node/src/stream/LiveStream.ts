@@ -403,8 +403,12 @@ export class LiveStream {
     const view = this.#current?.view;
     const base = Math.max(MIN_POLL_MS, view?.pollIntervalMs ?? 1000);
     if (this.#failures > 0) {
-      // Back off on failures (doubling, capped) and recover at the normal cadence on success.
-      this.#timer = setTimeout(() => void this.#poll(), Math.min(MAX_BACKOFF_MS, base * 2 ** Math.min(this.#failures, 6)));
+      // Back off on failures (doubling), but never past one segment duration once the stream has
+      // had a version: receivers are waiting on it, and the edge must be back within a segment of
+      // the origin (one poll per stream per segment is no load). A stream that never had a
+      // manifest backs off to MAX_BACKOFF_MS.
+      const cap = view !== undefined && view.segmentSeconds > 0 ? Math.min(MAX_BACKOFF_MS, Math.max(MIN_POLL_MS, view.segmentSeconds * 1000)) : MAX_BACKOFF_MS;
+      this.#timer = setTimeout(() => void this.#poll(), Math.min(cap, base * 2 ** Math.min(this.#failures, 6)));
       this.#timer.unref();
       return;
     }
