@@ -5,6 +5,7 @@ import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
 import type { EdgeEvents } from './events/EdgeEvents.js';
 import type { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import type { OriginClient } from './origin/OriginClient.js';
+import type { RadioMeter } from './radio/RadioMeter.js';
 import type { RniSubscription } from './radio/RniSubscription.js';
 import type { StreamRegistry } from './stream/StreamRegistry.js';
 
@@ -32,6 +33,8 @@ export interface EdgeContext {
   streams: StreamRegistry;
   origins: Map<string, Origin>;
   rni: RniSubscription | undefined;
+  /** Each receiver's delivery rate as the edge measured it (radio leg). */
+  radio: RadioMeter;
   /** Backhaul RTT to an origin (configured, else measured), ms. */
   rttFor(origin: string): number | undefined;
 }

@@ -29,6 +29,8 @@ export interface EdgeStats {
   originFetchesRunning: number;
   originFetchesQueued: number;
   connections: number;
+  /** Receivers whose delivery rate the edge has measured. */
+  radioReceivers: number;
 }
 
 export interface StartEdgeOptions {

@@ -15,6 +15,7 @@ import { sendError } from './http/sendError.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient } from './origin/OriginClient.js';
 import { recordOriginFetch } from './origin/recordOriginFetch.js';
+import { RadioMeter } from './radio/RadioMeter.js';
 import { RNI_CALLBACK_PATH, RniSubscription } from './radio/RniSubscription.js';
 import type { EdgeStats, RunningEdge, StartEdgeOptions } from './RunningEdge.js';
 import { StreamRegistry } from './stream/StreamRegistry.js';
@@ -68,7 +69,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   }
   const streams = new StreamRegistry({ config, cache, policy, events, metrics, log, now, rttFor });
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, rttFor };
+  const radio = new RadioMeter(config.maxSessions);
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, rttFor };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -149,7 +151,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         running += o.client.activeFetches;
         queued += o.client.queuedFetches;
       }
-      return { streams: streams.size, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, pinnedBytes: cache.pinnedBytes(), segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections };
+      return { streams: streams.size, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, pinnedBytes: cache.pinnedBytes(), segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections, radioReceivers: radio.size };
     },
     close() {
       closing ??= (async () => {

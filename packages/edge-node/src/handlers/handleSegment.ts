@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { serveEntry } from '../cache/serveEntry.js';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
 import { retryAfterFor, sendError, statusFor } from '../http/sendError.js';
+import { MIN_RADIO_BYTES } from '../radio/RadioMeter.js';
+import { receiverKey } from '../radio/receiverKey.js';
 
 /** Unplanned objects (init segments, segments out of every window) share one scheduler group. */
 const UNPLANNED = '(unplanned)';
@@ -15,7 +18,17 @@ export function createSegmentHandler(ctx: EdgeContext) {
   const { cache, metrics, events, streams } = ctx;
   const unplannedDeadlineMs = Math.max(ctx.config.originHeadersTimeoutMs, 60_000);
 
-  return function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, path: string, forwardQuery: string, head: boolean): void {
+  /**
+   * The receiver's delivery rate on a segment-scale response: from the first byte handed to the
+   * socket to the last ('finish'). Costs one listener per such response; small ones are skipped.
+   */
+  const meterRadio = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams, bytes: number): void => {
+    if (bytes < MIN_RADIO_BYTES) return;
+    const t0 = performance.now();
+    res.once('finish', () => ctx.radio.record(receiverKey(req, query), bytes, performance.now() - t0));
+  };
+
+  return function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, path: string, forwardQuery: string, query: URLSearchParams, head: boolean): void {
     const owned = streams.segment(origin.cfg.name, path);
     const owner = owned?.stream;
     const seg = owned?.seg;
@@ -58,6 +71,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
     if (entry.state === 'complete' && req.headers.range === undefined && !head) {
       // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
       res.writeHead(200, entry.responseHeaders(result, cors));
+      meterRadio(req, res, query, entry.bytes);
       const chunks = entry.chunks;
       if (chunks.length === 1) res.end(chunks[0]);
       else {
@@ -70,6 +84,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
       return;
     }
     const served = entry;
+    // Only hits measure the radio: a response still arriving from the origin is paced by the backhaul.
     void serveEntry(served, req, res, {
       head,
       headers: () => served.responseHeaders(result, cors),

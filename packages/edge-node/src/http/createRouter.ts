@@ -72,7 +72,7 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       return;
     }
     if (MANIFEST_RE.test(originPath)) await handleManifest(req, res, origin, originPath, target);
-    else if (MEDIA_RE.test(originPath) || streams.has(origin.cfg.name, originPath)) handleSegment(req, res, origin, originPath, target.forwardQuery, method === 'HEAD');
+    else if (MEDIA_RE.test(originPath) || streams.has(origin.cfg.name, originPath)) handleSegment(req, res, origin, originPath, target.forwardQuery, target.query, method === 'HEAD');
     else {
       metrics.countRequest('rejected', 404);
       sendError(res, 404, 'not a media path of a configured origin');
