@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestOrigin, type TestOrigin } from '../helpers/startTestOrigin.js';
+
+// The built CLI as an operator runs it (node bin/ethle-edge.js serve …, npm's prepare builds dist):
+// SIGTERM stops accepting, lets a transfer in progress finish, logs one line and exits 0.
+let origin: TestOrigin;
+afterEach(async () => origin?.close());
+
+describe('ethle-edge serve under SIGTERM', () => {
+  it('drains a transfer in progress, logs "edge closed", exits 0', async () => {
+    origin = await startTestOrigin({ segmentBytes: 64 * 1024 });
+    origin.produce(4);
+    origin.fault('/live/a/seg1.ts', { kind: 'slow', chunkBytes: 8 * 1024, intervalMs: 150 });
+    const bin = new URL('../../bin/ethle-edge.js', import.meta.url).pathname;
+    const child = spawn(process.execPath, [bin, 'serve', '--origin', origin.url, '--port', '0', '--hold', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const t = setInterval(() => {
+        const m = /listening on (\S+)/.exec(out);
+        if (m) {
+          clearInterval(t);
+          resolve(m[1]!);
+        }
+      }, 20);
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    const res = await request(`${url}/live/a/seg1.ts`);
+    const body = res.body.arrayBuffer();
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    expect(Buffer.from(await body).equals(origin.body(1))).toBe(true);
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/edge closed/);
+  });
+});
