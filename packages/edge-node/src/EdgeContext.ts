@@ -35,6 +35,8 @@ export interface EdgeContext {
   rni: RniSubscription | undefined;
   /** Each receiver's delivery rate as the edge measured it (radio leg). */
   radio: RadioMeter;
+  /** Why the edge should not get receivers now (draining, an origin silent), or undefined: ready. */
+  notReady(): string | undefined;
   /** Backhaul RTT to an origin (configured, else measured), ms. */
   rttFor(origin: string): number | undefined;
 }

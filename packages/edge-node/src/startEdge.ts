@@ -70,7 +70,15 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const streams = new StreamRegistry({ config, cache, policy, events, metrics, log, now, rttFor });
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   const radio = new RadioMeter(config.maxSessions);
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, rttFor };
+  let draining = false;
+  // An origin is reachable when it answered within three probe intervals (or 30 s without probes).
+  const freshMs = config.originProbeMs > 0 ? 3 * config.originProbeMs : 30_000;
+  const notReady = (): string | undefined => {
+    if (draining) return 'draining';
+    for (const o of origins.values()) if (Date.now() - o.client.lastAnswerMs > freshMs) return `origin ${o.cfg.name} has not answered`;
+    return undefined;
+  };
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, rttFor, notReady };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -156,6 +164,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     close() {
       closing ??= (async () => {
         const t0 = Date.now();
+        draining = true;
         // Stop accepting; idle keep-alive connections go now, responses in progress may finish
         // within drainMs (a receiver mid-segment gets its segment), then what is left is cut.
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -388,6 +388,15 @@ describe('receivers and operators', () => {
     expect(String(r.headers['x-ethle-session'])).toMatch(/^sid-[A-Za-z0-9_-]+$/);
   });
 
+  it('/readyz: ready once the origin answers, not ready when it stops answering', async () => {
+    await setup({}, { originProbeMs: 100 });
+    await until(async () => (await get('/readyz')).status === 200, 'ready');
+    await origin.close();
+    await until(async () => (await get('/readyz')).status === 503, 'not ready', 5_000);
+    expect((await get('/readyz')).text).toMatch(/origin origin has not answered/);
+    expect((await get('/healthz')).status).toBe(200);
+  });
+
   it('/metrics is not readable cross-origin', async () => {
     await setup();
     const r = await get('/metrics', { origin: 'http://page.example' });

@@ -14,7 +14,8 @@ const MEDIA_RE = /\.(m3u8|mpd|m4s|mp4|m4v|m4a|cmfv|cmfa|cmft|ts|aac|ac3|ec3|mp3|
 
 /**
  * The edge's route table, in order: CORS preflight; targets rejected before anything else
- * (parseTarget); the MEC 012 callback; methods; /healthz; /metrics; the reserved /_ethle/ space;
+ * (parseTarget); the MEC 012 callback; methods; /healthz (alive); /readyz (ready for receivers);
+ * /metrics; the reserved /_ethle/ space;
  * then per configured origin: manifests, media (by extension, or listed in an active window), and
  * a 404 for any other origin path (stats, admin switches behind a GET are not the receivers').
  */
@@ -48,6 +49,12 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
     }
     if (target.path === '/healthz') {
       res.writeHead(200, { ...CORS, 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('ok\n');
+      return;
+    }
+    if (target.path === '/readyz') {
+      // Ready: not draining, and every origin answered (its keep-warm probe or a manifest) lately.
+      const why = ctx.notReady();
+      res.writeHead(why === undefined ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(why === undefined ? 'ready\n' : `not ready: ${why}\n`);
       return;
     }
     if (target.path === '/metrics') {

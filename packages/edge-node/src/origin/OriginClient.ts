@@ -212,6 +212,7 @@ export class OriginClient {
         throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `manifest ${path}: ${bytes} of ${expected} bytes`, { path, bytes, expected });
       }
       this.#report(path, 'manifest', 'ok', status, bytes, ttfb, t0);
+      this.lastAnswerMs = Date.now();
       return { text: Buffer.concat(chunks).toString('utf8'), headers: keptHeaders(res.headers), path: finalPath };
     } catch (e) {
       const err = toEdgeError(e, path, inBody);
@@ -257,12 +258,16 @@ export class OriginClient {
     try {
       const res = await this.#pool.request({ path: this.#basePath === '' ? '/' : `${this.#basePath}/`, method: 'GET', signal: AbortSignal.timeout(this.#o.headersTimeoutMs) });
       this.rtt.add('ttfb', performance.now() - t0, Date.now());
+      this.lastAnswerMs = Date.now();
       // A large index page is not worth reading: dropping the connection is cheaper.
       await res.body.dump({ limit: 65_536 });
     } catch {
       // Unreachable now: the next manifest fetch reports it where it matters.
     }
   }
+
+  /** When the origin last answered anything (epoch ms; 0 = never): readiness. */
+  lastAnswerMs = 0;
 
   /** A player now waits for a queued prefetch: serve it before other bulk. */
   promote(key: string): void {
