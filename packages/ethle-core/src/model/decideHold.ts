@@ -1,3 +1,4 @@
+import { capBackhaulBps, type CappedBackhaul } from './capBackhaulBps.js';
 import { LIMITS, requireInteger, requireRange } from './validate.js';
 
 export interface HoldInput {
@@ -13,6 +14,23 @@ export interface HoldInput {
   bitrateBps?: number;
   /** x_max: operator cap on held segments = parallel origin connections (default 8). */
   maxHold?: number;
+  /**
+   * Optional caps on th_bh, for a backhaulBps that does not know them (e.g. a measured rate):
+   * th_bh = min(backhaulBps, window/RTT, Mathis(RTT, lossRate)), see capBackhaulBps. rttSeconds is
+   * required with any of them.
+   */
+  rttSeconds?: number;
+  receiveWindowBytes?: number;
+  sendWindowBytes?: number;
+  /** Measured loss rate on the backhaul, [0, 1]. */
+  lossRate?: number;
+  mssBytes?: number;
+}
+
+/** The th_bh eq. 1 and 2 were evaluated with, and what bounded it. */
+export interface UsedBackhaul {
+  backhaulBps: number;
+  backhaulLimitedBy: CappedBackhaul['limitedBy'];
 }
 
 export type HoldReason =
@@ -25,7 +43,8 @@ export type HoldReason =
   /** eq. 3 fails: the radio is not faster than the bitrate; holding cannot help (redirect or pass through). */
   | 'ran-below-bitrate';
 
-export type HoldDecision =
+export type HoldDecision = UsedBackhaul &
+  (
   | {
       applicable: true;
       /** x to hold for this receiver (0 for the hold-0 group). */
@@ -38,7 +57,8 @@ export type HoldDecision =
       assured: boolean;
       reason: Exclude<HoldReason, 'ran-below-bitrate'>;
     }
-  | { applicable: false; hold: null; streamHold: number; eq1: false; assured: false; reason: 'ran-below-bitrate' };
+  | { applicable: false; hold: null; streamHold: number; eq1: false; assured: false; reason: 'ran-below-bitrate' }
+  );
 
 const EPS = 1e-9;
 
@@ -51,7 +71,16 @@ const EPS = 1e-9;
 export function decideHold(input: HoldInput): HoldDecision {
   const s = requireRange('segmentBytes', input.segmentBytes, 0, LIMITS.maxBytes, true);
   const l = requireRange('segmentSeconds', input.segmentSeconds, 0, LIMITS.maxSegmentSeconds, true);
-  const bh = requireRange('backhaulBps', input.backhaulBps, 0, Number.POSITIVE_INFINITY, true);
+  const capped = capBackhaulBps({
+    bps: requireRange('backhaulBps', input.backhaulBps, 0, Number.POSITIVE_INFINITY, true),
+    rttSeconds: input.rttSeconds,
+    receiveWindowBytes: input.receiveWindowBytes,
+    sendWindowBytes: input.sendWindowBytes,
+    lossRate: input.lossRate,
+    mssBytes: input.mssBytes,
+  });
+  const bh = capped.bps;
+  const used: UsedBackhaul = { backhaulBps: bh, backhaulLimitedBy: capped.limitedBy };
   const ran = requireRange('ranBps', input.ranBps, 0, Number.POSITIVE_INFINITY);
   const bitrate = requireRange('bitrateBps', input.bitrateBps ?? (s * 8) / l, 0, LIMITS.maxBps, true);
   const maxHold = requireInteger('maxHold', input.maxHold ?? 8, 0, LIMITS.maxHold);
@@ -61,12 +90,12 @@ export function decideHold(input: HoldInput): HoldDecision {
   const streamHold = Math.max(1, Math.ceil(bits / (bh * l) - EPS));
 
   if (!(ran > bitrate)) {
-    return { applicable: false, hold: null, streamHold, eq1: false, assured: false, reason: 'ran-below-bitrate' };
+    return { ...used, applicable: false, hold: null, streamHold, eq1: false, assured: false, reason: 'ran-below-bitrate' };
   }
   const eq1 = bits / bh + bits / ran <= l + EPS;
-  if (eq1) return { applicable: true, hold: 0, streamHold, eq1, assured: true, reason: 'hold-0-sufficient' };
+  if (eq1) return { ...used, applicable: true, hold: 0, streamHold, eq1, assured: true, reason: 'hold-0-sufficient' };
   if (streamHold > maxHold) {
-    return { applicable: true, hold: maxHold, streamHold, eq1, assured: false, reason: 'capped-at-max-hold' };
+    return { ...used, applicable: true, hold: maxHold, streamHold, eq1, assured: false, reason: 'capped-at-max-hold' };
   }
-  return { applicable: true, hold: streamHold, streamHold, eq1, assured: true, reason: 'hold-x' };
+  return { ...used, applicable: true, hold: streamHold, streamHold, eq1, assured: true, reason: 'hold-x' };
 }
