@@ -6,3 +6,4 @@ export * from './hls/index.js';
 export * from './model/index.js';
 export * from './planner/index.js';
 export * from './dash/index.js';
+export * from './policy/index.js';
