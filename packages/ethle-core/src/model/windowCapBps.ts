@@ -20,9 +20,9 @@ export interface WindowCapInput {
  *
  * Why the model needs it: slow start doubles the window every RTT only until a buffer stops it.
  * Linux's defaults are tcp_rmem max 6 MiB (6291456) and tcp_wmem max 4 MiB (4194304). The
- * receiver advertises about half its buffer (tcp_adv_win_scale = 1 before Linux 6.6; since 6.6
- * the kernel's scaling_ratio, which starts at 50 %), so one stock receiver allows ~3 MiB in
- * flight: 3·2^20 B · 8 / 0.224 s ≈ 112 Mbit/s for one 224 ms flow. The testbed's send side is
+ * receiver advertises about half its buffer (exactly half with tcp_adv_win_scale = 1 before
+ * Linux 6.6; since then a measured payload/truesize ratio, see receiveWindowFromBuffer), so one
+ * stock receiver allows ~3 MiB in flight: 3·2^20 B · 8 / 0.224 s ≈ 112 Mbit/s for one 224 ms flow. The testbed's send side is
  * tighter: its 61 MB transfers reach 67 Mbit/s (docs/netlab.md), which fits an effective send
  * window of ~2.5 MB, 60 % of the 4 MiB buffer (test/model/windowCap.test.ts).
  */
