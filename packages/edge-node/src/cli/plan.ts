@@ -23,8 +23,8 @@ How many segments an ETHLE edge holds for a stream (paper eq. 1-3 with the slow-
   --loss P               backhaul loss rate (0..1): caps throughput at the Mathis rate
   --bottleneck-mbps M    backhaul bottleneck bandwidth, Mbit/s
   --rcvbuf B             the edge's receive buffer on origin sockets, bytes: Linux advertises
-                         half of it, so one flow carries at most rcvbuf/2/RTT (6 MiB, Linux's
-                         tcp_rmem max: ~112 Mbit/s at 224 ms)
+                         about half of it, so one flow carries at most rcvbuf/2/RTT (6 MiB,
+                         Linux's tcp_rmem max: ~112 Mbit/s at 224 ms)
   --window-bytes B       bytes the origin keeps in flight at most (its effective send window):
                          caps one flow at B/RTT
   --max-hold N           operator cap on x (default ${PLAN_DEFAULT_MAX_HOLD}, as ethle-edge serve)
