@@ -158,6 +158,8 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   else if (top === undefined) reason = 'anticipate-start';
   else reason = fetch.length > 1 ? 'catch-up' : 'keep-lead';
   const plan: PrefetchPlan = { fetch, want: mainFrom <= mainTo ? { from: mainFrom, to: mainTo } : undefined, lead, reason };
+  if (input.deadlines === undefined) return plan;
+  // The planner runs on every request and manifest refresh: only a deadline plan pays for this.
   const fetching = [...new Set([...(input.waiting ?? []), ...ids])].filter((id) => inFlight.has(id) && !cached.has(id));
   return withDeadlines(input, plan, fetching, budget);
 }
