@@ -1,5 +1,5 @@
-import { capBackhaulBps, type CappedBackhaul } from './capBackhaulBps.js';
 import { LIMITS, requireInteger, requireRange } from './validate.js';
+import { capBackhaulBps, type CappedBackhaul } from './capBackhaulBps.js';
 
 export interface HoldInput {
   /** s_seg: segment size, bytes. */
@@ -71,28 +71,30 @@ const EPS = 1e-9;
 export function decideHold(input: HoldInput): HoldDecision {
   const s = requireRange('segmentBytes', input.segmentBytes, 0, LIMITS.maxBytes, true);
   const l = requireRange('segmentSeconds', input.segmentSeconds, 0, LIMITS.maxSegmentSeconds, true);
+  const bh = requireRange('backhaulBps', input.backhaulBps, 0, Number.POSITIVE_INFINITY, true);
+  const ran = requireRange('ranBps', input.ranBps, 0, Number.POSITIVE_INFINITY);
+  const bitrate = requireRange('bitrateBps', input.bitrateBps ?? (s * 8) / l, 0, LIMITS.maxBps, true);
+  const maxHold = requireInteger('maxHold', input.maxHold ?? 8, 0, LIMITS.maxHold);
+
+  const bits = s * 8;
+  // th_bh: the given rate, within what one flow's window and the loss rate allow.
   const capped = capBackhaulBps({
-    bps: requireRange('backhaulBps', input.backhaulBps, 0, Number.POSITIVE_INFINITY, true),
+    bps: bh,
     rttSeconds: input.rttSeconds,
     receiveWindowBytes: input.receiveWindowBytes,
     sendWindowBytes: input.sendWindowBytes,
     lossRate: input.lossRate,
     mssBytes: input.mssBytes,
   });
-  const bh = capped.bps;
-  const used: UsedBackhaul = { backhaulBps: bh, backhaulLimitedBy: capped.limitedBy };
-  const ran = requireRange('ranBps', input.ranBps, 0, Number.POSITIVE_INFINITY);
-  const bitrate = requireRange('bitrateBps', input.bitrateBps ?? (s * 8) / l, 0, LIMITS.maxBps, true);
-  const maxHold = requireInteger('maxHold', input.maxHold ?? 8, 0, LIMITS.maxHold);
-
-  const bits = s * 8;
+  const th = capped.bps;
+  const used: UsedBackhaul = { backhaulBps: th, backhaulLimitedBy: capped.limitedBy };
   // eq. 2: s/(th_bh·x) ≤ l  ⇔  x ≥ s/(th_bh·l); EPS keeps an exact fit from rounding up.
-  const streamHold = Math.max(1, Math.ceil(bits / (bh * l) - EPS));
+  const streamHold = Math.max(1, Math.ceil(bits / (th * l) - EPS));
 
   if (!(ran > bitrate)) {
     return { ...used, applicable: false, hold: null, streamHold, eq1: false, assured: false, reason: 'ran-below-bitrate' };
   }
-  const eq1 = bits / bh + bits / ran <= l + EPS;
+  const eq1 = bits / th + bits / ran <= l + EPS;
   if (eq1) return { ...used, applicable: true, hold: 0, streamHold, eq1, assured: true, reason: 'hold-0-sufficient' };
   if (streamHold > maxHold) {
     return { ...used, applicable: true, hold: maxHold, streamHold, eq1, assured: false, reason: 'capped-at-max-hold' };
