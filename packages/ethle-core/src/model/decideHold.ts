@@ -27,9 +27,13 @@ export interface HoldInput {
   mssBytes?: number;
 }
 
-/** The th_bh eq. 1 and 2 were evaluated with, and what bounded it. */
+/** The th_bh eq. 1 and 2 were evaluated with. */
 export interface UsedBackhaul {
   backhaulBps: number;
+  /**
+   * Whether decideHold's own caps lowered the given backhaulBps ('window', 'loss') or not
+   * ('input'). What bounded a modelled rate is modelHold's `backhaul.limitedBy`.
+   */
   backhaulLimitedBy: CappedBackhaul['limitedBy'];
 }
 
