@@ -5,5 +5,6 @@ export * from './url/index.js';
 export * from './hls/index.js';
 export * from './model/index.js';
 export * from './planner/index.js';
+export * from './policy/index.js';
 export * from './dash/index.js';
 export * from './session/index.js';

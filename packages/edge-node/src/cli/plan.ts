@@ -1,4 +1,4 @@
-import { HOLD_LIMITS, isEthleError, modelHold, TCP_DEFAULTS, type ModelHoldResult } from '@ethle/core';
+import { HOLD_LIMITS, isEthleError, modelHold, receiveWindowFromBuffer, TCP_DEFAULTS, type ModelHoldResult } from '@ethle/core';
 import { parseArgs } from 'node:util';
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 
@@ -22,6 +22,11 @@ How many segments an ETHLE edge holds for a stream (paper eq. 1-3 with the slow-
   --mss B                maximum segment size, bytes (default ${TCP_DEFAULTS.mssBytes})
   --loss P               backhaul loss rate (0..1): caps throughput at the Mathis rate
   --bottleneck-mbps M    backhaul bottleneck bandwidth, Mbit/s
+  --rcvbuf B             the edge's receive buffer on origin sockets, bytes: Linux advertises
+                         about half of it, so one flow carries at most rcvbuf/2/RTT (6 MiB,
+                         Linux's tcp_rmem max: ~112 Mbit/s at 224 ms)
+  --window-bytes B       bytes the origin keeps in flight at most (its effective send window):
+                         caps one flow at B/RTT
   --max-hold N           operator cap on x (default ${PLAN_DEFAULT_MAX_HOLD}, as ethle-edge serve)
   --json                 print one JSON object
   -h, --help             this help
@@ -37,6 +42,8 @@ const OPTIONS = {
   mss: { type: 'string' },
   loss: { type: 'string' },
   'bottleneck-mbps': { type: 'string' },
+  rcvbuf: { type: 'string' },
+  'window-bytes': { type: 'string' },
   'max-hold': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -76,6 +83,8 @@ export interface PlanOutput {
   rttMs: number;
   initialWindow: number;
   mssBytes: number;
+  /** The window that capped one flow, bytes (min of --rcvbuf/2 and --window-bytes), when given. */
+  windowBytes?: number;
 }
 
 export async function runPlan(argv: string[], io: CliIo): Promise<number> {
@@ -106,6 +115,10 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
     const iw = num(v, 'iw', false) ?? TCP_DEFAULTS.initialWindowSegments;
     const mss = num(v, 'mss', false) ?? TCP_DEFAULTS.mssBytes;
     const bottleneck = num(v, 'bottleneck-mbps', false);
+    const rcvbuf = num(v, 'rcvbuf', false);
+    const sendWindowBytes = num(v, 'window-bytes', false);
+    const receiveWindowBytes = rcvbuf === undefined ? undefined : receiveWindowFromBuffer(positive('rcvbuf', rcvbuf));
+    if (sendWindowBytes !== undefined) positive('window-bytes', sendWindowBytes);
     const r: ModelHoldResult = modelHold({
       rttSeconds: rttMs / 1000,
       segmentBytes,
@@ -116,6 +129,8 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
       mssBytes: mss,
       lossRate: num(v, 'loss', false),
       bottleneckBps: bottleneck === undefined ? undefined : bottleneck * 1e6,
+      receiveWindowBytes,
+      sendWindowBytes,
       maxHold: num(v, 'max-hold', false) ?? PLAN_DEFAULT_MAX_HOLD,
     });
     out = {
@@ -135,6 +150,8 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
       initialWindow: iw,
       mssBytes: mss,
     };
+    const windowBytes = Math.min(receiveWindowBytes ?? Number.POSITIVE_INFINITY, sendWindowBytes ?? Number.POSITIVE_INFINITY);
+    if (Number.isFinite(windowBytes)) out.windowBytes = windowBytes;
   } catch (e) {
     if (e instanceof UsageError || isEthleError(e)) {
       io.stderr.write(`ethle-edge plan: ${e.message}\nRun 'ethle-edge plan --help' for the options.\n`);
@@ -146,6 +163,11 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
+function positive(name: string, v: number): number {
+  if (!(v > 0)) throw new UsageError(`--${name} must be above 0, got ${v}`);
+  return v;
+}
+
 function round(v: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(v * f) / f;
@@ -154,7 +176,7 @@ function round(v: number, digits: number): number {
 function sentence(o: PlanOutput): string {
   const segs = (n: number | null) => `${n} segment${n === 1 ? '' : 's'}`;
   const ranSeconds = (o.segmentBytes * 8) / (o.ranMbps * 1e6);
-  const bh = `the backhaul delivers a segment in ${o.deliverySeconds.toFixed(2)} s (${o.backhaulMbps.toFixed(1)} Mbit/s, ${o.limitedBy})`;
+  const bh = `the backhaul delivers a segment in ${o.deliverySeconds.toFixed(2)} s (${o.backhaulMbps.toFixed(1)} Mbit/s, ${o.limitedBy}${o.limitedBy === 'window' ? ` of ${o.windowBytes} B` : ''})`;
   switch (o.reason) {
     case 'hold-0-sufficient':
       return `Hold 0 segments: ${bh} and the radio in ${ranSeconds.toFixed(2)} s, within the ${o.segmentSeconds} s segment (eq. 1).`;

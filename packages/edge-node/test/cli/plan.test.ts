@@ -44,6 +44,26 @@ describe('ethle-edge plan', () => {
     expect(narrow.hold).toBeGreaterThan(clean.hold);
   });
 
+  it('--window-bytes and --rcvbuf cap one flow at window/RTT and can raise x (50M-10s, IW 1, 150 Mbit/s radio)', async () => {
+    const cell = ['plan', '--rtt-ms', '224', '--segment-bytes', '61100000', '--segment-seconds', '10', '--bitrate-mbps', '50', '--ran-mbps', '150', '--iw', '1', '--json'];
+    const free = JSON.parse((await run(cell)).stdout);
+    expect(free).toMatchObject({ hold: 0, limitedBy: 'slow-start', reason: 'hold-0-sufficient' });
+    expect(free.windowBytes).toBeUndefined();
+    // The testbed origin's effective send window (docs/netlab.md): 61.1 MB at 64 Mbit/s, not 142.
+    const sent = JSON.parse((await run([...cell, '--window-bytes', '2516582'])).stdout);
+    expect(sent).toMatchObject({ hold: 1, limitedBy: 'window', windowBytes: 2516582, reason: 'hold-x' });
+    expect(sent.backhaulMbps).toBeCloseTo(64.1, 1);
+    // Linux's default 6 MiB receive buffer advertises 3 MiB: at most 112 Mbit/s over 224 ms.
+    const rcv = JSON.parse((await run([...cell, '--rcvbuf', '6291456'])).stdout);
+    expect(rcv).toMatchObject({ limitedBy: 'window', windowBytes: 3145728 });
+    expect(rcv.backhaulMbps).toBeLessThan(112.4);
+    expect(rcv.backhaulMbps).toBeLessThan(free.backhaulMbps);
+    // Both: the smaller window binds.
+    expect(JSON.parse((await run([...cell, '--rcvbuf', '6291456', '--window-bytes', '2516582'])).stdout)).toMatchObject({ windowBytes: 2516582, backhaulMbps: sent.backhaulMbps });
+    const sentence = (await run([...cell.slice(0, -1), '--window-bytes', '2516582'])).stdout;
+    expect(sentence).toMatch(/^Hold 1 segment \(.*window of 2516582 B/);
+  });
+
   it('null hold with the reason when the radio is slower than the bitrate', async () => {
     const o = JSON.parse((await run(['plan', '--rtt-ms', '224', '--bitrate-mbps', '15', '--segment-seconds', '2', '--ran-mbps', '10', '--json'])).stdout);
     expect(o.hold).toBeNull();
@@ -79,7 +99,7 @@ describe('ethle-edge plan', () => {
   it('--help prints the options and exits 0', async () => {
     const r = await run(['plan', '--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--rtt-ms', '--segment-bytes', '--bitrate-mbps', '--loss', '--bottleneck-mbps', '--max-hold', '--mss', '--iw', '--json']) expect(r.stdout).toContain(flag);
+    for (const flag of ['--rtt-ms', '--segment-bytes', '--bitrate-mbps', '--loss', '--bottleneck-mbps', '--rcvbuf', '--window-bytes', '--max-hold', '--mss', '--iw', '--json']) expect(r.stdout).toContain(flag);
   });
 
   it('one sentence says "1 origin fetch" for hold 1', async () => {
@@ -102,6 +122,8 @@ describe('ethle-edge plan', () => {
     [[...JAPAN, '--bogus', '1'], /bogus/],
     [['plan', '--rtt-ms=-5', '--segment-bytes', '1e6', '--segment-seconds', '2', '--ran-mbps', '60'], /--rtt-ms must not be negative/],
     [['plan', '--rtt-ms', '0', '--segment-bytes', '1e6', '--segment-seconds', '2', '--ran-mbps', '60'], /rttSeconds must be a number in \(0/],
+    [[...JAPAN, '--rcvbuf', '0'], /--rcvbuf must be above 0/],
+    [[...JAPAN, '--window-bytes', 'lots'], /--window-bytes must be a number/],
   ])('bad arguments: a message on stderr and exit 2 (%j)', async (argv, msg) => {
     const r = await run(argv);
     expect(r.code).toBe(2);

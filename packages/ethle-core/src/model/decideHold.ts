@@ -1,5 +1,6 @@
 import { HOLD_LIMITS } from './HOLD_LIMITS.js';
 import { LIMITS, requireInteger, requireRange } from './validate.js';
+import { capBackhaulBps, type CappedBackhaul } from './capBackhaulBps.js';
 
 export interface HoldInput {
   /** s_seg: segment size, bytes. */
@@ -14,6 +15,27 @@ export interface HoldInput {
   bitrateBps?: number;
   /** x_max: operator cap on held segments = parallel origin connections (default 8). */
   maxHold?: number;
+  /**
+   * Optional caps on th_bh, for a backhaulBps that does not know them (e.g. a measured rate):
+   * th_bh = min(backhaulBps, window/RTT, Mathis(RTT, lossRate)), see capBackhaulBps. rttSeconds is
+   * required with any of them.
+   */
+  rttSeconds?: number;
+  receiveWindowBytes?: number;
+  sendWindowBytes?: number;
+  /** Measured loss rate on the backhaul, [0, 1]. */
+  lossRate?: number;
+  mssBytes?: number;
+}
+
+/** The th_bh eq. 1 and 2 were evaluated with. */
+export interface UsedBackhaul {
+  backhaulBps: number;
+  /**
+   * Whether decideHold's own caps lowered the given backhaulBps ('window', 'loss') or not
+   * ('input'). What bounded a modelled rate is modelHold's `backhaul.limitedBy`.
+   */
+  backhaulLimitedBy: CappedBackhaul['limitedBy'];
 }
 
 export type HoldReason =
@@ -26,7 +48,8 @@ export type HoldReason =
   /** eq. 3 fails: the radio is not faster than the bitrate; holding cannot help (redirect or pass through). */
   | 'ran-below-bitrate';
 
-export type HoldDecision =
+export type HoldDecision = UsedBackhaul &
+  (
   | {
       applicable: true;
       /** x to hold for this receiver (0 for the hold-0 group). */
@@ -39,7 +62,8 @@ export type HoldDecision =
       assured: boolean;
       reason: Exclude<HoldReason, 'ran-below-bitrate'>;
     }
-  | { applicable: false; hold: null; streamHold: number; eq1: false; assured: false; reason: 'ran-below-bitrate' };
+  | { applicable: false; hold: null; streamHold: number; eq1: false; assured: false; reason: 'ran-below-bitrate' }
+  );
 
 const EPS = 1e-9;
 
@@ -58,16 +82,27 @@ export function decideHold(input: HoldInput): HoldDecision {
   const maxHold = requireInteger('maxHold', input.maxHold ?? HOLD_LIMITS.defaultMax, 0, LIMITS.maxHold);
 
   const bits = s * 8;
+  // th_bh: the given rate, within what one flow's window and the loss rate allow.
+  const capped = capBackhaulBps({
+    bps: bh,
+    rttSeconds: input.rttSeconds,
+    receiveWindowBytes: input.receiveWindowBytes,
+    sendWindowBytes: input.sendWindowBytes,
+    lossRate: input.lossRate,
+    mssBytes: input.mssBytes,
+  });
+  const th = capped.bps;
+  const used: UsedBackhaul = { backhaulBps: th, backhaulLimitedBy: capped.limitedBy };
   // eq. 2: s/(th_bh·x) ≤ l  ⇔  x ≥ s/(th_bh·l); EPS keeps an exact fit from rounding up.
-  const streamHold = Math.max(1, Math.ceil(bits / (bh * l) - EPS));
+  const streamHold = Math.max(1, Math.ceil(bits / (th * l) - EPS));
 
   if (!(ran > bitrate)) {
-    return { applicable: false, hold: null, streamHold, eq1: false, assured: false, reason: 'ran-below-bitrate' };
+    return { ...used, applicable: false, hold: null, streamHold, eq1: false, assured: false, reason: 'ran-below-bitrate' };
   }
-  const eq1 = bits / bh + bits / ran <= l + EPS;
-  if (eq1) return { applicable: true, hold: 0, streamHold, eq1, assured: true, reason: 'hold-0-sufficient' };
+  const eq1 = bits / th + bits / ran <= l + EPS;
+  if (eq1) return { ...used, applicable: true, hold: 0, streamHold, eq1, assured: true, reason: 'hold-0-sufficient' };
   if (streamHold > maxHold) {
-    return { applicable: true, hold: maxHold, streamHold, eq1, assured: false, reason: 'capped-at-max-hold' };
+    return { ...used, applicable: true, hold: maxHold, streamHold, eq1, assured: false, reason: 'capped-at-max-hold' };
   }
-  return { applicable: true, hold: streamHold, streamHold, eq1, assured: true, reason: 'hold-x' };
+  return { ...used, applicable: true, hold: streamHold, streamHold, eq1, assured: true, reason: 'hold-x' };
 }

@@ -1,4 +1,5 @@
 import { EthleError } from '../errors/EthleError.js';
+import { planDeadlines, readDeadlines, type DeadlineMiss, type DeadlineSplit, type PrefetchDeadlines } from './planDeadlines.js';
 
 /** Anything that can answer "is segment `id` already here?" (a Set, or the edge's cache). */
 export interface IdSet {
@@ -43,6 +44,12 @@ export interface PrefetchInput {
    * segment from the end). Default 3.
    */
   startBehind?: number;
+  /**
+   * Optional deadline awareness (planDeadlines): with it, wanted segments are fetched earliest
+   * deadline first (after the waited-for ones), and the plan says which fetches to split into
+   * byte ranges and whether x must grow. Without it the plan is exactly as before.
+   */
+  deadlines?: PrefetchDeadlines;
 }
 
 export interface PrefetchPlan {
@@ -56,6 +63,12 @@ export interface PrefetchPlan {
   /** Segments beyond the most advanced receiver already local or in flight (the lead; goal: x). */
   lead: number;
   reason: 'idle' | 'anticipate-start' | 'catch-up' | 'keep-lead' | 'lead-reached' | 'parallel-cap';
+  /** With `deadlines`: fetches in `fetch` to take as parallel byte ranges to meet their deadline. */
+  split?: DeadlineSplit[];
+  /** With `deadlines`: fetches (new or in flight) projected to miss their deadline anyway. */
+  late?: DeadlineMiss[];
+  /** With `deadlines`: x + 1 when a fetch will miss its deadline whatever the plan does. */
+  needsHold?: number;
 }
 
 /**
@@ -77,6 +90,7 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   if (!Number.isInteger(hold) || hold < 0 || hold > 100) invalid('hold', hold);
   if (!Number.isInteger(input.maxParallel) || input.maxParallel < 1 || input.maxParallel > 1000) invalid('maxParallel', input.maxParallel);
   if (!Number.isInteger(input.inFlightCount) || input.inFlightCount < 0) invalid('inFlightCount', input.inFlightCount);
+  if (input.deadlines !== undefined) readDeadlines(input.deadlines);
   const startBehind = input.startBehind ?? 3;
   if (!Number.isInteger(startBehind) || startBehind < 1 || startBehind > 1000) invalid('startBehind', startBehind);
   const heads: number[] = [];
@@ -85,7 +99,7 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   for (const h of heads) if (!Number.isSafeInteger(h)) invalid(h === mostAdvanced ? 'mostAdvanced' : 'groupHeads', h);
   const top = heads.length === 0 ? undefined : Math.max(...heads);
 
-  if (produced.length === 0) return { fetch: [], want: undefined, lead: 0, reason: 'idle' };
+  if (produced.length === 0) return withDeadlines(input, { fetch: [], want: undefined, lead: 0, reason: 'idle' }, [], 0);
   const oldest = produced[0]!;
   const newest = produced[produced.length - 1]!;
   if (!Number.isSafeInteger(oldest) || !Number.isSafeInteger(newest) || newest < oldest) invalid('produced', [oldest, newest]);
@@ -133,7 +147,7 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
     budget -= 1;
   };
   for (const id of input.waiting ?? []) take(id);
-  for (const id of ids) take(id);
+  for (const id of input.deadlines === undefined ? ids : byDeadline(ids, input.deadlines)) take(id);
 
   let missing = 0;
   for (const id of ids) if (!local(id) && !taken.has(id)) missing += 1;
@@ -143,7 +157,23 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   else if (fetch.length === 0) reason = 'lead-reached';
   else if (top === undefined) reason = 'anticipate-start';
   else reason = fetch.length > 1 ? 'catch-up' : 'keep-lead';
-  return { fetch, want: mainFrom <= mainTo ? { from: mainFrom, to: mainTo } : undefined, lead, reason };
+  const plan: PrefetchPlan = { fetch, want: mainFrom <= mainTo ? { from: mainFrom, to: mainTo } : undefined, lead, reason };
+  if (input.deadlines === undefined) return plan;
+  // The planner runs on every request and manifest refresh: only a deadline plan pays for this.
+  const fetching = [...new Set([...(input.waiting ?? []), ...ids])].filter((id) => inFlight.has(id) && !cached.has(id));
+  return withDeadlines(input, plan, fetching, budget);
+}
+
+/** Earliest deadline first; segments without one after, oldest first (the default order). */
+function byDeadline(ids: readonly number[], d: PrefetchDeadlines): number[] {
+  const key = (id: number) => d.deadlineMs(id) ?? Number.POSITIVE_INFINITY;
+  return [...ids].sort((a, b) => key(a) - key(b) || a - b);
+}
+
+function withDeadlines(input: PrefetchInput, plan: PrefetchPlan, inFlight: readonly number[], budget: number): PrefetchPlan {
+  if (input.deadlines === undefined) return plan;
+  const o = planDeadlines(input.deadlines, plan.fetch, inFlight, Math.max(0, budget), input.hold);
+  return { ...plan, split: o.split, late: o.late, ...(o.needsHold === undefined ? {} : { needsHold: o.needsHold }) };
 }
 
 function invalid(field: string, value: unknown): never {

@@ -1,0 +1,105 @@
+import { EthleError } from '../errors/EthleError.js';
+
+export interface PrefetchDeadlines {
+  nowMs: number;
+  /** Measured per-flow backhaul rate, bits/s (steady state; a byte range gets one flow's rate). */
+  flowBps: number;
+  /** Expected bytes of segment `id` (e.g. the last segment's size, or bitrate × l_seg). */
+  segmentBytes: (id: number) => number;
+  /**
+   * When segment `id` must be local, ms (segmentDeadlineMs), or undefined for no deadline — e.g. a
+   * segment only hold-0 receivers ask for, which the edge fetches on request, not ahead.
+   */
+  deadlineMs: (id: number) => number | undefined;
+  /** Bytes an in-flight fetch of `id` has received so far (undefined: 0). */
+  receivedBytes?: (id: number) => number | undefined;
+  /** Wait before a new fetch's first byte: the request's RTT, ms (default 0). */
+  firstByteMs?: number;
+  /** Most byte ranges one segment may be fetched as (default 4). */
+  maxSplit?: number;
+}
+
+export interface DeadlineSplit {
+  id: number;
+  /** Fetch the segment as this many parallel byte ranges (≥ 2). */
+  ranges: number;
+  projectedMs: number;
+  deadlineMs: number;
+}
+
+export interface DeadlineMiss {
+  id: number;
+  /** Completion projected with the most ranges the plan could give it. */
+  projectedMs: number;
+  deadlineMs: number;
+  inFlight: boolean;
+}
+
+export interface DeadlineOutcome {
+  split: DeadlineSplit[];
+  late: DeadlineMiss[];
+  /** x + 1 when some fetch will miss its deadline whatever the plan does now. */
+  needsHold: number | undefined;
+}
+
+/** Validates the deadline options once; returns the numbers the projection needs. */
+export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstByteMs: number } {
+  if (!Number.isFinite(d.nowMs)) invalid('deadlines.nowMs', d.nowMs);
+  if (!(d.flowBps > 0) || !Number.isFinite(d.flowBps)) invalid('deadlines.flowBps', d.flowBps);
+  if (typeof d.segmentBytes !== 'function' || typeof d.deadlineMs !== 'function') invalid('deadlines', 'segmentBytes and deadlineMs must be functions');
+  const maxSplit = d.maxSplit ?? 4;
+  if (!Number.isInteger(maxSplit) || maxSplit < 1 || maxSplit > 64) invalid('deadlines.maxSplit', maxSplit);
+  const firstByteMs = d.firstByteMs ?? 0;
+  if (!(firstByteMs >= 0) || !Number.isFinite(firstByteMs)) invalid('deadlines.firstByteMs', firstByteMs);
+  return { maxSplit, firstByteMs };
+}
+
+/**
+ * Deadline check of a prefetch plan (issue 19, seed 001's deadline idea on the backhaul). Each
+ * new fetch is projected at now + first byte + bytes / (ranges × flow rate); one that would miss
+ * its deadline on one flow is split into the fewest byte ranges that meet it, from the parallel
+ * budget the plan left over, up to `maxSplit`. Each in-flight fetch is projected from the bytes it
+ * still lacks. A fetch that misses its deadline anyway means x is too small for this backhaul:
+ * a larger x gives every later segment one more segment length (needsHold = x + 1). Splitting
+ * costs no latency and holding more costs l_seg, so splitting comes first.
+ */
+export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], inFlight: readonly number[], budget: number, hold: number): DeadlineOutcome {
+  const { maxSplit, firstByteMs } = readDeadlines(d);
+  const bytesPerMs = d.flowBps / 8 / 1000;
+  const split: DeadlineSplit[] = [];
+  const late: DeadlineMiss[] = [];
+  let spare = budget;
+
+  for (const id of fetch) {
+    const deadline = d.deadlineMs(id);
+    if (deadline === undefined) continue;
+    const bytes = positiveBytes(d.segmentBytes(id), id);
+    const window = deadline - d.nowMs - firstByteMs;
+    const needed = window > 0 ? Math.ceil(bytes / (bytesPerMs * window) - 1e-9) : Number.POSITIVE_INFINITY;
+    if (needed <= 1) continue;
+    const ranges = Math.max(1, Math.min(needed, maxSplit, 1 + spare));
+    spare -= ranges - 1;
+    const projectedMs = d.nowMs + firstByteMs + bytes / (bytesPerMs * ranges);
+    if (ranges > 1) split.push({ id, ranges, projectedMs, deadlineMs: deadline });
+    if (ranges < needed) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: false });
+  }
+  for (const id of inFlight) {
+    const deadline = d.deadlineMs(id);
+    if (deadline === undefined) continue;
+    const bytes = positiveBytes(d.segmentBytes(id), id);
+    const got = d.receivedBytes?.(id) ?? 0;
+    if (!(got >= 0) || !Number.isFinite(got)) invalid('deadlines.receivedBytes', got);
+    const projectedMs = d.nowMs + Math.max(0, bytes - got) / bytesPerMs;
+    if (projectedMs > deadline) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: true });
+  }
+  return { split, late, needsHold: late.length > 0 ? hold + 1 : undefined };
+}
+
+function positiveBytes(v: number, id: number): number {
+  if (!(v > 0) || !Number.isFinite(v)) invalid('deadlines.segmentBytes', { id, bytes: v });
+  return v;
+}
+
+function invalid(field: string, value: unknown): never {
+  throw new EthleError('ERR_PLANNER_INVALID_INPUT', `${field} is out of range: ${JSON.stringify(value)}`, { field, value });
+}

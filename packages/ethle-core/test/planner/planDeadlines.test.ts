@@ -1,0 +1,160 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EthleError, planPrefetch, segmentDeadlineMs, type PrefetchDeadlines, type PrefetchInput } from '@ethle/core';
+
+const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+// 15M-2s over the 224 ms backhaul, x = 2: 3.7 MB (29.6 Mbit) segments, one every 2 s. Segment n is
+// produced at n·2000 ms, so with x = 2 it becomes visible at (n + 2)·2000 ms.
+const L = 2;
+const X = 2;
+const producedAt = (id: number) => id * L * 1000;
+const deadlines = (nowMs: number, flowMbps: number, extra: Partial<PrefetchDeadlines> = {}): PrefetchDeadlines => ({
+  nowMs,
+  flowBps: flowMbps * 1e6,
+  segmentBytes: () => 3.7e6,
+  deadlineMs: (id) => segmentDeadlineMs(producedAt(id), X, L),
+  firstByteMs: 224,
+  ...extra,
+});
+const keepLead = (d: PrefetchDeadlines, extra: Partial<PrefetchInput> = {}) =>
+  // The receiver is at 3, segments 4 and 5 are local; 5 was just produced (now = 10 s).
+  planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 4]), inFlight: new Set(), inFlightCount: 0, hold: X, maxParallel: 8, deadlines: d, ...extra });
+
+describe('segmentDeadlineMs', () => {
+  it('is production + x·l_seg', () => {
+    expect(segmentDeadlineMs(10_000, 2, 2)).toBe(14_000);
+    expect(segmentDeadlineMs(10_000, 0, 2)).toBe(10_000);
+    expect(() => segmentDeadlineMs(0, -1, 2)).toThrow(EthleError);
+  });
+});
+
+describe('planPrefetch with deadlines', () => {
+  it('one flow meets the deadline: 12 Mbit/s takes 2.47 s of the 3.78 s left — no split, no larger x', () => {
+    const p = keepLead(deadlines(10_000, 12));
+    expect(p.fetch).toEqual([5]);
+    expect(p.split).toEqual([]);
+    expect(p.late).toEqual([]);
+    expect(p.needsHold).toBeUndefined();
+  });
+
+  it('a fetch that one flow cannot finish in time is split into the fewest ranges that do', () => {
+    // 6 Mbit/s: 4.93 s on one flow > 3.78 s; two ranges: 2.47 s, done at 12.69 s < 14 s.
+    const p = keepLead(deadlines(10_000, 6));
+    expect(p.split).toMatchObject([{ id: 5, ranges: 2, deadlineMs: 14_000 }]);
+    expect(p.split![0]!.projectedMs).toBeCloseTo(10_000 + 224 + 2466.7, 0);
+    expect(p.needsHold).toBeUndefined();
+    // 2 Mbit/s: 14.8 s on one flow, ⌈14.8 / 3.776⌉ = 4 ranges: 3.7 s, done at 13.92 s.
+    expect(keepLead(deadlines(10_000, 2)).split).toMatchObject([{ id: 5, ranges: 4 }]);
+  });
+
+  it('beyond the most ranges allowed, the plan asks for x + 1', () => {
+    // 1.5 Mbit/s: 19.7 s on one flow needs 6 ranges; 4 allowed give 4.93 s, done at 15.16 s > 14 s.
+    const p = keepLead(deadlines(10_000, 1.5));
+    expect(p.split).toMatchObject([{ id: 5, ranges: 4 }]);
+    expect(p.late).toMatchObject([{ id: 5, deadlineMs: 14_000, inFlight: false }]);
+    expect(p.late![0]!.projectedMs).toBeCloseTo(15_157, 0);
+    expect(p.needsHold).toBe(3);
+    // With 8 ranges allowed it fits again (2.47 s): no larger x.
+    expect(keepLead(deadlines(10_000, 1.5, { maxSplit: 8 }))).toMatchObject({ split: [{ id: 5, ranges: 6 }], late: [] });
+  });
+
+  it('splits only use the parallel budget left after every wanted segment has its fetch', () => {
+    // Receiver at 3, nothing local, 3 fetches allowed: 3, 4, 5 take all three; no range to spare.
+    const tight = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set(), inFlight: new Set(), inFlightCount: 0, hold: X, maxParallel: 3, deadlines: deadlines(10_000, 2) });
+    expect(tight.fetch).toEqual([3, 4, 5]);
+    expect(tight.split).toEqual([]);
+    // 3's deadline (10 s) has passed, 4's (12 s) is 1.78 s away on a 14.8 s fetch: both late.
+    expect(tight.late!.map((l) => l.id)).toEqual([3, 4, 5]);
+    expect(tight.needsHold).toBe(3);
+    // Five allowed: two spare connections go to the earliest deadline first.
+    const roomy = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set(), inFlight: new Set(), inFlightCount: 0, hold: X, maxParallel: 5, deadlines: deadlines(10_000, 2) });
+    expect(roomy.split).toMatchObject([{ id: 3, ranges: 3 }]);
+  });
+
+  it('an in-flight fetch projected past its deadline asks for x + 1', () => {
+    // 4 produced at 8 s, visible at 12 s; 1 MB of 3.7 MB in at 10 s, 6 Mbit/s: 3.6 s more → 13.6 s.
+    const d = deadlines(10_000, 6, { receivedBytes: (id) => (id === 4 ? 1e6 : undefined) });
+    const p = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: d });
+    expect(p.fetch).toEqual([]);
+    expect(p.late).toMatchObject([{ id: 4, inFlight: true, deadlineMs: 12_000 }]);
+    expect(p.late![0]!.projectedMs).toBeCloseTo(13_600, 0);
+    expect(p.needsHold).toBe(3);
+    // With 2.5 MB in, 1.6 s more: done at 11.6 s, in time.
+    const q = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: { ...d, receivedBytes: () => 2.5e6 } });
+    expect(q).toMatchObject({ late: [], split: [] });
+    expect(q.needsHold).toBeUndefined();
+  });
+
+  it('earliest deadline first under the parallel cap, after the segments receivers wait for', () => {
+    // Two groups' deadlines out of id order: 17 is due first, 18 has none.
+    const due: Record<number, number> = { 15: 5000, 16: 6000, 17: 1000 };
+    const d: PrefetchDeadlines = { nowMs: 0, flowBps: 1e9, segmentBytes: () => 1e6, deadlineMs: (id) => due[id] };
+    const base = { produced: range(10, 20), mostAdvanced: 15, cached: new Set<number>(), inFlight: new Set<number>(), inFlightCount: 0, hold: 3, maxParallel: 2 };
+    expect(planPrefetch({ ...base, deadlines: d }).fetch).toEqual([17, 15]);
+    expect(planPrefetch(base).fetch).toEqual([15, 16]);
+    expect(planPrefetch({ ...base, deadlines: d, waiting: [16] }).fetch).toEqual([16, 17]);
+  });
+
+  it('property: with deadlines in id order that never bind, the plan is the default one', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+        fc.array(fc.boolean(), { minLength: 41, maxLength: 41 }),
+        (hold, maxParallel, head, cachedMask) => {
+          const input: PrefetchInput = { produced: range(0, 40), mostAdvanced: head, cached: new Set(range(0, 40).filter((i) => cachedMask[i])), inFlight: new Set(), inFlightCount: 0, hold, maxParallel };
+          const plain = planPrefetch(input);
+          const timed = planPrefetch({ ...input, deadlines: { nowMs: 0, flowBps: 1e12, segmentBytes: () => 1e6, deadlineMs: (id) => segmentDeadlineMs(id * 2000, hold, 2) + 10_000 } });
+          expect(timed).toMatchObject(plain);
+          expect(timed.split).toEqual([]);
+          expect(timed.needsHold).toBeUndefined();
+        },
+      ),
+    );
+  });
+
+  it('property: a split never exceeds maxSplit nor the spare budget, and a plan without late fetches meets every deadline', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.5, max: 100, noNaN: true }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 4 }),
+        (mbps, maxSplit, maxParallel, hold) => {
+          const d = { ...deadlines(10_000, mbps), maxSplit, deadlineMs: (id: number) => segmentDeadlineMs(producedAt(id), hold, L) };
+          const p = planPrefetch({ produced: range(0, 5), mostAdvanced: 5 - hold, cached: new Set(), inFlight: new Set(), inFlightCount: 0, hold, maxParallel, deadlines: d });
+          const extra = p.split!.reduce((n, s) => n + s.ranges - 1, 0);
+          expect(p.fetch.length + extra).toBeLessThanOrEqual(maxParallel);
+          for (const s of p.split!) {
+            expect(s.ranges).toBeGreaterThanOrEqual(2);
+            expect(s.ranges).toBeLessThanOrEqual(maxSplit);
+          }
+          if (p.late!.length === 0) {
+            for (const id of p.fetch) {
+              const ranges = p.split!.find((s) => s.id === id)?.ranges ?? 1;
+              expect(10_000 + 224 + (3.7e6 * 8 * 1000) / (mbps * 1e6 * ranges)).toBeLessThanOrEqual(d.deadlineMs(id) + 1e-6);
+            }
+            expect(p.needsHold).toBeUndefined();
+          } else {
+            expect(p.needsHold).toBe(hold + 1);
+          }
+        },
+      ),
+    );
+  });
+
+  it('bad deadline options are a coded error', () => {
+    const base = { produced: range(0, 5), mostAdvanced: 3, cached: new Set<number>(), inFlight: new Set<number>(), inFlightCount: 0, hold: 2, maxParallel: 4 };
+    for (const bad of [{ flowBps: 0 }, { nowMs: Number.NaN }, { maxSplit: 0 }, { firstByteMs: -1 }]) {
+      try {
+        planPrefetch({ ...base, deadlines: { ...deadlines(0, 10), ...bad } });
+        expect.unreachable();
+      } catch (e) {
+        expect((e as EthleError).code).toBe('ERR_PLANNER_INVALID_INPUT');
+      }
+    }
+    expect(() => planPrefetch({ ...base, deadlines: { ...deadlines(0, 10), segmentBytes: () => -1 } })).toThrow(/segmentBytes/);
+  });
+});
