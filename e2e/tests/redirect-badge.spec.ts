@@ -1,26 +1,32 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createEdgeConfig, startEdge } from '@ethle/edge-node';
+import { createEdgeConfig, startEdge, startMockRniServer, type MockRniServer } from '@ethle/edge-node';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 // @ts-expect-error plain ESM module without types
 import { startDemoServer } from '@ethle/player-demo/server';
 
 // An edge with `hold: auto` redirects (307) a receiver whose radio is slower than the bitrate
-// (paper eq. 3) to the origin; the player follows silently. The side-by-side page must say that
-// its "edge" column is then not on the edge. Here every receiver is "slow": no RNI, no CMCD
-// throughput on a player's first request, and a 1 Mbit/s default radio under a 2 Mbit/s stream.
+// (paper eq. 3) to the origin on sustained evidence; the player follows silently. The side-by-side
+// page must say that its "edge" column is then not on the edge. Here the radio network (a MEC 012
+// RNI service) reports the receiver's radio far below the 2 Mbit/s stream: the edge holds it on
+// its first request and redirects it on the next.
 test.describe.configure({ mode: 'serial' });
 let origin: LiveOrigin;
 let edge: Awaited<ReturnType<typeof startEdge>>;
 let demo: { url: string; close(): Promise<void> };
+let rni: MockRniServer;
 
 test.beforeAll(async () => {
   origin = await startOrigin({ port: 0, streams: ['2M-2s'] });
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', defaultRanMbps: 1, backhaulRttMs: 20, logLevel: 'silent' }));
+  rni = await startMockRniServer();
+  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: 20, logLevel: 'silent', rni: { url: rni.url, cacheMs: 600_000 } }));
+  // The weakest signal the model knows: no throughput at all.
+  await rni.report('127.0.0.1', { rsrp: 0, rsrq: 0 });
   demo = await startDemoServer({ port: 0, config: { originUrl: origin.url, edgeUrl: edge.url, stream: '2M-2s', player: 'hls', scheme: 'auto' } });
 });
 test.afterAll(async () => {
   await demo?.close();
   await edge?.close();
+  await rni?.close();
   await origin?.close();
 });
 

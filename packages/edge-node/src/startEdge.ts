@@ -42,7 +42,18 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   });
   // x is the operator's main figure: every change is logged with the rate it was decided on.
   const policy = new HoldPolicy(
-    { hold: config.hold, maxHold: config.maxHold, initialWindow: config.initialWindow, defaultRanMbps: config.defaultRanMbps, ranFailAction: config.ranFailAction === 'pass-through' ? 'pass-through' : 'redirect', maxSessions: config.maxSessions, sessionIdleMs: config.sessionIdleMs },
+    {
+      hold: config.hold,
+      maxHold: config.maxHold,
+      initialWindow: config.initialWindow,
+      defaultRanMbps: config.defaultRanMbps,
+      ranFailAction: config.ranFailAction === 'pass-through' ? 'pass-through' : 'redirect',
+      maxSessions: config.maxSessions,
+      sessionIdleMs: config.sessionIdleMs,
+      ...(config.backhaulReceiveWindowBytes === undefined ? {} : { receiveWindowBytes: config.backhaulReceiveWindowBytes }),
+      ...(config.backhaulSendWindowBytes === undefined ? {} : { sendWindowBytes: config.backhaulSendWindowBytes }),
+      ...(config.backhaulLossRate === undefined ? {} : { lossRate: config.backhaulLossRate }),
+    },
     (c) => events.emit('hold-change', c),
   );
   events.on('hold-change', (e) => log.info({ stream: e.stream, hold: e.hold, backhaulMbps: +e.backhaulMbps.toFixed(2), reason: e.reason }, 'hold change'));

@@ -99,12 +99,14 @@ describe('a receiver that leaves never pins the cache', () => {
 describe('bounded by design', () => {
   it('query strings on a manifest do not make new streams or pollers', async () => {
     await setup();
+    const t0 = Date.now();
     for (let i = 0; i < 200; i++) {
       const r = await get(`/live/a/index.m3u8?cb=${i}&_HLS_msn=${i}`);
       expect(r.status).toBe(200);
     }
     expect(edge.stats().streams).toBe(1);
-    expect(origin.requests('/live/a/index.m3u8')).toBeLessThanOrEqual(3);
+    // One poller at its own cadence (half a 1 s target duration), however many requests came.
+    expect(origin.requests('/live/a/index.m3u8')).toBeLessThanOrEqual(Math.ceil((Date.now() - t0) / 500) + 2);
     for (const [path] of origin.allRequests()) expect(path).not.toMatch(/cb=|_HLS_msn/);
   });
 

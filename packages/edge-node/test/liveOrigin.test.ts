@@ -181,7 +181,9 @@ describe('with the live origin', () => {
       edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, backhaulRttMs: 100, logLevel: 'silent' }));
     });
     afterAll(async () => edge?.close());
-    const cmcd = (sid: string, kbps: number) => `?CMCD=${encodeURIComponent(`mtp=${kbps},sid="${sid}"`)}`;
+    // Credible CMCD (media buffered), a new measurement per request (bl moves), as from a player.
+    let bl = 1000;
+    const cmcd = (sid: string, kbps: number) => `?CMCD=${encodeURIComponent(`bl=${(bl += 100)},mtp=${kbps},sid="${sid}"`)}`;
 
     it('hold-0 → hold-x when the radio worsens, never back; redirect when radio < bitrate', async () => {
       const path = `/live/${STREAM}/index.m3u8`;
@@ -192,6 +194,8 @@ describe('with the live origin', () => {
       expect(x).toBeGreaterThanOrEqual(1);
       const c = await text(edge.url + path + cmcd('s1', 100_000));
       expect(Number(c.headers['x-ethle-hold-segments'])).toBe(x);
+      // Eq. 3 fails: held on the first request, redirected once two measurements agree.
+      expect((await text(edge.url + path + cmcd('s2', 1_200))).status).toBe(200);
       const r = await request(edge.url + path + cmcd('s2', 1_200));
       await r.body.dump();
       expect(r.statusCode).toBe(307);
@@ -214,6 +218,7 @@ describe('with the live origin', () => {
 
     it('DASH: radio below the bitrate redirects to the origin MPD', async () => {
       const path = `/live/${STREAM}/manifest.mpd`;
+      expect((await text(edge.url + path + cmcd('d2', 1_200))).status).toBe(200);
       const r = await request(edge.url + path + cmcd('d2', 1_200));
       await r.body.dump();
       expect(r.statusCode).toBe(307);

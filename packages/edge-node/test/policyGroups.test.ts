@@ -13,7 +13,10 @@ afterEach(async () => {
   await origin?.close();
 });
 
-const cmcd = (sid: string, mtpKbps: number) => `?CMCD=${encodeURIComponent(`mtp=${mtpKbps},sid="${sid}"`)}`;
+// A player with media buffered (bl > 0) reports a measured mtp: credible (chooseRadioEstimate).
+// bl changes per request, as it does in a player: each request is a new measurement.
+let bl = 1000;
+const cmcd = (sid: string, mtpKbps: number) => `?CMCD=${encodeURIComponent(`bl=${(bl += 100)},mtp=${mtpKbps},sid="${sid}"`)}`;
 
 async function manifest(path: string) {
   const res = await request(`${edge.url}${path}`);
@@ -58,8 +61,11 @@ describe('policy groups and the RAN constraint (auto hold)', () => {
     expect(metricValue(m, 'ethle_group_moves_total')).toBe(1);
   });
 
-  it('radio slower than the bitrate (eq. 3 fails) → 307 to the origin, nothing held', async () => {
+  it('radio slower than the bitrate (eq. 3 fails): held on the first request, 307 to the origin once sustained', async () => {
     await setup();
+    // Never on a first request: one measurement is no evidence.
+    const first = await manifest(`/live/a/index.m3u8${cmcd('slow', 1_000)}`);
+    expect(first.status).toBe(200);
     const r = await request(`${edge.url}/live/a/index.m3u8${cmcd('slow', 1_000)}`);
     await r.body.dump();
     expect(r.statusCode).toBe(307);
@@ -70,10 +76,21 @@ describe('policy groups and the RAN constraint (auto hold)', () => {
 
   it('pass-through instead of redirect serves the playlist unheld', async () => {
     await setup({ ranFailAction: 'pass-through' });
+    await manifest(`/live/a/index.m3u8${cmcd('slow', 1_000)}`);
     const r = await manifest(`/live/a/index.m3u8${cmcd('slow', 1_000)}`);
     expect(r.status).toBe(200);
     expect(r.headers['x-ethle-hold-segments']).toBe('0');
     expect(r.text).toContain('seg7.ts');
+  });
+
+  it('hls.js before it measured anything (mtp=500, no buffer): the default radio, no redirect', async () => {
+    await setup();
+    for (let i = 0; i < 3; i++) {
+      const r = await manifest(`/live/a/index.m3u8?CMCD=${encodeURIComponent('mtp=500,sid="fresh"')}`);
+      expect(r.status).toBe(200);
+    }
+    const m = await (await request(`${edge.url}/metrics`)).body.text();
+    expect(metricValue(m, 'ethle_redirects_total') ?? 0).toBe(0);
   });
 
   it('MEC 012 RNI: RSRP/RSRQ reports drive the group (and take precedence over CMCD)', async () => {

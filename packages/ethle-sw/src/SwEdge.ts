@@ -1,4 +1,4 @@
-import { HoldPolicy, loadManifest, planPrefetch, type ManifestView } from '@ethle/core';
+import { chooseRadioEstimate, HoldPolicy, loadManifest, planPrefetch, type ManifestView } from '@ethle/core';
 import { SegmentStore, type StoredSegment } from './SegmentStore.js';
 
 export interface SwEdgeConfig {
@@ -122,7 +122,9 @@ export class SwEdge {
     for (const list of stream.sizes.values()) measured = (measured ?? 0) + list.reduce((a, b) => a + b, 0) / list.length;
     const hinted = view.bitrateHintBps === undefined ? undefined : (view.bitrateHintBps * view.segmentSeconds) / 8;
     const ctx = { stream: stream.key, origin: stream.origin, segmentBytes: measured ?? hinted, segmentSeconds: view.segmentSeconds, rttMs: this.#config?.context?.rttMs };
-    const d = policy.receiver(ctx, 'page', this.#config?.context?.ranMbps ?? policy.config.defaultRanMbps, nowMs);
+    // The page's own measured throughput is the worker's only radio figure (its default estimate).
+    const radio = chooseRadioEstimate({ segmentBytes: ctx.segmentBytes ?? 1, segmentsDownloaded: 0, defaultBps: (this.#config?.context?.ranMbps ?? policy.config.defaultRanMbps) * 1e6 });
+    const d = policy.receiver(ctx, 'page', radio, nowMs);
     return d === undefined ? policy.streamHold(stream.key) : d.kind === 'hold' ? d.x : 0;
   }
 

@@ -32,6 +32,15 @@ export interface EdgeConfig {
   initialWindow: number;
   /** Backhaul RTT to use instead of the measured one (ms), e.g. behind a tunnel; undefined = measure. */
   backhaulRttMs: number | undefined;
+  /**
+   * One backhaul flow is capped at window/RTT: the edge's receive window on its origin sockets
+   * (default: half of Linux's tcp_rmem max, what autotuning can reach) and the origin's send
+   * window (default unknown: not capped). Bytes.
+   */
+  backhaulReceiveWindowBytes: number | undefined;
+  backhaulSendWindowBytes: number | undefined;
+  /** Backhaul loss rate for the model's Mathis cap, [0, 1] (default none). */
+  backhaulLossRate: number | undefined;
   /** Receiver radio throughput when neither RNI nor CMCD tells (Mbit/s). */
   defaultRanMbps: number;
   rni: RniConfig | undefined;
@@ -92,6 +101,9 @@ export interface EdgeConfigInput {
   maxHold?: number;
   initialWindow?: number;
   backhaulRttMs?: number;
+  backhaulReceiveWindowBytes?: number;
+  backhaulSendWindowBytes?: number;
+  backhaulLossRate?: number;
   defaultRanMbps?: number;
   rni?: { url: string; cacheMs?: number; timeoutMs?: number };
   ranFailAction?: RanFailAction;

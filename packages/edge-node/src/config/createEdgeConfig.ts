@@ -1,4 +1,4 @@
-import { HOLD_LIMITS } from '@ethle/core';
+import { HOLD_LIMITS, receiveWindowFromBuffer } from '@ethle/core';
 import { readFileSync } from 'node:fs';
 import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeConfig, EdgeConfigInput, OriginConfig, RanFailAction } from './EdgeConfig.js';
@@ -11,8 +11,18 @@ const KNOWN_KEYS = new Set([
   'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
-  'drainMs',
+  'drainMs', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
 ]);
+
+/** Half of Linux's tcp_rmem max: the receive window autotuning can reach on the edge's origin sockets. */
+function defaultReceiveWindow(): number | undefined {
+  try {
+    const max = Number(readFileSync('/proc/sys/net/ipv4/tcp_rmem', 'utf8').trim().split(/\s+/)[2]);
+    return Number.isFinite(max) && max > 0 ? receiveWindowFromBuffer(max) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The smallest segment cache accepted. The planner keeps x + 1 segments per stream and never
@@ -141,6 +151,9 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     maxHold,
     initialWindow: num('initialWindow', input.initialWindow, 10, 1, 1000, true),
     backhaulRttMs: input.backhaulRttMs === undefined ? undefined : num('backhaulRttMs', input.backhaulRttMs, 0, 0.01, 10_000),
+    backhaulReceiveWindowBytes: input.backhaulReceiveWindowBytes === undefined ? defaultReceiveWindow() : num('backhaulReceiveWindowBytes', input.backhaulReceiveWindowBytes, 0, 1024, 1024 ** 3, true),
+    backhaulSendWindowBytes: input.backhaulSendWindowBytes === undefined ? undefined : num('backhaulSendWindowBytes', input.backhaulSendWindowBytes, 0, 1024, 1024 ** 3, true),
+    backhaulLossRate: input.backhaulLossRate === undefined ? undefined : num('backhaulLossRate', input.backhaulLossRate, 0, 0, 0.5),
     defaultRanMbps: num('defaultRanMbps', input.defaultRanMbps, 100, 0.01, 100_000),
     rni,
     ranFailAction,

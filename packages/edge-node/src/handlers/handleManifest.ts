@@ -1,3 +1,4 @@
+import { chooseRadioEstimate } from '@ethle/core';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
@@ -6,6 +7,7 @@ import { CORS, HEADERS, NO_CORS } from '../http/HEADERS.js';
 import type { RequestTarget } from '../http/parseTarget.js';
 import { retryAfterFor, sendError, statusFor } from '../http/sendError.js';
 import { readCmcd } from '../radio/readCmcd.js';
+import { receiverKey } from '../radio/receiverKey.js';
 import type { LiveStream } from '../stream/LiveStream.js';
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -87,14 +89,25 @@ export function createManifestHandler(ctx: EdgeContext) {
     const ip = clientIp(req);
     const session = token ?? safeSid(cmcd.sid) ?? `ip-${ip}`;
     headers[HEADERS.session] = session;
-    const ranMbps = ctx.rni?.lookup(ip, ctx.now()) ?? cmcd.mtpMbps ?? config.defaultRanMbps;
     let sctx = streams.contextOf(stream, version.view, origin.cfg.name);
     // Auto and a manifest that advertises no bitrate: wait for the first segment's Content-Length
     // (one backhaul round trip, started by the planner's first round).
     if (policy.config.hold === 'auto' && sctx.segmentBytes === undefined) {
       sctx = { ...sctx, segmentBytes: await stream.firstSegmentBytes(version.view.segmentSeconds * 1000) };
     }
-    const d = policy.receiver(sctx, session, ranMbps, ctx.now());
+    // th_ran, best source first: RNI, the edge's own measurement of this receiver, credible CMCD, the default.
+    const rniMbps = ctx.rni?.lookup(ip, ctx.now());
+    const measured = ctx.radio.estimate(receiverKey(req, target.query));
+    const radio = chooseRadioEstimate({
+      ...(rniMbps === undefined ? {} : { rniBps: rniMbps * 1e6 }),
+      ...(measured === undefined ? {} : { measured: { bps: measured.mbps * 1e6, bytes: measured.bytes } }),
+      segmentBytes: sctx.segmentBytes ?? 1,
+      cmcd: { ...(cmcd.mtpMbps === undefined ? {} : { mtpKbps: cmcd.mtpMbps * 1000 }), ...(cmcd.blMs === undefined ? {} : { blMs: cmcd.blMs }) },
+      segmentsDownloaded: measured?.samples ?? 0,
+      defaultBps: config.defaultRanMbps * 1e6,
+    });
+    const ranMbps = radio.bps / 1e6;
+    const d = policy.receiver(sctx, session, radio, ctx.now());
     let x: number;
     if (d === undefined) {
       // No context yet (no segment size or RTT): serve the stream's current x, the safe side, but
@@ -104,6 +117,8 @@ export function createManifestHandler(ctx: EdgeContext) {
       const status = config.ranFailAction === 'redirect-302' ? 302 : 307;
       const location = origin.client.absolute(originPath + target.forwardQuery);
       metrics.redirects.inc();
+      // A receiver leaves the edge for good: say on what evidence.
+      ctx.log.info({ session, stream: stream.key, ranMbps: d.ranMbps, bitrateMbps: d.bitrateMbps, evidence: d.evidence.map((e) => ({ mbps: e.bps / 1e6, source: e.source })) }, 'receiver redirected to the origin (eq. 3)');
       events.emit('redirect', { session, stream: stream.key, location, ranMbps: d.ranMbps, bitrateMbps: d.bitrateMbps });
       metrics.countRequest('manifest', status);
       res.writeHead(status, { ...CORS, location, 'cache-control': 'no-store', 'content-length': 0 }).end();

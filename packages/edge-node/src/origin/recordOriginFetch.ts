@@ -23,7 +23,7 @@ export function recordOriginFetch(o: { config: EdgeConfig; metrics: EdgeMetrics;
       const measured = (r.bytes * 8) / (r.totalMs * 1000);
       if (r.bytes >= MIN_MEASURED_BYTES) {
         metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
-        const regime = policy.addBackhaulSample(r.origin, measured, r.meanFlows ?? 1);
+        const regime = policy.addBackhaulSample(r.origin, measured, r.meanFlows ?? 1, Date.now());
         metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: regime }, measured);
       }
       const rtt = o.rttFor(r.origin);

@@ -1,3 +1,6 @@
+import { initialStreamHold, nextStreamHold, type StreamHoldState } from '../policy/nextStreamHold.js';
+import type { RadioEstimate } from '../policy/RadioEstimate.js';
+import { shouldRedirect } from '../policy/shouldRedirect.js';
 import { BackhaulSamples, type FetchRegime } from './BackhaulSamples.js';
 import { decideStreamHold, type StreamHoldDecision } from './decideStreamHold.js';
 import { PolicyGroups, type PolicyGroup } from './PolicyGroups.js';
@@ -18,6 +21,13 @@ export interface HoldPolicyConfig {
   maxSessions?: number;
   /** A session not seen for this long is forgotten (ms). */
   sessionIdleMs?: number;
+  /** One backhaul flow's windows (bytes) and loss rate, for the model (see decideStreamHold). */
+  receiveWindowBytes?: number;
+  sendWindowBytes?: number;
+  lossRate?: number;
+  /** Lowering x: the lower x must be supported this many segment periods and samples (nextStreamHold). */
+  lowerAfterSegments?: number;
+  lowerAfterSamples?: number;
 }
 
 /** What an edge knows of one stream when it decides. */
@@ -39,11 +49,23 @@ export interface HoldChange {
   backhaulMbps: number;
 }
 
+/** A stream's x within hold-x and what it was last decided with. */
+interface StreamState {
+  origin: string;
+  x: StreamHoldState;
+  segmentBytes: number;
+  segmentSeconds: number;
+  /** The model's x (no measurement): x never goes below it. */
+  modelHold: number;
+  /** The model's per-flow backhaul rate (Mbit/s), for the change log. */
+  modelMbps: number;
+}
+
 export type ReceiverDecision =
   /** Serve the stream held by x; `group` is the receiver's policy group (undefined: no evidence yet). */
   | { kind: 'hold'; x: number; group: PolicyGroup | undefined; from?: PolicyGroup | undefined }
-  /** eq. 3 fails and the action is 'redirect': send the receiver to the origin. */
-  | { kind: 'redirect'; ranMbps: number; bitrateMbps: number }
+  /** eq. 3 fails on sustained evidence and the action is 'redirect': send the receiver to the origin. */
+  | { kind: 'redirect'; ranMbps: number; bitrateMbps: number; evidence: readonly RadioEstimate[] }
   /** eq. 3 fails and the action is 'pass-through': serve it unheld (ETHLE does not apply, III-B). */
   | { kind: 'pass'; x: 0; ranMbps: number; bitrateMbps: number };
 
@@ -53,15 +75,16 @@ export type ReceiverDecision =
  * redirect decision, and the online correction from the backhaul rates the edge achieved. Pure:
  * the edge passes in time, measurements and contexts, and reads decisions; nothing here does I/O.
  *
- * x only rises while receivers are held by it (a receiver shown x segments less would skip them);
- * every change goes to `onChange`.
+ * x within the hold-x group moves both ways (nextStreamHold): up at once when the model or a
+ * steady-state backhaul sample needs more, down by one only after the lower x has been supported
+ * for a while — never below the model's x. Receivers' groups stay monotone (hold-0 → hold-x, never
+ * back). A receiver is redirected (eq. 3) only on sustained evidence (shouldRedirect), never on a
+ * first request or a default estimate. Every change of x goes to `onChange`.
  */
 export class HoldPolicy {
   readonly config: HoldPolicyConfig;
   readonly #onChange: (c: HoldChange) => void;
-  /** Stream x in auto mode: the largest eq. 2 answer seen. */
-  readonly #x = new Map<string, number>();
-  readonly #originOf = new Map<string, string>();
+  readonly #streams = new Map<string, StreamState>();
   readonly #backhaul = new BackhaulSamples();
   readonly #groups: PolicyGroups;
 
@@ -74,28 +97,33 @@ export class HoldPolicy {
   /** The x the stream's planner keeps the edge ahead by. No side effects. */
   streamHold(stream: string): number {
     const h = this.config.hold;
-    return typeof h === 'number' ? h : (this.#x.get(stream) ?? 1);
+    return typeof h === 'number' ? h : (this.#streams.get(stream)?.x.hold ?? 1);
   }
 
   /** Whether auto has decided a stream's x yet. */
   decided(stream: string): boolean {
-    return typeof this.config.hold === 'number' || this.#x.has(stream);
+    return typeof this.config.hold === 'number' || this.#streams.has(stream);
   }
 
   /** The largest x in force among an origin's streams (what its steady state runs in parallel). */
   originHold(origin: string): number {
     if (typeof this.config.hold === 'number') return this.config.hold;
     let x = 0;
-    for (const [stream, h] of this.#x) if (this.#originOf.get(stream) === origin) x = Math.max(x, h);
+    for (const s of this.#streams.values()) if (s.origin === origin) x = Math.max(x, s.x.hold);
     return x;
   }
 
   /**
    * One segment fetch's backhaul rate (Mbit/s) with the mean number of flows it shared the
-   * backhaul with: kept for the online check only in steady state (see BackhaulSamples).
+   * backhaul with. A steady-state sample (see BackhaulSamples) moves the x of the origin's streams:
+   * up at once if it needs more, toward lower after a dwell if it supports less.
    */
-  addBackhaulSample(origin: string, mbps: number, meanFlows: number): FetchRegime {
-    return this.#backhaul.add(origin, mbps, meanFlows, this.originHold(origin));
+  addBackhaulSample(origin: string, mbps: number, meanFlows: number, nowMs = 0): FetchRegime {
+    const regime = this.#backhaul.add(origin, mbps, meanFlows, this.originHold(origin));
+    if (regime === 'steady' && this.config.hold === 'auto' && mbps > 0) {
+      for (const [stream, s] of this.#streams) if (s.origin === origin) this.#step(stream, s, nowMs, mbps);
+    }
+    return regime;
   }
 
   /** Median steady-state backhaul rate of an origin (Mbit/s), once there are enough samples. */
@@ -108,32 +136,38 @@ export class HoldPolicy {
    * manifest fetch's RTT), so the planner's first round prefetches where a player shown this x
    * will start. A no-op once decided or without context.
    */
-  provisional(ctx: StreamContext): void {
+  provisional(ctx: StreamContext, nowMs = 0): void {
     if (this.decided(ctx.stream)) return;
-    const d = this.#decide(ctx, this.config.defaultRanMbps);
-    if (d === undefined) return;
-    this.#raise(ctx, d, `${d.reason} (before any receiver, advertised bitrate)`);
+    this.#track(ctx, this.config.defaultRanMbps, nowMs, '(before any receiver, advertised bitrate)');
   }
 
   /**
-   * A receiver's manifest request: its group, the x it is served, or a redirect. `ranMbps` is the
-   * best radio estimate the edge has for it (RNI, its own measurement, credible CMCD, the default).
-   * Returns undefined when auto has no context yet (no segment size or RTT): the edge should wait
-   * for the first segment's size, or serve the stream's current x.
+   * A receiver's manifest request: its group, the x it is served, or a redirect. `radio` is the
+   * best estimate the edge has for it (chooseRadioEstimate: RNI, its own measurement, credible
+   * CMCD, the default). Returns undefined when auto has no context yet (no segment size or RTT):
+   * the edge should wait for the first segment's size, or serve the stream's current x.
    */
-  receiver(ctx: StreamContext, session: string, ranMbps: number, nowMs: number): ReceiverDecision | undefined {
+  receiver(ctx: StreamContext, session: string, radio: RadioEstimate, nowMs: number): ReceiverDecision | undefined {
     const h = this.config.hold;
     if (typeof h === 'number') {
       // Forced x: every receiver is in the group its x means.
       const a = this.#groups.assign(ctx.stream, session, h === 0, nowMs);
       return { kind: 'hold', x: h, group: a.group, from: a.from };
     }
-    const d = this.#decide(ctx, ranMbps);
+    const ranMbps = radio.bps / 1e6;
+    const d = this.#track(ctx, ranMbps, nowMs, '');
     if (d === undefined) return undefined;
-    this.#raise(ctx, d, d.reason);
+    const history = this.#groups.note(ctx.stream, session, radio, nowMs);
     if (!d.eq3) {
-      const bitrateMbps = ((ctx.segmentBytes ?? 0) * 8) / ctx.segmentSeconds / 1e6;
-      return this.config.ranFailAction === 'redirect' ? { kind: 'redirect', ranMbps, bitrateMbps } : { kind: 'pass', x: 0, ranMbps, bitrateMbps };
+      const bitrateBps = ((ctx.segmentBytes ?? 0) * 8) / ctx.segmentSeconds;
+      const r = shouldRedirect({ requests: history.requests, estimates: history.estimates, bitrateBps });
+      if (r.redirect) {
+        const bitrateMbps = bitrateBps / 1e6;
+        return this.config.ranFailAction === 'redirect' ? { kind: 'redirect', ranMbps, bitrateMbps, evidence: r.evidence } : { kind: 'pass', x: 0, ranMbps, bitrateMbps };
+      }
+      // Not yet sustained: held like a receiver for whom eq. 1 fails (the safe side).
+      const a = this.#groups.assign(ctx.stream, session, false, nowMs);
+      return { kind: 'hold', x: this.streamHold(ctx.stream), group: a.group, from: a.from };
     }
     const a = this.#groups.assign(ctx.stream, session, d.eq1, nowMs);
     return { kind: 'hold', x: a.group === 'hold-0' ? 0 : this.streamHold(ctx.stream), group: a.group, from: a.from };
@@ -155,29 +189,55 @@ export class HoldPolicy {
 
   /** A stream went idle: its x and its sessions go. */
   forgetStream(stream: string): void {
-    this.#x.delete(stream);
-    this.#originOf.delete(stream);
+    this.#streams.delete(stream);
     this.#groups.dropStream(stream);
   }
 
-  #decide(ctx: StreamContext, ranMbps: number): StreamHoldDecision | undefined {
-    if (ctx.segmentBytes === undefined || ctx.rttMs === undefined || !(ctx.segmentSeconds > 0)) return undefined;
-    return decideStreamHold({
+  /**
+   * The receiver-facing decision (eq. 1, eq. 3 with the measured correction) and the stream's x:
+   * created from the model's x, then moved by nextStreamHold with the model's x as its floor.
+   */
+  #track(ctx: StreamContext, ranMbps: number, nowMs: number, why: string): StreamHoldDecision | undefined {
+    if (ctx.segmentBytes === undefined || !(ctx.segmentBytes > 0) || ctx.rttMs === undefined || !(ctx.segmentSeconds > 0)) return undefined;
+    const base = {
       rttMs: Math.max(ctx.rttMs, 0.05),
       segmentBytes: ctx.segmentBytes,
       segmentSeconds: ctx.segmentSeconds,
       ranMbps,
       initialWindow: this.config.initialWindow,
       maxHold: this.config.maxHold,
-      measuredBackhaulMbps: this.#backhaul.median(ctx.origin),
-    });
+      ...(this.config.receiveWindowBytes === undefined ? {} : { receiveWindowBytes: this.config.receiveWindowBytes }),
+      ...(this.config.sendWindowBytes === undefined ? {} : { sendWindowBytes: this.config.sendWindowBytes }),
+      ...(this.config.lossRate === undefined ? {} : { lossRate: this.config.lossRate }),
+    };
+    const model = decideStreamHold(base);
+    const measured = this.#backhaul.median(ctx.origin);
+    const d = measured === undefined ? model : decideStreamHold({ ...base, measuredBackhaulMbps: measured });
+    let s = this.#streams.get(ctx.stream);
+    if (s === undefined) {
+      // The first decision starts from the (corrected) decision's x, as before any dwell.
+      s = { origin: ctx.origin, x: initialStreamHold({ modelHold: Math.max(model.hold, d.hold), maxHold: this.config.maxHold }), segmentBytes: ctx.segmentBytes, segmentSeconds: ctx.segmentSeconds, modelHold: model.hold, modelMbps: model.backhaulMbps };
+      this.#streams.set(ctx.stream, s);
+      this.#onChange({ stream: ctx.stream, hold: s.x.hold, reason: `${d.reason}${why === '' ? '' : ` ${why}`}`, backhaulMbps: d.backhaulMbps });
+      return d;
+    }
+    Object.assign(s, { origin: ctx.origin, segmentBytes: ctx.segmentBytes, segmentSeconds: ctx.segmentSeconds, modelHold: model.hold, modelMbps: model.backhaulMbps });
+    this.#step(ctx.stream, s, nowMs, undefined);
+    return d;
   }
 
-  #raise(ctx: StreamContext, d: StreamHoldDecision, reason: string): void {
-    this.#originOf.set(ctx.stream, ctx.origin);
-    const prev = this.#x.get(ctx.stream);
-    if (prev !== undefined && d.hold <= prev) return;
-    this.#x.set(ctx.stream, d.hold);
-    this.#onChange({ stream: ctx.stream, hold: d.hold, reason, backhaulMbps: d.backhaulMbps });
+  /** One nextStreamHold step for a stream (a backhaul sample in Mbit/s, or none: the model's floor only). */
+  #step(stream: string, s: StreamState, nowMs: number, sampleMbps: number | undefined): void {
+    const step = nextStreamHold(s.x, sampleMbps === undefined ? undefined : { backhaulBps: sampleMbps * 1e6 }, nowMs, {
+      segmentBytes: s.segmentBytes,
+      segmentSeconds: s.segmentSeconds,
+      modelHold: s.modelHold,
+      maxHold: this.config.maxHold,
+      ...(this.config.lowerAfterSegments === undefined ? {} : { dwellSegments: this.config.lowerAfterSegments }),
+      ...(this.config.lowerAfterSamples === undefined ? {} : { dwellSamples: this.config.lowerAfterSamples }),
+    });
+    s.x = step.state;
+    if (step.change === 'none') return;
+    this.#onChange({ stream, hold: step.hold, reason: `${step.change === 'raise' ? 'raised' : 'lowered'}: ${step.reason}`, backhaulMbps: sampleMbps ?? s.modelMbps });
   }
 }

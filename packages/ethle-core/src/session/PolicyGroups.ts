@@ -1,10 +1,16 @@
+import type { RadioEstimate } from '../policy/RadioEstimate.js';
+
 /** The paper's two policy groups of a stream's receivers (Section III-C). */
 export type PolicyGroup = 'hold-0' | 'hold-x';
 
 interface Session {
   stream: string;
-  group: PolicyGroup;
+  /** Undefined until the policy has evidence to place it (auto without context yet). */
+  group: PolicyGroup | undefined;
   lastSeenMs: number;
+  /** Manifest requests seen, and the latest radio measurements (not defaults), oldest first. */
+  requests: number;
+  estimates: RadioEstimate[];
 }
 
 export interface GroupAssignment {
@@ -13,10 +19,14 @@ export interface GroupAssignment {
   from: PolicyGroup | undefined;
 }
 
+/** Radio measurements kept per session: what a redirect's "sustained" needs, and a little more. */
+const KEEP_ESTIMATES = 4;
+
 /**
  * Policy groups per stream (paper Section III-C): a receiver session joins hold-0 when eq. 1
  * holds for it, else hold-x; a hold-0 session whose radio worsens moves to hold-x; a hold-x
- * session never moves back (it would skip x segments).
+ * session never moves back (it would skip x segments). Each session also keeps its request count
+ * and its last radio measurements, the evidence a redirect needs (shouldRedirect).
  *
  * Sessions cost nothing to create (a token, a CMCD sid, an IP), so the table is bounded by
  * design: at most `maxSessions` (the least recently seen goes first), expiry in O(expired) — the
@@ -41,30 +51,35 @@ export class PolicyGroups {
 
   /** Evaluate one request of `session` on `stream`. */
   assign(stream: string, session: string, eq1Holds: boolean, nowMs: number): GroupAssignment {
-    const key = `${stream}\n${session}`;
-    const s = this.#sessions.get(key);
-    if (s === undefined) {
-      const group: PolicyGroup = eq1Holds ? 'hold-0' : 'hold-x';
-      this.#sessions.set(key, { stream, group, lastSeenMs: nowMs });
-      let b = this.#byStream.get(stream);
-      if (b === undefined) this.#byStream.set(stream, (b = { keys: new Set(), counts: { 'hold-0': 0, 'hold-x': 0 } }));
-      b.keys.add(key);
-      b.counts[group] += 1;
-      if (this.#sessions.size > this.#max) this.#remove(this.#sessions.keys().next().value!);
-      return { group, from: undefined };
-    }
-    // Re-insert: map order stays last-seen order.
-    this.#sessions.delete(key);
-    this.#sessions.set(key, s);
-    s.lastSeenMs = nowMs;
+    const s = this.#touch(stream, session, nowMs);
+    const c = this.#byStream.get(stream)!.counts;
     const from = s.group;
-    if (s.group === 'hold-0' && !eq1Holds) {
+    if (s.group === undefined) {
+      s.group = eq1Holds ? 'hold-0' : 'hold-x';
+      c[s.group] += 1;
+    } else if (s.group === 'hold-0' && !eq1Holds) {
       s.group = 'hold-x';
-      const c = this.#byStream.get(stream)!.counts;
       c['hold-0'] -= 1;
       c['hold-x'] += 1;
     }
     return { group: s.group, from };
+  }
+
+  /**
+   * One manifest request of `session` with the radio estimate the edge has for it: counted, and
+   * the estimate kept when it is a measurement (not the default) that is new.
+   */
+  note(stream: string, session: string, estimate: RadioEstimate, nowMs: number): { requests: number; estimates: readonly RadioEstimate[] } {
+    const s = this.#touch(stream, session, nowMs);
+    s.requests += 1;
+    const last = s.estimates[s.estimates.length - 1];
+    // A new measurement, not the same one seen again on the next playlist reload: the value or
+    // what it rests on (bytes measured, segments downloaded, the player's buffer) has changed.
+    if (estimate.source !== 'default' && (last === undefined || sameMeasurement(last, estimate) === false)) {
+      s.estimates.push(estimate);
+      if (s.estimates.length > KEEP_ESTIMATES) s.estimates.shift();
+    }
+    return { requests: s.requests, estimates: s.estimates };
   }
 
   /** The group of a known session (no evaluation). */
@@ -93,13 +108,48 @@ export class PolicyGroups {
     for (const k of [...b.keys]) this.#remove(k);
   }
 
+  /** The session, created if new, moved to the end of the last-seen order. */
+  #touch(stream: string, session: string, nowMs: number): Session {
+    const key = `${stream}\n${session}`;
+    let s = this.#sessions.get(key);
+    if (s !== undefined) {
+      this.#sessions.delete(key);
+      this.#sessions.set(key, s);
+      s.lastSeenMs = nowMs;
+      return s;
+    }
+    s = { stream, group: undefined, lastSeenMs: nowMs, requests: 0, estimates: [] };
+    this.#sessions.set(key, s);
+    let b = this.#byStream.get(stream);
+    if (b === undefined) this.#byStream.set(stream, (b = { keys: new Set(), counts: { 'hold-0': 0, 'hold-x': 0 } }));
+    b.keys.add(key);
+    if (this.#sessions.size > this.#max) this.#remove(this.#sessions.keys().next().value!);
+    return s;
+  }
+
   #remove(key: string): void {
     const s = this.#sessions.get(key);
     if (s === undefined) return;
     this.#sessions.delete(key);
     const b = this.#byStream.get(s.stream)!;
     b.keys.delete(key);
-    b.counts[s.group] -= 1;
+    if (s.group !== undefined) b.counts[s.group] -= 1;
     if (b.keys.size === 0) this.#byStream.delete(s.stream);
   }
+}
+
+/**
+ * Whether two estimates are one measurement seen twice. The edge's own measurement and CMCD say
+ * what they rest on (bytes measured, segments downloaded, the player's buffer); an RNI value is
+ * the radio network's current view, evidence again at every request.
+ */
+function sameMeasurement(a: RadioEstimate, b: RadioEstimate): boolean {
+  if (a.source === 'rni' && b.source === 'rni') return false;
+  return (
+    a.source === b.source &&
+    a.bps === b.bps &&
+    a.evidence.measuredBytes === b.evidence.measuredBytes &&
+    a.evidence.segmentsDownloaded === b.evidence.segmentsDownloaded &&
+    a.evidence.blMs === b.evidence.blMs
+  );
 }

@@ -11,6 +11,11 @@ export interface HoldContext {
   maxHold: number;
   /** Backhaul throughput the edge actually achieved on recent segment fetches (Mbit/s), if known. */
   measuredBackhaulMbps?: number;
+  /** The edge's receive window on its origin sockets and the origin's send window (bytes): one flow ≤ window/RTT. */
+  receiveWindowBytes?: number;
+  sendWindowBytes?: number;
+  /** Measured backhaul loss rate, [0, 1] (Mathis cap). */
+  lossRate?: number;
 }
 
 export interface StreamHoldDecision {
@@ -39,6 +44,9 @@ export function decideStreamHold(c: HoldContext): StreamHoldDecision {
     initialWindowSegments: c.initialWindow,
     maxHold: c.maxHold,
     includeRequestRtt: true,
+    ...(c.receiveWindowBytes === undefined ? {} : { receiveWindowBytes: c.receiveWindowBytes }),
+    ...(c.sendWindowBytes === undefined ? {} : { sendWindowBytes: c.sendWindowBytes }),
+    ...(c.lossRate === undefined ? {} : { lossRate: c.lossRate }),
   });
   // Online correction: when the fetches the edge really made were slower than the model says
   // (loss, a bottleneck, a loaded origin), decide with what was achieved — the paper's model is an

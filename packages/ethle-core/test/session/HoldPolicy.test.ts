@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decideStreamHold, HoldPolicy, type HoldChange, type HoldPolicyConfig, type StreamContext } from '../../src/index.js';
+import { chooseRadioEstimate, decideStreamHold, HoldPolicy, type HoldChange, type HoldPolicyConfig, type RadioEstimate, type StreamContext } from '../../src/index.js';
 
 // The one auto-hold policy both edges mount (issue 17): x per stream, policy groups, redirect.
 const config: HoldPolicyConfig = { hold: 'auto', maxHold: 4, initialWindow: 10, defaultRanMbps: 100, ranFailAction: 'redirect' };
 // Table III, Japan, 15M-2s: 3.7 MB segments at 224 ms.
 const ctx: StreamContext = { stream: 'o/live/15M-2s/index.m3u8', origin: 'o', segmentBytes: 3.7e6, segmentSeconds: 2, rttMs: 224 };
+/** A measured radio estimate (the edge's own, over one segment's bytes); `n` makes it a new one. */
+const radio = (mbps: number, n = 1): RadioEstimate => chooseRadioEstimate({ measured: { bps: mbps * 1e6, bytes: 4e6 * n }, segmentBytes: 3.7e6, segmentsDownloaded: n, defaultBps: 100e6 });
 const model = (ranMbps: number, extra: Partial<Parameters<typeof decideStreamHold>[0]> = {}) =>
   decideStreamHold({ rttMs: 224, segmentBytes: 3.7e6, segmentSeconds: 2, ranMbps, initialWindow: 10, maxHold: 4, ...extra });
 
@@ -12,47 +14,75 @@ describe('HoldPolicy', () => {
   it('auto: x is the model’s eq. 2 answer; a receiver for whom eq. 1 fails is in hold-x at that x', () => {
     const changes: HoldChange[] = [];
     const p = new HoldPolicy(config, (c) => changes.push(c));
-    const d = p.receiver(ctx, 'a', 20, 0);
+    const d = p.receiver(ctx, 'a', radio(20, 1), 0);
     expect(model(20).eq1).toBe(false);
     expect(d).toEqual({ kind: 'hold', x: model(20).hold, group: 'hold-x', from: undefined });
     expect(p.streamHold(ctx.stream)).toBe(model(20).hold);
     expect(changes).toHaveLength(1);
   });
 
-  it('a receiver whose radio is slower than the stream is redirected, or served unheld with pass-through', () => {
-    expect(new HoldPolicy(config).receiver(ctx, 'a', 5, 0)).toMatchObject({ kind: 'redirect', ranMbps: 5 });
-    expect(new HoldPolicy({ ...config, ranFailAction: 'pass-through' }).receiver(ctx, 'a', 5, 0)).toMatchObject({ kind: 'pass', x: 0 });
+  it('a receiver whose radio is slower than the stream is redirected on sustained evidence only (or served unheld with pass-through)', () => {
+    const p = new HoldPolicy(config);
+    // The first request: held (hold-x, the safe side), never redirected.
+    expect(p.receiver(ctx, 'a', radio(5, 1), 0)).toMatchObject({ kind: 'hold', group: 'hold-x' });
+    expect(p.receiver(ctx, 'a', radio(5, 2), 1)).toMatchObject({ kind: 'redirect', ranMbps: 5 });
+    const q = new HoldPolicy({ ...config, ranFailAction: 'pass-through' });
+    q.receiver(ctx, 'a', radio(5, 1), 0);
+    expect(q.receiver(ctx, 'a', radio(5, 2), 1)).toMatchObject({ kind: 'pass', x: 0 });
+    // A default estimate is no evidence: never a redirect however often.
+    const r = new HoldPolicy(config);
+    const dflt = chooseRadioEstimate({ segmentBytes: 3.7e6, segmentsDownloaded: 0, defaultBps: 5e6 });
+    for (let i = 0; i < 5; i++) expect(r.receiver(ctx, 'b', dflt, i).kind).toBe('hold');
+  });
+
+  it('x both ways: a slow steady sample raises it at once, a recovered rate lowers it after the dwell, never below the model', () => {
+    const changes: HoldChange[] = [];
+    const p = new HoldPolicy({ ...config, lowerAfterSegments: 2, lowerAfterSamples: 2 }, (c) => changes.push(c));
+    p.receiver(ctx, 'a', radio(20), 0);
+    const x0 = p.streamHold(ctx.stream);
+    p.addBackhaulSample('o', 4, 1, 1000); // 3.7 MB in 2 s needs ~15 Mbit/s per flow at x = 1
+    const raised = p.streamHold(ctx.stream);
+    expect(raised).toBeGreaterThan(x0);
+    // A fast rate for less than the dwell: no change.
+    p.addBackhaulSample('o', 500, 1, 2000);
+    expect(p.streamHold(ctx.stream)).toBe(raised);
+    p.addBackhaulSample('o', 500, 1, 6000);
+    expect(p.streamHold(ctx.stream)).toBe(raised - 1);
+    // Never below the model's x however fast.
+    for (let t = 10_000; t < 200_000; t += 5_000) p.addBackhaulSample('o', 1e4, 1, t);
+    expect(p.streamHold(ctx.stream)).toBe(x0);
+    expect(changes.some((c) => c.reason.startsWith('lowered'))).toBe(true);
   });
 
   it('groups: hold-0 → hold-x when eq. 1 fails later, never back', () => {
     const p = new HoldPolicy({ ...config });
     const fast = { ...ctx, rttMs: 1 }; // eq. 1 holds on a short backhaul with a fast radio
-    expect(p.receiver(fast, 'a', 1000, 0)).toMatchObject({ group: 'hold-0', x: 0 });
-    expect(p.receiver(ctx, 'a', 20, 1)).toMatchObject({ group: 'hold-x', from: 'hold-0' });
-    expect(p.receiver(fast, 'a', 1000, 2)).toMatchObject({ group: 'hold-x', from: 'hold-x' });
+    expect(p.receiver(fast, 'a', radio(1000, 1), 0)).toMatchObject({ group: 'hold-0', x: 0 });
+    expect(p.receiver(ctx, 'a', radio(20, 2), 1)).toMatchObject({ group: 'hold-x', from: 'hold-0' });
+    expect(p.receiver(fast, 'a', radio(1000, 3), 2)).toMatchObject({ group: 'hold-x', from: 'hold-x' });
     expect(p.counts(ctx.stream)).toEqual({ 'hold-0': 0, 'hold-x': 1 });
   });
 
-  it('x only rises while receivers are held by it; each change is reported once', () => {
+  it('the model alone never lowers x (lowering waits for measured samples); each change is reported once', () => {
     const changes: HoldChange[] = [];
     const p = new HoldPolicy(config, (c) => changes.push(c));
-    p.receiver(ctx, 'a', 20, 0);
+    p.receiver(ctx, 'a', radio(20, 1), 0);
     const x = p.streamHold(ctx.stream);
-    p.receiver({ ...ctx, rttMs: 10 }, 'b', 20, 1); // a smaller answer does not lower it
+    p.receiver({ ...ctx, rttMs: 10 }, 'b', radio(20, 2), 1); // a smaller model answer does not lower it
     expect(p.streamHold(ctx.stream)).toBe(x);
     const bigger = { ...ctx, segmentBytes: 12.2e6, rttMs: 600 }; // 50M-2s on a longer backhaul
     expect(decideStreamHold({ rttMs: 600, segmentBytes: 12.2e6, segmentSeconds: 2, ranMbps: 200, initialWindow: 10, maxHold: 4 }).hold).toBeGreaterThan(x);
-    p.receiver(bigger, 'c', 200, 2);
+    p.receiver(bigger, 'c', radio(200, 3), 2);
     expect(p.streamHold(ctx.stream)).toBeGreaterThan(x);
     expect(changes.map((c) => c.hold)).toEqual([x, p.streamHold(ctx.stream)]);
   });
 
   it('online correction: steady-state backhaul rates slower than the model raise x', () => {
     const p = new HoldPolicy(config);
-    for (let i = 0; i < 3; i++) expect(p.addBackhaulSample('o', 5, 1)).toBe('steady');
+    for (let i = 0; i < 3; i++) expect(p.addBackhaulSample('o', 5, 1, i)).toBe('steady');
     expect(p.measuredBackhaulMbps('o')).toBe(5);
-    p.receiver(ctx, 'a', 20, 0);
-    expect(p.streamHold(ctx.stream)).toBe(model(20, { measuredBackhaulMbps: 5 }).hold);
+    p.receiver(ctx, 'a', radio(20, 1), 0);
+    expect(p.streamHold(ctx.stream)).toBe(Math.min(4, model(20, { measuredBackhaulMbps: 5 }).hold));
     // A fetch that shared the backhaul with more flows than steady state runs is a burst.
     expect(p.addBackhaulSample('o', 1, 9)).toBe('burst');
   });
@@ -67,11 +97,11 @@ describe('HoldPolicy', () => {
 
   it('a fixed x: every receiver gets it, in the group it means; no context needed', () => {
     const p = new HoldPolicy({ ...config, hold: 2 });
-    expect(p.receiver({ ...ctx, segmentBytes: undefined, rttMs: undefined }, 'a', 1, 0)).toEqual({ kind: 'hold', x: 2, group: 'hold-x', from: undefined });
+    expect(p.receiver({ ...ctx, segmentBytes: undefined, rttMs: undefined }, 'a', radio(1), 0)).toEqual({ kind: 'hold', x: 2, group: 'hold-x', from: undefined });
     expect(p.originHold('o')).toBe(2);
   });
 
   it('no decision without context in auto (the edge waits for a segment size or serves the current x)', () => {
-    expect(new HoldPolicy(config).receiver({ ...ctx, rttMs: undefined }, 'a', 20, 0)).toBeUndefined();
+    expect(new HoldPolicy(config).receiver({ ...ctx, rttMs: undefined }, 'a', radio(20), 0)).toBeUndefined();
   });
 });
