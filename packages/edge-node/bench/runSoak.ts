@@ -72,8 +72,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     active += 1;
     try {
       while (!stop && Date.now() < leaveAt) {
-        const res = await request(base, { dispatcher, headers: { 'cmcd-session': `sid="r${i}-${leaveAt}"` } });
-        const text = await res.body.text();
+        let res;
+        let text: string;
+        try {
+          res = await request(base, { dispatcher, headers: { 'cmcd-session': `sid="r${i}-${leaveAt}"` } });
+          text = await res.body.text();
+        } catch {
+          errors += 1;
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
+        }
         if (res.statusCode !== 200) {
           errors += 1;
           await new Promise((r) => setTimeout(r, 1000));
@@ -124,8 +132,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     o.faultEverySeconds > 0
       ? setInterval(() => {
           const name = o.streams[Math.floor(Math.random() * o.streams.length)]!;
-          void request(`${origin.url}/admin/${name}/pause`, { method: 'POST' }).then((r) => r.body.dump());
-          setTimeout(() => void request(`${origin.url}/admin/${name}/resume`, { method: 'POST' }).then((r) => r.body.dump()), o.faultSeconds * 1000);
+          // A fault request that fails is a missed fault, not the end of the soak.
+          void request(`${origin.url}/admin/${name}/pause`, { method: 'POST' }).then((r) => r.body.dump()).catch(() => undefined);
+          setTimeout(() => void request(`${origin.url}/admin/${name}/resume`, { method: 'POST' }).then((r) => r.body.dump()).catch(() => undefined), o.faultSeconds * 1000);
         }, o.faultEverySeconds * 1000)
       : undefined;
 
@@ -156,7 +165,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     samples.push(s);
     log(`t=${s.t}s rss=${s.rssMb.toFixed(0)}MB heap=${s.heapMb.toFixed(0)}MB fds=${s.fds} receivers=${s.receivers} segments=${s.segments} errors=${s.errors} origin=${s.originMB.toFixed(0)}MB ratio=${s.ratio.toFixed(3)}`);
   };
-  const sampler = setInterval(() => void sample(), o.sampleSeconds * 1000);
+  const sampler = setInterval(() => void sample().catch((e: Error) => log(`sample failed: ${e.message}`)), o.sampleSeconds * 1000);
   await new Promise((r) => setTimeout(r, o.seconds * 1000));
   stop = true;
   clearInterval(sampler);
