@@ -1,6 +1,6 @@
 import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
-import { loadManifest, planPrefetch, type HeldManifest, type ManifestView, type SegmentRef } from '@ethle/core';
+import { loadManifest, planPrefetch, segmentDeadlineMs, type HeldManifest, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import type { OriginClient, SplitFetch } from '../origin/OriginClient.js';
 
@@ -33,6 +33,12 @@ export interface LiveStreamOptions {
    * one index of every active stream's segments, so a request finds its stream in O(1).
    */
   onWindow: (added: string[], removed: string[]) => void;
+  /** The measured steady-state per-flow backhaul rate of the stream's origin (Mbit/s), if any. */
+  flowMbps: () => number | undefined;
+  /** Backhaul RTT (ms), if known: a new fetch's first byte waits for it. */
+  rttMs: () => number | undefined;
+  /** The planner projects a held segment to miss its deadline whatever it does: x must grow. */
+  onNeedsHold: (x: number, reason: string) => void;
   /** Shortest deadline of one segment fetch (ms); longer segments get 4 × their duration. */
   minFetchDeadlineMs: number;
 }
@@ -238,7 +244,9 @@ export class LiveStream {
         if (e.state === 'complete') cached.add(s.id);
         else inFlight.add(s.id);
       }
-      const { fetch: ids } = planPrefetch({
+      const byId = new Map(list.map((s) => [s.id, s] as const));
+      const deadlines = this.#deadlines(track, byId, x, now);
+      const plan = planPrefetch({
         produced: list.map((s) => s.id),
         mostAdvanced: most,
         cached,
@@ -248,13 +256,21 @@ export class LiveStream {
         // x connections for the held segments plus one for the segment a receiver waits for
         // (paper III-B), within the operator's cap.
         maxParallel: Math.min(Math.max(1, x), this.#o.maxParallel) + 1,
+        ...(deadlines === undefined ? {} : { deadlines }),
       });
-      for (const [i, id] of ids.entries()) {
-        const s = list.find((l) => l.id === id);
+      const splits = new Map((plan.split ?? []).map((d) => [d.id, d.ranges] as const));
+      for (const [i, id] of plan.fetch.entries()) {
+        const s = byId.get(id);
+        if (s === undefined) continue;
         // Before any receiver request the first one is where a new player starts: it will be
-        // waited for at once, so it comes as parallel ranges.
-        if (s !== undefined) this.prefetch(s, most === undefined && i === 0 ? this.splitFor(s) : undefined);
+        // waited for at once, so it comes as parallel ranges; so does a held segment whose
+        // single-flow fetch would miss the moment it becomes visible (deadline-aware plan).
+        const ranges = splits.get(id);
+        const approx = this.#approxBytes(s.track);
+        this.prefetch(s, most === undefined && i === 0 ? this.splitFor(s) : ranges !== undefined && approx !== undefined ? { parts: ranges, approxBytes: approx } : undefined);
       }
+      // A fetch that misses its deadline whatever the plan does: x is too small for this backhaul.
+      if (plan.needsHold !== undefined) this.#o.onNeedsHold(plan.needsHold, `a held segment's fetch misses its deadline (${(plan.late ?? []).map((l) => l.id).join(', ')})`);
       if (most !== undefined) {
         let l = 0;
         while (cached.has(most + l + 1)) l += 1;
@@ -310,6 +326,35 @@ export class LiveStream {
       () => this.plan(),
       () => undefined, // counted by the origin client's report; the planner retries next tick
     );
+  }
+
+  /**
+   * Deadline inputs for the planner (issue 19): a held segment must be whole at the edge when it
+   * becomes visible to the hold-x group — its production time plus x segment lengths. Needs a
+   * measured per-flow backhaul rate, a size estimate and production times (HLS PDT, DASH
+   * availability); without any of them the plan is the plain one.
+   */
+  #deadlines(track: string, byId: Map<number, SegmentRef>, x: number, nowWall: number): PrefetchDeadlines | undefined {
+    const flowMbps = this.#o.flowMbps();
+    const bytes = this.#approxBytes(track);
+    if (flowMbps === undefined || bytes === undefined || x < 1) return undefined;
+    const cache = this.#o.cache;
+    const rtt = this.#o.rttMs();
+    return {
+      nowMs: nowWall,
+      flowBps: flowMbps * 1e6,
+      segmentBytes: () => bytes,
+      deadlineMs: (id) => {
+        const s = byId.get(id);
+        return s?.availableAtMs === undefined ? undefined : segmentDeadlineMs(s.availableAtMs, x, s.durationSeconds);
+      },
+      receivedBytes: (id) => {
+        const s = byId.get(id);
+        return s === undefined ? undefined : cache.peek(this.#cacheKey(s.path))?.bytes;
+      },
+      ...(rtt === undefined ? {} : { firstByteMs: rtt }),
+      maxSplit: Math.max(1, this.#o.maxParallel),
+    };
   }
 
   #approxBytes(track: string): number | undefined {

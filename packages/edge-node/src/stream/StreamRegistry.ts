@@ -168,6 +168,9 @@ export class StreamRegistry {
         for (const p of removed) if (this.#index.get(`${name}${p}`) === stream) this.#index.delete(`${name}${p}`);
         for (const p of added) this.#index.set(`${name}${p}`, stream);
       },
+      flowMbps: () => policy.measuredBackhaulMbps(name),
+      rttMs: () => this.#o.rttFor(name),
+      onNeedsHold: (x, reason) => policy.requireHold(key, x, reason),
       minFetchDeadlineMs: config.originHeadersTimeoutMs,
     });
     return stream;

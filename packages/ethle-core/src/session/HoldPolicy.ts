@@ -173,6 +173,20 @@ export class HoldPolicy {
     return { kind: 'hold', x: a.group === 'hold-0' ? 0 : this.streamHold(ctx.stream), group: a.group, from: a.from };
   }
 
+  /**
+   * The planner found that a held segment will miss its deadline whatever it does now (its fetch
+   * is projected to end after the segment becomes visible): x must be at least `x`. Raised at
+   * once, like a slow sample; lowering follows the same dwell.
+   */
+  requireHold(stream: string, x: number, reason: string): void {
+    const s = this.#streams.get(stream);
+    if (this.config.hold !== 'auto' || s === undefined) return;
+    const target = Math.min(x, this.config.maxHold);
+    if (target <= s.x.hold) return;
+    s.x = { hold: target, lowerSinceMs: undefined, lowerSamples: 0 };
+    this.#onChange({ stream, hold: target, reason: `raised: ${reason}`, backhaulMbps: this.#backhaul.median(s.origin) ?? s.modelMbps });
+  }
+
   /** Active sessions per group of a stream. */
   counts(stream: string): Record<PolicyGroup, number> {
     return this.#groups.counts(stream);

@@ -7,6 +7,8 @@ export interface SegmentRef {
   /** Origin path (+query) relative to the origin base URL; also the edge path and cache key. */
   path: string;
   durationSeconds: number;
+  /** When the origin had it whole (epoch ms): HLS PDT + duration, DASH availability; if known. */
+  availableAtMs?: number;
 }
 
 /** A held manifest text, rewritten once per origin version × x. */

@@ -62,7 +62,7 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
         // $Number$ is a stable id; a sliding SegmentTimeline renumbers from its first S, so there
         // the id is the start time in nominal segment lengths (stable across MPD versions).
         const id = rep.timeline ? Math.round(s.startSeconds / rep.nominalSeconds) : s.number;
-        out.push({ track, id, path, durationSeconds: s.endSeconds - s.startSeconds });
+        out.push({ track, id, path, durationSeconds: s.endSeconds - s.startSeconds, availableAtMs: s.availableAtMs });
       }
       return out;
     },

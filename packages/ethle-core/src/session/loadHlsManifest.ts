@@ -47,7 +47,11 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   const segments: SegmentRef[] = [];
   for (const s of playlist.segments) {
     const path = originPath(s.uri, manifestUrl, originBase);
-    if (path !== undefined) segments.push({ track: 'media', id: s.msn, path, durationSeconds: s.duration });
+    if (path !== undefined) {
+      const ref: SegmentRef = { track: 'media', id: s.msn, path, durationSeconds: s.duration };
+      if (s.programDateTimeMs !== undefined) ref.availableAtMs = s.programDateTimeMs + s.duration * 1000;
+      segments.push(ref);
+    }
   }
   // The newest segment became available when its last frame was produced (PDT + duration); the
   // next one, a segment later.

@@ -95,6 +95,21 @@ describe('HoldPolicy', () => {
     expect(p.streamHold(ctx.stream)).toBe(model(100).hold);
   });
 
+  it('requireHold: a deadline the planner cannot meet raises x at once (auto only, within x_max)', () => {
+    const changes: HoldChange[] = [];
+    const p = new HoldPolicy(config, (c) => changes.push(c));
+    p.receiver(ctx, 'a', radio(20), 0);
+    const x = p.streamHold(ctx.stream);
+    p.requireHold(ctx.stream, x + 1, 'deadline');
+    expect(p.streamHold(ctx.stream)).toBe(x + 1);
+    p.requireHold(ctx.stream, 99, 'deadline');
+    expect(p.streamHold(ctx.stream)).toBe(config.maxHold);
+    expect(changes.at(-1)?.reason).toBe('raised: deadline');
+    const fixed = new HoldPolicy({ ...config, hold: 2 });
+    fixed.requireHold(ctx.stream, 3, 'deadline');
+    expect(fixed.streamHold(ctx.stream)).toBe(2);
+  });
+
   it('a fixed x: every receiver gets it, in the group it means; no context needed', () => {
     const p = new HoldPolicy({ ...config, hold: 2 });
     expect(p.receiver({ ...ctx, segmentBytes: undefined, rttMs: undefined }, 'a', radio(1), 0)).toEqual({ kind: 'hold', x: 2, group: 'hold-x', from: undefined });
