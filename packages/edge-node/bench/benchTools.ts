@@ -97,6 +97,10 @@ http {
 export async function startEdgeProcess(args: string[]): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const bin = new URL('../bin/ethle-edge.js', import.meta.url).pathname;
   const child = spawn(process.execPath, [bin, 'serve', ...args, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // A bench that crashes must not leave its edge running (a soak once did).
+  const kill = (): void => void child.kill('SIGKILL');
+  process.once('exit', kill);
+  child.once('exit', () => process.off('exit', kill));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
