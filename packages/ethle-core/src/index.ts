@@ -8,3 +8,4 @@ export * from './planner/index.js';
 export * from './policy/index.js';
 export * from './dash/index.js';
 export * from './session/index.js';
+export * from './http/ETHLE_HEADERS.js';

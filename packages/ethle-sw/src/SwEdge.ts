@@ -1,4 +1,4 @@
-import { chooseRadioEstimate, HoldPolicy, loadManifest, planPrefetch, type ManifestView } from '@ethle/core';
+import { chooseRadioEstimate, ETHLE_EXPOSED_HEADERS, ETHLE_HEADERS, HoldPolicy, loadManifest, planPrefetch, type ManifestView } from '@ethle/core';
 import { SegmentStore, type StoredSegment } from './SegmentStore.js';
 
 export interface SwEdgeConfig {
@@ -50,10 +50,10 @@ export interface SwEdgeState {
   fetches: FetchRecord[];
 }
 
-const EXPOSE = 'Date, Content-Length, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Production-Start, X-Ethle-Production-End';
+const EXPOSE = `Date, Content-Length, ${ETHLE_EXPOSED_HEADERS}`;
 // Not 'date': a stored segment is served long after the origin dated it, and a player (dash.js,
 // the QoE probe) that syncs its clock to Date would drift back by the time it sat in the store.
-const KEEP_HEADERS = ['content-type', 'x-ethle-production-start', 'x-ethle-production-end'];
+const KEEP_HEADERS = ['content-type', ETHLE_HEADERS.productionStart, ETHLE_HEADERS.productionEnd];
 const MANIFEST_RE = /\.(m3u8|mpd)$/;
 const NO_STORE_RE = /(^|[\s,])no-store([\s,;]|$)/i;
 
@@ -182,7 +182,7 @@ export class SwEdge {
     // No Date: see KEEP_HEADERS.
     const headers = new Headers(s.headers);
     headers.set('access-control-expose-headers', EXPOSE);
-    headers.set('x-ethle-cache', 'sw');
+    headers.set(ETHLE_HEADERS.cache, 'sw');
     return new Response(s.body.slice(0), { status: 200, headers });
   }
 
@@ -269,8 +269,8 @@ export class SwEdge {
     const headers = new Headers({
       'content-type': origin.headers.get('content-type') ?? 'text/plain',
       'cache-control': 'no-store',
-      'x-ethle-hold-segments': String(segments),
-      'x-ethle-hold-seconds': String(seconds),
+      [ETHLE_HEADERS.holdSegments]: String(segments),
+      [ETHLE_HEADERS.holdSeconds]: String(seconds),
       'access-control-expose-headers': EXPOSE,
     });
     const date = origin.headers.get('date');

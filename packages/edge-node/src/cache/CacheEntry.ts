@@ -1,3 +1,4 @@
+import { CORS, HEADERS } from '../http/HEADERS.js';
 import type { EdgeError } from '../errors/EdgeError.js';
 
 export type CacheEntryState = 'pending' | 'streaming' | 'complete' | 'failed';
@@ -59,11 +60,8 @@ export class CacheEntry {
     const k = cors ? `${result}+cors` : result;
     let h = this.#responseHeaders.get(k);
     if (h === undefined) {
-      h = { ...this.headers, 'x-ethle-cache': result, 'cache-control': 'max-age=60' };
-      if (cors) {
-        h['access-control-allow-origin'] = '*';
-        h['access-control-expose-headers'] = 'Date, X-Ethle-Cache, X-Ethle-Production-Start, X-Ethle-Production-End, Content-Range, Accept-Ranges';
-      }
+      h = { ...this.headers, [HEADERS.cache]: result, 'cache-control': 'max-age=60' };
+      if (cors) Object.assign(h, CORS);
       const length = this.expectedBytes ?? (this.state === 'complete' ? this.bytes : undefined);
       if (length !== undefined) {
         h['content-length'] = length;

@@ -1,20 +1,13 @@
+import { ETHLE_EXPOSED_HEADERS, ETHLE_HEADERS } from '@ethle/core';
+
 /**
- * Every header name and CORS policy the edge uses, in one table. Receivers read the X-Ethle-*
+ * Every header name (the core's table) and CORS policy the edge uses. Receivers read the X-Ethle-*
  * headers (the QoE probe, the demo); they are exposed to pages on other origins.
  */
-export const HEADERS = {
-  holdSegments: 'x-ethle-hold-segments',
-  holdSeconds: 'x-ethle-hold-seconds',
-  session: 'x-ethle-session',
-  cache: 'x-ethle-cache',
-  manifestStale: 'x-ethle-manifest-stale',
-  error: 'x-ethle-error',
-  productionStart: 'x-ethle-production-start',
-  productionEnd: 'x-ethle-production-end',
-} as const;
+export const HEADERS = ETHLE_HEADERS;
 
 /** Headers a page on another origin may read from the edge's responses. */
-const EXPOSED = 'Date, X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End, Content-Range, Accept-Ranges';
+const EXPOSED = `Date, ${ETHLE_EXPOSED_HEADERS}, Content-Range, Accept-Ranges`;
 
 /**
  * CORS for media responses (players run on other origins, e.g. the demo app). Sent only to

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { EdgeError } from '../errors/EdgeError.js';
+import { HEADERS } from './HEADERS.js';
 
 /**
  * Origin statuses passed on to receivers as they are: the origin's answer about the object (not
@@ -39,7 +40,7 @@ export function sendError(res: ServerResponse, status: number, message: string, 
     'content-type': 'text/plain; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
-    ...(code === undefined ? {} : { 'x-ethle-error': code }),
+    ...(code === undefined ? {} : { [HEADERS.error]: code }),
     ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }),
   });
   res.end(body);

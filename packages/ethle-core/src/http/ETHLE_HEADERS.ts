@@ -1,0 +1,25 @@
+/**
+ * The X-Ethle-* response headers, in one table for every package that writes or reads them: the
+ * live origin (production times), both edges (hold, session, cache result, stale, error) and the
+ * QoE probe (hold). Lower case, as Node and fetch Headers hand them out.
+ */
+export const ETHLE_HEADERS = {
+  /** x applied to a playlist / MPD response. */
+  holdSegments: 'x-ethle-hold-segments',
+  /** The latency the hold adds, seconds. */
+  holdSeconds: 'x-ethle-hold-seconds',
+  /** The receiver session the edge used. */
+  session: 'x-ethle-session',
+  /** hit | coalesced | miss (sw: from the worker's store). */
+  cache: 'x-ethle-cache',
+  /** Seconds since the last good origin version, when a stale one is served. */
+  manifestStale: 'x-ethle-manifest-stale',
+  /** The error code of an error response. */
+  error: 'x-ethle-error',
+  /** When the segment's first frame was produced, and when it was complete (ISO 8601). */
+  productionStart: 'x-ethle-production-start',
+  productionEnd: 'x-ethle-production-end',
+} as const;
+
+/** Their names as a page may read them cross-origin (Access-Control-Expose-Headers). */
+export const ETHLE_EXPOSED_HEADERS = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End';
