@@ -1,7 +1,9 @@
 // One link's user-space relay, run as its own process (one event loop per link): UDP datagrams
 // from the socat of side A (a TUN device in one namespace) go to side B's socat after the
-// `up` shaping, and back after the `down` shaping. Started by createTestbed through fork().
+// `up` shaping, and back after the `down` shaping. Started by startRelay through fork(), with the
+// path of its JSON config (a RelayConfig) as the only argument.
 import { createSocket, type Socket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { DirectionShaper } from './DirectionShaper.js';
 import { seededRandom } from './seededRandom.js';
 import type { LinkSpec } from './LinkSpec.js';
@@ -113,4 +115,4 @@ function start(cfg: RelayConfig): void {
   });
 }
 
-start(JSON.parse(process.argv[2] ?? '{}') as RelayConfig);
+start(JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as RelayConfig);

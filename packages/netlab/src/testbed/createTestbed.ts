@@ -1,14 +1,14 @@
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createSocket } from 'node:dgram';
 import { writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ShaperStats } from '../relay/DirectionShaper.js';
 import type { LinkSpec } from '../relay/LinkSpec.js';
 import type { RelayConfig } from '../relay/relayMain.js';
-import { distFile, inNs, killNsProcesses, sh, spawnInNs } from './sh.js';
+import { startRelay, type LinkStats, type Relay } from '../relay/startRelay.js';
+import { freePorts } from './freePorts.js';
+import { inNs, killNsProcesses, sh, spawnInNs } from './sh.js';
 
 export type CongestionControl = 'bbr' | 'cubic' | 'reno';
 export type HostName = 'client' | 'edge' | 'origin';
@@ -34,11 +34,6 @@ export interface Host {
   ip: string;
 }
 
-export interface LinkStats {
-  up: ShaperStats;
-  down: ShaperStats;
-}
-
 export interface Testbed {
   id: string;
   hosts: { client: Host; edge: Host & { ranIp: string; backhaulIp: string }; origin: Host };
@@ -52,18 +47,8 @@ export interface Testbed {
   close(): Promise<void>;
 }
 
-const RELAY = distFile(import.meta.url, '../relay/relayMain.js');
 /** Every namespace we make starts with this, so a crashed run's leftovers can be found. */
 export const NS_PREFIX = 'ethle-';
-
-/** n distinct free UDP ports (all held open while choosing, so none is handed out twice). */
-async function freePorts(n: number): Promise<number[]> {
-  const socks = Array.from({ length: n }, () => createSocket('udp4'));
-  await Promise.all(socks.map((s) => new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()))));
-  const ports = socks.map((s) => s.address().port);
-  await Promise.all(socks.map((s) => new Promise<void>((r) => s.close(() => r()))));
-  return ports;
-}
 
 async function waitFor(cond: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
@@ -81,7 +66,7 @@ class SocatExit extends Error {
 }
 
 interface LinkHandle {
-  relay: ChildProcess;
+  relay: Relay;
   socats: ChildProcess[];
 }
 
@@ -104,7 +89,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
 
   const teardownSync = () => {
     for (const l of links) {
-      for (const p of [l.relay, ...l.socats]) p.kill('SIGKILL');
+      for (const p of [l.relay.process, ...l.socats]) p.kill('SIGKILL');
     }
     for (const n of Object.values(ns)) {
       killNsProcesses(n);
@@ -130,11 +115,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   async function linkOnce(name: string, attempt: number, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec): Promise<LinkHandle> {
     const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
     const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec };
-    const relay = fork(RELAY, [JSON.stringify(cfg)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    await new Promise<void>((resolve, reject) => {
-      relay.once('message', (m: { type: string; message?: string }) => (m.type === 'ready' ? resolve() : reject(new Error(m.message))));
-      relay.once('exit', (c) => reject(new Error(`relay exited with ${c}`)));
-    });
+    const relay = await startRelay(cfg, tmp, `${name}${attempt}`);
     const handle: LinkHandle = { relay, socats: [] };
     links.push(handle);
     for (const [side, nsName, ip, listen, peer] of [
@@ -152,7 +133,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
           return (await sh('ip', ['-o', 'link', 'show']).catch(() => '')).includes(`${dev}:`);
         }, `TUN ${dev}`);
       } catch (e) {
-        for (const p of [relay, ...handle.socats]) p.kill('SIGKILL');
+        for (const p of [relay.process, ...handle.socats]) p.kill('SIGKILL');
         links.splice(links.indexOf(handle), 1);
         throw e;
       }
@@ -194,17 +175,6 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     throw e;
   }
 
-  const stats = (l: LinkHandle) =>
-    new Promise<LinkStats>((resolve) => {
-      const on = (m: { type: string; up: ShaperStats; down: ShaperStats }) => {
-        if (m.type !== 'stats') return;
-        l.relay.off('message', on);
-        resolve({ up: m.up, down: m.down });
-      };
-      l.relay.on('message', on);
-      l.relay.send({ type: 'stats' });
-    });
-
   return {
     id,
     hosts: {
@@ -220,13 +190,13 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       chmodSync(path, 0o755);
       return path;
     },
-    stats: async () => ({ ran: await stats(links[0]!), backhaul: await stats(links[1]!) }),
+    stats: async () => ({ ran: await links[0]!.relay.stats(), backhaul: await links[1]!.relay.stats() }),
     async close() {
       if (closed) return;
       closed = true;
       process.removeListener('exit', onExit);
       for (const l of links) {
-        l.relay.disconnect?.();
+        l.relay.process.disconnect?.();
         for (const s of l.socats) s.kill('SIGTERM');
       }
       await new Promise((r) => setTimeout(r, 50));
