@@ -3,6 +3,10 @@ export { symmetric, type LinkSpec, type DirectionSpec } from './relay/LinkSpec.j
 export { DirectionShaper, parseMahimahiTrace, type ShaperStats } from './relay/DirectionShaper.js';
 export { LTE_A, lteA, backhaul, PAPER_RTT_MS } from './profiles.js';
 export { seededRandom, seedFrom } from './relay/seededRandom.js';
-export { startRelay, type Relay, type LinkStats } from './relay/startRelay.js';
+export { startRelay, type Relay, type LinkStats, type DirectionStats } from './relay/startRelay.js';
+export { LatenessHistogram, type LatenessSummary } from './relay/LatenessHistogram.js';
 export type { RelayConfig } from './relay/relayMain.js';
 export { freePorts } from './testbed/freePorts.js';
+export { NetlabError, type NetlabErrorCode } from './errors/NetlabError.js';
+export { relayTimingProblems, LATE_P99_LIMIT_MS } from './relay/relayTimingProblems.js';
+export { startCpuHogs } from './validate/startCpuHogs.js';

@@ -1,7 +1,8 @@
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { once } from 'node:events';
-import { backhaul, createTestbed, symmetric, type Testbed } from '@ethle/netlab';
+import { backhaul, createTestbed, relayTimingProblems, startCpuHogs, symmetric, type Testbed } from '@ethle/netlab';
+import { availableParallelism } from 'node:os';
 import { modelHold } from '@ethle/core';
 import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
 
@@ -101,4 +102,41 @@ d('testbed: rate cap', () => {
     const list = execFileSync('ip', ['netns', 'list']).toString();
     for (const n of names) expect(list).not.toContain(n);
   }, 30_000);
+});
+
+d('testbed under CPU load: the links keep their timing (relays and socats at real-time priority)', () => {
+  // Every core busy with a normal-priority hog, as Chromium decoding or other work would keep it.
+  let stopHogs: () => void;
+  beforeAll(() => {
+    stopHogs = startCpuHogs(availableParallelism());
+  });
+  afterAll(() => stopHogs?.());
+
+  it('RTT within 2 ms of the target, per link and through the edge; relays p99 late < 1 ms', async () => {
+    const tb = await createTestbed({ ran: symmetric({ delayMs: 5 }), backhaul: backhaul(224) });
+    try {
+      const stop = await startBulkServer(tb);
+      expect(Math.abs((await tcpRttMs(tb, 'edge', tb.hosts.origin.ip, 9000, 10)) - 224)).toBeLessThanOrEqual(2);
+      expect(Math.abs((await tcpRttMs(tb, 'client', tb.hosts.origin.ip, 9000, 10)) - 234)).toBeLessThanOrEqual(2);
+      stop();
+      expect(relayTimingProblems(await tb.stats())).toEqual([]);
+    } finally {
+      await tb.close();
+    }
+  }, 60_000);
+
+  it('the LTE-A cap (112 Mbit/s) within 2 % on the wire in steady state; relays p99 late < 1 ms', async () => {
+    const tb = await createTestbed({ ran: symmetric({ delayMs: 0.5 }), backhaul: backhaul(20, 112) });
+    try {
+      const stop = await startBulkServer(tb);
+      const r = await transfer(tb, 'edge', tb.hosts.origin.ip, 56e6);
+      stop();
+      const t1 = timeToFraction(r, 0.3);
+      const wire = ((r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448);
+      expect(Math.abs(wire / 112e6 - 1)).toBeLessThan(0.02);
+      expect(relayTimingProblems(await tb.stats())).toEqual([]);
+    } finally {
+      await tb.close();
+    }
+  }, 60_000);
 });

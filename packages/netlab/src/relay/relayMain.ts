@@ -5,6 +5,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { DirectionShaper } from './DirectionShaper.js';
+import { LatenessHistogram } from './LatenessHistogram.js';
 import { seededRandom } from './seededRandom.js';
 import type { LinkSpec } from './LinkSpec.js';
 
@@ -27,6 +28,8 @@ interface Pending {
 
 /** A FIFO of packets with monotonically increasing departure times, and one timer for its head. */
 class Pipe {
+  /** How late each datagram left against its departure time (the relay's own timing error). */
+  readonly lateness = new LatenessHistogram();
   private q: Pending[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -56,7 +59,9 @@ class Pipe {
     // always arrive ~0.5 ms after its due time. Releasing up to EARLY_MS early centres the error.
     const now = performance.now() + EARLY_MS;
     while (this.head < this.q.length && this.q[this.head]!.at <= now) {
-      this.out.send(this.q[this.head]!.buf, this.port, '127.0.0.1');
+      const p = this.q[this.head]!;
+      this.out.send(p.buf, this.port, '127.0.0.1');
+      this.lateness.record(performance.now() - p.at);
       this.q[this.head] = undefined as unknown as Pending;
       this.head += 1;
     }
@@ -104,7 +109,9 @@ function start(cfg: RelayConfig): void {
     ready();
   });
   process.on('message', (msg: { type: string }) => {
-    if (msg.type === 'stats') process.send?.({ type: 'stats', up: up.stats, down: down.stats });
+    if (msg.type === 'stats') {
+      process.send?.({ type: 'stats', up: { ...up.stats, lateness: toB.lateness.summary() }, down: { ...down.stats, lateness: toA.lateness.summary() } });
+    }
   });
   process.on('disconnect', () => {
     toA.close();

@@ -3,12 +3,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { distFile } from '../testbed/sh.js';
 import type { ShaperStats } from './DirectionShaper.js';
+import type { LatenessSummary } from './LatenessHistogram.js';
 import type { RelayConfig } from './relayMain.js';
+
+/** One direction's counters: the shaper's, and how late the relay sent (its own timing error). */
+export interface DirectionStats extends ShaperStats {
+  lateness: LatenessSummary;
+}
 
 /** One link's counters, per direction (up: towards the origin, down: towards the client). */
 export interface LinkStats {
-  up: ShaperStats;
-  down: ShaperStats;
+  up: DirectionStats;
+  down: DirectionStats;
 }
 
 /** A running relay: its process and its counters. */

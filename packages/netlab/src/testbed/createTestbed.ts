@@ -8,6 +8,7 @@ import type { LinkSpec } from '../relay/LinkSpec.js';
 import type { RelayConfig } from '../relay/relayMain.js';
 import { startRelay, type LinkStats, type Relay } from '../relay/startRelay.js';
 import { freePorts } from './freePorts.js';
+import { makeRealtime } from './makeRealtime.js';
 import { inNs, killNsProcesses, sh, spawnInNs } from './sh.js';
 
 export type CongestionControl = 'bbr' | 'cubic' | 'reno';
@@ -26,6 +27,11 @@ export interface TestbedOptions {
    * 224 ms RTT near 100 Mbit/s; origins serving 4K far away are usually tuned above that.
    */
   tcpBufferBytes?: number;
+  /**
+   * Run the relays and socats at real-time priority (SCHED_FIFO), so the links' timing does not
+   * depend on what else the CPU does (default true; needs CAP_SYS_NICE, which root has).
+   */
+  realtime?: boolean;
 }
 
 export interface Host {
@@ -81,6 +87,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   if (o.tcpBufferBytes !== undefined && !(Number.isSafeInteger(o.tcpBufferBytes) && o.tcpBufferBytes >= 65536)) {
     throw new RangeError(`tcpBufferBytes must be an integer ≥ 65536, got ${o.tcpBufferBytes}`);
   }
+  const realtime = o.realtime ?? true;
   const id = randomBytes(3).toString('hex');
   const ns = { client: `${NS_PREFIX}${id}-client`, edge: `${NS_PREFIX}${id}-edge`, origin: `${NS_PREFIX}${id}-origin` };
   const links: LinkHandle[] = [];
@@ -116,6 +123,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
     const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec };
     const relay = await startRelay(cfg, tmp, `${name}${attempt}`);
+    if (realtime) await makeRealtime(relay.process.pid!).catch((e) => (relay.process.kill('SIGKILL'), Promise.reject(e)));
     const handle: LinkHandle = { relay, socats: [] };
     links.push(handle);
     for (const [side, nsName, ip, listen, peer] of [
@@ -137,9 +145,14 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
         links.splice(links.indexOf(handle), 1);
         throw e;
       }
+      if (realtime) await makeRealtime(socat.pid!);
       // Moving a device to another namespace drops its addresses, so configure it there.
       await sh('ip', ['link', 'set', dev, 'netns', nsName]);
       await sh('ip', ['-n', nsName, 'addr', 'add', `${ip}/24`, 'dev', dev]);
+      // No IPv6 on the link: its router solicitations and MLD reports would be the first packets
+      // through the relay and start a seeded delay walk at a random moment before the run's
+      // first connection, so the same seed would not give the same radio.
+      await inNs(nsName, 'sysctl', ['-q', '-w', `net.ipv6.conf.${dev}.disable_ipv6=1`]);
       await sh('ip', ['-n', nsName, 'link', 'set', dev, 'mtu', '1500', 'up']);
     }
     return handle;
