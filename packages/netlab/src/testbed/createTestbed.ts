@@ -65,6 +65,15 @@ async function waitFor(cond: () => Promise<boolean>, what: string, ms = 15_000):
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Whether a process exits within `ms` (it may have died without its exit event handled yet). */
+function exitWithin(p: ChildProcess, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => (p.off('exit', onExit), resolve(false)), ms);
+    const onExit = () => (clearTimeout(timer), resolve(true));
+    p.once('exit', onExit);
+  });
+}
+
 class SocatExit extends Error {
   constructor(dev: string, stderr: string) {
     super(`socat exited before creating TUN ${dev}: ${stderr.trim() || 'no message'}`);
@@ -135,25 +144,35 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       handle.socats.push(socat);
       let stderr = '';
       socat.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
+      const giveUp = (e: unknown) => {
+        for (const p of [relay.process, ...handle.socats]) p.kill('SIGKILL');
+        links.splice(links.indexOf(handle), 1);
+        return e;
+      };
       try {
         await waitFor(async () => {
           if (socat.exitCode !== null || socat.signalCode !== null) throw new SocatExit(dev, stderr);
           return (await sh('ip', ['-o', 'link', 'show']).catch(() => '')).includes(`${dev}:`);
         }, `TUN ${dev}`);
       } catch (e) {
-        for (const p of [relay.process, ...handle.socats]) p.kill('SIGKILL');
-        links.splice(links.indexOf(handle), 1);
-        throw e;
+        throw giveUp(e);
       }
-      if (realtime) await makeRealtime(socat.pid!);
-      // Moving a device to another namespace drops its addresses, so configure it there.
-      await sh('ip', ['link', 'set', dev, 'netns', nsName]);
-      await sh('ip', ['-n', nsName, 'addr', 'add', `${ip}/24`, 'dev', dev]);
-      // No IPv6 on the link: its router solicitations and MLD reports would be the first packets
-      // through the relay and start a seeded delay walk at a random moment before the run's
-      // first connection, so the same seed would not give the same radio.
-      await inNs(nsName, 'sysctl', ['-q', '-w', `net.ipv6.conf.${dev}.disable_ipv6=1`]);
-      await sh('ip', ['-n', nsName, 'link', 'set', dev, 'mtu', '1500', 'up']);
+      try {
+        if (realtime) await makeRealtime(socat.pid!);
+        // Moving a device to another namespace drops its addresses, so configure it there.
+        await sh('ip', ['link', 'set', dev, 'netns', nsName]);
+        await sh('ip', ['-n', nsName, 'addr', 'add', `${ip}/24`, 'dev', dev]);
+        // No IPv6 on the link: its router solicitations and MLD reports would be the first packets
+        // through the relay and start a seeded delay walk at a random moment before the run's
+        // first connection, so the same seed would not give the same radio.
+        await inNs(nsName, 'sysctl', ['-q', '-w', `net.ipv6.conf.${dev}.disable_ipv6=1`]);
+        await sh('ip', ['-n', nsName, 'link', 'set', dev, 'mtu', '1500', 'up']);
+      } catch (e) {
+        // socat can create its TUN and then exit when its UDP port was taken in the meantime
+        // (the device vanishes with it): that is the port race again, so let link() retry.
+        const exited = socat.exitCode !== null || socat.signalCode !== null || (await exitWithin(socat, 1000));
+        throw giveUp(exited ? new SocatExit(dev, stderr) : e);
+      }
     }
     return handle;
   }
