@@ -5,7 +5,7 @@
 // (cwnd, rtt, delivery rate, and the kernel's busy / rwnd-limited / sndbuf-limited time), plus the
 // client side's receive buffer. Findings: docs/netlab.md ("Held segments over the radio").
 // Run as root: npx tsx packages/netlab/scripts/heldSegments.ts [--client node|chromium]
-//   [--ran walk|const] [--idle-restart on|off] [--segments 6] [--gap-ms 2000] [--bytes 24400000] [--load]
+//   [--ran walk|const] [--idle-restart on|off] [--segments 6] [--gap-ms 2000] [--bytes 24400000] [--load] [--cc bbr|cubic]
 import { execFile } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { promisify } from 'node:util';
@@ -25,6 +25,7 @@ const { values: a } = parseArgs({
     bytes: { type: 'string', default: '24400000' },
     seed: { type: 'string', default: '16' },
     load: { type: 'boolean', default: false },
+    cc: { type: 'string', default: 'bbr' },
   },
 });
 const bytes = Number(a.bytes);
@@ -73,7 +74,7 @@ function parseOne(text: string, t: number): SsSample | undefined {
   };
 }
 
-const tb = await createTestbed({ ran, backhaul: backhaul(224) });
+const tb = await createTestbed({ ran, backhaul: backhaul(224), cc: a.cc as 'bbr' | 'cubic' | 'reno' });
 // --load: a CPU hog per core at normal priority, as Chromium decoding 4K would keep them.
 const stopHogs = a.load ? startCpuHogs(availableParallelism()) : () => {};
 const rows: string[] = [];
@@ -109,7 +110,7 @@ try {
           const out: [number, number][] = [];
           for (let i = 0; i < n; i++) {
             const s = performance.now();
-            const r = await fetch(`/bytes/${bytes}`, { cache: 'no-store' });
+            const r = await fetch(`/bytes/${bytes}`); // no validators in the response: never cached
             const reader = r.body!.getReader(); // read and drop, as MSE appends and frees
             while (!(await reader.read()).done);
             out.push([s, performance.now()]);
@@ -144,7 +145,7 @@ try {
     );
   }
   const st = await tb.stats();
-  console.log(`client ${a.client}${a.load ? ', CPU hog per core' : ''}, ran ${a.ran}${a.ran === 'walk' ? ` (lteA seed ${seed})` : ''}, tcp_slow_start_after_idle ${a['idle-restart']}, ${n} × ${bytes} B, ${gapMs} ms apart, one keep-alive connection; ideal ${ideal.toFixed(0)} ms at 112 Mbit/s wire`);
+  console.log(`${a.cc}, client ${a.client}${a.load ? ', CPU hog per core' : ''}, ran ${a.ran}${a.ran === 'walk' ? ` (lteA seed ${seed})` : ''}, tcp_slow_start_after_idle ${a['idle-restart']}, ${n} × ${bytes} B, ${gapMs} ms apart, one keep-alive connection; ideal ${ideal.toFixed(0)} ms at 112 Mbit/s wire`);
   console.log('| segment | time | Mbit/s | max cwnd (pkts) | mean srtt (ms) | max delivery rate (Mbit/s) | rwnd-limited | sndbuf-limited | min snd_wnd (B) |\n|---|---|---|---|---|---|---|---|---|');
   console.log(rows.join('\n'));
   console.log(`client socket at the end: ${clientMem}`);
