@@ -6,6 +6,7 @@
 // client side's receive buffer. Findings: docs/netlab.md ("Held segments over the radio").
 // Run as root: npx tsx packages/netlab/scripts/heldSegments.ts [--client node|chromium]
 //   [--ran walk|const] [--idle-restart on|off] [--segments 6] [--gap-ms 2000] [--bytes 24400000] [--load] [--cc bbr|cubic]
+//   [--pattern 25,25,0,0] (Mbit/s per object, 0 = full speed; repeats)
 import { execFile } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { promisify } from 'node:util';
@@ -26,12 +27,18 @@ const { values: a } = parseArgs({
     seed: { type: 'string', default: '16' },
     load: { type: 'boolean', default: false },
     cc: { type: 'string', default: 'bbr' },
+    // e.g. "25,25,0,0,0": per object, the rate the server sends it at (Mbit/s; 0 = as fast as TCP
+    // goes) — objects an edge relays while they arrive over the backhaul, then held ones. Repeats.
+    pattern: { type: 'string', default: '0' },
   },
 });
 const bytes = Number(a.bytes);
 const n = Number(a.segments);
 const gapMs = Number(a['gap-ms']);
 const seed = Number(a.seed);
+const pattern = a.pattern.split(',').map(Number);
+const path = (i: number) => (pattern[i % pattern.length]! > 0 ? `/paced/${bytes}/${pattern[i % pattern.length]}` : `/bytes/${bytes}`);
+const paths = Array.from({ length: n }, (_, i) => path(i));
 // The LTE-A profile, or the same 112 Mbit/s cap with a constant 50 ms one way (100 ms RTT, the walk's mean).
 const ran: LinkSpec = a.ran === 'const' ? { down: { delayMs: 50, rateMbps: 112 }, up: { delayMs: 50, rateMbps: 50 } } : lteA({ seed });
 
@@ -47,6 +54,9 @@ interface SsSample {
   sndbufLimitedMs: number;
   bytesAcked: number;
   sndWnd: number;
+  /** BBR's bandwidth estimate, Mbit/s (NaN for other congestion controls). */
+  bbrBwMbps: number;
+  minRttMs: number;
 }
 
 /** The busiest connection's entry (Chromium keeps others open: the page's, the favicon's). */
@@ -71,6 +81,8 @@ function parseOne(text: string, t: number): SsSample | undefined {
     sndbufLimitedMs: num(/sndbuf_limited:(\d+)ms/) || 0,
     bytesAcked: num(/bytes_acked:(\d+)/) || 0,
     sndWnd: num(/snd_wnd:(\d+)/) || 0,
+    bbrBwMbps: ((b) => (b ? (Number(b[1]) * { '': 1, K: 1e3, M: 1e6, G: 1e9 }[b[2] as '' | 'K' | 'M' | 'G']) / 1e6 : NaN))(/bbr:\(bw:([\d.]+)([KMG]?)bps/.exec(text)),
+    minRttMs: num(/minrtt:([\d.]+)/),
   };
 }
 
@@ -106,11 +118,11 @@ try {
       await page.goto(`${url}/page`);
       const offset = performance.now() - t0 - (await page.evaluate(() => performance.now()));
       const rel = await page.evaluate(
-        async ({ n, bytes, gapMs }) => {
+        async ({ paths, gapMs }) => {
           const out: [number, number][] = [];
-          for (let i = 0; i < n; i++) {
+          for (const p of paths) {
             const s = performance.now();
-            const r = await fetch(`/bytes/${bytes}`); // no validators in the response: never cached
+            const r = await fetch(p); // no validators in the response: never cached
             const reader = r.body!.getReader(); // read and drop, as MSE appends and frees
             while (!(await reader.read()).done);
             out.push([s, performance.now()]);
@@ -118,14 +130,14 @@ try {
           }
           return out;
         },
-        { n, bytes, gapMs },
+        { paths, gapMs },
       );
       spans = rel.map(([s, e]) => [s + offset, e + offset]);
     } finally {
       await browser.close();
     }
   } else {
-    const script = `const t0=performance.now();const out=[];(async()=>{for(let i=0;i<${n};i++){const s=performance.now();const r=await fetch('${url}/bytes/${bytes}');await r.arrayBuffer();out.push([s-t0,performance.now()-t0]);await new Promise(r=>setTimeout(r,${gapMs}))}console.log(JSON.stringify(out))})()`;
+    const script = `const t0=performance.now();const out=[];const paths=${JSON.stringify(paths)};(async()=>{for(const p of paths){const s=performance.now();const r=await fetch('${url}'+p);await r.arrayBuffer();out.push([s-t0,performance.now()-t0]);await new Promise(r=>setTimeout(r,${gapMs}))}console.log(JSON.stringify(out))})()`;
     const started = performance.now() - t0;
     spans = (JSON.parse(await tb.exec('client', process.execPath, ['-e', script])) as [number, number][]).map(([s, e]) => [s + started, e + started]);
   }
@@ -141,12 +153,12 @@ try {
     const pct = (x: number) => (Number.isFinite(x) && d('busyMs') > 0 ? `${((x / d('busyMs')) * 100).toFixed(0)} %` : '–');
     const mbps = (bytes * 8) / (e - s) / 1e3;
     rows.push(
-      `| ${i + 1} | ${(e - s).toFixed(0)} ms (${((e - s) / ideal).toFixed(1)}× ideal) | ${mbps.toFixed(1)} | ${inSeg.length ? Math.max(...inSeg.map((x) => x.cwnd)) : '–'} | ${inSeg.length ? (inSeg.reduce((a, x) => a + x.rttMs, 0) / inSeg.length).toFixed(0) : '–'} | ${inSeg.length ? Math.max(...inSeg.map((x) => x.deliveryMbps)).toFixed(0) : '–'} | ${pct(d('rwndLimitedMs'))} | ${pct(d('sndbufLimitedMs'))} | ${inSeg.length ? Math.min(...inSeg.map((x) => x.sndWnd)) : '–'} |`,
+      `| ${i + 1}${paths[i]!.startsWith('/paced') ? ` (paced ${pattern[i % pattern.length]} Mbit/s)` : ''} | ${(e - s).toFixed(0)} ms (${((e - s) / ideal).toFixed(1)}× ideal) | ${mbps.toFixed(1)} | ${inSeg.length ? Math.max(...inSeg.map((x) => x.cwnd)) : '–'} | ${inSeg.length ? (inSeg.reduce((a, x) => a + x.rttMs, 0) / inSeg.length).toFixed(0) : '–'} | ${inSeg.length ? Math.max(...inSeg.map((x) => x.deliveryMbps)).toFixed(0) : '–'} | ${inSeg.length ? `${inSeg[0]!.bbrBwMbps.toFixed(0)} → ${inSeg.at(-1)!.bbrBwMbps.toFixed(0)}` : '–'} | ${inSeg.length ? (inSeg.reduce((a, x) => a + x.rttMs / x.minRttMs, 0) / inSeg.length).toFixed(1) : '–'} | ${pct(d('rwndLimitedMs'))} | ${pct(d('sndbufLimitedMs'))} | ${inSeg.length ? Math.min(...inSeg.map((x) => x.sndWnd)) : '–'} |`,
     );
   }
   const st = await tb.stats();
   console.log(`${a.cc}, client ${a.client}${a.load ? ', CPU hog per core' : ''}, ran ${a.ran}${a.ran === 'walk' ? ` (lteA seed ${seed})` : ''}, tcp_slow_start_after_idle ${a['idle-restart']}, ${n} × ${bytes} B, ${gapMs} ms apart, one keep-alive connection; ideal ${ideal.toFixed(0)} ms at 112 Mbit/s wire`);
-  console.log('| segment | time | Mbit/s | max cwnd (pkts) | mean srtt (ms) | max delivery rate (Mbit/s) | rwnd-limited | sndbuf-limited | min snd_wnd (B) |\n|---|---|---|---|---|---|---|---|---|');
+  console.log('| segment | time | Mbit/s | max cwnd (pkts) | mean srtt (ms) | max delivery rate (Mbit/s) | BBR bw, first → last (Mbit/s) | srtt / min_rtt | rwnd-limited | sndbuf-limited | min snd_wnd (B) |\n|---|---|---|---|---|---|---|---|---|---|---|');
   console.log(rows.join('\n'));
   console.log(`client socket at the end: ${clientMem}`);
   console.log(`ran down: ${st.ran.down.packets} packets, ${st.ran.down.drops} queue drops, lateness p99 ${st.ran.down.lateness.p99Ms.toFixed(2)} ms`);
