@@ -3,7 +3,7 @@
 // rate caps' wire rate, and a 24.4 MB transfer edge → client over the LTE-A profile (a 50M-4s
 // segment the edge holds), each in a fresh testbed, with the relays' own departure lateness.
 // Figures: docs/netlab.md ("Timing under CPU load").
-// Run as root: npx tsx packages/netlab/scripts/validateUnderLoad.ts [--realtime off] [--repeats 5] [--verbose]
+// Run as root: npx tsx packages/netlab/scripts/validateUnderLoad.ts [--realtime off] [--repeats 5] [--verbose] [--rt-probes]
 // (--verbose prints every testbed's relay counters to stderr)
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,7 +11,9 @@ import { backhaul, createTestbed, lteA, relayTimingProblems, startCpuHogs, symme
 import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
 import type { HostName, Testbed } from '../src/testbed/createTestbed.js';
 
-const { values: a } = parseArgs({ options: { realtime: { type: 'string', default: 'on' }, repeats: { type: 'string', default: '5' }, verbose: { type: 'boolean', default: false } } });
+const { values: a } = parseArgs({ options: { realtime: { type: 'string', default: 'on' }, repeats: { type: 'string', default: '5' }, verbose: { type: 'boolean', default: false }, 'rt-probes': { type: 'boolean', default: false } } });
+// --rt-probes: the measuring processes at real-time priority 40 (below the relays), as the test does.
+const probe = { realtime: a['rt-probes'] };
 const realtime = a.realtime !== 'off';
 const repeats = Number(a.repeats);
 
@@ -26,7 +28,7 @@ interface Sample {
 async function inTestbed(o: Omit<TestbedOptions, 'realtime'>, server: HostName, f: (tb: Testbed) => Promise<number>): Promise<Sample> {
   const tb = await createTestbed({ ...o, realtime });
   try {
-    const stop = await startBulkServer(tb, server);
+    const stop = await startBulkServer(tb, server, 9000, probe);
     const value = await f(tb);
     stop();
     const s = (await tb.stats()) as Record<string, LinkStats>;
@@ -39,7 +41,7 @@ async function inTestbed(o: Omit<TestbedOptions, 'realtime'>, server: HostName, 
 }
 
 const wireMbps = (cap: number) => async (tb: Testbed) => {
-  const r = await transfer(tb, 'edge', tb.hosts.origin.ip, (cap * 1e6 * 4) / 8);
+  const r = await transfer(tb, 'edge', tb.hosts.origin.ip, (cap * 1e6 * 4) / 8, 9000, probe);
   const t1 = timeToFraction(r, 0.3);
   return (((r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448)) / 1e6;
 };
@@ -47,8 +49,8 @@ const wireMbps = (cap: number) => async (tb: Testbed) => {
 async function measure(): Promise<Record<string, Sample[]>> {
   const out: Record<string, Sample[]> = { rttEdge: [], rttClient: [], cap50: [], cap112: [], lte: [] };
   const path = { ran: symmetric({ delayMs: 5 }), backhaul: backhaul(224) };
-  out.rttEdge!.push(await inTestbed(path, 'origin', (tb) => tcpRttMs(tb, 'edge', tb.hosts.origin.ip, 9000, 10)));
-  out.rttClient!.push(await inTestbed(path, 'origin', (tb) => tcpRttMs(tb, 'client', tb.hosts.origin.ip, 9000, 10)));
+  out.rttEdge!.push(await inTestbed(path, 'origin', (tb) => tcpRttMs(tb, 'edge', tb.hosts.origin.ip, 9000, 10, probe)));
+  out.rttClient!.push(await inTestbed(path, 'origin', (tb) => tcpRttMs(tb, 'client', tb.hosts.origin.ip, 9000, 10, probe)));
   out.cap50!.push(await inTestbed({ ran: symmetric({ delayMs: 0.5 }), backhaul: backhaul(20, 50) }, 'origin', wireMbps(50)));
   out.cap112!.push(await inTestbed({ ran: symmetric({ delayMs: 0.5 }), backhaul: backhaul(20, 112) }, 'origin', wireMbps(112)));
   for (let i = 0; i < repeats; i++) {
@@ -56,7 +58,7 @@ async function measure(): Promise<Record<string, Sample[]>> {
     // (this connection's SYN), so every transfer, idle or loaded, crosses the same radio.
     out.lte!.push(
       await inTestbed({ ran: lteA({ seed: 16 }), backhaul: backhaul(224) }, 'edge', async (tb) => {
-        const r = await transfer(tb, 'client', tb.hosts.edge.ranIp, 24.4e6);
+        const r = await transfer(tb, 'client', tb.hosts.edge.ranIp, 24.4e6, 9000, probe);
         return (r.bytes * 8) / (r.totalMs / 1000) / 1e6;
       }),
     );
@@ -79,7 +81,7 @@ const f = (x: number, d = 2) => x.toFixed(d);
 const ok = (b: boolean) => (b ? 'yes' : '**no**');
 const late = (ss: Sample[]) => `${ss.map((s) => f(s.p99)).join(', ')} / ${f(Math.max(...ss.map((s) => s.max)), 1)}`;
 const one = (ss: Sample[], unit: string) => `${f(ss[0]!.value)} ${unit}`;
-console.log(`realtime: ${realtime ? 'on (relays and socats SCHED_FIFO 50)' : 'off'}; load: ${hogs} CPU hogs on ${availableParallelism()} cores; ${started}`);
+console.log(`realtime: ${realtime ? 'on (relays and socats SCHED_FIFO 50)' : 'off'}; probes ${probe.realtime ? 'SCHED_FIFO 40' : 'normal priority'}; load: ${hogs} CPU hogs on ${availableParallelism()} cores; ${started}`);
 console.log('| check | target | idle | under load | within | relay lateness p99 / max (ms), idle | under load |\n|---|---|---|---|---|---|---|');
 const rows: [string, string, string, Sample[], Sample[], boolean][] = [
   ['RTT edge → origin', '224 ms ± 2', 'ms', idle.rttEdge!, load.rttEdge!, Math.abs(load.rttEdge![0]!.value - 224) <= 2],
