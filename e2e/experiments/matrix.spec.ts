@@ -13,7 +13,8 @@ for (const s of matrixFromEnv()) {
     expect(r.startupMs, `${run.id}: the player never started`).not.toBeNull();
     console.log(
       `${run.id}: startup ${((r.startupMs ?? NaN) / 1000).toFixed(1)} s, stalls ${r.stalls.count} (${(r.stalls.totalMs / 1000).toFixed(1)} s), ` +
-        `latency ${r.latency.current?.toFixed(1) ?? '–'} s, hold ${r.holdSeconds} s, x ${run.edge?.x ?? '–'}`,
+        `latency ${r.latency.current?.toFixed(1) ?? '–'} s, hold ${r.holdSeconds} s, x ${run.edge?.x ?? '–'}` +
+        (run.invalid ? ` — INVALID (${run.invalid})` : ''),
     );
   });
 }

@@ -2,7 +2,7 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserType } from '@playwright/test';
-import { backhaul, createTestbed, lteA, parseMahimahiTrace, seedFrom, symmetric, type LinkSpec, type Testbed } from '@ethle/netlab';
+import { backhaul, createTestbed, lteA, parseMahimahiTrace, relayTimingProblems, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { openPlayer } from '../fixtures/playerPage.js';
@@ -67,10 +67,20 @@ function metric(text: string, name: string, labels: Record<string, string> = {})
 }
 
 /**
+ * A run as the experiments write it: the dashboard's RunResult plus each relay direction's own
+ * departure lateness, and `invalid` — why the run measured the box rather than the network (a
+ * relay sent more than 1 % of its datagrams ≥ 1 ms late; docs/netlab.md).
+ */
+export type ExperimentRun = RunResult & {
+  links?: Record<'ran' | 'backhaul', Record<'up' | 'down', { lateness: LatenessSummary }>>;
+  invalid?: string;
+};
+
+/**
  * Runs one scenario on real kernel TCP: origin, edge and Chromium (hls.js or dash.js with the
  * QoE probe) in their namespaces, for `durationS`, and returns the run in the results format.
  */
-export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: string): Promise<RunResult> {
+export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: string): Promise<ExperimentRun> {
   // Common random numbers: every scheme of one cell × repeat sees the same radio delay walk, so
   // their difference is the scheme's, not the draw's (repeats still draw anew).
   const seed = seedFrom(`${s.stream}|${s.rttMs}|${s.ran}|r${s.repeat}`);
@@ -141,7 +151,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as { fetches: Record<string, number> };
     // Fetches, not requests: the edge may take a segment as parallel byte ranges (one fetch).
     const segs = Object.entries(stats.fetches).filter(([p]) => /\d+\.(m4s|ts)$/.test(p));
-    const run: RunResult = {
+    const run: ExperimentRun = {
       v: 1,
       id: scenarioId(s),
       startedAt,
@@ -173,13 +183,16 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       run.edge.holdChanges = holdChanges;
       run.edge.segmentRequests = segmentRequests;
     }
-    // Queue drops on a link say whether the radio's rate cap or the relay, not TCP, limited a run.
+    // Queue drops on a link say whether the radio's rate cap or the relay, not TCP, limited a run;
+    // the relays' departure lateness whether the links kept their timing while the box was busy.
     const linkStats = await tb.stats();
-    const counters = (d: { packets: number; bytes: number; drops: number; lossDrops: number }) => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops });
+    const counters = (d: DirectionStats) => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, lateness: d.lateness });
     run.links = {
       ran: { up: counters(linkStats.ran.up), down: counters(linkStats.ran.down) },
       backhaul: { up: counters(linkStats.backhaul.up), down: counters(linkStats.backhaul.down) },
     };
+    const late = relayTimingProblems(linkStats);
+    if (late.length > 0) run.invalid = `relay late: ${late.join('; ')}`;
     run.scenario.hold = Math.round(report.holdSeconds / Number(/-(\d+)s$/.exec(s.stream)?.[1] ?? 2));
     if (outDir) {
       mkdirSync(outDir, { recursive: true });

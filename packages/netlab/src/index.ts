@@ -1,5 +1,12 @@
-export { createTestbed, cleanupTestbeds, NS_PREFIX, type Testbed, type TestbedOptions, type Host, type HostName, type LinkStats, type CongestionControl } from './testbed/createTestbed.js';
+export { createTestbed, cleanupTestbeds, NS_PREFIX, type Testbed, type TestbedOptions, type Host, type HostName, type CongestionControl } from './testbed/createTestbed.js';
 export { symmetric, type LinkSpec, type DirectionSpec } from './relay/LinkSpec.js';
 export { DirectionShaper, parseMahimahiTrace, type ShaperStats } from './relay/DirectionShaper.js';
 export { LTE_A, lteA, backhaul, PAPER_RTT_MS } from './profiles.js';
 export { seededRandom, seedFrom } from './relay/seededRandom.js';
+export { startRelay, type Relay, type LinkStats, type DirectionStats } from './relay/startRelay.js';
+export { LatenessHistogram, type LatenessSummary } from './relay/LatenessHistogram.js';
+export type { RelayConfig } from './relay/relayMain.js';
+export { freePorts } from './testbed/freePorts.js';
+export { NetlabError, type NetlabErrorCode } from './errors/NetlabError.js';
+export { relayTimingProblems, LATE_P99_LIMIT_MS } from './relay/relayTimingProblems.js';
+export { startCpuHogs } from './validate/startCpuHogs.js';

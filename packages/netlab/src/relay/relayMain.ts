@@ -1,8 +1,11 @@
 // One link's user-space relay, run as its own process (one event loop per link): UDP datagrams
 // from the socat of side A (a TUN device in one namespace) go to side B's socat after the
-// `up` shaping, and back after the `down` shaping. Started by createTestbed through fork().
+// `up` shaping, and back after the `down` shaping. Started by startRelay through fork(), with the
+// path of its JSON config (a RelayConfig) as the only argument.
 import { createSocket, type Socket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { DirectionShaper } from './DirectionShaper.js';
+import { LatenessHistogram } from './LatenessHistogram.js';
 import { seededRandom } from './seededRandom.js';
 import type { LinkSpec } from './LinkSpec.js';
 
@@ -25,6 +28,8 @@ interface Pending {
 
 /** A FIFO of packets with monotonically increasing departure times, and one timer for its head. */
 class Pipe {
+  /** How late each datagram left against its departure time (the relay's own timing error). */
+  readonly lateness = new LatenessHistogram();
   private q: Pending[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -54,7 +59,9 @@ class Pipe {
     // always arrive ~0.5 ms after its due time. Releasing up to EARLY_MS early centres the error.
     const now = performance.now() + EARLY_MS;
     while (this.head < this.q.length && this.q[this.head]!.at <= now) {
-      this.out.send(this.q[this.head]!.buf, this.port, '127.0.0.1');
+      const p = this.q[this.head]!;
+      this.out.send(p.buf, this.port, '127.0.0.1');
+      this.lateness.record(performance.now() - p.at);
       this.q[this.head] = undefined as unknown as Pending;
       this.head += 1;
     }
@@ -102,7 +109,9 @@ function start(cfg: RelayConfig): void {
     ready();
   });
   process.on('message', (msg: { type: string }) => {
-    if (msg.type === 'stats') process.send?.({ type: 'stats', up: up.stats, down: down.stats });
+    if (msg.type === 'stats') {
+      process.send?.({ type: 'stats', up: { ...up.stats, lateness: toB.lateness.summary() }, down: { ...down.stats, lateness: toA.lateness.summary() } });
+    }
   });
   process.on('disconnect', () => {
     toA.close();
@@ -113,4 +122,4 @@ function start(cfg: RelayConfig): void {
   });
 }
 
-start(JSON.parse(process.argv[2] ?? '{}') as RelayConfig);
+start(JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as RelayConfig);

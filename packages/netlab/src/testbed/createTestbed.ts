@@ -1,14 +1,15 @@
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createSocket } from 'node:dgram';
 import { writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ShaperStats } from '../relay/DirectionShaper.js';
 import type { LinkSpec } from '../relay/LinkSpec.js';
 import type { RelayConfig } from '../relay/relayMain.js';
-import { distFile, inNs, killNsProcesses, sh, spawnInNs } from './sh.js';
+import { startRelay, type LinkStats, type Relay } from '../relay/startRelay.js';
+import { freePorts } from './freePorts.js';
+import { makeRealtime } from './makeRealtime.js';
+import { inNs, killNsProcesses, sh, spawnInNs } from './sh.js';
 
 export type CongestionControl = 'bbr' | 'cubic' | 'reno';
 export type HostName = 'client' | 'edge' | 'origin';
@@ -26,17 +27,17 @@ export interface TestbedOptions {
    * 224 ms RTT near 100 Mbit/s; origins serving 4K far away are usually tuned above that.
    */
   tcpBufferBytes?: number;
+  /**
+   * Run the relays and socats at real-time priority (SCHED_FIFO), so the links' timing does not
+   * depend on what else the CPU does (default true; needs CAP_SYS_NICE, which root has).
+   */
+  realtime?: boolean;
 }
 
 export interface Host {
   ns: string;
   /** The address other hosts reach it at (the edge: its backhaul-side address for the origin, RAN side for the client). */
   ip: string;
-}
-
-export interface LinkStats {
-  up: ShaperStats;
-  down: ShaperStats;
 }
 
 export interface Testbed {
@@ -52,18 +53,8 @@ export interface Testbed {
   close(): Promise<void>;
 }
 
-const RELAY = distFile(import.meta.url, '../relay/relayMain.js');
 /** Every namespace we make starts with this, so a crashed run's leftovers can be found. */
 export const NS_PREFIX = 'ethle-';
-
-/** n distinct free UDP ports (all held open while choosing, so none is handed out twice). */
-async function freePorts(n: number): Promise<number[]> {
-  const socks = Array.from({ length: n }, () => createSocket('udp4'));
-  await Promise.all(socks.map((s) => new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()))));
-  const ports = socks.map((s) => s.address().port);
-  await Promise.all(socks.map((s) => new Promise<void>((r) => s.close(() => r()))));
-  return ports;
-}
 
 async function waitFor(cond: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
@@ -74,6 +65,15 @@ async function waitFor(cond: () => Promise<boolean>, what: string, ms = 15_000):
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Whether a process exits within `ms` (it may have died without its exit event handled yet). */
+function exitWithin(p: ChildProcess, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => (p.off('exit', onExit), resolve(false)), ms);
+    const onExit = () => (clearTimeout(timer), resolve(true));
+    p.once('exit', onExit);
+  });
+}
+
 class SocatExit extends Error {
   constructor(dev: string, stderr: string) {
     super(`socat exited before creating TUN ${dev}: ${stderr.trim() || 'no message'}`);
@@ -81,7 +81,7 @@ class SocatExit extends Error {
 }
 
 interface LinkHandle {
-  relay: ChildProcess;
+  relay: Relay;
   socats: ChildProcess[];
 }
 
@@ -96,6 +96,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   if (o.tcpBufferBytes !== undefined && !(Number.isSafeInteger(o.tcpBufferBytes) && o.tcpBufferBytes >= 65536)) {
     throw new RangeError(`tcpBufferBytes must be an integer ≥ 65536, got ${o.tcpBufferBytes}`);
   }
+  const realtime = o.realtime ?? true;
   const id = randomBytes(3).toString('hex');
   const ns = { client: `${NS_PREFIX}${id}-client`, edge: `${NS_PREFIX}${id}-edge`, origin: `${NS_PREFIX}${id}-origin` };
   const links: LinkHandle[] = [];
@@ -104,7 +105,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
 
   const teardownSync = () => {
     for (const l of links) {
-      for (const p of [l.relay, ...l.socats]) p.kill('SIGKILL');
+      for (const p of [l.relay.process, ...l.socats]) p.kill('SIGKILL');
     }
     for (const n of Object.values(ns)) {
       killNsProcesses(n);
@@ -130,11 +131,8 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   async function linkOnce(name: string, attempt: number, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec): Promise<LinkHandle> {
     const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
     const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec };
-    const relay = fork(RELAY, [JSON.stringify(cfg)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    await new Promise<void>((resolve, reject) => {
-      relay.once('message', (m: { type: string; message?: string }) => (m.type === 'ready' ? resolve() : reject(new Error(m.message))));
-      relay.once('exit', (c) => reject(new Error(`relay exited with ${c}`)));
-    });
+    const relay = await startRelay(cfg, tmp, `${name}${attempt}`);
+    if (realtime) await makeRealtime(relay.process.pid!).catch((e) => (relay.process.kill('SIGKILL'), Promise.reject(e)));
     const handle: LinkHandle = { relay, socats: [] };
     links.push(handle);
     for (const [side, nsName, ip, listen, peer] of [
@@ -146,20 +144,35 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       handle.socats.push(socat);
       let stderr = '';
       socat.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
+      const giveUp = (e: unknown) => {
+        for (const p of [relay.process, ...handle.socats]) p.kill('SIGKILL');
+        links.splice(links.indexOf(handle), 1);
+        return e;
+      };
       try {
         await waitFor(async () => {
           if (socat.exitCode !== null || socat.signalCode !== null) throw new SocatExit(dev, stderr);
           return (await sh('ip', ['-o', 'link', 'show']).catch(() => '')).includes(`${dev}:`);
         }, `TUN ${dev}`);
       } catch (e) {
-        for (const p of [relay, ...handle.socats]) p.kill('SIGKILL');
-        links.splice(links.indexOf(handle), 1);
-        throw e;
+        throw giveUp(e);
       }
-      // Moving a device to another namespace drops its addresses, so configure it there.
-      await sh('ip', ['link', 'set', dev, 'netns', nsName]);
-      await sh('ip', ['-n', nsName, 'addr', 'add', `${ip}/24`, 'dev', dev]);
-      await sh('ip', ['-n', nsName, 'link', 'set', dev, 'mtu', '1500', 'up']);
+      try {
+        if (realtime) await makeRealtime(socat.pid!);
+        // Moving a device to another namespace drops its addresses, so configure it there.
+        await sh('ip', ['link', 'set', dev, 'netns', nsName]);
+        await sh('ip', ['-n', nsName, 'addr', 'add', `${ip}/24`, 'dev', dev]);
+        // No IPv6 on the link: its router solicitations and MLD reports would be the first packets
+        // through the relay and start a seeded delay walk at a random moment before the run's
+        // first connection, so the same seed would not give the same radio.
+        await inNs(nsName, 'sysctl', ['-q', '-w', `net.ipv6.conf.${dev}.disable_ipv6=1`]);
+        await sh('ip', ['-n', nsName, 'link', 'set', dev, 'mtu', '1500', 'up']);
+      } catch (e) {
+        // socat can create its TUN and then exit when its UDP port was taken in the meantime
+        // (the device vanishes with it): that is the port race again, so let link() retry.
+        const exited = socat.exitCode !== null || socat.signalCode !== null || (await exitWithin(socat, 1000));
+        throw giveUp(exited ? new SocatExit(dev, stderr) : e);
+      }
     }
     return handle;
   }
@@ -194,17 +207,6 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     throw e;
   }
 
-  const stats = (l: LinkHandle) =>
-    new Promise<LinkStats>((resolve) => {
-      const on = (m: { type: string; up: ShaperStats; down: ShaperStats }) => {
-        if (m.type !== 'stats') return;
-        l.relay.off('message', on);
-        resolve({ up: m.up, down: m.down });
-      };
-      l.relay.on('message', on);
-      l.relay.send({ type: 'stats' });
-    });
-
   return {
     id,
     hosts: {
@@ -220,13 +222,13 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       chmodSync(path, 0o755);
       return path;
     },
-    stats: async () => ({ ran: await stats(links[0]!), backhaul: await stats(links[1]!) }),
+    stats: async () => ({ ran: await links[0]!.relay.stats(), backhaul: await links[1]!.relay.stats() }),
     async close() {
       if (closed) return;
       closed = true;
       process.removeListener('exit', onExit);
       for (const l of links) {
-        l.relay.disconnect?.();
+        l.relay.process.disconnect?.();
         for (const s of l.socats) s.kill('SIGTERM');
       }
       await new Promise((r) => setTimeout(r, 50));

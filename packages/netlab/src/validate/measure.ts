@@ -12,9 +12,20 @@ export interface TransferResult {
   samples: [number, number][];
 }
 
+/**
+ * How to run a measuring process: as any process (default), or at real-time priority 40 — below the
+ * relays (50), above everything else — so that when the links are validated under CPU load, the
+ * probe's own wait for a CPU is not counted as the link's delay or lost rate.
+ */
+export interface ProbeOptions {
+  realtime?: boolean;
+}
+
+const node = (o: ProbeOptions, args: string[]): [string, string[]] => (o.realtime ? ['chrt', ['-f', '40', process.execPath, ...args]] : [process.execPath, args]);
+
 /** Starts the bulk server on `host` (default origin) and resolves with a stop function. */
-export async function startBulkServer(tb: Testbed, host: HostName = 'origin', port = 9000): Promise<() => void> {
-  const p = tb.spawn(host, process.execPath, [here('./bulkServer.js'), String(port)]);
+export async function startBulkServer(tb: Testbed, host: HostName = 'origin', port = 9000, o: ProbeOptions = {}): Promise<() => void> {
+  const p = tb.spawn(host, ...node(o, [here('./bulkServer.js'), String(port)]));
   await new Promise<void>((resolve, reject) => {
     p.stdout!.once('data', () => resolve());
     p.once('exit', (c) => reject(new Error(`bulk server exited with ${c}`)));
@@ -23,14 +34,14 @@ export async function startBulkServer(tb: Testbed, host: HostName = 'origin', po
 }
 
 /** One fresh-connection transfer of `bytes` from `toIp:port` to `from`. */
-export async function transfer(tb: Testbed, from: HostName, toIp: string, bytes: number, port = 9000): Promise<TransferResult> {
-  return JSON.parse(await tb.exec(from, process.execPath, [here('./bulkClient.js'), toIp, String(port), String(bytes)])) as TransferResult;
+export async function transfer(tb: Testbed, from: HostName, toIp: string, bytes: number, port = 9000, o: ProbeOptions = {}): Promise<TransferResult> {
+  return JSON.parse(await tb.exec(from, ...node(o, [here('./bulkClient.js'), toIp, String(port), String(bytes)]))) as TransferResult;
 }
 
 /** Minimum TCP connect time (one round trip) over `n` attempts. */
-export async function tcpRttMs(tb: Testbed, from: HostName, toIp: string, port = 9000, n = 5): Promise<number> {
+export async function tcpRttMs(tb: Testbed, from: HostName, toIp: string, port = 9000, n = 5, o: ProbeOptions = {}): Promise<number> {
   const script = `const net=require('net');let k=0,min=1e9;const go=()=>{const t=performance.now();const s=net.connect(${port},'${toIp}',()=>{min=Math.min(min,performance.now()-t);s.destroy();if(++k<${n})go();else console.log(min)})};go()`;
-  return Number(await tb.exec(from, process.execPath, ['-e', script]));
+  return Number(await tb.exec(from, ...node(o, ['-e', script])));
 }
 
 /** Time at which `fraction` of the bytes had arrived, from the samples. */

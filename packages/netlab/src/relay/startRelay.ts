@@ -1,0 +1,55 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { distFile } from '../testbed/sh.js';
+import type { ShaperStats } from './DirectionShaper.js';
+import type { LatenessSummary } from './LatenessHistogram.js';
+import type { RelayConfig } from './relayMain.js';
+
+/** One direction's counters: the shaper's, and how late the relay sent (its own timing error). */
+export interface DirectionStats extends ShaperStats {
+  lateness: LatenessSummary;
+}
+
+/** One link's counters, per direction (up: towards the origin, down: towards the client). */
+export interface LinkStats {
+  up: DirectionStats;
+  down: DirectionStats;
+}
+
+/** A running relay: its process and its counters. */
+export interface Relay {
+  process: ChildProcess;
+  stats(): Promise<LinkStats>;
+}
+
+const RELAY = distFile(import.meta.url, './relayMain.js');
+
+/**
+ * Forks one link's relay process and resolves once both of its UDP sockets are bound. The config
+ * goes in a file in `dir`, not on the command line: a mahimahi trace of 500k lines is megabytes
+ * of JSON, far over Linux's 128 kB limit for one argument (spawn E2BIG).
+ */
+export async function startRelay(cfg: RelayConfig, dir: string, name: string): Promise<Relay> {
+  const file = join(dir, `relay-${name}.json`);
+  writeFileSync(file, JSON.stringify(cfg));
+  const relay = fork(RELAY, [file], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    relay.once('message', (m: { type: string; message?: string }) => (m.type === 'ready' ? resolve() : reject(new Error(`relay ${name}: ${m.message}`))));
+    relay.once('error', reject);
+    relay.once('exit', (c) => reject(new Error(`relay ${name} exited with ${c}`)));
+  });
+  return { process: relay, stats: () => relayStats(relay) };
+}
+
+function relayStats(relay: ChildProcess): Promise<LinkStats> {
+  return new Promise<LinkStats>((resolve, reject) => {
+    const on = (m: { type: string } & LinkStats) => {
+      if (m.type !== 'stats') return;
+      relay.off('message', on);
+      resolve({ up: m.up, down: m.down });
+    };
+    relay.on('message', on);
+    relay.send({ type: 'stats' }, (e) => e && reject(e));
+  });
+}

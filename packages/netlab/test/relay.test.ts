@@ -1,0 +1,55 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePorts, parseMahimahiTrace, startRelay, type LinkSpec } from '@ethle/netlab';
+import { syntheticMahimahiTrace } from './fixtures/syntheticTrace.js';
+
+// The relay process on its own, over loopback UDP (no namespaces, no root): side A and side B are
+// plain sockets standing where the two socat processes stand in a testbed.
+describe('relay process', () => {
+  const cleanup: (() => void)[] = [];
+  afterEach(() => {
+    for (const f of cleanup.splice(0)) f();
+  });
+
+  async function relayWith(link: LinkSpec) {
+    const dir = mkdtempSync(join(tmpdir(), 'ethle-relay-test-'));
+    const sides: Socket[] = [];
+    cleanup.push(() => {
+      for (const s of sides) s.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
+    const relay = await startRelay({ aListen, aPeer, bListen, bPeer, link }, dir, 'test');
+    cleanup.unshift(() => relay.process.kill('SIGKILL'));
+    const bind = async (port: number) => {
+      const s = createSocket('udp4');
+      sides.push(s);
+      s.bind(port, '127.0.0.1');
+      await once(s, 'listening');
+      return s;
+    };
+    return { relay, a: await bind(aPeer), b: await bind(bPeer), aListen, bListen };
+  }
+
+  it('starts with a mahimahi trace of ≥ 500k lines (passed by file: on the command line it was spawn E2BIG) and shapes by it', async () => {
+    const text = syntheticMahimahiTrace({ seconds: 61, mbps: 100, seed: 3 });
+    const traceMs = parseMahimahiTrace(text);
+    expect(traceMs.length).toBeGreaterThanOrEqual(500_000);
+    const r = await relayWith({ down: { delayMs: 5, traceMs }, up: { delayMs: 5 } });
+    // Downlink (B → A) through the trace, uplink (A → B) through a constant delay.
+    const down = once(r.a, 'message');
+    r.b.send(Buffer.from('down'), r.bListen, '127.0.0.1');
+    expect(String((await down)[0])).toBe('down');
+    const up = once(r.b, 'message');
+    r.a.send(Buffer.from('up'), r.aListen, '127.0.0.1');
+    expect(String((await up)[0])).toBe('up');
+    const stats = await r.relay.stats();
+    expect([stats.down.packets, stats.up.packets]).toEqual([1, 1]);
+    // Each datagram's departure lateness is recorded (its value is timing, not asserted here).
+    expect([stats.down.lateness.count, stats.up.lateness.count]).toEqual([1, 1]);
+  }, 30_000);
+});

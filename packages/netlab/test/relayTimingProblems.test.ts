@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { relayTimingProblems, type DirectionStats, type LinkStats } from '@ethle/netlab';
+
+const dir = (p99Ms: number, count = 1000): DirectionStats => ({ packets: count, bytes: count * 1500, drops: 0, lossDrops: 0, queueBytes: 0, lateness: { count, p50Ms: -0.4, p99Ms, maxMs: p99Ms + 2 } });
+const link = (up: number, down: number): LinkStats => ({ up: dir(up), down: dir(down) });
+
+describe('relayTimingProblems (is a run valid?)', () => {
+  it('none when every direction sent 99 % of its datagrams less than 1 ms late', () => {
+    expect(relayTimingProblems({ ran: link(0.7, 0.99), backhaul: link(-0.2, 0.5) })).toEqual([]);
+  });
+
+  it('names each direction whose p99 reached 1 ms, with its max and count', () => {
+    const p = relayTimingProblems({ ran: link(0.7, 1), backhaul: link(4.2, 0.5) });
+    expect(p).toEqual(['ran down p99 1.00 ms (max 3.0 ms, 1000 datagrams)', 'backhaul up p99 4.20 ms (max 6.2 ms, 1000 datagrams)']);
+  });
+
+  it('a direction that carried nothing is not a problem', () => {
+    expect(relayTimingProblems({ ran: { up: dir(0, 0), down: { ...dir(0, 0), lateness: { count: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 } } } })).toEqual([]);
+  });
+});
