@@ -121,6 +121,35 @@ export async function startEdgeProcess(args: string[]): Promise<{ url: string; p
   };
 }
 
+/** The built live origin CLI in its own process (`ethle-origin`), with its /stats over HTTP. */
+export async function startOriginProcess(streams: string[]): Promise<{ url: string; stats(): Promise<{ bytesSent: number; requests: Record<string, number> }>; stop(): Promise<void> }> {
+  const bin = new URL('../../live-origin/bin/ethle-origin.js', import.meta.url).pathname;
+  const child = spawn(process.execPath, [bin, '--port', '0', '--streams', streams.join(',')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const kill = (): void => void child.kill('SIGKILL');
+  process.once('exit', kill);
+  child.once('exit', () => process.off('exit', kill));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`origin exited ${code}`)));
+  });
+  return {
+    url,
+    async stats() {
+      return (await (await fetch(`${url}/stats`)).json()) as { bytesSent: number; requests: Record<string, number> };
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
 /** Resident set size of a process in MB (from /proc). */
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -3,7 +3,7 @@
 // /metrics: prom-client's process metrics) and the origin's bytes against the unique segment bytes.
 // Used by `npm run soak` (bench/soak.ts, minutes) and by a short test in the suite (seconds).
 import { request, Agent } from 'undici';
-import { startEdgeProcess } from './benchTools.js';
+import { startEdgeProcess, startOriginProcess } from './benchTools.js';
 
 export interface SoakOptions {
   seconds: number;
@@ -45,8 +45,9 @@ const URI_LINE = /^[^#\s].*$/gm;
 
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const log = o.log ?? ((l: string) => console.log(l));
-  const { startOrigin } = await import('@ethle/live-origin');
-  const origin = await startOrigin({ port: 0, streams: o.streams });
+  // The origin in a process of its own (the built CLI), like the edge: 200 receivers in this
+  // process must not slow the origin down and make the soak measure its own starvation.
+  const origin = await startOriginProcess(o.streams);
   const edge = await startEdgeProcess(['--origin', origin.url, '--port', '0', '--hold', '2']);
   const metric = async (name: string): Promise<number> => {
     const text = await (await request(`${edge.url}/metrics`)).body.text();
@@ -142,13 +143,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   // Every distinct media segment the origin sent (whole or in ranges), at its size: what the
   // backhaul carries if each crossed it exactly once. The origin's bytes include manifests and
   // init segments too, so 1.00 is not quite reachable.
-  const ratio = (): number => {
+  const ratio = async (): Promise<number> => {
+    const stats = await origin.stats();
     let unique = 0;
-    for (const path of Object.keys(origin.stats().requests)) {
+    for (const path of Object.keys(stats.requests)) {
       const m = /^\/live\/([^/]+)\/.*\d\.(?:m4s|ts)$/.exec(path);
       if (m !== null) unique += sizeByStream.get(m[1]!) ?? 0;
     }
-    return unique === 0 ? Number.NaN : origin.stats().bytesSent / unique;
+    return unique === 0 ? Number.NaN : stats.bytesSent / unique;
   };
   const sample = async (): Promise<void> => {
     const s: SoakSample = {
@@ -159,8 +161,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       receivers: active,
       segments,
       errors,
-      originMB: origin.stats().bytesSent / 1e6,
-      ratio: ratio(),
+      originMB: (await origin.stats()).bytesSent / 1e6,
+      ratio: await ratio(),
     };
     samples.push(s);
     log(`t=${s.t}s rss=${s.rssMb.toFixed(0)}MB heap=${s.heapMb.toFixed(0)}MB fds=${s.fds} receivers=${s.receivers} segments=${s.segments} errors=${s.errors} origin=${s.originMB.toFixed(0)}MB ratio=${s.ratio.toFixed(3)}`);
@@ -170,7 +172,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   stop = true;
   clearInterval(sampler);
   if (faults !== undefined) clearInterval(faults);
-  for (const s of o.streams) await request(`${origin.url}/admin/${s}/resume`, { method: 'POST' }).then((r) => r.body.dump());
+  for (const s of o.streams) await request(`${origin.url}/admin/${s}/resume`, { method: 'POST' }).then((r) => r.body.dump()).catch(() => undefined);
   await Promise.all(slots);
   // Receivers gone: the edge's keep-alive and origin connections settle; fds back to baseline.
   let fdsAfter = await metric('process_open_fds');
@@ -179,8 +181,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     fdsAfter = await metric('process_open_fds');
   }
   await sample();
-  const result: SoakResult = { samples, originBytesRatio: ratio(), segmentsReceived: segments, corrupt, errors, fdsBefore, fdsAfter };
+  const result: SoakResult = { samples, originBytesRatio: await ratio(), segmentsReceived: segments, corrupt, errors, fdsBefore, fdsAfter };
   await edge.stop();
-  await origin.close();
+  await origin.stop();
   return result;
 }
