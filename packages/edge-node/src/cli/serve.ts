@@ -14,6 +14,8 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
   --port N                listen port (default 8080; 0 = any)
   --host ADDR             listen address (default 127.0.0.1; 0.0.0.0 on a MEC box)
   --hold auto|N           auto (default): x from the model, policy groups; N: every receiver x = N
+  --role edge|parent      edge (default, holds) or parent: a tier between edges and the origin
+                          that prefetches and fans out but never holds
   --max-hold N            cap on x and on parallel origin connections per stream (default 4)
   --backhaul-rtt-ms MS    use this RTT instead of measuring it
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
@@ -44,6 +46,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         port: { type: 'string' },
         host: { type: 'string' },
         hold: { type: 'string' },
+        role: { type: 'string' },
         'max-hold': { type: 'string' },
         'backhaul-rtt-ms': { type: 'string' },
         'default-ran-mbps': { type: 'string' },
@@ -87,6 +90,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     set('port', number('port', values.port));
     set('host', values.host);
     set('hold', values.hold);
+    set('role', values.role as EdgeConfigInput['role']);
     set('maxHold', number('max-hold', values['max-hold']));
     set('backhaulRttMs', number('backhaul-rtt-ms', values['backhaul-rtt-ms']));
     set('defaultRanMbps', number('default-ran-mbps', values['default-ran-mbps']));

@@ -26,6 +26,12 @@ export interface EdgeConfig {
   port: number;
   /** 'auto': x from the core model and measured context, with policy groups; N: every receiver gets x = N. */
   hold: 'auto' | number;
+  /**
+   * 'edge' (default): the edge near the receivers, which holds. 'parent': a tier between edges
+   * and the origin (a regional edge): it prefetches and fans out, one flow per segment, but never
+   * holds (x = 0) and says so (X-Ethle-Role: parent) — x is decided where the receivers are.
+   */
+  role: 'edge' | 'parent';
   /** Operator cap on x and on parallel origin connections per stream (paper Section III-B). */
   maxHold: number;
   /** Initial congestion window of the backhaul in MSS (the model's IW; Linux sends 10). */
@@ -98,6 +104,7 @@ export interface EdgeConfigInput {
   host?: string;
   port?: number;
   hold?: 'auto' | number | string;
+  role?: 'edge' | 'parent';
   maxHold?: number;
   initialWindow?: number;
   backhaulRttMs?: number;

@@ -11,7 +11,7 @@ const KNOWN_KEYS = new Set([
   'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
-  'drainMs', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
+  'drainMs', 'role', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
 ]);
 
 /** Half of Linux's tcp_rmem max: the receive window autotuning can reach on the edge's origin sockets. */
@@ -102,6 +102,12 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     const n = typeof input.hold === 'string' && /^\d+$/.test(input.hold) ? Number(input.hold) : input.hold;
     hold = num('hold', n, 0, 0, HOLD_LIMITS.max, true);
   }
+  const role = input.role ?? 'edge';
+  if (role !== 'edge' && role !== 'parent') fail('role', "one of 'edge' (holds) or 'parent' (a tier that prefetches without holding)", role);
+  if (role === 'parent') {
+    if (input.hold !== undefined && hold !== 0) fail('hold', 'a parent never holds (x is decided at the edge near the receivers): leave hold unset or 0', input.hold);
+    hold = 0;
+  }
   const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(HOLD_LIMITS.defaultMax, hold) : HOLD_LIMITS.defaultMax, 1, HOLD_LIMITS.max, true);
   if (typeof hold === 'number' && hold > maxHold) fail('hold', `hold ${hold} exceeds maxHold ${maxHold}`, hold);
 
@@ -148,6 +154,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     host,
     port: num('port', input.port, 8080, 0, 65535, true),
     hold,
+    role,
     maxHold,
     initialWindow: num('initialWindow', input.initialWindow, 10, 1, 1000, true),
     backhaulRttMs: input.backhaulRttMs === undefined ? undefined : num('backhaulRttMs', input.backhaulRttMs, 0, 0.01, 10_000),

@@ -50,6 +50,7 @@ export function createManifestHandler(ctx: EdgeContext) {
       }
     }
     const headers: Record<string, string | number> = {
+      ...(config.role === 'parent' ? { [HEADERS.role]: 'parent' } : {}),
       ...(req.headers.origin === undefined ? NO_CORS : CORS),
       'content-type': version.view.kind === 'dash' ? 'application/dash+xml' : 'application/vnd.apple.mpegurl',
       'cache-control': 'no-cache',
@@ -130,6 +131,7 @@ export function createManifestHandler(ctx: EdgeContext) {
         events.emit('session-group', { session, stream: stream.key, from: d.from, to: d.group, ranMbps });
       }
     }
+    if (stream.upstreamHolds) x = 0;
     const held = stream.held(version, x, undefined);
     headers[HEADERS.holdSegments] = String(held.holdSegments);
     headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);

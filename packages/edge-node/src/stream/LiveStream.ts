@@ -1,6 +1,6 @@
 import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
-import { loadManifest, planPrefetch, segmentDeadlineMs, type HeldManifest, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
+import { ETHLE_HEADERS, loadManifest, planPrefetch, segmentDeadlineMs, type HeldManifest, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import type { OriginClient, SplitFetch } from '../origin/OriginClient.js';
 
@@ -68,6 +68,8 @@ export class LiveStream {
   readonly key: string;
   readonly path: string;
   lastActivityMs: number;
+  /** The upstream's manifest is already held (X-Ethle-Hold-Segments > 0): this edge does not hold it again. */
+  upstreamHolds = false;
   #o: LiveStreamOptions;
   #current: Version | undefined;
   #versionN = 0;
@@ -397,8 +399,12 @@ export class LiveStream {
     this.#lastPollAt = Date.now();
     this.#pollAbort = new AbortController();
     try {
-      const { text, path } = await this.#o.origin.fetchText(this.path, AbortSignal.any([this.#pollAbort.signal, AbortSignal.timeout(this.#o.minFetchDeadlineMs)]));
+      const { text, path, headers } = await this.#o.origin.fetchText(this.path, AbortSignal.any([this.#pollAbort.signal, AbortSignal.timeout(this.#o.minFetchDeadlineMs)]));
       if (this.#closed) return;
+      // An upstream that is itself a holding edge: holding here as well would hold twice.
+      const upstreamHold = Number(headers[ETHLE_HEADERS.holdSegments] ?? 0);
+      if (upstreamHold > 0 && !this.upstreamHolds) this.#o.onWarning('the origin is an edge that already holds: this stream is served unheld here (never hold twice; make the upstream a parent)', { upstreamHold });
+      this.upstreamHolds = upstreamHold > 0;
       if (this.#current !== undefined && this.#current.text === text) {
         this.#current.fetchedAtMs = this.#o.now();
       } else {

@@ -16,6 +16,8 @@ export const ETHLE_HEADERS = {
   manifestStale: 'x-ethle-manifest-stale',
   /** The error code of an error response. */
   error: 'x-ethle-error',
+  /** `parent` on the manifests of an edge that is another edge's origin (a tier that never holds). */
+  role: 'x-ethle-role',
   /** When the segment's first frame was produced, and when it was complete (ISO 8601). */
   productionStart: 'x-ethle-production-start',
   productionEnd: 'x-ethle-production-end',
