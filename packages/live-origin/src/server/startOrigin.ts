@@ -357,7 +357,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
         const b = blockingReload(parts, now(), q.msn, q.part);
         if (b.kind === 'too-far') return send(res, 400, `${b.message}\n`);
         // Within those limits every wait ends in under two target durations: no 503 is needed.
-        if (!(await waitUntil(now, b.atMs, () => closed || req.destroyed))) return void res.destroy();
+        if (!(await waitUntil(now, b.atMs, () => closed || req.destroyed || res.destroyed))) return void res.destroy();
       }
       const reports = [...streams.values()].filter((o) => o.segmentSeconds === L && o !== s);
       const body = hlsLlPlaylist(s, parts, now(), { skip: q.skip, reports });
