@@ -23,6 +23,12 @@ export interface MpdOptions {
   baseUrl?: string;
   /** An SCTE-35 EventStream per Period with the CueSchedule's breaks. */
   scte35?: boolean;
+  /**
+   * Low-latency DASH (`number` addressing only): segments `ll/dash/…` delivered chunk by chunk while
+   * produced, so each is announced `availabilityTimeOffset` = L − chunkSeconds early with
+   * `availabilityTimeComplete="false"`, and a ServiceDescription asks for `targetLatencyMs`.
+   */
+  lowLatency?: { chunkSeconds: number; targetLatencyMs: number };
 }
 
 /**
@@ -35,12 +41,15 @@ export function dashMpd(s: StreamSpec, clock: LiveClock, media: LoopMedia, nowMs
   if (o.addressing === 'list' && o.periodSeconds === undefined) throw new RangeError('SegmentList MPDs need periodSeconds');
   const periods = mpdPeriods(clock.oldest(L, nowMs), clock.newest(L, nowMs), L, o.periodSeconds);
   const multi = o.periodSeconds !== undefined;
+  if (o.lowLatency && o.addressing !== 'number') throw new RangeError('low-latency MPDs use $Number$ addressing');
+  const ll = o.lowLatency;
   const head = [
     ...(o.baseUrl ? [`  <BaseURL>${o.baseUrl}</BaseURL>\n`] : []),
     ...(o.location ? [`  <Location>${o.location}</Location>\n`] : []),
+    ...(ll ? [serviceDescription(ll.targetLatencyMs)] : []),
   ].join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
-<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="dynamic"
+<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011${ll ? ',http://www.dashif.org/guidelines/low-latency-live-v5' : ''}" type="dynamic"
   availabilityStartTime="${iso(clock.t0Ms)}" publishTime="${iso(nowMs)}" minimumUpdatePeriod="${dur(L)}"
   minBufferTime="${dur(L)}" timeShiftBufferDepth="${dur(clock.windowSeconds)}" suggestedPresentationDelay="${dur(3 * L)}" maxSegmentDuration="${dur(L)}">
 ${head}${periods.map((p) => period(s, media, p, o, multi)).join('')}  <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="${o.timeUrl}"/>
@@ -58,6 +67,10 @@ function period(s: StreamSpec, media: LoopMedia, p: MpdPeriodSpan, o: MpdOptions
   const addressing = (kind: 'v' | 'a') => {
     const scale = media.timescale(kind);
     if (o.addressing === 'number') {
+      if (o.lowLatency) {
+        const ato = Number((L - o.lowLatency.chunkSeconds).toFixed(3));
+        return `<SegmentTemplate timescale="${scale}"${pto(kind)} duration="${L * scale}" startNumber="${p.periodFirst}" availabilityTimeOffset="${ato}" availabilityTimeComplete="false" initialization="ll/dash/${kind}/init.mp4" media="ll/dash/${kind}/$Number$.m4s"/>`;
+      }
       return `<SegmentTemplate timescale="${scale}"${pto(kind)} duration="${L * scale}" startNumber="${p.periodFirst}" initialization="dash/${kind}/init.mp4" media="dash/${kind}/$Number$.m4s"/>`;
     }
     if (o.addressing === 'timeline') {
@@ -81,6 +94,15 @@ ${events}    <AdaptationSet id="0" contentType="video" mimeType="video/mp4" code
       <Representation id="a32k" bandwidth="32000" audioSamplingRate="48000"/>
     </AdaptationSet>
   </Period>
+`;
+}
+
+/** The latency a low-latency player should keep (DASH-IF IOP low-latency: Latency and PlaybackRate). */
+function serviceDescription(targetMs: number): string {
+  return `  <ServiceDescription id="0">
+    <Latency referenceId="0" target="${targetMs}" min="${Math.round(targetMs / 2)}" max="${2 * targetMs}"/>
+    <PlaybackRate min="0.96" max="1.04"/>
+  </ServiceDescription>
 `;
 }
 

@@ -23,11 +23,11 @@ export function hlsMediaPlaylist(s: StreamSpec, clock: LiveClock, flavour: 'fmp4
   });
 }
 
-/** Multivariant playlist over the given streams (all of one segment length). */
-export function hlsMultivariantPlaylist(streams: StreamSpec[], codecs: string[]): string {
+/** Multivariant playlist over the given streams (all of one segment length); `media` is each stream's playlist path. */
+export function hlsMultivariantPlaylist(streams: StreamSpec[], codecs: string[], media = 'index.m3u8'): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
   for (const s of streams) {
-    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(s.bitrateMbps * 1e6)},CODECS="${codecs.join(',')}",RESOLUTION=320x180,FRAME-RATE=25.000`, `${s.name}/index.m3u8`);
+    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(s.bitrateMbps * 1e6)},CODECS="${codecs.join(',')}",RESOLUTION=320x180,FRAME-RATE=25.000`, `${s.name}/${media}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseMp4Chunk, readTimescales, readTrexDefaults, readVideoTrackId, writeMp4Chunk, type Mp4Chunk } from '../mp4/Mp4Chunk.js';
+import { splitFragment } from '../mp4/splitFragment.js';
 import { parseTsChunk, writeTsChunk, type TsChunk } from '../ts/TsChunk.js';
 
 /** The committed loop: 40 s in 2 s chunks (see scripts/encode-loop.sh). */
@@ -12,8 +13,26 @@ export const LOOP_SECONDS = CHUNK_SECONDS * LOOP_CHUNKS;
 /** fMP4 flavours: muxed audio+video (HLS), video only and audio only (DASH adaptation sets). */
 export type Mp4Variant = 'av' | 'v' | 'a';
 
+/** One low-latency part (CMAF chunk) of a loop chunk, as `mp4Parts` returns it. */
+export interface Mp4Part {
+  bytes: Buffer;
+  /** Media start and end, seconds from the start of its 2 s loop chunk. */
+  startSeconds: number;
+  endSeconds: number;
+  /** Starts with a key frame (always true for audio). */
+  independent: boolean;
+}
+
+interface PartTemplate {
+  chunk: Mp4Chunk;
+  startSeconds: number;
+  endSeconds: number;
+  independent: boolean;
+}
+
 interface Mp4Loop {
   init: Buffer;
+  trex: Map<number, number>;
   chunks: Mp4Chunk[];
   /** Loop length per track, in that track's timescale. */
   loopDuration: Map<number, number>;
@@ -37,6 +56,8 @@ export class LoopMedia {
   /** Payload packets per PID over one loop, and before each chunk (continuity counters). */
   private readonly tsLoopCount = new Map<number, number>();
   private readonly tsPrefix: Map<number, number>[] = [];
+  /** Loop chunks cut into parts, per flavour and part length (built on first use). */
+  private readonly partTemplates = new Map<string, PartTemplate[][]>();
 
   constructor(dir = DEFAULT_MEDIA_DIR) {
     const load = (v: Mp4Variant): Mp4Loop => {
@@ -47,7 +68,7 @@ export class LoopMedia {
       for (const [track, first] of chunks[LOOP_CHUNKS - 1]!.firstDecodeTime) {
         loopDuration.set(track, first + chunks[LOOP_CHUNKS - 1]!.duration.get(track)!);
       }
-      return { init, chunks, loopDuration, timescale: readTimescales(init), codecs: readCodecs(init), videoTrackId: readVideoTrackId(init) };
+      return { init, trex, chunks, loopDuration, timescale: readTimescales(init), codecs: readCodecs(init), videoTrackId: readVideoTrackId(init) };
     };
     this.mp4 = { av: load('av'), v: load('v'), a: load('a') };
     this.ts = Array.from({ length: LOOP_CHUNKS }, (_, i) => parseTsChunk(readFileSync(join(dir, 'ts', `${String(i).padStart(2, '0')}.ts`))));
@@ -107,6 +128,47 @@ export class LoopMedia {
       at += chunk.bytes.length;
     }
     return out;
+  }
+
+  /**
+   * Global chunk `g` as low-latency parts of about `partSeconds` (which divides CHUNK_SECONDS):
+   * CMAF chunks cut at video frames (`splitFragment`), timestamps continued across loops, fragment
+   * sequence numbers counted over parts. Concatenated they hold exactly the samples of
+   * `mp4Segment(v, g, 1)`.
+   */
+  mp4Parts(v: Mp4Variant, g: number, partSeconds: number): Mp4Part[] {
+    const m = this.mp4[v];
+    const templates = this.partTemplatesOf(v, partSeconds)[g % LOOP_CHUNKS]!;
+    const loop = Math.floor(g / LOOP_CHUNKS);
+    return templates.map((t, i) => {
+      const bytes = Buffer.allocUnsafe(t.chunk.bytes.length);
+      writeMp4Chunk(t.chunk, bytes, 0, g * templates.length + i + 1, (track) => loop * m.loopDuration.get(track)!);
+      return { bytes, startSeconds: t.startSeconds, endSeconds: t.endSeconds, independent: t.independent };
+    });
+  }
+
+  /** Media start/end (s from the chunk start) and independence of each part of global chunk g, without building bytes. */
+  partTimes(v: Mp4Variant, g: number, partSeconds: number): Omit<Mp4Part, 'bytes'>[] {
+    return this.partTemplatesOf(v, partSeconds)[g % LOOP_CHUNKS]!.map(({ startSeconds, endSeconds, independent }) => ({ startSeconds, endSeconds, independent }));
+  }
+
+  private partTemplatesOf(v: Mp4Variant, partSeconds: number): PartTemplate[][] {
+    const key = `${v}:${partSeconds}`;
+    let t = this.partTemplates.get(key);
+    if (t === undefined) {
+      const m = this.mp4[v];
+      const splitTrack = m.videoTrackId ?? [...m.timescale.keys()][0]!;
+      t = m.chunks.map((c) =>
+        splitFragment(c.bytes, m.timescale, m.trex, partSeconds, splitTrack).map((p) => ({
+          chunk: parseMp4Chunk(p.bytes, m.trex),
+          startSeconds: p.startSeconds,
+          endSeconds: p.endSeconds,
+          independent: p.independent,
+        })),
+      );
+      this.partTemplates.set(key, t);
+    }
+    return t;
   }
 
   /** MPEG-TS media of global chunks [first, first + count). */

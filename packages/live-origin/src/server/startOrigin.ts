@@ -1,12 +1,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { dashMpd } from '../manifests/dashMpd.js';
+import { hlsLlPlaylist } from '../manifests/hlsLlPlaylist.js';
 import { hlsByteRangePlaylist } from '../manifests/hlsByteRangePlaylist.js';
 import { hlsCuePlaylist } from '../manifests/hlsCuePlaylist.js';
 import { hlsMediaPlaylist, hlsMultivariantPlaylist } from '../manifests/hlsPlaylists.js';
 import { hlsAudioRenditionPlaylist, hlsTrackPlaylist } from '../manifests/hlsRenditionPlaylists.js';
 import { CHUNK_SECONDS, LOOP_CHUNKS, LoopMedia, type Mp4Variant } from '../media/LoopMedia.js';
 import { LiveClock } from '../streams/LiveClock.js';
+import { LlParts, type LlPart } from '../streams/LlParts.js';
+import { blockingReload } from './blockingReload.js';
+import { parseLlQuery } from './parseLlQuery.js';
+import { streamAsProduced, type ProducedPiece } from './streamAsProduced.js';
+import { waitUntil } from './waitUntil.js';
 import { DEFAULT_STREAMS, parseStreamName, type StreamSpec } from '../streams/StreamSpec.js';
 import { OriginStats, type OriginStatsJson } from './OriginStats.js';
 import { FillerPadding } from '../mp4/FillerPadding.js';
@@ -34,6 +40,11 @@ export interface OriginOptions {
   periodSeconds?: number;
   /** Segments per file of the byte-range playlist (`byterange.m3u8`). Default 5. */
   segmentsPerFile?: number;
+  /**
+   * Length of the low-latency parts (LL-HLS EXT-X-PART, LL-DASH chunks), seconds: it must divide
+   * the 2 s loop chunk (0.1 … 2). Default 0.5 s for 2 s segments, 1 s for 4 and 10 s.
+   */
+  partSeconds?: number;
 }
 
 export interface LiveOrigin {
@@ -57,6 +68,9 @@ const FILE_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/br\/(\d{1,12})\.m4s$/;
 const MANIFEST_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/(index\.m3u8|ts\/index\.m3u8|manifest\.mpd|timeline\.mpd|byterange\.m3u8|cues\.m3u8|video\.m3u8|audio\.m3u8|periods\.mpd|list\.mpd|location\.mpd|cues\.mpd)$/;
 /** A Host header fit to build absolute URLs from (host name or IPv4/IPv6 literal, optional port). */
 const HOST_RE = /^(?:[0-9A-Za-z.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+/** The low-latency renditions: LL-HLS playlist, init, segments and parts `{n}.{j}.m4s`; LL-DASH init and chunked segments. */
+const LL_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/ll\/(?:(index\.m3u8)|(init\.mp4)|(\d{1,12})\.m4s|(\d{1,12})\.(\d{1,4})\.m4s|dash\/([va])\/(?:(init\.mp4)|(\d{1,12})\.m4s))$/;
+const LL_MPD_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/ll\.mpd$/;
 const ADMIN_RE = /^\/admin\/([0-9A-Za-z-]{1,16})\/(pause|resume)$/;
 /** Segment numbers beyond this (≈ 63 years of 2 s segments) are garbage, not the future. */
 const MAX_SEGMENT = 1e9;
@@ -86,9 +100,23 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
   if (!(Number.isInteger(segmentsPerFile) && segmentsPerFile >= 1 && segmentsPerFile <= 100)) {
     throw new OriginOptionError(`segmentsPerFile must be an integer within [1, 100], got ${segmentsPerFile}`, 'segmentsPerFile');
   }
+  const partSeconds = options.partSeconds;
+  if (partSeconds !== undefined) {
+    const perChunk = CHUNK_SECONDS / partSeconds;
+    if (!(Number.isFinite(perChunk) && Math.abs(perChunk - Math.round(perChunk)) < 1e-9 && perChunk >= 1 && perChunk <= 20)) {
+      throw new OriginOptionError(`partSeconds must divide ${CHUNK_SECONDS} s into 1 to 20 parts (e.g. 0.25, 0.5, 1), got ${partSeconds}`, 'partSeconds');
+    }
+  }
   const now = options.clock ?? Date.now;
   const clock = new LiveClock(now, windowSeconds);
   const media = new LoopMedia(options.mediaDir);
+  // The part grid of each segment length (all streams of one length share it).
+  const llParts = new Map<number, LlParts>();
+  for (const L of segmentSeconds) {
+    const P = partSeconds ?? (L === 2 ? 0.5 : 1);
+    llParts.set(L, new LlParts(clock, L, P, (g) => media.partTimes('av', g, P)));
+  }
+  let closed = false;
   const maxSegmentBytes = Math.max(...[...streams.values()].map((s) => s.segmentBytes));
   const padding = new TsPadding(maxSegmentBytes);
   const filler = new FillerPadding(maxSegmentBytes);
@@ -188,15 +216,35 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       );
     }
 
-    if (path === '/live/master.m3u8' || path === '/live/master-audio.m3u8') {
+    if (path === '/live/master.m3u8' || path === '/live/master-audio.m3u8' || path === '/live/master-ll.m3u8') {
       const m = /(?:^|&)seconds=(2|4|10)(?:&|$)/.exec(query);
       if (query !== '' && !m) return send(res, 400, 'seconds must be 2, 4 or 10\n');
       const L = Number(m?.[1] ?? 2);
       const list = [...streams.values()].filter((s) => s.segmentSeconds === L);
       if (list.length === 0) return send(res, 404, `no stream with ${L} s segments\n`);
       stats.count(path, req.headers.range);
-      const body = path === '/live/master.m3u8' ? hlsMultivariantPlaylist(list, media.codecs('av')) : hlsAudioRenditionPlaylist(list, media);
+      const body =
+        path === '/live/master.m3u8' ? hlsMultivariantPlaylist(list, media.codecs('av'))
+        : path === '/live/master-ll.m3u8' ? hlsMultivariantPlaylist(list, media.codecs('av'), 'll/index.m3u8')
+        : hlsAudioRenditionPlaylist(list, media);
       return send(res, 200, body, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'max-age=60' });
+    }
+
+    const ll = LL_RE.exec(path);
+    if (ll) return serveLl(req, res, path, query, ll);
+    const llMpd = LL_MPD_RE.exec(path);
+    if (llMpd) {
+      const s = streams.get(llMpd[1]!);
+      if (!s) return send(res, 404, `unknown stream ${llMpd[1]}\n`);
+      stats.count(path, req.headers.range);
+      const P = llParts.get(s.segmentSeconds)!.partSeconds;
+      const mpd = dashMpd(s, clock, media, now(), {
+        timeUrl: `http://${hostOf(req)}/time`,
+        addressing: 'number',
+        // A latency of 3 s for 2 s segments (and never under 3 chunks): room for a chunk in flight and a little buffer.
+        lowLatency: { chunkSeconds: P, targetLatencyMs: Math.max(3000, 3 * P * 1000) },
+      });
+      return send(res, 200, mpd, { 'content-type': 'application/dash+xml', 'cache-control': `public, max-age=${Math.max(1, Math.floor(s.segmentSeconds / 2))}` });
     }
 
     const man = MANIFEST_RE.exec(path);
@@ -289,6 +337,102 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       },
       parts,
     );
+  }
+
+  /**
+   * The low-latency renditions. LL-HLS: the playlist (blocking reload, delta updates), whole
+   * segments once complete, parts from the moment they are hinted, streamed while produced. LL-DASH:
+   * segments from the moment their production starts, streamed chunk by chunk while produced.
+   */
+  async function serveLl(req: IncomingMessage, res: ServerResponse, path: string, query: string, m: RegExpExecArray): Promise<void> {
+    const s = streams.get(m[1]!);
+    if (!s) return send(res, 404, `unknown stream ${m[1]}\n`);
+    const L = s.segmentSeconds;
+    const parts = llParts.get(L)!;
+    if (m[2]) {
+      const q = parseLlQuery(query);
+      if (typeof q === 'string') return send(res, 400, `${q}\n`);
+      stats.count(path, req.headers.range);
+      if (q.msn !== undefined) {
+        const b = blockingReload(parts, now(), q.msn, q.part);
+        if (b.kind === 'too-far') return send(res, 400, `${b.message}\n`);
+        // Within those limits every wait ends in under two target durations: no 503 is needed.
+        if (!(await waitUntil(now, b.atMs, () => closed || req.destroyed || res.destroyed))) return void res.destroy();
+      }
+      const reports = [...streams.values()].filter((o) => o.segmentSeconds === L && o !== s);
+      const body = hlsLlPlaylist(s, parts, now(), { skip: q.skip, reports });
+      // A blocking response is for one URL that will not change; the plain playlist changes every part.
+      const cc = q.msn !== undefined ? `public, max-age=${6 * L}` : 'no-cache';
+      return send(res, 200, body, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': cc });
+    }
+    if (m[3] || m[8]) {
+      stats.count(path, req.headers.range);
+      const v: Mp4Variant = m[3] ? 'av' : (m[7] as Mp4Variant);
+      return sendBody(res, { 'content-type': v === 'a' ? 'audio/mp4' : 'video/mp4', 'cache-control': 'public, max-age=86400' }, [media.init(v)]);
+    }
+    const n = Number(m[4] ?? m[5] ?? m[9]);
+    if (!Number.isSafeInteger(n) || n > MAX_SEGMENT) return send(res, 400, 'segment number out of range\n');
+    const t = now();
+    if (clock.endMs(n, L) < t - (windowSeconds + L) * 1000) return send(res, 410, `segment ${n} left the live window\n`);
+    const kind: Mp4Variant = m[9] !== undefined ? (m[7] as Mp4Variant) : 'av';
+    let list: LlPart[];
+    if (m[4] !== undefined) {
+      // A whole LL-HLS segment is listed only once complete.
+      if (clock.endMs(n, L) > t) return send(res, 404, `segment ${n} is not available until ${new Date(clock.endMs(n, L)).toISOString()}\n`);
+      list = Array.from({ length: parts.perSegment }, (_, j) => parts.part(n, j));
+    } else if (m[5] !== undefined) {
+      const j = Number(m[6]);
+      if (j >= parts.perSegment) return send(res, 404, `segment ${n} has parts 0 to ${parts.perSegment - 1}\n`);
+      const p = parts.part(n, j);
+      // The hinted part (in production) and the one after it are answered at once and streamed.
+      if (p.startMs > t + parts.partTargetSeconds * 1000) return send(res, 404, `part ${n}.${j} is not produced until ${new Date(p.startMs).toISOString()}\n`);
+      list = [p];
+    } else {
+      // LL-DASH: a segment is announced once its first chunk is done (availabilityTimeOffset);
+      // allow a client clock a second early.
+      if (clock.startMs(n, L) > t + 1000) return send(res, 404, `segment ${n} is not produced until ${new Date(clock.startMs(n, L)).toISOString()}\n`);
+      list = Array.from({ length: parts.perSegment }, (_, j) => parts.part(n, j));
+    }
+    stats.count(path, req.headers.range);
+    const gate = paused.get(s.name);
+    if (gate) {
+      await gate.promise;
+      if (req.destroyed) return;
+    }
+    const pieces = llPieces(s, kind, n, list);
+    const first = list[0]!;
+    const last = list[list.length - 1]!;
+    const headers = {
+      'content-type': kind === 'a' ? 'audio/mp4' : 'video/mp4',
+      'cache-control': 'public, max-age=86400, immutable',
+      'x-ethle-production-start': new Date(first.startMs).toISOString(),
+      'x-ethle-production-end': new Date(last.endMs).toISOString(),
+    };
+    if (last.endMs <= now()) return sendBody(res, headers, pieces.flatMap((p) => p.buffers));
+    // In production: chunked transfer, bytes as they are produced (byte ranges only once complete).
+    res.writeHead(200, { ...CORS, ...headers });
+    if (req.method === 'HEAD') return void res.end();
+    stats.bytesSent += await streamAsProduced(res, pieces, now);
+  }
+
+  /**
+   * The bytes of parts `list` of segment n as CMAF chunks, each padded to its share of the
+   * segment's Table I size (by media time, so the parts of a segment add up to exactly that size;
+   * DASH audio unpadded, as its whole segments).
+   */
+  function llPieces(s: StreamSpec, kind: Mp4Variant, n: number, list: readonly LlPart[]): ProducedPiece[] {
+    const parts = llParts.get(s.segmentSeconds)!;
+    const segStart = clock.startMs(n, s.segmentSeconds);
+    const share = (ms: number) => Math.round((s.segmentBytes * (ms - segStart)) / (s.segmentSeconds * 1000));
+    const videoTrack = media.videoTrackId(kind);
+    const chunks = new Map<number, ReturnType<LoopMedia['mp4Parts']>>();
+    return list.map((p) => {
+      let c = chunks.get(p.chunk);
+      if (c === undefined) chunks.set(p.chunk, (c = media.mp4Parts(kind, p.chunk, parts.partSeconds)));
+      const body = c[p.indexInChunk]!.bytes;
+      const buffers = videoTrack === undefined ? [body] : filler.pad(body, share(p.endMs) - share(p.startMs), videoTrack);
+      return { buffers, startMs: p.startMs, endMs: p.endMs };
+    });
   }
 
   /** Segment n's bytes, by reference where possible. */
@@ -417,10 +561,11 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     stats: () => stats.toJSON(),
     resetStats: () => stats.reset(),
     async close() {
+      closed = true;
       for (const name of [...paused.keys()]) resume(name);
-      const closed = new Promise<void>((r) => server.close(() => r()));
+      const stopped = new Promise<void>((r) => server.close(() => r()));
       for (const s of sockets) s.destroy();
-      await closed;
+      await stopped;
     },
   };
 }
