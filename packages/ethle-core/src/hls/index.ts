@@ -8,3 +8,6 @@ export { partsPerSegment } from './partsPerSegment.js';
 export { rewriteMultivariantPlaylist } from './rewriteMultivariantPlaylist.js';
 export { createHlsHistory, recordHlsHistory, type HlsHistory, type HlsHistorySegment } from './HlsHistory.js';
 export { MAX_HLS_SECONDS } from './parseHlsNumbers.js';
+export { readHlsDirectives, type HlsDirectives, type HlsDirectivesVerdict } from './readHlsDirectives.js';
+export { planBlockingReload, type BlockingReloadPlan, type HeldPlaylistPosition } from './planBlockingReload.js';
+export { deltaMediaPlaylist, type HlsDeltaResult } from './deltaMediaPlaylist.js';
