@@ -31,8 +31,8 @@ export interface HlsHoldOptions {
    * CAN-SKIP-DATERANGES and PART-HOLD-BACK (the line goes if nothing is left), EXT-X-PART-INF,
    * EXT-X-PART, EXT-X-PRELOAD-HINT, EXT-X-RENDITION-REPORT, and EXT-X-SKIP (a delta update becomes a
    * full playlist of the segments it lists: EXT-X-MEDIA-SEQUENCE moves past the skipped ones).
-   * Default: 'strip' when holding (hold ≥ 1 on a live playlist) — a holding edge answers neither
-   * `_HLS_msn`/`_HLS_part` nor `_HLS_skip` — else 'keep'.
+   * Default: 'strip' when holding whole segments (hold ≥ 1 on a live playlist) — such an edge
+   * answers neither `_HLS_msn`/`_HLS_part` nor `_HLS_skip` — else 'keep' (always with `holdParts`).
    */
   lowLatency?: 'strip' | 'keep';
 }
