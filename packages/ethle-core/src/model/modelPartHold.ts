@@ -1,3 +1,4 @@
+import { EthleError } from '../errors/EthleError.js';
 import { backhaulThroughput, type BackhaulEstimate } from './backhaulThroughput.js';
 import { capBackhaulBps } from './capBackhaulBps.js';
 import { decideHold, type HoldDecision } from './decideHold.js';
@@ -85,7 +86,7 @@ export function modelPartHold(input: ModelPartHoldInput): ModelPartHoldResult {
   const partSeconds = requireRange('partSeconds', input.partSeconds, 0, LIMITS.maxSegmentSeconds, true);
   const bitrate = requireRange('bitrateBps', input.bitrateBps, 0, LIMITS.maxBps, true);
   const start = input.start ?? 'warm';
-  if (start !== 'warm' && start !== 'fresh') requireRange('start (warm|fresh)', Number.NaN, 0, 0);
+  if (start !== 'warm' && start !== 'fresh') throw new EthleError('ERR_MODEL_INVALID_INPUT', `start must be 'warm' or 'fresh', got ${String(start)}`, { field: 'start', value: start });
   const partBytes = (bitrate * partSeconds) / 8;
   const receiveWindowBytes = input.receiveWindowBytes ?? receiveWindowFromBuffer(LINUX_TCP_RMEM_MAX);
   let backhaul: BackhaulEstimate;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdMediaPlaylist, parseMediaPlaylist } from '@ethle/core';
+import { createHlsHistory, holdMediaPlaylist, parseMediaPlaylist, recordHlsHistory } from '@ethle/core';
 
 // An LL-HLS origin playlist: 4 s segments of four 1 s parts, parts listed for the last two
 // complete segments and the segment in progress (270: one part so far, the next one hinted).
@@ -101,6 +101,19 @@ s268.mp4
     expect(all.lastVisiblePart).toBeUndefined();
     expect(all.text).toContain('#EXT-X-PRELOAD-HINT:TYPE=PART,URI="p268.0.mp4"');
     expect(all.text).not.toContain('#EXT-X-PART:');
+  });
+
+  it('lists older segments again from history to keep 3 × target duration, rather than holding fewer parts', () => {
+    const older = LL.replace('#EXT-X-MEDIA-SEQUENCE:266', '#EXT-X-MEDIA-SEQUENCE:264').replace('#EXTINF:4.0,\ns266.mp4\n', '#EXTINF:4.0,\ns264.mp4\n#EXTINF:4.0,\ns265.mp4\n#EXTINF:4.0,\ns266.mp4\n');
+    const history = recordHlsHistory(recordHlsHistory(createHlsHistory(), older), LL);
+    const r = holdMediaPlaylist(LL, { holdParts: 7, history });
+    expect(r).toMatchObject({ heldParts: 7, appliedHold: 2, extendedFromHistory: 1 });
+    expect(r.reason).toBeUndefined();
+    const p = parseMediaPlaylist(r.text);
+    expect(p.mediaSequence).toBe(265);
+    expect(p.segments.map((s) => s.msn)).toEqual([265, 266, 267]);
+    expect(p.partialSegment?.parts.map((q) => q.uri)).toEqual(['p268.0.mp4', 'p268.1.mp4']);
+    expect(p.preloadHints.map((h) => h.uri)).toEqual(['p268.2.mp4']);
   });
 
   it('a playlist without parts holds nothing and says why; an ended one passes through', () => {
