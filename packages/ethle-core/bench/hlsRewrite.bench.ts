@@ -1,7 +1,7 @@
 // HLS rewrite throughput: parse + hold + route of a 10-segment live playlist, the work the edge
 // does once per origin version and policy group (and per receiver when session tokens are on).
 // Run: npx tsx packages/ethle-core/bench/hlsRewrite.bench.ts   (env BENCH_SECONDS=2 per case, in 5 rounds)
-import { createEdgeRouter, createHlsHistory, holdMediaPlaylist, parseMediaPlaylist, recordHlsHistory, rewriteMultivariantPlaylist } from '../src/index.js';
+import { createEdgeRouter, createHlsHistory, deltaMediaPlaylist, holdMediaPlaylist, parseMediaPlaylist, recordHlsHistory, rewriteMultivariantPlaylist } from '../src/index.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 2);
 
@@ -66,6 +66,7 @@ function bench(name: string, f: (i: number) => unknown): void {
 
 const ten = tsPlaylist(1000, 10);
 const tenLl = llPlaylist(1000, 10);
+const tenLlHeld = holdMediaPlaylist(tenLl.replace('PART-HOLD-BACK=1.5', 'PART-HOLD-BACK=1.5,CAN-SKIP-UNTIL=12'), { holdParts: 3 }).text;
 const manifestUrl = 'http://origin:8081/live/15M-2s/index.m3u8';
 const sharedRouter = createEdgeRouter({ manifestUrl });
 let history = createHlsHistory();
@@ -79,6 +80,8 @@ bench('holdMediaPlaylist hold 2, 10 segments, edge router (shared)', () => holdM
 bench('holdMediaPlaylist hold 2, 10 segments, new router + token per call', (i) =>
   holdMediaPlaylist(ten, { hold: 2, route: createEdgeRouter({ manifestUrl, sessionToken: `r${i}` }) }));
 bench('holdMediaPlaylist hold 2, LL-HLS 10 segments + parts, edge router', () => holdMediaPlaylist(tenLl, { hold: 2, route: sharedRouter }));
+bench('holdMediaPlaylist holdParts 3 (crosses a segment), LL-HLS, edge router', () => holdMediaPlaylist(tenLl, { holdParts: 3, route: sharedRouter }));
+bench('deltaMediaPlaylist _HLS_skip=YES of a held LL-HLS playlist (10 segments)', () => deltaMediaPlaylist(tenLlHeld, { skip: 'YES' }));
 bench('holdMediaPlaylist hold 2, 3-segment window extended from history', () => holdMediaPlaylist(short, { hold: 2, history, route: sharedRouter }));
 bench('recordHlsHistory, 10 segments', () => recordHlsHistory(history, parseMediaPlaylist(ten)));
 bench('rewriteMultivariantPlaylist, 3 variants + 1 rendition', () => rewriteMultivariantPlaylist(MASTER, { route: createEdgeRouter({ manifestUrl: 'http://origin:8081/live/master.m3u8', sessionToken: 't' }) }));

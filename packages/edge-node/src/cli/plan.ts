@@ -1,4 +1,4 @@
-import { HOLD_LIMITS, isEthleError, modelHold, receiveWindowFromBuffer, TCP_DEFAULTS, type ModelHoldResult } from '@ethle/core';
+import { HOLD_LIMITS, isEthleError, modelHold, modelPartHold, receiveWindowFromBuffer, TCP_DEFAULTS, type ModelHoldResult } from '@ethle/core';
 import { parseArgs } from 'node:util';
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 
@@ -28,6 +28,12 @@ How many segments an ETHLE edge holds for a stream (paper eq. 1-3 with the slow-
   --window-bytes B       bytes the origin keeps in flight at most (its effective send window):
                          caps one flow at B/RTT
   --max-hold N           operator cap on x (default ${PLAN_DEFAULT_MAX_HOLD}, as ethle-edge serve)
+  --part-seconds S       LL-HLS part (LL-DASH chunk) length, seconds: also answer in parts
+                         (holdParts: the newest N parts to hold; eq. 1-3 per part)
+  --part-start MODE      warm (default): parts travel on connections whose window is open
+                         (one RTT + the bytes at the per-flow rate, 3 MiB window unless
+                         --rcvbuf/--window-bytes say otherwise); fresh: a new connection
+                         per part (handshake + request + slow start)
   --json                 print one JSON object
   -h, --help             this help
 `;
@@ -45,6 +51,8 @@ const OPTIONS = {
   rcvbuf: { type: 'string' },
   'window-bytes': { type: 'string' },
   'max-hold': { type: 'string' },
+  'part-seconds': { type: 'string' },
+  'part-start': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -85,6 +93,14 @@ export interface PlanOutput {
   mssBytes: number;
   /** The window that capped one flow, bytes (min of --rcvbuf/2 and --window-bytes), when given. */
   windowBytes?: number;
+  /** With --part-seconds: N parts to hold (null when eq. 3 fails), and how one part travels. */
+  holdParts?: number | null;
+  partSeconds?: number;
+  partBytes?: number;
+  partStart?: 'warm' | 'fresh';
+  partDeliverySeconds?: number;
+  partLimitedBy?: string;
+  partReason?: string;
 }
 
 export async function runPlan(argv: string[], io: CliIo): Promise<number> {
@@ -152,6 +168,34 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
     };
     const windowBytes = Math.min(receiveWindowBytes ?? Number.POSITIVE_INFINITY, sendWindowBytes ?? Number.POSITIVE_INFINITY);
     if (Number.isFinite(windowBytes)) out.windowBytes = windowBytes;
+    const partSeconds = num(v, 'part-seconds', false);
+    const partStart = v['part-start'];
+    if (partStart !== undefined && partStart !== 'warm' && partStart !== 'fresh') throw new UsageError(`--part-start must be warm or fresh, got ${JSON.stringify(partStart)}`);
+    if (partStart !== undefined && partSeconds === undefined) throw new UsageError('--part-start needs --part-seconds');
+    if (partSeconds !== undefined) {
+      positive('part-seconds', partSeconds);
+      if (partSeconds > segmentSeconds) throw new UsageError(`--part-seconds must not exceed --segment-seconds (${segmentSeconds}), got ${partSeconds}`);
+      const p = modelPartHold({
+        rttSeconds: rttMs / 1000,
+        partSeconds,
+        bitrateBps: bitrateMbps !== undefined ? bitrateMbps * 1e6 : (segmentBytes * 8) / segmentSeconds,
+        ranBps: ranMbps * 1e6,
+        start: partStart ?? 'warm',
+        initialWindowSegments: iw,
+        mssBytes: mss,
+        lossRate: num(v, 'loss', false),
+        bottleneckBps: bottleneck === undefined ? undefined : bottleneck * 1e6,
+        receiveWindowBytes,
+        sendWindowBytes,
+      });
+      out.holdParts = p.hold;
+      out.partSeconds = partSeconds;
+      out.partBytes = round(p.partBytes, 0);
+      out.partStart = p.start;
+      out.partDeliverySeconds = round(p.backhaul.deliverySeconds, 4);
+      out.partLimitedBy = p.backhaul.limitedBy;
+      out.partReason = p.reason;
+    }
   } catch (e) {
     if (e instanceof UsageError || isEthleError(e)) {
       io.stderr.write(`ethle-edge plan: ${e.message}\nRun 'ethle-edge plan --help' for the options.\n`);
@@ -159,7 +203,7 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
     }
     throw e;
   }
-  io.stdout.write(json ? `${JSON.stringify(out)}\n` : `${sentence(out)}\n`);
+  io.stdout.write(json ? `${JSON.stringify(out)}\n` : `${sentence(out)}${partSentence(out)}\n`);
   return 0;
 }
 
@@ -171,6 +215,13 @@ function positive(name: string, v: number): number {
 function round(v: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(v * f) / f;
+}
+
+function partSentence(o: PlanOutput): string {
+  if (o.partSeconds === undefined) return '';
+  const how = `a ${o.partSeconds} s part (${((o.partBytes ?? 0) / 1e6).toFixed(2)} MB) takes ${o.partDeliverySeconds?.toFixed(2)} s over the backhaul on ${o.partStart === 'fresh' ? 'a fresh connection' : 'a warm connection'}`;
+  if (o.holdParts === null || o.holdParts === undefined) return ` In parts: not applicable (${how}).`;
+  return ` In parts: hold ${o.holdParts} part${o.holdParts === 1 ? '' : 's'} (+${round(o.holdParts * o.partSeconds, 3)} s latency): ${how}.`;
 }
 
 function sentence(o: PlanOutput): string {

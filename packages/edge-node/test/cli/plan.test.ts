@@ -88,6 +88,28 @@ describe('ethle-edge plan', () => {
     expect(defaultOf(serveHelp)).toBe(String(edgeDefault));
   });
 
+  it('--part-seconds answers in parts too (holdParts), warm by default, fresh on request', async () => {
+    // Table I 50M-2s at 224 ms, 0.5 s parts: whole segments need x = 2 (IW 1); warm parts need N = 1.
+    const cell = ['plan', '--rtt-ms', '224', '--segment-bytes', '12200000', '--segment-seconds', '2', '--ran-mbps', '60', '--json'];
+    const plain = JSON.parse((await run(cell)).stdout);
+    expect(plain.holdParts).toBeUndefined();
+    const warm = JSON.parse((await run([...cell, '--part-seconds', '0.5'])).stdout);
+    expect(warm).toMatchObject({ holdParts: 1, partSeconds: 0.5, partBytes: 3050000, partStart: 'warm', partLimitedBy: 'window', partReason: 'hold-x' });
+    expect(warm.partDeliverySeconds).toBeCloseTo(0.441, 3);
+    expect(warm.hold).toBe(plain.hold);
+    const fresh = JSON.parse((await run([...cell, '--part-seconds', '0.5', '--part-start', 'fresh'])).stdout);
+    expect(fresh).toMatchObject({ holdParts: 5, partStart: 'fresh', partLimitedBy: 'slow-start' });
+    // A smaller window makes the warm flow slower: more parts.
+    const narrow = JSON.parse((await run([...cell, '--part-seconds', '0.5', '--window-bytes', '500000'])).stdout);
+    expect(narrow.holdParts).toBeGreaterThan(warm.holdParts);
+    const line = (await run([...cell.slice(0, -1), '--part-seconds', '0.5'])).stdout;
+    expect(line.trim().split('\n')).toHaveLength(1);
+    expect(line).toMatch(/In parts: hold 1 part \(\+0\.5 s latency\): a 0\.5 s part \(3\.05 MB\) takes 0\.44 s over the backhaul on a warm connection\./);
+    const help = (await run(['plan', '--help'])).stdout;
+    expect(help).toContain('--part-seconds');
+    expect(help).toContain('--part-start');
+  });
+
   it('no command or an unknown one: usage on stderr, exit 2', async () => {
     for (const argv of [[], ['frobnicate']]) {
       const r = await run(argv);
@@ -124,6 +146,10 @@ describe('ethle-edge plan', () => {
     [['plan', '--rtt-ms', '0', '--segment-bytes', '1e6', '--segment-seconds', '2', '--ran-mbps', '60'], /rttSeconds must be a number in \(0/],
     [[...JAPAN, '--rcvbuf', '0'], /--rcvbuf must be above 0/],
     [[...JAPAN, '--window-bytes', 'lots'], /--window-bytes must be a number/],
+    [[...JAPAN, '--part-seconds', '0'], /--part-seconds must be above 0/],
+    [[...JAPAN, '--part-seconds', '3'], /--part-seconds must not exceed --segment-seconds/],
+    [[...JAPAN, '--part-seconds', '0.5', '--part-start', 'tepid'], /--part-start must be warm or fresh/],
+    [[...JAPAN, '--part-start', 'warm'], /--part-start needs --part-seconds/],
   ])('bad arguments: a message on stderr and exit 2 (%j)', async (argv, msg) => {
     const r = await run(argv);
     expect(r.code).toBe(2);

@@ -9,7 +9,7 @@ export type EthleErrorCode =
   | 'ERR_HLS_NOT_A_PLAYLIST'
   /** A playlist tag or attribute list cannot be parsed, or the playlist is internally inconsistent. */
   | 'ERR_HLS_MALFORMED'
-  /** Options to an HLS rewrite are invalid (hold not an integer 0…1000, route not a function, history not from createHlsHistory). */
+  /** Options to an HLS rewrite or plan are invalid (hold not an integer 0…100, holdParts 0…1000 or with hold > 0 or strip, route not a function, history not from createHlsHistory, planBlockingReload positions not integers ≥ 0, skip not YES/v2). */
   | 'ERR_HLS_INVALID_OPTIONS'
   /** The text is not a DASH MPD (no MPD root element). */
   | 'ERR_DASH_NOT_AN_MPD'

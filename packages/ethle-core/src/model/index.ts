@@ -8,3 +8,4 @@ export { backhaulThroughput, type BackhaulInput, type BackhaulEstimate } from '.
 export { decideHold, type HoldInput, type HoldDecision, type HoldReason, type UsedBackhaul } from './decideHold.js';
 export { modelHold, type ModelHoldInput, type ModelHoldResult } from './modelHold.js';
 export * from './HOLD_LIMITS.js';
+export { modelPartHold, type ModelPartHoldInput, type ModelPartHoldResult } from './modelPartHold.js';
