@@ -1,5 +1,6 @@
 import { Events } from '@ethle/qoe-probe';
 import { createPlayer, type PlayerHandle } from './createPlayer.js';
+import { schemeColor } from './data/schemeColor.js';
 import { loadConfig, manifestUrl } from './config.js';
 import { reportRun } from './reportRun.js';
 import { mountTimeline } from './timeline/mountTimeline.js';
@@ -98,6 +99,7 @@ const edgePath = new URL(manifestUrl(cfg.edgeUrl, cfg.stream, cfg.player)).pathn
 const timeline = shown.has('edge')
   ? undefined
   : mountTimeline(document.querySelector<HTMLCanvasElement>('#timeline')!, document.querySelector<HTMLElement>('#timeline-caption')!, {
+      edgeColor: schemeColor(cfg.scheme),
       url: `${cfg.edgeUrl}/_ethle/timeline?stream=${encodeURIComponent(edgePath)}`,
       players: () => ({ direct: fetches.origin, edge: fetches.edge }),
       stalls: () => ({ direct: stalls.origin, edge: stalls.edge, outage: [...outages] }),

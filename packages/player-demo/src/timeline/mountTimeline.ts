@@ -6,6 +6,8 @@ import { SERIES_COLORS } from './SERIES_COLORS.js';
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
 export interface TimelineSources {
+  /** The edge player's colour: its scheme's, as on the dashboard. */
+  edgeColor: string;
   /** `GET /_ethle/timeline?stream=…` of the edge for the stream the edge player plays. */
   url: string;
   players(): { direct: PlayerFetch[]; edge: PlayerFetch[] };
@@ -24,7 +26,7 @@ export interface TimelineSources {
 export function mountTimeline(canvas: HTMLCanvasElement, caption: HTMLElement, src: TimelineSources): { stop(): void; latest(): TimelineRows | undefined } {
   const chart = new Chart(canvas, {
     type: 'bar',
-    data: { labels: [], datasets: SERIES.map((label) => ({ label, data: [], backgroundColor: SERIES_COLORS[label], borderSkipped: false, skipNull: true, barPercentage: 1, categoryPercentage: 0.9 })) },
+    data: { labels: [], datasets: SERIES.map((label) => ({ label, data: [], backgroundColor: label === 'edge player: request → received' ? src.edgeColor : SERIES_COLORS[label], borderSkipped: false, skipNull: true, barPercentage: 1, categoryPercentage: 0.9 })) },
     options: {
       indexAxis: 'y',
       animation: false,
