@@ -41,10 +41,15 @@ describe('timelineRows', () => {
     ]);
   });
 
-  it('leaves out segments the edge did nothing with and keeps the newest `segments`', () => {
-    const idle = seg('v', 44, { fetchStart: undefined, fetchEnd: undefined });
-    const r = timelineRows(timeline([idle, ...segs]), { direct, edge }, { direct: [], edge: [], outage: [] }, NOW, 3);
-    expect(r.rows.slice(0, 3)).toEqual(['#49', '#48', '#47']);
+  it('rows run without gaps from the oldest segment active in the window to the newest, at most `segments`', () => {
+    const idle = (id: number) => seg('v', id, { fetchStart: undefined, fetchEnd: undefined, productionStart: undefined, productionEnd: undefined });
+    // 44 is older than any activity: no row. 47 saw nothing but sits between active ones: a row.
+    const list = [idle(44), ...segs.filter((g) => g.id !== 47), idle(47)].sort((a, b) => a.track.localeCompare(b.track) || a.id - b.id);
+    const r = timelineRows(timeline(list), { direct: [], edge }, { direct: [], edge: [], outage: [] }, NOW);
+    expect(r.rows.slice(0, -3)).toEqual(['#49', '#48', '#47', '#46', '#45']);
+    // Activity older than the window does not count: a 2 s window keeps the held ones only.
+    expect(timelineRows(timeline(list), { direct: [], edge: [] }, { direct: [], edge: [], outage: [] }, NOW, 2).rows.slice(0, -3)).toEqual(['#49', '#48']);
+    expect(timelineRows(timeline(segs), { direct, edge }, { direct: [], edge: [], outage: [] }, NOW, 24, 3).rows.slice(0, -3)).toEqual(['#49', '#48', '#47']);
   });
 });
 

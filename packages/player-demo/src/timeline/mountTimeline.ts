@@ -5,6 +5,9 @@ import { SERIES_COLORS } from './SERIES_COLORS.js';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
+/** Seconds of history drawn (the x axis) and the window a segment's activity must fall in to get a row. */
+const WINDOW_S = 24;
+
 export interface TimelineSources {
   /** The edge player's colour: its scheme's, as on the dashboard. */
   edgeColor: string;
@@ -52,7 +55,7 @@ export function mountTimeline(canvas: HTMLCanvasElement, caption: HTMLElement, s
       src.onSnapshot(t);
       src.onError(null);
       // The edge's clock is the reference; on one machine the page's is the same.
-      latest = timelineRows(t, src.players(), src.stalls(), t.now);
+      latest = timelineRows(t, src.players(), src.stalls(), t.now, WINDOW_S);
       draw(chart, latest);
       caption.textContent = `x = ${latest.hold} segments of ${latest.segmentSeconds} s held at the edge: ${latest.held} held now, lead ${latest.lead} segment${latest.lead === 1 ? '' : 's'} ahead of the edge player${latest.track ? ` (track ${latest.track})` : ''}`;
     } catch (e) {
@@ -76,7 +79,8 @@ function draw(chart: Chart, t: TimelineRows): void {
   chart.data.datasets.forEach((ds, i) => {
     ds.data = t.bars[SERIES[i]!].map((b) => ({ y: b.row, x: [b.from, b.to] })) as never;
   });
-  const x = chart.options.scales!['x']!;
-  x.min = -Math.max(20, 12 * t.segmentSeconds);
+  chart.options.scales!['x']!.min = -WINDOW_S;
+  // About 20 px per row: the box grows with the rows instead of squeezing them.
+  (chart.canvas.parentElement as HTMLElement).style.height = `${120 + 20 * t.rows.length}px`;
   chart.update('none');
 }

@@ -26,14 +26,21 @@ export interface TimelineRows {
 export const STALL_ROWS = { direct: 'direct stalls', edge: 'edge stalls', outage: 'origin outage' } as const;
 
 /**
- * Shapes the edge's timeline and both players' downloads and stalls into bars for the last
- * `segments` segments of the video track (the track the edge player's fetches are of; with DASH
- * the audio track is left out). Times become seconds before `now` (negative).
+ * Shapes the edge's timeline and both players' downloads and stalls into bars for the segments
+ * of the video track active in the last `windowS` seconds (the track the edge player's fetches are
+ * of; with DASH the audio track is left out). Times become seconds before `now` (negative).
  */
-export function timelineRows(t: EdgeTimeline, players: { direct: PlayerFetch[]; edge: PlayerFetch[] }, stalls: { direct: Interval[]; edge: Interval[]; outage: Interval[] }, now: number, segments = 12): TimelineRows {
+export function timelineRows(t: EdgeTimeline, players: { direct: PlayerFetch[]; edge: PlayerFetch[] }, stalls: { direct: Interval[]; edge: Interval[]; outage: Interval[] }, now: number, windowS = 24, segments = 24): TimelineRows {
   const track = pickTrack(t.segments, players.edge);
-  // Segments the edge did something with (the first window is listed all at once, mostly unfetched).
-  const segs = t.segments.filter((s) => s.track === track && (s.fetchStart !== undefined || s.held === true || s.firstRequestAt !== undefined)).slice(-segments);
+  const inTrack = t.segments.filter((s) => s.track === track);
+  // The rows: every segment from the oldest one something happened to within the window (held,
+  // fetched by the edge, asked for by a player) to the newest, without gaps, at most `segments`.
+  // Being listed is not activity: the first window is listed all at once and mostly never fetched.
+  const since = now - windowS * 1000;
+  const fetchedByPlayer = new Set([...players.direct, ...players.edge].filter((f) => f.lastByte >= since).map((f) => fileName(f.path)));
+  const active = (s: EdgeTimelineSegment) => s.held === true || (s.fetchStart !== undefined && (s.fetchEnd ?? now) >= since) || (s.firstRequestAt ?? -Infinity) >= since || fetchedByPlayer.has(fileName(s.path));
+  const first = inTrack.findIndex(active);
+  const segs = first < 0 ? [] : inTrack.slice(first).slice(-segments);
   const rel = (ms: number) => (ms - now) / 1000;
   const label = (s: EdgeTimelineSegment) => `#${s.id}`;
   const bars = Object.fromEntries(SERIES.map((s) => [s, [] as Bar[]])) as Record<Series, Bar[]>;
