@@ -72,6 +72,8 @@ for (const player of ['hls', 'dash'] as const) {
       expect(drawn).toEqual(expect.arrayContaining(['origin outage', 'direct stalls']));
       expect(drawn).not.toContain('edge stalls');
     } finally {
+      // The page polls every server each second: close it first, so they can shut down.
+      await page.close();
       await stop(proc);
     }
   });
