@@ -58,6 +58,9 @@ for (const player of ['hls', 'dash'] as const) {
       const seconds = Number(await page.locator('#outage input').inputValue());
       await page.locator('#outage button').click();
       await expect(page.locator('.outage-status')).toContainText('origin paused');
+      // While it lasts the direct column says it is stalling, and the edge column never does.
+      await expect(page.locator('#origin .stalling')).toBeVisible({ timeout: seconds * 1000 });
+      await expect(page.locator('#edge .stalling')).toBeHidden();
       await expect(page.locator('.outage-status')).toContainText(`origin resumed after ${seconds} s`, { timeout: (seconds + 10) * 1000 });
       // After the outage: wait until the direct player has recovered (its stall ended) and both play on.
       await page.waitForFunction(() => (window as any).demo.stalls.origin.some((s: { end?: number }) => s.end !== undefined), undefined, { timeout: 30_000 });
