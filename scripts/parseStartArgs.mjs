@@ -16,12 +16,15 @@ service worker, dashboard). Ctrl-C stops everything.
   --origin-port N      the live origin (default 8081)
                        (ports: 0..65535; 0 = any free port)
   --host ADDR          listen address of all three (default 127.0.0.1)
+  --backhaul RTT       root only: run the origin behind an emulated backhaul of RTT ms (e.g. 224)
+                       and the LTE-A radio in front of the players, on real TCP (packages/netlab);
+                       the pages reach both through the emulated radio. Without it: loopback.
   -h, --help           this help
 `;
 
 /** A user mistake on the command line (or a port taken): `code` names the kind. */
 export class StartError extends Error {
-  /** @param {'ERR_START_USAGE' | 'ERR_START_PORT_IN_USE' | 'ERR_START_LISTEN'} code */
+  /** @param {'ERR_START_USAGE' | 'ERR_START_PORT_IN_USE' | 'ERR_START_LISTEN' | 'ERR_START_NEEDS_ROOT' | 'ERR_START_TESTBED'} code */
   constructor(code, message) {
     super(message);
     this.name = 'StartError';
@@ -37,10 +40,13 @@ const OPTIONS = {
   'origin-port': { type: 'string', default: '8081' },
   'edge-port': { type: 'string', default: '8080' },
   port: { type: 'string', default: '5173' },
+  backhaul: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 };
 /** The edge's own limit on x (createEdgeConfig accepts hold 0..20). */
 const MAX_HOLD = 20;
+/** Backhaul RTTs the emulation is meant for (the paper's go to 224 ms; a satellite hop ~600 ms). */
+const MAX_BACKHAUL_MS = 2000;
 
 const usage = (message) => new StartError('ERR_START_USAGE', message);
 
@@ -52,7 +58,7 @@ function port(flag, raw) {
 /**
  * @param {string[]} argv the arguments after `npm start --`
  * @param {{ streams: readonly string[] }} offer the streams the origin will serve
- * @returns {{ help: true } | { help: false, host: string, stream: string, player: 'hls' | 'dash', hold: number | 'auto', ports: { origin: number, edge: number, demo: number } }}
+ * @returns {{ help: true } | { help: false, host: string, stream: string, player: 'hls' | 'dash', hold: number | 'auto', backhaulMs: number | undefined, ports: { origin: number, edge: number, demo: number } }}
  */
 export function parseStartArgs(argv, offer) {
   let values, positionals;
@@ -77,12 +83,18 @@ export function parseStartArgs(argv, offer) {
   else if (/^\d{1,2}$/.test(values.hold) && Number(values.hold) <= MAX_HOLD) hold = Number(values.hold);
   else throw usage(`--hold must be auto or a whole number of segments 0..${MAX_HOLD}, got ${JSON.stringify(values.hold)}`);
   if (host.trim() === '') throw usage('--host must not be empty');
+  let backhaulMs;
+  if (values.backhaul !== undefined) {
+    if (!/^\d{1,4}$/.test(values.backhaul) || Number(values.backhaul) < 1 || Number(values.backhaul) > MAX_BACKHAUL_MS) throw usage(`--backhaul must be a round-trip time in ms, 1..${MAX_BACKHAUL_MS}, got ${JSON.stringify(values.backhaul)}`);
+    backhaulMs = Number(values.backhaul);
+  }
   return {
     help: false,
     host,
     stream,
     player,
     hold,
+    backhaulMs,
     ports: { origin: port('origin-port', values['origin-port']), edge: port('edge-port', values['edge-port']), demo: port('port', values.port) },
   };
 }

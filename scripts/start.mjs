@@ -52,9 +52,26 @@ try {
     process.stdout.write(START_HELP.replace('STREAMS', DEFAULT_STREAMS.join(', ')));
     process.exit(0);
   }
-  const origin = await listen('origin-port', o.host, o.ports.origin, () => startOrigin({ port: o.ports.origin, host: o.host, streams: DEFAULT_STREAMS }));
-  const edgeConfig = createEdgeConfig({ origin: origin.url, port: o.ports.edge, host: o.host, hold: o.hold });
-  const edge = await listen('edge-port', o.host, o.ports.edge, () => startEdge(edgeConfig));
+  let origin, edge, network;
+  if (o.backhaulMs !== undefined) {
+    // Checked before anything starts: the emulated network needs namespaces and TUN devices.
+    if (process.getuid?.() !== 0) throw new StartError('ERR_START_NEEDS_ROOT', `--backhaul needs root (network namespaces, TUN devices): sudo npm start -- --backhaul ${o.backhaulMs}; without root, the side-by-side page's "origin outage" button shows what the edge buys`);
+    const { startOverTestbed } = await import('../packages/player-demo/server/startOverTestbed.mjs');
+    console.log(`building the emulated network (backhaul ${o.backhaulMs} ms RTT)…`);
+    try {
+      network = await startOverTestbed({ rttMs: o.backhaulMs, hold: o.hold, host: o.host, ports: o.ports });
+    } catch (e) {
+      if (e?.flag) throw new StartError(e.code === 'EADDRINUSE' ? 'ERR_START_PORT_IN_USE' : 'ERR_START_LISTEN', `port ${e.port} on ${o.host}: ${e.code ?? e.message}; choose another with --${e.flag} N (0 = any free port)`);
+      throw new StartError('ERR_START_TESTBED', `cannot build the emulated network: ${String(e?.message ?? e).split('\n')[0]}`);
+    }
+    started.push(network);
+    origin = { url: network.originUrl, close: async () => undefined };
+    edge = { url: network.edgeUrl, close: async () => undefined };
+  } else {
+    origin = await listen('origin-port', o.host, o.ports.origin, () => startOrigin({ port: o.ports.origin, host: o.host, streams: DEFAULT_STREAMS }));
+    const edgeConfig = createEdgeConfig({ origin: origin.url, port: o.ports.edge, host: o.host, hold: o.hold });
+    edge = await listen('edge-port', o.host, o.ports.edge, () => startEdge(edgeConfig));
+  }
   const scheme = o.hold === 'auto' ? 'auto' : `hold-${o.hold}`;
   const demo = await listen('port', o.host, o.ports.demo, () =>
     startDemoServer({ port: o.ports.demo, host: o.host, config: { originUrl: origin.url, edgeUrl: edge.url, stream: o.stream, player: o.player, scheme } }),
@@ -66,7 +83,7 @@ ETHLE demo is up (${o.stream}, ${o.player === 'dash' ? 'dash.js' : 'hls.js'}).
   sw          ${demo.url}/sw.html       (the edge inside a service worker: ?sw=on|off&x=2|auto)
   dashboard   ${demo.url}/dashboard.html
   origin      ${origin.url}/${manifest}   (stats: ${origin.url}/stats)
-  edge        ${edge.url}/${manifest}   (metrics: ${edge.url}/metrics, hold ${o.hold})
+  edge        ${edge.url}/${manifest}   (metrics: ${edge.url}/metrics, hold ${o.hold})${network ? `\n  network     ${network.describe}\n              (the pages' requests enter the emulated network at the client through a forwarder)` : '\n  network     loopback (npm start -- --backhaul 224, as root, puts an emulated radio and backhaul in between)'}
 Ctrl-C to stop.`);
 
   let stopping = false;
@@ -74,6 +91,7 @@ Ctrl-C to stop.`);
     if (stopping) return;
     stopping = true;
     await Promise.allSettled([demo.close(), edge.close(), origin.close()]);
+    await network?.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);

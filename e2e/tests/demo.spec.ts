@@ -1,4 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 
 // The README's main job, as a new user runs it: `npm start` (here on free ports), then the landing
@@ -57,9 +61,9 @@ test('the landing page plays both players: direct and through the edge', async (
   await page.waitForFunction(() => document.querySelector('#edge [data-k="hold"]')?.textContent?.startsWith('4.0'), undefined, { timeout: 30_000 });
   // The edge column is on the edge (a forced hold never redirects), and says so.
   await expect(page.locator('#edge .via')).toHaveAttribute('data-on', 'true');
-  // Nothing the page asked for failed (no favicon 404), and it loaded hls.js only: not dash.js, not Chart.js.
+  // Nothing the page asked for failed (no favicon 404), and it loaded hls.js and Chart.js (the timeline), not dash.js.
   expect(seen.failed).toEqual([]);
-  expect(libraries(seen.scripts)).toEqual(['hls']);
+  expect(libraries(seen.scripts)).toEqual(['chart', 'hls']);
   // Both players post their run to the demo's collector (every 5 s): wait until it has them.
   await expect
     .poll(async () => ((await (await fetch(`${url}/api/runs`)).json()) as { runs: { report: { segments: { count: number } } }[] }).runs.filter((r) => r.report.segments.count > 0).length, { timeout: 20_000 })
@@ -74,12 +78,21 @@ test('a DASH player page loads dash.js only', async ({ page }) => {
   expect(seen.failed).toEqual([]);
 });
 
+test('the side-by-side page says what is wrong: an unknown stream, a dead server', async ({ page }) => {
+  await page.goto(`${url}/?stream=99M-9s`);
+  await expect(page.locator('#errors')).toContainText('Direct: the origin has no stream at /live/99M-9s/index.m3u8 (404)');
+  await expect(page.locator('#errors')).toContainText('Through the edge: the edge has no stream at /live/99M-9s/index.m3u8 (404)');
+  // Port 9 (discard) on loopback: nothing listens there.
+  await page.goto(`${url}/?origin=http://127.0.0.1:9`);
+  await expect(page.locator('#errors')).toContainText('Direct: no answer from the origin at http://127.0.0.1:9: is it running?');
+});
+
 test('the dashboard says a missing results URL is missing', async ({ page }) => {
   await page.goto(`${url}/dashboard.html?results=/no-such-results.json`);
   await expect(page.locator('#title')).toHaveText('No results: /no-such-results.json answered 404 Not Found');
 });
 
-test('the dashboard renders charts and Table II from those runs', async ({ page }) => {
+test('the dashboard renders charts and Table II from those runs', async ({ page }, testInfo) => {
   const seen = watch(page);
   await page.goto(`${url}/dashboard.html`);
   await page.waitForFunction(() => (window as any).dashboard?.charts?.length === 3, undefined, { timeout: 15_000 });
@@ -108,5 +121,60 @@ test('the dashboard renders charts and Table II from those runs', async ({ page 
   for (const n of inked) expect(n).toBeGreaterThan(1000);
   expect(libraries(seen.scripts)).toEqual(['chart']);
   expect(seen.failed).toEqual([]);
-  await page.screenshot({ path: 'test-results/dashboard.png', fullPage: true });
+  await page.screenshot({ path: testInfo.outputPath('dashboard.png'), fullPage: true });
+});
+
+test('the dashboard reads as one: a colour per scheme, unique labels, line legends, aligned table, live refresh, PNG export', async ({ page }) => {
+  await page.goto(`${url}/dashboard.html`);
+  await page.waitForFunction(() => (window as any).dashboard?.charts?.length === 3, undefined, { timeout: 15_000 });
+  const look = await page.evaluate(() => {
+    const [latency, , cdf] = (window as any).dashboard.charts;
+    const lines = latency.data.datasets.filter((d: any) => !d.label.startsWith('stalls'));
+    return {
+      labels: latency.data.datasets.map((d: any) => d.label),
+      lineColor: Object.fromEntries(lines.map((d: any) => [d.label.split(' · ')[0], d.borderColor])),
+      cdfColor: Object.fromEntries(cdf.data.datasets.map((d: any) => [d.label, d.borderColor])),
+      lineStyles: [...lines, ...cdf.data.datasets].map((d: any) => d.pointStyle),
+      usePointStyle: latency.options.plugins.legend.labels.usePointStyle,
+      align: [...document.querySelectorAll('#table tr')].map((tr) => [...tr.children].map((c) => getComputedStyle(c).textAlign).join(',')),
+    };
+  });
+  expect(new Set(look.labels).size).toBe(look.labels.length);
+  for (const [scheme, color] of Object.entries(look.cdfColor)) expect(look.lineColor[scheme], scheme).toBe(color);
+  expect(new Set(look.lineStyles)).toEqual(new Set(['line']));
+  expect(look.usePointStyle).toBe(true);
+  // Header and every row align alike: text left, numbers right.
+  expect(new Set(look.align)).toEqual(new Set(['left,left,right,right,right,right,right,right']));
+  // The collector is fetched again without a reload.
+  const first = await page.evaluate(() => (window as any).dashboard.updates as number);
+  await page.waitForFunction((n) => (window as any).dashboard.updates > n, first, { timeout: 15_000 });
+  await expect(page.locator('#source')).toContainText('refreshed every 5 s');
+  // Each chart exports as a PNG.
+  const download = page.waitForEvent('download');
+  await page.locator('button.png[data-chart="cdf"]').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('ethle-cdf.png');
+  const png = await file.createReadStream().then(async (s) => {
+    const chunks: Buffer[] = [];
+    for await (const c of s) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  });
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+});
+
+test('a static report of those runs says nothing of a live collector and links no pages', async ({ page }, info) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ethle-demo-report-'));
+  try {
+    const { renderReport } = (await import('../../packages/player-demo/scripts/renderReport.mjs')) as { renderReport: (s: unknown, out: string) => string };
+    const html = renderReport(await (await fetch(`${url}/api/runs`)).json(), dir);
+    await page.goto(pathToFileURL(html).href);
+    await page.waitForFunction(() => (window as any).dashboard?.charts?.length === 3, undefined, { timeout: 15_000 });
+    const text = await page.locator('body').innerText();
+    expect(text).not.toMatch(/collector|\/api\/runs|refreshed/i);
+    await expect(page.locator('#source')).toHaveText('A static report: the results are embedded in this file.');
+    expect(await page.locator('nav').count()).toBe(0);
+    await page.screenshot({ path: info.outputPath('static-report.png'), fullPage: true });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -50,8 +50,8 @@ describe('parallel byte ranges for a waited-for segment', () => {
     expect(origin.requests('/live/a/seg2.ts')).toBe(4);
     // The 'segment-request' event tells each receiver request's cache result as it was asked.
     expect(seen).toEqual([
-      { path: '/live/a/seg2.ts', result: 'miss', bytesAtEdge: 0 },
-      { path: '/live/a/seg2.ts', result: 'hit', bytesAtEdge: SEG },
+      { origin: 'origin', path: '/live/a/seg2.ts', result: 'miss', bytesAtEdge: 0 },
+      { origin: 'origin', path: '/live/a/seg2.ts', result: 'hit', bytesAtEdge: SEG },
     ]);
   });
 

@@ -27,10 +27,15 @@ export async function startDemoServer(o) {
     if (path === '/api/runs' && req.method === 'POST') {
       let size = 0;
       const chunks = [];
-      for await (const c of req) {
-        size += c.length;
-        if (size > MAX_BODY) return json(413, { error: 'run too large' });
-        chunks.push(c);
+      try {
+        for await (const c of req) {
+          size += c.length;
+          if (size > MAX_BODY) return json(413, { error: 'run too large' });
+          chunks.push(c);
+        }
+      } catch {
+        // The page went away mid-post (or the server is closing): nothing to store, nobody to answer.
+        return;
       }
       try {
         const run = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -61,6 +66,11 @@ export async function startDemoServer(o) {
   return {
     url: `http://${o.host ?? '127.0.0.1'}:${port}`,
     runs,
-    close: () => new Promise((r) => server.close(() => r())),
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        // A page left open polls and keeps its keep-alive connections busy: close them, or this never resolves.
+        server.closeAllConnections();
+      }),
   };
 }

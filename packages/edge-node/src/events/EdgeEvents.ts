@@ -21,7 +21,9 @@ export interface EdgeEventMap {
    * A receiver asked for a segment: whether the edge had it whole (`hit`), was still fetching it
    * (`coalesced`: `bytesAtEdge` of it had arrived) or had not asked the origin yet (`miss`).
    */
-  'segment-request': { path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number };
+  'segment-request': { origin: string; path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number };
+  /** Segments (origin paths without query) appeared in a stream's window: the edge saw them listed at `at`. */
+  'segment-listed': { stream: string; origin: string; paths: string[]; at: number };
   /** The hold x of a stream changed (auto mode), with the backhaul rate (Mbit/s) it was decided on. */
   'hold-change': { stream: string; hold: number; reason: string; backhaulMbps: number };
   /** Something failed that the edge handled (never thrown to the process). */

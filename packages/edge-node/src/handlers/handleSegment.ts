@@ -66,7 +66,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
     }
     if (owner !== undefined && seg !== undefined) owner.noteRequest(seg);
     metrics.cacheRequests.inc({ result });
-    events.emit('segment-request', { path: fetchPath, result, bytesAtEdge: entry.bytes });
+    events.emit('segment-request', { origin: origin.cfg.name, path: fetchPath, result, bytesAtEdge: entry.bytes });
     const cors = req.headers.origin !== undefined;
     if (entry.state === 'complete' && req.headers.range === undefined && !head) {
       // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.

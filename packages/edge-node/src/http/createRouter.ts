@@ -7,6 +7,7 @@ import { RNI_CALLBACK_PATH } from '../radio/RniSubscription.js';
 import { CORS, CORS_PREFLIGHT } from './HEADERS.js';
 import { isRejection, parseTarget } from './parseTarget.js';
 import { sendError } from './sendError.js';
+import { createTimelineHandler, TIMELINE_PATH } from '../timeline/handleTimeline.js';
 
 const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 /** Paths of the origin a receiver may reach through the edge without a manifest naming them. */
@@ -23,6 +24,7 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
   const { config, metrics, origins, streams } = ctx;
   const handleManifest = createManifestHandler(ctx);
   const handleSegment = createSegmentHandler(ctx);
+  const handleTimeline = createTimelineHandler(ctx);
   const single = config.origins.length === 1 ? origins.values().next().value! : undefined;
 
   return async function route(req, res) {
@@ -62,6 +64,7 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
       return;
     }
+    if (target.path === TIMELINE_PATH) return handleTimeline(res, target);
     if (target.path.startsWith('/_ethle/')) {
       sendError(res, 404, 'not found');
       return;

@@ -167,6 +167,7 @@ export class StreamRegistry {
       onWindow: (added, removed) => {
         for (const p of removed) if (this.#index.get(`${name}${p}`) === stream) this.#index.delete(`${name}${p}`);
         for (const p of added) this.#index.set(`${name}${p}`, stream);
+        if (added.length > 0) events.emit('segment-listed', { stream: key, origin: name, paths: added, at: now() });
       },
       flowMbps: () => policy.measuredBackhaulMbps(name),
       rttMs: () => this.#o.rttFor(name),

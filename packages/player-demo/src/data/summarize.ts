@@ -84,13 +84,13 @@ function schemeOrder(s: string): number {
  * bars leave implicit: the offset the player itself keeps behind the manifest's edge (hls.js starts
  * ~3 target durations back), so the stack adds up to the measured latency.
  */
-export function latencyStack(set: ResultSet): { label: string; startupS: number; stallS: number; holdS: number; playerOffsetS: number }[] {
+export function latencyStack(set: ResultSet): { label: string; scheme: string; startupS: number; stallS: number; holdS: number; playerOffsetS: number }[] {
   return tableII(set).map((r) => {
     const startupS = r.startupS ?? 0;
     const stallS = r.stallS ?? 0;
     const holdS = r.holdS ?? 0;
     const playerOffsetS = r.latencyS === null ? 0 : Math.max(0, r.latencyS - startupS - stallS - holdS);
-    return { label: `${r.cell} ${r.scheme}`, startupS, stallS, holdS, playerOffsetS };
+    return { label: `${r.cell} ${r.scheme}`, scheme: r.scheme, startupS, stallS, holdS, playerOffsetS };
   });
 }
 

@@ -1,0 +1,92 @@
+// `npm start -- --backhaul RTT`: the live origin behind an emulated long-RTT backhaul and the
+// LTE-A radio in front of the players, on real kernel TCP (packages/netlab: network namespaces,
+// TUN devices, a user-space delay/rate relay), as the experiments build it (e2e/experiments/
+// runScenario.ts): client — RAN (LTE-A) — edge — backhaul — origin. The origin and the edge run
+// in their namespaces; the page's requests enter the client namespace through a forwarder
+// (forwardThroughNamespace.mjs), so both players' segments cross the radio, and the direct
+// player's the backhaul too. Needs root.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startHostForwarder } from './forwardThroughNamespace.mjs';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const ORIGIN_BIN = join(root, 'packages/live-origin/bin/ethle-origin.js');
+const EDGE_BIN = join(root, 'packages/edge-node/bin/ethle-edge.js');
+const FORWARDER = fileURLToPath(new URL('./forwardThroughNamespace.mjs', import.meta.url));
+
+/** Resolves when a child prints a line matching `re`; rejects with its output if it exits first. */
+function ready(p, re, what) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start within 20 s: ${out.slice(-300)}`)), 20_000);
+    const on = (c) => {
+      out += c.toString();
+      if (!re.test(out)) return;
+      clearTimeout(timer);
+      p.stdout.off('data', on);
+      // Keep draining: a child whose stdout pipe fills up blocks.
+      p.stdout.resume();
+      resolve();
+    };
+    p.stdout.on('data', on);
+    p.stderr.on('data', (c) => (out += c.toString()));
+    p.once('exit', (code) => reject(new Error(`${what} exited with ${code}: ${out.slice(-300)}`)));
+  });
+}
+
+/**
+ * @param {{ rttMs: number, hold: number | 'auto', host: string, ports: { origin: number, edge: number } }} o
+ * @returns {Promise<{ originUrl: string, edgeUrl: string, describe: string, close(): Promise<void> }>}
+ */
+export async function startOverTestbed(o) {
+  const { createTestbed, lteA, backhaul } = await import('@ethle/netlab');
+  const tb = await createTestbed({ ran: lteA(), backhaul: backhaul(o.rttMs) });
+  const procs = [];
+  const forwarders = [];
+  const dir = mkdtempSync(join(tmpdir(), 'ethle-demo-'));
+  const close = async () => {
+    await Promise.allSettled(forwarders.map((f) => f.close()));
+    for (const p of procs) p.kill('SIGTERM');
+    await tb.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const origin = tb.spawn('origin', process.execPath, [ORIGIN_BIN, '--host', '0.0.0.0', '--port', '8081']);
+    procs.push(origin);
+    await ready(origin, /listening/, 'the origin');
+    const originInside = `http://${tb.hosts.origin.ip}:8081`;
+    const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originInside, '--host', '0.0.0.0', '--port', '8080', '--hold', String(o.hold)]);
+    procs.push(edge);
+    await ready(edge, /listen/i, 'the edge');
+    // One forwarder per server, both entering at the client: the page reaches the edge over the
+    // radio and the origin over the radio and the backhaul (routed through the edge's host).
+    const targets = [
+      ['origin', tb.hosts.origin.ip, 8081, o.ports.origin],
+      ['edge', tb.hosts.edge.ranIp, 8080, o.ports.edge],
+    ];
+    const urls = {};
+    for (const [name, ip, port, hostPort] of targets) {
+      const socketPath = join(dir, `${name}.sock`);
+      const f = tb.spawn('client', process.execPath, [FORWARDER, socketPath, ip, String(port)]);
+      procs.push(f);
+      await ready(f, /forwarding/, `the ${name} forwarder`);
+      const h = await startHostForwarder({ host: o.host, port: hostPort, socketPath }).catch((e) => {
+        // start.mjs names the flag that changes a port in use.
+        throw Object.assign(e, { flag: `${name}-port`, port: hostPort });
+      });
+      forwarders.push(h);
+      urls[name] = h.url;
+    }
+    return {
+      originUrl: urls.origin,
+      edgeUrl: urls.edge,
+      describe: `emulated network (real TCP): players — LTE-A radio (112/50 Mbit/s, 20–180 ms RTT) — edge ${tb.hosts.edge.ranIp} — backhaul ${o.rttMs} ms RTT — origin ${tb.hosts.origin.ip}`,
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
