@@ -65,7 +65,8 @@ const UNHELD_REASON = { list: 'segment-list', base: 'segment-base', none: 'no-te
  * - SegmentTimeline (`$Time$` or `$Number$`): the last x segments go from each timeline of the live
  *   period (the last one that has started at `nowMs`; without it, the last one), splitting @r runs (r = −1 is first counted against `nowMs`, never past the
  *   period end). Periods that already ended are never trimmed: their media is complete, and a hole
- *   at their end would never be filled. AST stays.
+ *   at their end would never be filled. AST moves later by how much earlier the period's listed
+ *   media now ends (`offsetSeconds`), so a player's clock-based live edge matches the trimmed end.
  * - SegmentList / SegmentBase, or templates mixing both kinds: passed through unheld (mode
  *   'unheld-passthrough', appliedHold 0, `reason` says why) — routed, so the player stays on the edge.
  *
@@ -137,9 +138,19 @@ function holdTimelines(info: MpdInfo, o: DashHoldOptions, edits: TextEdit[], don
       validUntilMs = Math.min(validUntilMs ?? at, at);
     }
   }
+  const offsetSeconds = applied === 0 ? 0 : endBefore - endAfter;
+  // AST moves later by as much as the listed media now ends earlier: the MPD reads as one from an
+  // origin running `offsetSeconds` late. Players place their live edge by AST and the clock
+  // (dash.js does unless told to use the timeline), so without the shift a player aimed at the
+  // origin's edge — ahead of the trimmed timeline — and played at a latency set by its own target
+  // delay and the MPD refreshes, not by the hold (issue 15 item 9: ~2 s more than declared).
+  if (offsetSeconds > 0) {
+    const a = info.availabilityStartTimeAttr!;
+    edits.push({ start: a.valueStart, end: a.valueEnd, text: new Date(info.availabilityStartTimeMs + offsetSeconds * 1000).toISOString() });
+  }
   return done({
     appliedHold: applied,
-    offsetSeconds: applied === 0 ? 0 : endBefore - endAfter,
+    offsetSeconds,
     mode,
     ...(applied < o.hold ? { reason: 'short-timeline' as const } : {}),
     ...(validUntilMs !== undefined ? { validUntilMs } : {}),
