@@ -10,12 +10,12 @@ export interface Matrix {
   close(): Promise<void>;
 }
 
-/** Periods of 20 s, so a 30 s cell (and often a 12 s one) crosses a Period boundary. */
+/** Periods of 20 s: a 30 s cell crosses a Period boundary (a 12 s one passes 10). */
 export const PERIOD_SECONDS = 20;
 
 /** The live origin (STREAM only), an edge holding 0 and one holding 2 in front of it, and the probe's page server. */
-export async function startMatrix(): Promise<Matrix> {
-  const origin = await startOrigin({ port: 0, streams: [STREAM], periodSeconds: PERIOD_SECONDS, segmentsPerFile: 3 });
+export async function startMatrix(periodSeconds = PERIOD_SECONDS): Promise<Matrix> {
+  const origin = await startOrigin({ port: 0, streams: [STREAM], periodSeconds, segmentsPerFile: 3 });
   const edge = (hold: number) => startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold, logLevel: 'silent' }));
   const edges = { 'hold-0': await edge(0), 'hold-2': await edge(2) };
   const harness = await startHarness();

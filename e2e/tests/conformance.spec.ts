@@ -2,7 +2,7 @@
  * The short subset of the player conformance matrix that runs in `npm test` (12 s per cell; the
  * full matrix, 30 s per cell and every format, is `npm run conformance`): one row for each edge
  * path the new stream shapes take — client byte ranges, a SegmentTimeline hold (AST moved with the
- * trim), Location/absolute BaseURL routing, a multivariant playlist with an audio
+ * trim), multi-period, Location/absolute BaseURL routing, a multivariant playlist with an audio
  * rendition — each played directly and through the edge at the same time. See
  * e2e/conformance/runRow.ts for what a cell checks.
  */
@@ -16,12 +16,13 @@ const ROWS: ReadonlyArray<[format: string, vias: readonly Via[]]> = [
   ['hls-byterange', ['direct', 'hold-2']],
   ['hls-master-audio', ['direct', 'hold-0']],
   ['dash-timeline', ['direct', 'hold-2']],
+  ['dash-periods', ['direct', 'hold-2']],
   ['dash-location', ['direct', 'hold-2']],
 ];
 
 let m: Matrix;
 test.beforeAll(async () => {
-  m = await startMatrix();
+  m = await startMatrix(10); // 10 s Periods: a 12 s cell crosses a boundary
 });
 test.afterAll(() => m?.close());
 
