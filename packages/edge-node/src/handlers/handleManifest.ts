@@ -11,6 +11,8 @@ import { receiverKey } from '../radio/receiverKey.js';
 import type { LiveStream } from '../stream/LiveStream.js';
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
+/** A fixed x needs no radio estimate (hot path: nothing is measured or chosen per request). */
+const FIXED_HOLD_RADIO = chooseRadioEstimate({ segmentBytes: 1, segmentsDownloaded: 0, defaultBps: 1 });
 /** A CMCD sid usable as it is in a response header and a log line (visible ASCII). */
 const HEADER_SAFE_RE = /^[\x21-\x7e]{1,128}$/;
 
@@ -91,22 +93,23 @@ export function createManifestHandler(ctx: EdgeContext) {
     const session = token ?? safeSid(cmcd.sid) ?? `ip-${ip}`;
     headers[HEADERS.session] = session;
     let sctx = streams.contextOf(stream, version.view, origin.cfg.name);
-    // Auto and a manifest that advertises no bitrate: wait for the first segment's Content-Length
-    // (one backhaul round trip, started by the planner's first round).
-    if (policy.config.hold === 'auto' && sctx.segmentBytes === undefined) {
-      sctx = { ...sctx, segmentBytes: await stream.firstSegmentBytes(version.view.segmentSeconds * 1000) };
+    let radio = FIXED_HOLD_RADIO;
+    if (policy.config.hold === 'auto') {
+      // A manifest that advertises no bitrate: wait for the first segment's Content-Length (one
+      // backhaul round trip, started by the planner's first round).
+      if (sctx.segmentBytes === undefined) sctx = { ...sctx, segmentBytes: await stream.firstSegmentBytes(version.view.segmentSeconds * 1000) };
+      // th_ran, best source first: RNI, the edge's own measurement of this receiver, credible CMCD, the default.
+      const rniMbps = ctx.rni?.lookup(ip, ctx.now());
+      const measured = ctx.radio.estimate(receiverKey(req, target.query));
+      radio = chooseRadioEstimate({
+        ...(rniMbps === undefined ? {} : { rniBps: rniMbps * 1e6 }),
+        ...(measured === undefined ? {} : { measured: { bps: measured.mbps * 1e6, bytes: measured.bytes } }),
+        segmentBytes: sctx.segmentBytes ?? 1,
+        cmcd: { ...(cmcd.mtpMbps === undefined ? {} : { mtpKbps: cmcd.mtpMbps * 1000 }), ...(cmcd.blMs === undefined ? {} : { blMs: cmcd.blMs }) },
+        segmentsDownloaded: measured?.samples ?? 0,
+        defaultBps: config.defaultRanMbps * 1e6,
+      });
     }
-    // th_ran, best source first: RNI, the edge's own measurement of this receiver, credible CMCD, the default.
-    const rniMbps = ctx.rni?.lookup(ip, ctx.now());
-    const measured = ctx.radio.estimate(receiverKey(req, target.query));
-    const radio = chooseRadioEstimate({
-      ...(rniMbps === undefined ? {} : { rniBps: rniMbps * 1e6 }),
-      ...(measured === undefined ? {} : { measured: { bps: measured.mbps * 1e6, bytes: measured.bytes } }),
-      segmentBytes: sctx.segmentBytes ?? 1,
-      cmcd: { ...(cmcd.mtpMbps === undefined ? {} : { mtpKbps: cmcd.mtpMbps * 1000 }), ...(cmcd.blMs === undefined ? {} : { blMs: cmcd.blMs }) },
-      segmentsDownloaded: measured?.samples ?? 0,
-      defaultBps: config.defaultRanMbps * 1e6,
-    });
     const ranMbps = radio.bps / 1e6;
     const d = policy.receiver(sctx, session, radio, ctx.now());
     let x: number;

@@ -1,7 +1,7 @@
 import { HOLD_LIMITS } from '../model/HOLD_LIMITS.js';
 import { EthleError, isEthleError } from '../errors/EthleError.js';
 import type { UriRouter } from '../url/UriRouter.js';
-import type { XmlElement } from '../xml/scanXml.js';
+import { localName, type XmlElement } from '../xml/scanXml.js';
 import type { MpdInfo, MpdPeriod, MpdTemplate, MpdTimelineEntry } from './MpdInfo.js';
 import { parseMpd } from './parseMpd.js';
 import { periodEndTicks } from './periodEndTicks.js';
@@ -63,9 +63,14 @@ const UNHELD_REASON = { list: 'segment-list', base: 'segment-base', none: 'no-te
  *   period's segments become available x segments later (one lever for all periods and adaptation
  *   sets, unlike Period@start). `offsetSeconds` = that shift.
  * - SegmentTimeline (`$Time$` or `$Number$`): the last x segments go from each timeline of the live
- *   period (the last one that has started at `nowMs`; without it, the last one), splitting @r runs (r = −1 is first counted against `nowMs`, never past the
- *   period end). Periods that already ended are never trimmed: their media is complete, and a hole
- *   at their end would never be filled. AST stays.
+ *   period (the last one that has started at `nowMs`; without it, the last one), splitting @r runs
+ *   (r = −1 is first counted against `nowMs`, never past the period end). A live period listing no
+ *   more than the segments still to hold goes whole (with any announced after it) and the period
+ *   before gives the rest, so x stays x across a Period boundary; one segment of the first period
+ *   always stays. A period that ended before that is never trimmed: its media is complete, and a
+ *   hole at its end would never be filled. AST moves later by how much earlier the listed media
+ *   now ends (`offsetSeconds`): the MPD reads as one from an origin running that much late, and a
+ *   player's clock-based live edge matches the trimmed end.
  * - SegmentList / SegmentBase, or templates mixing both kinds: passed through unheld (mode
  *   'unheld-passthrough', appliedHold 0, `reason` says why) — routed, so the player stays on the edge.
  *
@@ -115,35 +120,81 @@ function holdTimelines(info: MpdInfo, o: DashHoldOptions, edits: TextEdit[], don
   const nowSeconds = o.nowMs === undefined ? Number.POSITIVE_INFINITY : (o.nowMs - info.availabilityStartTimeMs) / 1000;
   let li = info.periods.length - 1;
   while (li > 0 && info.periods[li]!.startSeconds > nowSeconds) li--;
-  const live = info.periods[li]!;
-  const tls = liveTimelines(info, live, o.nowMs);
+  let tls = liveTimelines(info, info.periods[li]!, o.nowMs);
   if (tls.length === 0) return done({ appliedHold: 0, offsetSeconds: 0, mode, reason: 'short-timeline' });
-  // One count for every timeline of the period, so audio and video stay aligned; one segment always stays.
-  const applied = Math.max(0, Math.min(o.hold, ...tls.map((t) => t.total - 1)));
-  let endBefore = Number.POSITIVE_INFINITY;
-  let endAfter = Number.POSITIVE_INFINITY;
+  const periodEls = info.root.children.filter((c) => localName(c) === 'Period');
   let validUntilMs: number | undefined;
-  for (const tl of tls) {
-    const trim = trimTimeline(tl, applied);
-    edits.push(...trim.edits);
-    const secs = (ticks: number) => (ticks - tl.template.presentationTimeOffset) / tl.template.timescale;
-    endBefore = Math.min(endBefore, secs(trim.endBefore));
-    endAfter = Math.min(endAfter, secs(trim.endAfter));
-    const i = tl.entries.length - 1;
-    if (tl.nowBound[i]) {
+  const noteGrowth = (p: MpdPeriod, list: LiveTimeline[]): void => {
+    for (const tl of list) {
+      const i = tl.entries.length - 1;
+      if (!tl.nowBound[i]) continue;
       // The run grows when its next segment completes; until then this text is exact.
       const s = tl.entries[i]!;
-      const at = info.availabilityStartTimeMs + (live.startSeconds + secs(s.t + (tl.counts[i]! + 1) * s.d)) * 1000;
+      const at = info.availabilityStartTimeMs + (p.startSeconds + (s.t + (tl.counts[i]! + 1) * s.d - tl.template.presentationTimeOffset) / tl.template.timescale) * 1000;
       validUntilMs = Math.min(validUntilMs ?? at, at);
     }
+  };
+  // Where the listed media ends now: the earliest end over the live period's timelines.
+  const endBefore = info.periods[li]!.startSeconds + Math.min(...tls.map((tl) => secsOf(tl, lastEnd(tl))));
+  // A live period that lists no more than x segments would not have started yet at an origin
+  // running x segments late: it goes whole, and the rest of the hold comes from the period before
+  // (which then reads as the live one, open-ended). Trimming within the young period alone would
+  // hold less — and move AST less — for its first x segments, every period (issue 15, periods.mpd).
+  let remaining = o.hold;
+  const removePeriod = (k: number): void => {
+    const el = periodEls[k]!;
+    // The period's own rewrites (routed URIs) go with it.
+    for (let i = edits.length - 1; i >= 0; i--) if (edits[i]!.start >= el.start && edits[i]!.end <= el.end) edits.splice(i, 1);
+    edits.push({ start: el.start, end: el.end, text: '' });
+  };
+  const firstLive = li;
+  while (li > 0 && Math.min(...tls.map((t) => t.total)) <= remaining) {
+    remaining -= Math.min(...tls.map((t) => t.total));
+    noteGrowth(info.periods[li]!, tls);
+    removePeriod(li);
+    li--;
+    tls = liveTimelines(info, info.periods[li]!, o.nowMs);
+  }
+  // Periods announced ahead of a removed live one are further ahead still: they go too.
+  if (li < firstLive) for (let k = firstLive + 1; k < info.periods.length; k++) removePeriod(k);
+  const live = info.periods[li]!;
+  // One count for every timeline of the period, so audio and video stay aligned; one segment always stays.
+  const trimmed = Math.max(0, Math.min(remaining, ...tls.map((t) => t.total - 1)));
+  const applied = o.hold - remaining + trimmed;
+  let endAfter = Number.POSITIVE_INFINITY;
+  for (const tl of tls) {
+    const trim = trimTimeline(tl, trimmed);
+    edits.push(...trim.edits);
+    endAfter = Math.min(endAfter, live.startSeconds + secsOf(tl, trim.endAfter));
+  }
+  noteGrowth(live, tls);
+  const offsetSeconds = applied === 0 ? 0 : endBefore - endAfter;
+  // AST moves later by as much as the listed media now ends earlier: the MPD reads as one from an
+  // origin running `offsetSeconds` late. Players place their live edge by AST and the clock
+  // (dash.js does unless told to use the timeline), so without the shift a player aimed at the
+  // origin's edge — ahead of the trimmed timeline — and played at a latency set by its own target
+  // delay and the MPD refreshes, not by the hold (issue 15 item 9: ~2 s more than declared).
+  if (offsetSeconds > 0) {
+    const a = info.availabilityStartTimeAttr!;
+    edits.push({ start: a.valueStart, end: a.valueEnd, text: new Date(info.availabilityStartTimeMs + offsetSeconds * 1000).toISOString() });
   }
   return done({
     appliedHold: applied,
-    offsetSeconds: applied === 0 ? 0 : endBefore - endAfter,
+    offsetSeconds,
     mode,
     ...(applied < o.hold ? { reason: 'short-timeline' as const } : {}),
     ...(validUntilMs !== undefined ? { validUntilMs } : {}),
   });
+}
+
+/** Ticks of a timeline as seconds from its period's start. */
+const secsOf = (tl: LiveTimeline, ticks: number): number => (ticks - tl.template.presentationTimeOffset) / tl.template.timescale;
+
+/** The end of a timeline's last counted segment, ticks. */
+function lastEnd(tl: LiveTimeline): number {
+  let last = tl.entries.length - 1;
+  while (last > 0 && tl.counts[last] === 0) last--;
+  return tl.entries[last]!.t + tl.counts[last]! * tl.entries[last]!.d;
 }
 
 /** The distinct timelines of a period (one shared through an AdaptationSet template counts once), with their segment counts. */

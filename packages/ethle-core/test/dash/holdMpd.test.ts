@@ -101,11 +101,26 @@ describe('holdMpd', () => {
   it('timeline: drops the last x segments, splitting an @r run, and reports their duration', () => {
     const r = holdMpd(TIMELINE_MPD, { hold: 2, nowMs: astMs + 1e9 });
     expect(r).toMatchObject({ mode: 'timeline-trim', appliedHold: 2, offsetSeconds: 4 });
-    expect(r.text).toBe(TIMELINE_MPD.replace('<S d="2000" r="1"/>', ''));
+    expect(r.text).toBe(TIMELINE_MPD.replace('<S d="2000" r="1"/>', '').replace(AST, new Date(astMs + 4000).toISOString()));
     const r3 = holdMpd(TIMELINE_MPD, { hold: 4, nowMs: astMs + 1e9 });
     expect(r3.offsetSeconds).toBe(7);
     expect(r3.text).toContain('<S t="0" d="2000" r="2"/>');
     expect(availableSegments(parseMpd(r3.text), astMs + 1e9).map((s) => s.time)).toEqual([0, 2000, 4000]);
+  });
+
+  it('timeline: AST moves later by the declared seconds, so the clock puts the live edge where the trimmed timeline ends (item 9)', () => {
+    // Players place the live edge at now − AST (dash.js does unless told to read the timeline):
+    // at the origin it is 1 s past the listed end here. Held, it must be the same 1 s past the
+    // trimmed end — with AST left alone it would be 1 + 4 s past, and the player's latency would
+    // follow its own target delay instead of the hold.
+    const now = astMs + 14_000; // the timeline ends at 13 s
+    const edge = (text: string) => (now - parseMpd(text).availabilityStartTimeMs) / 1000 - Math.max(...availableSegments(parseMpd(text), Number.POSITIVE_INFINITY).map((s) => s.endSeconds));
+    const r = holdMpd(TIMELINE_MPD, { hold: 2, nowMs: now });
+    expect(r.offsetSeconds).toBe(4);
+    expect(edge(r.text)).toBeCloseTo(edge(TIMELINE_MPD), 9);
+    expect(edge(TIMELINE_MPD)).toBeCloseTo(1, 9);
+    // Holding nothing moves nothing.
+    expect(holdMpd(TIMELINE_MPD, { hold: 0, nowMs: now }).text).toBe(TIMELINE_MPD);
   });
 
   it('timeline ending with r=-1 is counted against now', () => {
@@ -172,9 +187,10 @@ describe('holdMpd properties', () => {
           const a = after.filter((s) => s.representationId === `r${i}`);
           expect(a.map((s) => s.time)).toEqual(b.slice(0, b.length - r.appliedHold).map((s) => s.time));
         }
-        // Only S elements changed: the text outside SegmentTimeline is identical.
-        const strip = (x: string) => x.replace(/<SegmentTimeline>[\s\S]*?<\/SegmentTimeline>/g, '');
+        // Only S elements and AST changed: the rest of the text is identical.
+        const strip = (x: string) => x.replace(/<SegmentTimeline>[\s\S]*?<\/SegmentTimeline>/g, '').replace(/availabilityStartTime="[^"]*"/, '');
         expect(strip(r.text)).toBe(strip(text));
+        expect(parseMpd(r.text).availabilityStartTimeMs).toBeCloseTo(astMs + r.offsetSeconds * 1000, 6);
       }),
     );
   });

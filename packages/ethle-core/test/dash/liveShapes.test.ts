@@ -106,15 +106,29 @@ describe('multi-period SegmentTimeline (items 3 and 10)', () => {
     const r = holdMpd(MPD, { hold: 2, nowMs: now });
     expect(r).toMatchObject({ appliedHold: 2, offsetSeconds: 4, mode: 'timeline-trim' });
     expect(r.text).toContain('<S t="0" d="2000" r="29"/>');
-    expect(of(r.text, 'p1')).toEqual(of(MPD, 'p1'));
+    // The same segments; each available `offsetSeconds` later (AST moved with the trim, item 9).
+    expect(of(r.text, 'p1')).toEqual(of(MPD, 'p1').map((s) => ({ ...s, availableAtMs: s.availableAtMs + 4000 })));
     expect(of(r.text, 'p2').map((s) => s.time)).toEqual([0]);
   });
 
-  it('when the live period is too short, the declared seconds are what was applied, not what was asked', () => {
+  it('a live period of no more than x segments goes whole and the period before gives the rest: x and the AST shift stay constant across a boundary', () => {
+    // An origin running x segments late would not have started p2 yet. Trimming p2 alone (one
+    // segment always stays) would hold less — and move AST less — for its first x segments.
     const r = holdMpd(MPD, { hold: 6, nowMs: now });
-    expect(r).toMatchObject({ appliedHold: 2, offsetSeconds: 4, reason: 'short-timeline' });
+    expect(r).toMatchObject({ appliedHold: 6, offsetSeconds: 12 });
+    expect(r.reason).toBeUndefined();
+    expect(r.text).not.toContain('id="p2"');
+    expect(of(r.text, 'p1').map((s) => s.time)).toEqual(of(MPD, 'p1').slice(0, -3).map((s) => s.time));
     const one = live(`<Period id="p1" start="PT0S">${timelineSet('v', '<S t="0" d="2000" r="29"/>')}</Period><Period id="p2" start="PT60S">${timelineSet('v', '<S t="0" d="2000"/>')}</Period>`);
-    expect(holdMpd(one, { hold: 3, nowMs: now })).toMatchObject({ appliedHold: 0, offsetSeconds: 0, reason: 'short-timeline' });
+    for (const hold of [1, 2, 3]) {
+      const h = holdMpd(one, { hold, nowMs: now });
+      expect(h).toMatchObject({ appliedHold: hold, offsetSeconds: 2 * hold });
+      expect(parseMpd(h.text).availabilityStartTimeMs).toBe(astMs + 2000 * hold);
+      expect(h.text).not.toContain('id="p2"');
+    }
+    // A first period is never removed: one segment always stays.
+    const single = live(`<Period id="p1" start="PT0S">${timelineSet('v', '<S t="0" d="2000" r="2"/>')}</Period>`);
+    expect(holdMpd(single, { hold: 6, nowMs: now })).toMatchObject({ appliedHold: 2, offsetSeconds: 4, reason: 'short-timeline' });
   });
 
   it('audio and video timelines lose the same count; the declared seconds are how much earlier the listed media ends', () => {
@@ -154,23 +168,21 @@ describe('multi-period SegmentTimeline (items 3 and 10)', () => {
     );
   };
 
-  it('property: ended periods stay byte for byte; the live period loses exactly appliedHold; declared seconds = the change of its end', () => {
+  it('property: the held MPD lists every segment but the newest min(x, all − 1) across periods, each available offsetSeconds later; the periods before the live one stay byte for byte', () => {
     fc.assert(
       fc.property(genPeriods, fc.integer({ min: 0, max: 8 }), (periods, hold) => {
         const text = buildPeriods(periods);
         const r = holdMpd(text, { hold, nowMs: now });
         const periodText = (t: string) => t.match(/<Period[\s\S]*?<\/Period>/g)!;
-        const lastId = `p${periods.length - 1}`;
-        expect(periodText(r.text).slice(0, -1)).toEqual(periodText(text).slice(0, -1));
-        const before = availableSegments(parseMpd(text), now);
-        const after = availableSegments(parseMpd(r.text), now);
-        const livePart = (xs: DashSegment[]) => xs.filter((s) => s.periodId === lastId && s.representationId === 'v');
-        expect(after.filter((s) => s.periodId !== lastId)).toEqual(before.filter((s) => s.periodId !== lastId));
-        const b = livePart(before);
-        const a = livePart(after);
-        expect(r.appliedHold).toBe(Math.min(hold, b.length - 1));
-        expect(a).toEqual(b.slice(0, b.length - r.appliedHold));
-        expect(r.offsetSeconds).toBeCloseTo(b.at(-1)!.endSeconds - a.at(-1)!.endSeconds, 9);
+        const kept = periodText(r.text);
+        expect(kept.slice(0, -1)).toEqual(periodText(text).slice(0, kept.length - 1));
+        const v = (t: string) => availableSegments(parseMpd(t), now).filter((s) => s.representationId === 'v');
+        const before = v(text);
+        const after = v(r.text);
+        expect(r.appliedHold).toBe(Math.min(hold, before.length - 1));
+        const later = (xs: DashSegment[]) => xs.map((s) => ({ ...s, availableAtMs: s.availableAtMs + r.offsetSeconds * 1000 }));
+        expect(after).toEqual(later(before.slice(0, before.length - r.appliedHold)));
+        expect(r.offsetSeconds).toBeCloseTo(before.at(-1)!.endSeconds - after.at(-1)!.endSeconds, 9);
       }),
       { numRuns: 300 },
     );
