@@ -92,7 +92,8 @@ export function createManifestHandler(ctx: EdgeContext) {
     const ip = clientIp(req);
     const session = token ?? safeSid(cmcd.sid) ?? `ip-${ip}`;
     headers[HEADERS.session] = session;
-    let sctx = streams.contextOf(stream, version.view, origin.cfg.name);
+    // A fixed x needs no context (hot path): the policy reads only the stream.
+    let sctx = policy.config.hold === 'auto' ? streams.contextOf(stream, version.view, origin.cfg.name) : { stream: stream.key, origin: origin.cfg.name, segmentBytes: undefined, segmentSeconds: version.view.segmentSeconds, rttMs: undefined };
     let radio = FIXED_HOLD_RADIO;
     if (policy.config.hold === 'auto') {
       // A manifest that advertises no bitrate: wait for the first segment's Content-Length (one

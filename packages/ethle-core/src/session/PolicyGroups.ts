@@ -19,6 +19,9 @@ export interface GroupAssignment {
   from: PolicyGroup | undefined;
 }
 
+/** How stale a session's place in the last-seen order may get before it is moved (ms). */
+const REORDER_MS = 1000;
+
 /** Radio measurements kept per session: what a redirect's "sustained" needs, and a little more. */
 const KEEP_ESTIMATES = 4;
 
@@ -113,8 +116,13 @@ export class PolicyGroups {
     const key = `${stream}\n${session}`;
     let s = this.#sessions.get(key);
     if (s !== undefined) {
-      this.#sessions.delete(key);
-      this.#sessions.set(key, s);
+      // Re-inserted (moved to the end of the last-seen order) at most once a second: a player
+      // reloading its playlist every half segment must not cost a map delete + insert each time.
+      // Expiry can then be up to a second late, which is nothing against sessionIdleMs.
+      if (nowMs - s.lastSeenMs > REORDER_MS) {
+        this.#sessions.delete(key);
+        this.#sessions.set(key, s);
+      }
       s.lastSeenMs = nowMs;
       return s;
     }
