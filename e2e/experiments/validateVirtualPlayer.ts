@@ -1,0 +1,95 @@
+/**
+ * Virtual receivers vs Chromium (issue 16 item 2): the same live stream, on loopback, played at the
+ * same moment by real Chromium + hls.js/dash.js with the QoE probe and by a virtual receiver
+ * (packages/virtual-player); halfway through, the origin pauses delivery long enough to make both
+ * stall. Prints startup, stalls (count, seconds) and true latency side by side and writes both runs
+ * in the results format (the dashboard and summarize.ts read them).
+ *
+ *   npx tsx e2e/experiments/validateVirtualPlayer.ts --player hls,dash --stream 2M-2s --repeats 3 --seconds 40 --out results/vplayer
+ *
+ * Not part of `npm test`: it takes minutes and measures, it does not assert.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from '@playwright/test';
+import { startOrigin } from '@ethle/live-origin';
+import type { RunResult } from '../../packages/player-demo/src/data/RunResult.js';
+import { summarizeRun } from '../../packages/player-demo/src/data/summarize.js';
+import { startVirtualPlayer } from '../../packages/virtual-player/src/index.js';
+import { openPlayer } from '../fixtures/playerPage.js';
+
+const { values: v } = parseArgs({
+  options: {
+    player: { type: 'string', default: 'hls,dash' },
+    stream: { type: 'string', default: '2M-2s' },
+    repeats: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '40' },
+    'pause-at': { type: 'string', default: '16' },
+    'pause-extra': { type: 'string', default: '4' },
+    out: { type: 'string' },
+  },
+});
+const players = v.player.split(',') as ('hls' | 'dash')[];
+const seconds = Number(v.seconds);
+const pauseAtS = Number(v['pause-at']);
+const pauseExtraS = Number(v['pause-extra']);
+const repeats = Number(v.repeats);
+
+const origin = await startOrigin({ port: 0, streams: [v.stream] });
+const browser = await chromium.launch({
+  executablePath: process.env.ETHLE_CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
+});
+const rows: string[] = ['| player | repeat | receiver | startup (s) | stalls | stall time (s) | latency before pause (s) | latency at end (s) | pause (s) |', '|---|---|---|---|---|---|---|---|---|'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+try {
+  for (const player of players) {
+    for (let repeat = 1; repeat <= repeats; repeat++) {
+      const src = `${origin.url}/live/${v.stream}/${player === 'hls' ? 'index.m3u8' : 'manifest.mpd'}`;
+      const page = await browser.newPage();
+      const startedAt = new Date();
+      // The virtual receiver starts when Chromium's player asks for the manifest (not when the
+      // page starts loading): both see the same playlist/MPD at the same moment, and the same pause.
+      const manifestRequested = page.waitForRequest((r) => r.url() === src, { timeout: 30_000 });
+      await openPlayer(page, { base: origin.url, src, player, probe: true });
+      await manifestRequested;
+      const virtual = await startVirtualPlayer({ url: src, player });
+      await sleep(pauseAtS * 1000); // the scenario's timeline: the pause comes at a fixed point
+      const latencyBefore = { chromium: (await page.evaluate(() => (window as any).probe.report())).latency.mean as number | null, virtual: virtual.report().latency.mean };
+      // Long enough to drain whichever buffer is longer (Chromium's, read from the element).
+      const chromiumAhead = await page.evaluate(() => {
+        const el = (window as any).video as HTMLVideoElement;
+        for (let i = 0; i < el.buffered.length; i++) if (el.buffered.start(i) <= el.currentTime + 0.1 && el.currentTime < el.buffered.end(i)) return el.buffered.end(i) - el.currentTime;
+        return 0;
+      });
+      const pauseS = Math.max(chromiumAhead, virtual.bufferAhead()) + pauseExtraS;
+      origin.pause(v.stream);
+      await sleep(pauseS * 1000);
+      origin.resume(v.stream);
+      await sleep(Math.max(0, seconds - pauseAtS - pauseS) * 1000);
+      const probeReport = await page.evaluate(() => (window as any).probe.report());
+      await page.close();
+      await virtual.close();
+      const scenario = { stream: v.stream, player, scheme: 'e2e', hold: 0, repeat, durationS: seconds };
+      const runs: Record<'chromium' | 'virtual', RunResult> = {
+        chromium: { v: 1, id: `${v.stream}-loopback-e2e-${player}-r${repeat}-chromium`, startedAt: startedAt.toISOString(), scenario, report: probeReport },
+        virtual: { v: 1, id: `${v.stream}-loopback-e2e-${player}-r${repeat}-virtual`, startedAt: startedAt.toISOString(), scenario, report: virtual.report() },
+      };
+      for (const [receiver, run] of Object.entries(runs) as ['chromium' | 'virtual', RunResult][]) {
+        const m = summarizeRun(run);
+        const f = (x: number | null | undefined) => (x === null || x === undefined ? '–' : x.toFixed(2));
+        rows.push(`| ${player} | ${repeat} | ${receiver} | ${f(m.startupS)} | ${m.stallCount} | ${f(m.stallS)} | ${f(latencyBefore[receiver])} | ${f(m.latencyS)} | ${pauseS.toFixed(1)} |`);
+        if (v.out) {
+          mkdirSync(v.out, { recursive: true });
+          writeFileSync(join(v.out, `${run.id}.json`), `${JSON.stringify(run)}\n`);
+        }
+      }
+      console.log(rows.slice(-2).join('\n'));
+    }
+  }
+} finally {
+  await browser.close();
+  await origin.close();
+}
+console.log(`\n${rows.join('\n')}`);
