@@ -28,7 +28,7 @@ export async function startVirtualPlayer(input: VirtualPlayerConfigInput): Promi
   // Browsers keep up to 6 connections per host; hls.js/dash.js need at most 3 at once here.
   const agent = new Agent({ connections: 6, keepAliveTimeout: 30_000 });
   const abort = new AbortController();
-  const session = createSession(cfg.player, { sampleIntervalMs: cfg.sampleIntervalMs, maxEntries: cfg.maxEntries });
+  const session = createSession(cfg.player, { sampleIntervalMs: cfg.sampleIntervalMs, stallThresholdMs: cfg.stallThresholdMs, maxEntries: cfg.maxEntries });
   const close = async () => {
     if (!abort.signal.aborted) abort.abort();
     session.emitter.clear();

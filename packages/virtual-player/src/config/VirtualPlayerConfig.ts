@@ -40,6 +40,8 @@ export interface VirtualPlayerConfig {
   dash: DashSettings;
   /** How often a latency sample is taken while playing, ms (the probe's cadence). Default 1000. */
   sampleIntervalMs: number;
+  /** A stall counts once the playhead has not moved for this long, ms: the QoE probe's `stallThresholdMs` (default 1000, 250..10000). */
+  stallThresholdMs: number;
   /** Keep at most this many entries per list in the report. Default 2000. */
   maxEntries: number;
 }
@@ -50,5 +52,6 @@ export interface VirtualPlayerConfigInput {
   hls?: Partial<HlsSettings>;
   dash?: Partial<DashSettings>;
   sampleIntervalMs?: number;
+  stallThresholdMs?: number;
   maxEntries?: number;
 }

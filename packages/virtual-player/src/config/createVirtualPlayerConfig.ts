@@ -46,7 +46,9 @@ export function createVirtualPlayerConfig(input: VirtualPlayerConfigInput): Virt
   positive('dash.scheduleTimeoutMs', dash.scheduleTimeoutMs);
   const sampleIntervalMs = input.sampleIntervalMs ?? 1000;
   positive('sampleIntervalMs', sampleIntervalMs);
+  const stallThresholdMs = input.stallThresholdMs ?? 1000;
+  if (!(stallThresholdMs >= 250 && stallThresholdMs <= 10_000)) throw bad(`stallThresholdMs must be a number in [250, 10000] (as the probe's), got ${stallThresholdMs}`);
   const maxEntries = input.maxEntries ?? 2000;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw bad(`maxEntries must be a positive integer, got ${maxEntries}`);
-  return { url: url.href, player: input.player, hls, dash, sampleIntervalMs, maxEntries };
+  return { url: url.href, player: input.player, hls, dash, sampleIntervalMs, stallThresholdMs, maxEntries };
 }

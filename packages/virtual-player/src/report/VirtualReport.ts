@@ -62,6 +62,8 @@ export interface VirtualReport {
   errors: ErrorEntry[];
   clock: { offsetMs: number; precisionMs: number; samples: number } | null;
   manifestLag: null;
+  /** Stalls shorter than the stall threshold (not counted in `stalls`, as the probe does not see them). Not in the probe's report. */
+  shortStalls: { count: number; totalMs: number };
   /** What this receiver is (not in the probe's report): lets a reader tell virtual runs from Chromium's. */
   receiver: 'virtual';
   /** Where playback started on the player's timeline and how far that was behind the live edge it computed, s. */

@@ -26,7 +26,12 @@ export interface Session {
   report(): VirtualReport;
 }
 
-export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: number; maxEntries: number; now?: () => number }): Session {
+/**
+ * A stall counts, as in the QoE probe, only once the playhead has not moved for `stallThresholdMs`
+ * (the probe's `stallThresholdMs`, default 1000): shorter ones are tallied as `shortStalls`, so a
+ * virtual run's stall count means what a Chromium run's means.
+ */
+export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: number; maxEntries: number; stallThresholdMs: number; now?: () => number }): Session {
   const now = o.now ?? Date.now;
   const emitter = createEmitter(now);
   const loadStartMs = now();
@@ -37,6 +42,9 @@ export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: num
   const stalls: PlayoutStall[] = [];
   let stallCount = 0;
   let stallTotalMs = 0;
+  const shortStalls = { count: 0, totalMs: 0 };
+  /** The playhead ran dry here; published as stallStart once it has stayed so for the threshold. */
+  let pending: { start: number; position: number; published: boolean } | undefined;
   const latency: number[] = [];
   const edge: number[] = [];
   const series: LatencySample[] = [];
@@ -59,8 +67,17 @@ export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: num
       if (e.type === 'startup') {
         startupMs = e.startupMs;
         emitter.emit('startup', { at: e.at, startupMs: e.startupMs });
-      } else if (e.type === 'stallStart') emitter.emit('stallStart', { start: e.start, position: e.position });
+      } else if (e.type === 'stallStart') pending = { start: e.start, position: e.position, published: false };
       else {
+        const ran = pending;
+        pending = undefined;
+        if (e.stall.durationMs < o.stallThresholdMs) {
+          shortStalls.count += 1;
+          shortStalls.totalMs += e.stall.durationMs;
+          continue;
+        }
+        // Resumed between two ticks after the threshold: announce it before its end, as the probe would.
+        if (!ran?.published) emitter.emit('stallStart', { start: e.stall.start, position: ran?.position ?? Number.NaN });
         stallCount += 1;
         stallTotalMs += e.stall.durationMs;
         push(stalls, e.stall);
@@ -133,6 +150,10 @@ export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: num
       if (!playout) return;
       const t = now();
       publish(playout.advance(t));
+      if (pending && !pending.published && t - pending.start >= o.stallThresholdMs) {
+        pending.published = true;
+        emitter.emit('stallStart', { start: pending.start, position: pending.position });
+      }
       if (t - lastSample >= o.sampleIntervalMs) {
         lastSample = t;
         sample(t);
@@ -144,6 +165,7 @@ export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: num
         session,
         startupMs,
         stalls: { count: stallCount, totalMs: stallTotalMs, list: [...stalls] },
+        shortStalls: { ...shortStalls },
         latency: summarize(latency),
         edgeDistance: summarize(edge),
         holdSeconds,
