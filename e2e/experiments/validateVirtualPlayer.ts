@@ -25,7 +25,9 @@ const { values: v } = parseArgs({
     stream: { type: 'string', default: '2M-2s' },
     repeats: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '40' },
-    'pause-at': { type: 'string', default: '16' },
+    // Seconds after the start; the start is just after a playlist update, so 17 puts the pause
+    // mid-segment for 2 s segments (at 16 it raced the next segment's fetch: one receiver had it, one not).
+    'pause-at': { type: 'string', default: '17' },
     'pause-extra': { type: 'string', default: '4' },
     out: { type: 'string' },
   },
@@ -41,13 +43,27 @@ const browser = await chromium.launch({
   executablePath: process.env.ETHLE_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
 });
-const rows: string[] = ['| player | repeat | receiver | startup (s) | stalls | stall time (s) | latency before pause (s) | latency at end (s) | pause (s) |', '|---|---|---|---|---|---|---|---|---|'];
+const rows: string[] = ['| player | repeat | receiver | startup (s) | stalls | stall time (s) | latency after start (s) | latency before the stall (s) | latency at end (s) | pause (s) |', '|---|---|---|---|---|---|---|---|---|---|'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function newestMsn(url: string): Promise<number> {
+  const text = await (await fetch(url)).text();
+  return Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(text)?.[1] ?? NaN) + (text.match(/^#EXTINF/gm)?.length ?? 0) - 1;
+}
+
+/** Resolves just after the origin's playlist lists a new segment (polled every 25 ms). */
+async function nextSegmentListed(url: string): Promise<void> {
+  const before = await newestMsn(url);
+  while ((await newestMsn(url)) <= before) await sleep(25);
+}
 try {
   for (const player of players) {
     for (let repeat = 1; repeat <= repeats; repeat++) {
       const src = `${origin.url}/live/${v.stream}/${player === 'hls' ? 'index.m3u8' : 'manifest.mpd'}`;
       const page = await browser.newPage();
+      // hls.js counts its start offset from the playlist edge it saw: both receivers must see the
+      // same newest segment, so they start just after one is listed (not astride a boundary).
+      await nextSegmentListed(`${origin.url}/live/${v.stream}/index.m3u8`);
       const startedAt = new Date();
       // The virtual receiver starts when Chromium's player asks for the manifest (not when the
       // page starts loading): both see the same playlist/MPD at the same moment, and the same pause.
@@ -56,7 +72,6 @@ try {
       await manifestRequested;
       const virtual = await startVirtualPlayer({ url: src, player });
       await sleep(pauseAtS * 1000); // the scenario's timeline: the pause comes at a fixed point
-      const latencyBefore = { chromium: (await page.evaluate(() => (window as any).probe.report())).latency.mean as number | null, virtual: virtual.report().latency.mean };
       // Long enough to drain whichever buffer is longer (Chromium's, read from the element).
       const chromiumAhead = await page.evaluate(() => {
         const el = (window as any).video as HTMLVideoElement;
@@ -79,7 +94,12 @@ try {
       for (const [receiver, run] of Object.entries(runs) as ['chromium' | 'virtual', RunResult][]) {
         const m = summarizeRun(run);
         const f = (x: number | null | undefined) => (x === null || x === undefined ? '–' : x.toFixed(2));
-        rows.push(`| ${player} | ${repeat} | ${receiver} | ${f(m.startupS)} | ${m.stallCount} | ${f(m.stallS)} | ${f(latencyBefore[receiver])} | ${f(m.latencyS)} | ${pauseS.toFixed(1)} |`);
+        // True latency at the second sample (the first may predate the probe's clock sync) and at
+        // the last sample before the stall: how far the playhead slipped against the wall clock.
+        const series = run.report.latencySeries.filter((x) => x.trueLatency !== null);
+        const stallStart = run.report.stalls.list[0]?.start ?? Number.POSITIVE_INFINITY;
+        const beforeStall = series.filter((x) => x.at < stallStart);
+        rows.push(`| ${player} | ${repeat} | ${receiver} | ${f(m.startupS)} | ${m.stallCount} | ${f(m.stallS)} | ${f(beforeStall[1]?.trueLatency)} | ${f(beforeStall.at(-1)?.trueLatency)} | ${f(m.latencyS)} | ${pauseS.toFixed(1)} |`);
         if (v.out) {
           mkdirSync(v.out, { recursive: true });
           writeFileSync(join(v.out, `${run.id}.json`), `${JSON.stringify(run)}\n`);
