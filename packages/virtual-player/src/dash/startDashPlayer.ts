@@ -66,7 +66,7 @@ export async function startDashPlayer(url: string, s: DashSettings, dispatcher: 
 
   /** UTCTiming http-iso / http-xsdate, as dash.js TimeSyncController: offset = server time − the request's midpoint. */
   async function syncClock(mpd: MpdInfo, base: string): Promise<number> {
-    const u = mpd.utcTiming.find((x) => /urn:mpeg:dash:utc:http-(iso|xsdate):201[44]/.test(x.schemeIdUri));
+    const u = mpd.utcTiming.find((x) => /^urn:mpeg:dash:utc:http-(iso|xsdate):201[24]$/.test(x.schemeIdUri));
     if (!u) return 0;
     try {
       const r = await get(new URL(u.value, base).href, true);
