@@ -6,6 +6,7 @@
  * in the results format (the dashboard and summarize.ts read them).
  *
  *   npx tsx e2e/experiments/validateVirtualPlayer.ts --player hls,dash --stream 2M-2s --repeats 3 --seconds 40 --out results/vplayer
+ *   npx tsx e2e/experiments/validateVirtualPlayer.ts --hold 2 …   (both through an ETHLE edge holding 2 segments)
  *
  * Not part of `npm test`: it takes minutes and measures, it does not assert.
  */
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { startOrigin } from '@ethle/live-origin';
+import { createEdgeConfig, startEdge } from '../../packages/edge-node/src/index.js';
 import type { RunResult } from '../../packages/player-demo/src/data/RunResult.js';
 import { summarizeRun } from '../../packages/player-demo/src/data/summarize.js';
 import { startVirtualPlayer } from '../../packages/virtual-player/src/index.js';
@@ -29,6 +31,8 @@ const { values: v } = parseArgs({
     // mid-segment for 2 s segments (at 16 it raced the next segment's fetch: one receiver had it, one not).
     'pause-at': { type: 'string', default: '17' },
     'pause-extra': { type: 'string', default: '4' },
+    // Play through an ETHLE edge holding this many segments (the pause stays at the origin).
+    hold: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -39,6 +43,9 @@ const pauseExtraS = Number(v['pause-extra']);
 const repeats = Number(v.repeats);
 
 const origin = await startOrigin({ port: 0, streams: [v.stream] });
+const edge = v.hold === undefined ? undefined : await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: Number(v.hold), logLevel: 'silent' }));
+const base = edge?.url ?? origin.url;
+const scheme = v.hold === undefined ? 'e2e' : `hold-${v.hold}`;
 const browser = await chromium.launch({
   executablePath: process.env.ETHLE_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
@@ -59,7 +66,7 @@ async function nextSegmentListed(url: string): Promise<void> {
 try {
   for (const player of players) {
     for (let repeat = 1; repeat <= repeats; repeat++) {
-      const src = `${origin.url}/live/${v.stream}/${player === 'hls' ? 'index.m3u8' : 'manifest.mpd'}`;
+      const src = `${base}/live/${v.stream}/${player === 'hls' ? 'index.m3u8' : 'manifest.mpd'}`;
       const page = await browser.newPage();
       // hls.js counts its start offset from the playlist edge it saw: both receivers must see the
       // same newest segment, so they start just after one is listed (not astride a boundary).
@@ -68,7 +75,7 @@ try {
       // The virtual receiver starts when Chromium's player asks for the manifest (not when the
       // page starts loading): both see the same playlist/MPD at the same moment, and the same pause.
       const manifestRequested = page.waitForRequest((r) => r.url() === src, { timeout: 30_000 });
-      await openPlayer(page, { base: origin.url, src, player, probe: true });
+      await openPlayer(page, { base, src, player, probe: true });
       await manifestRequested;
       const virtual = await startVirtualPlayer({ url: src, player });
       await sleep(pauseAtS * 1000); // the scenario's timeline: the pause comes at a fixed point
@@ -86,10 +93,10 @@ try {
       const probeReport = await page.evaluate(() => (window as any).probe.report());
       await page.close();
       await virtual.close();
-      const scenario = { stream: v.stream, player, scheme: 'e2e', hold: 0, repeat, durationS: seconds };
+      const scenario = { stream: v.stream, player, scheme, hold: Number(v.hold ?? 0), repeat, durationS: seconds };
       const runs: Record<'chromium' | 'virtual', RunResult> = {
-        chromium: { v: 1, id: `${v.stream}-loopback-e2e-${player}-r${repeat}-chromium`, startedAt: startedAt.toISOString(), scenario, report: probeReport },
-        virtual: { v: 1, id: `${v.stream}-loopback-e2e-${player}-r${repeat}-virtual`, startedAt: startedAt.toISOString(), scenario, report: virtual.report() },
+        chromium: { v: 1, id: `${v.stream}-loopback-${scheme}-${player}-r${repeat}-chromium`, startedAt: startedAt.toISOString(), scenario, report: probeReport },
+        virtual: { v: 1, id: `${v.stream}-loopback-${scheme}-${player}-r${repeat}-virtual`, startedAt: startedAt.toISOString(), scenario, report: virtual.report() },
       };
       for (const [receiver, run] of Object.entries(runs) as ['chromium' | 'virtual', RunResult][]) {
         const m = summarizeRun(run);
@@ -110,6 +117,7 @@ try {
   }
 } finally {
   await browser.close();
+  await edge?.close();
   await origin.close();
 }
 console.log(`\n${rows.join('\n')}`);
