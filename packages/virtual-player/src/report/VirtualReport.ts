@@ -1,0 +1,80 @@
+import type { PlayoutStall } from '../playout/createPlayout.js';
+
+/**
+ * The report a virtual receiver writes: the QoE probe's `QoeReport` (packages/qoe-probe/src/report.ts)
+ * field for field, so a RunResult built from it reads like one from Chromium. Times are epoch ms on
+ * the player's clock; the probe's clock sync is unnecessary when the player shares the origin's
+ * host clock (loopback, netlab namespaces).
+ */
+export interface Summary {
+  current: number | null;
+  mean: number | null;
+  p50: number | null;
+  p95: number | null;
+  samples: number;
+}
+
+export interface LatencySample {
+  at: number;
+  /** Wall clock minus the production time of the frame at the playhead, s. */
+  trueLatency: number | null;
+  /** The player's own distance to the live edge, s (hls.js `latency`, dash.js `getCurrentLiveLatency()`), as modelled. */
+  edgeDistance: number | null;
+  holdSeconds: number;
+}
+
+export interface SegmentTiming {
+  kind: 'media' | 'init' | 'manifest';
+  url: string;
+  track: string;
+  requestStart: number;
+  firstByte: number;
+  lastByte: number;
+  bytes: number;
+  throughputBps: number;
+  transferBps: number;
+  /** Media duration, s (0 for init/manifest). */
+  duration: number;
+  rendition: string;
+}
+
+export interface ErrorEntry {
+  at: number;
+  code: string;
+  source: string;
+  detail: string;
+  message: string;
+  fatal: boolean;
+}
+
+export interface VirtualReport {
+  /** 'hls' | 'dash' */
+  target: string;
+  session: string;
+  startupMs: number | null;
+  stalls: { count: number; totalMs: number; list: PlayoutStall[] };
+  latency: Summary;
+  edgeDistance: Summary;
+  holdSeconds: number;
+  latencySeries: LatencySample[];
+  segments: { count: number; bytes: number; list: SegmentTiming[] };
+  switches: never[];
+  errors: ErrorEntry[];
+  clock: { offsetMs: number; precisionMs: number; samples: number } | null;
+  manifestLag: null;
+  /** Stalls shorter than the stall threshold (not counted in `stalls`, as the probe does not see them). Not in the probe's report. */
+  shortStalls: { count: number; totalMs: number };
+  /** What this receiver is (not in the probe's report): lets a reader tell virtual runs from Chromium's. */
+  receiver: 'virtual';
+  /** Where playback started on the player's timeline and how far that was behind the live edge it computed, s. */
+  start: { position: number; offsetSeconds: number } | null;
+}
+
+/** Nearest-rank percentile, as the probe's summarize(). */
+export function summarize(values: readonly number[]): Summary {
+  const n = values.length;
+  if (n === 0) return { current: null, mean: null, p50: null, p95: null, samples: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(n, Math.max(1, Math.ceil((p / 100) * n))) - 1]!;
+  return { current: values[n - 1]!, mean: values.reduce((a, b) => a + b, 0) / n, p50: at(50), p95: at(95), samples: n };
+}
