@@ -5,7 +5,7 @@ import { parseMpd } from '../dash/parseMpd.js';
 import { createEdgeRouter } from '../url/createEdgeRouter.js';
 import { resolveUrl } from '../url/resolveUrl.js';
 import type { UriRouter } from '../url/UriRouter.js';
-import type { LoadManifestOptions } from './loadManifest.js';
+import type { LoadManifestOptions } from './LoadManifestOptions.js';
 import type { ManifestView, SegmentRef } from './ManifestView.js';
 import { originPath } from './originPath.js';
 

@@ -4,7 +4,7 @@ import { isMultivariantPlaylist, parseMediaPlaylist, parseMultivariantPlaylist }
 import { rewriteMultivariantPlaylist } from '../hls/rewriteMultivariantPlaylist.js';
 import { createEdgeRouter } from '../url/createEdgeRouter.js';
 import type { UriRouter } from '../url/UriRouter.js';
-import type { LoadManifestOptions } from './loadManifest.js';
+import type { LoadManifestOptions } from './LoadManifestOptions.js';
 import type { ManifestView, SegmentRef } from './ManifestView.js';
 import { originPath } from './originPath.js';
 
