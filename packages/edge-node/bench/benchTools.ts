@@ -93,11 +93,12 @@ http {
   };
 }
 
-/** Start the built edge CLI in its own process (like nginx), return its URL and pid. */
-export async function startEdgeProcess(args: string[]): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const bin = new URL('../bin/ethle-edge.js', import.meta.url).pathname;
-  const child = spawn(process.execPath, [bin, 'serve', ...args, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  // A bench that crashes must not leave its edge running (a soak once did).
+/**
+ * One of the project's built CLIs in its own process, started with `args` and resolved once it
+ * prints "listening on URL". A bench that crashes must not leave it running (a soak once did).
+ */
+async function startCliProcess(bin: string, args: string[], what: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const kill = (): void => void child.kill('SIGKILL');
   process.once('exit', kill);
   child.once('exit', () => process.off('exit', kill));
@@ -108,7 +109,7 @@ export async function startEdgeProcess(args: string[]): Promise<{ url: string; p
       const m = /listening on (\S+)/.exec(out);
       if (m) resolve(m[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`edge exited ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${what} exited ${code}`)));
   });
   return {
     url,
@@ -121,32 +122,20 @@ export async function startEdgeProcess(args: string[]): Promise<{ url: string; p
   };
 }
 
+/** Start the built edge CLI in its own process (like nginx), return its URL and pid. */
+export function startEdgeProcess(args: string[]): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  return startCliProcess(new URL('../bin/ethle-edge.js', import.meta.url).pathname, ['serve', ...args, '--log-level', 'warn'], 'edge');
+}
+
 /** The built live origin CLI in its own process (`ethle-origin`), with its /stats over HTTP. */
 export async function startOriginProcess(streams: string[]): Promise<{ url: string; stats(): Promise<{ bytesSent: number; requests: Record<string, number> }>; stop(): Promise<void> }> {
-  const bin = new URL('../../live-origin/bin/ethle-origin.js', import.meta.url).pathname;
-  const child = spawn(process.execPath, [bin, '--port', '0', '--streams', streams.join(',')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const kill = (): void => void child.kill('SIGKILL');
-  process.once('exit', kill);
-  child.once('exit', () => process.off('exit', kill));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`origin exited ${code}`)));
-  });
+  const p = await startCliProcess(new URL('../../live-origin/bin/ethle-origin.js', import.meta.url).pathname, ['--port', '0', '--streams', streams.join(',')], 'origin');
   return {
-    url,
+    url: p.url,
     async stats() {
-      return (await (await fetch(`${url}/stats`)).json()) as { bytesSent: number; requests: Record<string, number> };
+      return (await (await fetch(`${p.url}/stats`)).json()) as { bytesSent: number; requests: Record<string, number> };
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: p.stop,
   };
 }
 
