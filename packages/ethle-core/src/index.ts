@@ -9,3 +9,4 @@ export * from './policy/index.js';
 export * from './dash/index.js';
 export * from './session/index.js';
 export * from './http/ETHLE_HEADERS.js';
+export * from './steering/index.js';

@@ -22,4 +22,6 @@ export type EthleErrorCode =
   /** A URL to route through the edge cannot be resolved against its base. */
   | 'ERR_URL_INVALID'
   /** A manifest is neither an HLS playlist nor a DASH MPD. */
-  | 'ERR_MANIFEST_UNKNOWN';
+  | 'ERR_MANIFEST_UNKNOWN'
+  /** Content steering input is invalid (pathway id, TTL, unknown base pathway). */
+  | 'ERR_STEERING_INVALID';

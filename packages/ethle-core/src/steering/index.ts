@@ -1,0 +1,3 @@
+// Content steering for an edge fleet (HLS Content Steering / DASH-IF Content Steering).
+export * from './createSteeringManifest.js';
+export * from './addHlsSteering.js';
