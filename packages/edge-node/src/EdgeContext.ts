@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { SegmentCache } from './cache/SegmentCache.js';
 import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
 import type { EdgeEvents } from './events/EdgeEvents.js';
+import type { FleetSteering } from './fleet/FleetSteering.js';
 import type { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import type { OriginClient } from './origin/OriginClient.js';
 import type { RadioMeter } from './radio/RadioMeter.js';
@@ -35,6 +36,8 @@ export interface EdgeContext {
   rni: RniSubscription | undefined;
   /** Each receiver's delivery rate as the edge measured it (radio leg). */
   radio: RadioMeter;
+  /** The fleet this edge steers players within (content steering), if configured. */
+  fleet: FleetSteering | undefined;
   /** Why the edge should not get receivers now (draining, an origin silent), or undefined: ready. */
   notReady(): string | undefined;
   /** Backhaul RTT to an origin (configured, else measured), ms. */

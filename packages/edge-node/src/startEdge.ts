@@ -12,6 +12,7 @@ import { EdgeEvents } from './events/EdgeEvents.js';
 import { createEdgeServer } from './http/createEdgeServer.js';
 import { createRouter } from './http/createRouter.js';
 import { sendError } from './http/sendError.js';
+import { FleetSteering } from './fleet/FleetSteering.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient } from './origin/OriginClient.js';
 import { recordOriginFetch } from './origin/recordOriginFetch.js';
@@ -89,7 +90,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     for (const o of origins.values()) if (Date.now() - o.client.lastAnswerMs > freshMs) return `origin ${o.cfg.name} has not answered`;
     return undefined;
   };
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, rttFor, notReady };
+  const fleet = config.fleet === undefined ? undefined : new FleetSteering(config.fleet, config.origins[0]!.url, () => notReady() === undefined);
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, rttFor, notReady };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -188,6 +190,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         clearInterval(housekeeping);
         if (originProbe !== undefined) clearInterval(originProbe);
         streams.close();
+        fleet?.close();
         await rni?.close();
         await Promise.all([...origins.values()].map((o) => o.client.close()));
         cache.clear();

@@ -32,6 +32,12 @@ export interface EdgeConfig {
    * holds (x = 0) and says so (X-Ethle-Role: parent) — x is decided where the receivers are.
    */
   role: 'edge' | 'parent';
+  /**
+   * An edge fleet with content steering: this edge's pathway id and host as players reach it,
+   * its peers (other edges) and the origin as the last resort; the steering TTL (s). Undefined:
+   * no steering.
+   */
+  fleet: FleetConfig | undefined;
   /** Operator cap on x and on parallel origin connections per stream (paper Section III-B). */
   maxHold: number;
   /** Initial congestion window of the backhaul in MSS (the model's IW; Linux sends 10). */
@@ -96,6 +102,16 @@ export interface EdgeConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
+export interface FleetConfig {
+  pathway: string;
+  /** This edge's base URL as players reach it (steering server URI and host). */
+  publicUrl: string;
+  peers: Array<{ id: string; url: string }>;
+  /** The origin's pathway id (last resort), or undefined to never steer players to the origin. */
+  originPathway: string | undefined;
+  ttlSeconds: number;
+}
+
 /** Input to createEdgeConfig(): every field optional except an origin. */
 export interface EdgeConfigInput {
   /** One origin URL, or several named origins. */
@@ -105,6 +121,7 @@ export interface EdgeConfigInput {
   port?: number;
   hold?: 'auto' | number | string;
   role?: 'edge' | 'parent';
+  fleet?: { pathway: string; publicUrl: string; peers?: Array<{ id: string; url: string }>; originPathway?: string; ttlSeconds?: number };
   maxHold?: number;
   initialWindow?: number;
   backhaulRttMs?: number;

@@ -11,7 +11,7 @@ const KNOWN_KEYS = new Set([
   'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
-  'drainMs', 'role', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
+  'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
 ]);
 
 /** Half of Linux's tcp_rmem max: the receive window autotuning can reach on the edge's origin sockets. */
@@ -108,6 +108,21 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     if (input.hold !== undefined && hold !== 0) fail('hold', 'a parent never holds (x is decided at the edge near the receivers): leave hold unset or 0', input.hold);
     hold = 0;
   }
+  let fleet: EdgeConfig['fleet'];
+  if (input.fleet !== undefined) {
+    const f = input.fleet;
+    const id = (v: unknown, option: string): string => {
+      if (typeof v !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(v)) fail(option, 'a pathway id: letters, digits, ".", "-", "_"', v);
+      return v;
+    };
+    const pathway = id(f?.pathway, 'fleet.pathway');
+    const peers = (Array.isArray(f.peers) ? f.peers : []).map((p, i) => ({ id: id(p?.id, `fleet.peers[${i}].id`), url: originUrl(`fleet.peers[${i}].url`, p?.url) }));
+    const ids = new Set([pathway, ...peers.map((p) => p.id)]);
+    if (ids.size !== peers.length + 1) fail('fleet.peers', 'pathway ids must be unique', peers);
+    const originPathway = f.originPathway === undefined ? undefined : id(f.originPathway, 'fleet.originPathway');
+    if (originPathway !== undefined && ids.has(originPathway)) fail('fleet.originPathway', 'must differ from the edges\' ids', originPathway);
+    fleet = { pathway, publicUrl: originUrl('fleet.publicUrl', f.publicUrl), peers, originPathway, ttlSeconds: num('fleet.ttlSeconds', f.ttlSeconds, 5, 1, 3600, true) };
+  }
   const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(HOLD_LIMITS.defaultMax, hold) : HOLD_LIMITS.defaultMax, 1, HOLD_LIMITS.max, true);
   if (typeof hold === 'number' && hold > maxHold) fail('hold', `hold ${hold} exceeds maxHold ${maxHold}`, hold);
 
@@ -155,6 +170,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     port: num('port', input.port, 8080, 0, 65535, true),
     hold,
     role,
+    fleet,
     maxHold,
     initialWindow: num('initialWindow', input.initialWindow, 10, 1, 1000, true),
     backhaulRttMs: input.backhaulRttMs === undefined ? undefined : num('backhaulRttMs', input.backhaulRttMs, 0, 0.01, 10_000),

@@ -1,4 +1,4 @@
-import { chooseRadioEstimate } from '@ethle/core';
+import { addHlsSteering, chooseRadioEstimate } from '@ethle/core';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
@@ -86,7 +86,9 @@ export function createManifestHandler(ctx: EdgeContext) {
       headers[HEADERS.session] = session;
       headers[HEADERS.holdSegments] = '0';
       headers[HEADERS.holdSeconds] = '0';
-      return sendText(res, req, headers, held.body, metrics);
+      // In a fleet: the steering server and this edge's pathway, so players fail over to peers.
+      const body = ctx.fleet === undefined ? held.body : Buffer.from(addHlsSteering(held.text, { serverUri: ctx.fleet.serverUri, pathwayId: ctx.fleet.pathway }), 'utf8');
+      return sendText(res, req, headers, body, metrics);
     }
 
     const ip = clientIp(req);

@@ -65,6 +65,13 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       return;
     }
     if (target.path === TIMELINE_PATH) return handleTimeline(res, target);
+    if (target.path === '/_ethle/steering' && ctx.fleet !== undefined) {
+      // Content steering: the fleet's pathways for a player on `_HLS_pathway` / `_DASH_pathway`.
+      const current = target.query.get('_HLS_pathway') ?? target.query.get('_DASH_pathway');
+      const body = JSON.stringify(ctx.fleet.manifest(current));
+      res.writeHead(200, { ...CORS, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
+      return;
+    }
     if (target.path.startsWith('/_ethle/')) {
       sendError(res, 404, 'not found');
       return;

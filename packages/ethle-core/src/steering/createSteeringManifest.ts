@@ -39,7 +39,9 @@ export function createSteeringManifest(o: { pathways: readonly SteeringPathway[]
   const base = o.pathways.find((p) => p.id === o.basePathway);
   if (base === undefined) throw new EthleError('ERR_STEERING_INVALID', `unknown base pathway ${JSON.stringify(o.basePathway)}`, { basePathway: o.basePathway });
   const edges = o.pathways.filter((p) => !p.lastResort);
-  const ready = edges.filter((p) => p.ready).sort((a, b) => a.load - b.load || a.id.localeCompare(b.id));
+  // Ties keep the player where it is (the base pathway first), then by id: no needless moves.
+  const rank = (p: SteeringPathway) => (p.id === base.id ? 0 : 1);
+  const ready = edges.filter((p) => p.ready).sort((a, b) => a.load - b.load || rank(a) - rank(b) || a.id.localeCompare(b.id));
   const order = (ready.length > 0 ? ready : edges).map((p) => p.id);
   for (const p of o.pathways) if (p.lastResort) order.push(p.id);
   const clones = o.pathways.filter((p) => p.id !== base.id && order.includes(p.id)).map((p) => ({ 'BASE-ID': base.id, ID: p.id, 'URI-REPLACEMENT': { HOST: p.host } }));
