@@ -48,6 +48,10 @@ describe('content steering in a fleet', () => {
     ]);
     expect(m.TTL).toBe(1);
 
+    // dash.js names its pathway quoted, current first, and gets hosts with their ports.
+    const dash = (await (await request(`${urlA}/_ethle/steering?_DASH_pathway=%22edge-b%2Cedge-a%22`)).body.json()) as typeof m;
+    expect(dash['PATHWAY-PRIORITY'][0]).toBe('edge-b');
+    expect(dash['PATHWAY-CLONES'][0]!['URI-REPLACEMENT'].HOST).toBe(`127.0.0.1:${port}`);
     await b.close();
     edges.splice(edges.indexOf(b), 1);
     await until(async () => (await steering('edge-b'))['PATHWAY-PRIORITY'].join() === 'edge-a,origin', 'edge-b left out', 5_000);

@@ -28,18 +28,28 @@ export class FleetSteering {
     return this.#f.pathway;
   }
 
+  /** This edge's base URL as players reach it. */
+  get publicUrl(): string {
+    return this.#f.publicUrl;
+  }
+
   /** Where players fetch the steering manifest (this edge). */
   get serverUri(): string {
     return `${this.#f.publicUrl}/_ethle/steering`;
   }
 
-  /** The steering manifest for a player on `current` (its _HLS_pathway / _DASH_pathway), else on this edge. */
-  manifest(current: string | null): SteeringManifest {
+  /**
+   * The steering manifest for a player on `current` (its _HLS_pathway / _DASH_pathway), else on
+   * this edge. Clone hosts differ by player: dash.js replaces the URL's host (port included),
+   * hls.js only the host name (a port in it is refused), keeping the URL's port.
+   */
+  manifest(current: string | null, player: 'hls' | 'dash'): SteeringManifest {
+    const hostOf = (url: string): string => (player === 'dash' ? new URL(url).host : new URL(url).hostname);
     const pathways: SteeringPathway[] = [
-      { id: this.#f.pathway, host: new URL(this.#f.publicUrl).hostname, ready: this.#selfReady(), load: 0 },
-      ...this.#f.peers.map((p) => ({ id: p.id, host: new URL(p.url).hostname, ready: this.#ready.get(p.id) ?? false, load: 0 })),
+      { id: this.#f.pathway, host: hostOf(this.#f.publicUrl), ready: this.#selfReady(), load: 0 },
+      ...this.#f.peers.map((p) => ({ id: p.id, host: hostOf(p.url), ready: this.#ready.get(p.id) ?? false, load: 0 })),
     ];
-    if (this.#f.originPathway !== undefined) pathways.push({ id: this.#f.originPathway, host: new URL(this.#originUrl).hostname, ready: true, load: 0, lastResort: true });
+    if (this.#f.originPathway !== undefined) pathways.push({ id: this.#f.originPathway, host: hostOf(this.#originUrl), ready: true, load: 0, lastResort: true });
     const base = current !== null && pathways.some((p) => p.id === current) ? current : this.#f.pathway;
     return createSteeringManifest({ pathways, basePathway: base, ttlSeconds: this.#f.ttlSeconds, reloadUri: this.serverUri });
   }
@@ -61,4 +71,15 @@ export class FleetSteering {
       }),
     );
   }
+}
+
+/**
+ * The pathway a player is on, from its steering request: hls.js sends `_HLS_pathway=edge-a`,
+ * dash.js `_DASH_pathway="edge-a"` or a quoted list, current first.
+ */
+export function currentPathway(query: URLSearchParams): string | null {
+  const v = query.get('_HLS_pathway') ?? query.get('_DASH_pathway');
+  if (v === null) return null;
+  const first = v.replace(/^"|"$/g, '').split(',')[0]!.trim();
+  return first === '' ? null : first;
 }

@@ -1,4 +1,4 @@
-import { addHlsSteering, chooseRadioEstimate } from '@ethle/core';
+import { addDashSteering, addHlsSteering, chooseRadioEstimate, isEthleError } from '@ethle/core';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
@@ -142,8 +142,23 @@ export function createManifestHandler(ctx: EdgeContext) {
     headers[HEADERS.holdSegments] = String(held.holdSegments);
     headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);
     if (held.fresh) metrics.hold.set({ stream: stream.key, group: typeof config.hold === 'number' || x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
-    sendText(res, req, headers, held.body, metrics);
+    sendText(res, req, headers, ctx.fleet !== undefined && version.view.kind === 'dash' ? steeredMpd(ctx, held, origin.prefix + originPath) : held.body, metrics);
   };
+}
+
+/**
+ * In a fleet, an MPD names the steering server and this edge as a service location (dash.js
+ * steers by BaseURL@serviceLocation). An MPD with BaseURLs of its own is served as it is.
+ */
+function steeredMpd(ctx: EdgeContext, held: { text: string; body: Buffer }, edgePath: string): Buffer {
+  const fleet = ctx.fleet!;
+  try {
+    const dir = edgePath.slice(0, edgePath.lastIndexOf('/') + 1);
+    return Buffer.from(addDashSteering(held.text, { serverUri: fleet.serverUri, serviceLocation: fleet.pathway, baseUrl: `${fleet.publicUrl}${dir}`, location: `${fleet.publicUrl}${edgePath}` }), 'utf8');
+  } catch (e) {
+    if (!isEthleError(e)) throw e;
+    return held.body;
+  }
 }
 
 function sendText(res: ServerResponse, req: IncomingMessage, headers: Record<string, string | number>, body: Buffer, metrics: EdgeContext['metrics']): void {

@@ -3,6 +3,7 @@ import type { EdgeContext, Origin } from '../EdgeContext.js';
 import { createManifestHandler } from '../handlers/handleManifest.js';
 import { handleRniNotification } from '../handlers/handleRniNotification.js';
 import { createSegmentHandler } from '../handlers/handleSegment.js';
+import { currentPathway } from '../fleet/FleetSteering.js';
 import { RNI_CALLBACK_PATH } from '../radio/RniSubscription.js';
 import { CORS, CORS_PREFLIGHT } from './HEADERS.js';
 import { isRejection, parseTarget } from './parseTarget.js';
@@ -67,8 +68,8 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
     if (target.path === TIMELINE_PATH) return handleTimeline(res, target);
     if (target.path === '/_ethle/steering' && ctx.fleet !== undefined) {
       // Content steering: the fleet's pathways for a player on `_HLS_pathway` / `_DASH_pathway`.
-      const current = target.query.get('_HLS_pathway') ?? target.query.get('_DASH_pathway');
-      const body = JSON.stringify(ctx.fleet.manifest(current));
+      const current = currentPathway(target.query);
+      const body = JSON.stringify(ctx.fleet.manifest(current, target.query.has('_DASH_pathway') ? 'dash' : 'hls'));
       res.writeHead(200, { ...CORS, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
       return;
     }

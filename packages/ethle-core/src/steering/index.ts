@@ -1,3 +1,4 @@
 // Content steering for an edge fleet (HLS Content Steering / DASH-IF Content Steering).
 export * from './createSteeringManifest.js';
 export * from './addHlsSteering.js';
+export * from './addDashSteering.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addHlsSteering, createSteeringManifest, EthleError, parseMultivariantPlaylist } from '../../src/index.js';
+import { addDashSteering, addHlsSteering, createSteeringManifest, EthleError, parseMpd, parseMultivariantPlaylist } from '../../src/index.js';
 
 const pathways = [
   { id: 'edge-a', host: 'edge-a.mec.example', ready: true, load: 40 },
@@ -50,5 +50,24 @@ describe('addHlsSteering', () => {
     // Applied twice: still one steering tag, one PATHWAY-ID per variant.
     const again = addHlsSteering(out, { serverUri: 'http://edge-a/_ethle/steering', pathwayId: 'edge-a' });
     expect(again).toBe(out);
+  });
+});
+
+describe('addDashSteering', () => {
+  const mpd = `<?xml version="1.0"?>
+<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-11-22T00:00:00Z" minimumUpdatePeriod="PT2S" profiles="urn:mpeg:dash:profile:isoff-live:2011">
+  <Period id="p0" start="PT0S">
+    <AdaptationSet mimeType="video/mp4"><SegmentTemplate timescale="1" duration="2" media="v/$Number$.m4s" initialization="v/init.mp4"/><Representation id="v" bandwidth="2000000"/></AdaptationSet>
+  </Period>
+</MPD>`;
+  it('adds the steering server and this edge as a service location with its base URL; the MPD still parses', () => {
+    const out = addDashSteering(mpd, { serverUri: 'http://edge-a/_ethle/steering?x=1&y=2', serviceLocation: 'edge-a', baseUrl: 'http://edge-a/live/2M-2s/' });
+    expect(out).toContain('<BaseURL serviceLocation="edge-a">http://edge-a/live/2M-2s/</BaseURL>');
+    expect(out).toContain('<ContentSteering defaultServiceLocation="edge-a" queryBeforeStart="true">http://edge-a/_ethle/steering?x=1&amp;y=2</ContentSteering>');
+    const info = parseMpd(out);
+    expect(info.periods[0]!.representations[0]!.baseUrls).toEqual(['http://edge-a/live/2M-2s/']);
+  });
+  it('refuses an MPD with BaseURLs of its own, with a code', () => {
+    expect(() => addDashSteering(mpd.replace('<Period', '<BaseURL>http://o/</BaseURL><Period'), { serverUri: 's', serviceLocation: 'a', baseUrl: 'b' })).toThrow(EthleError);
   });
 });

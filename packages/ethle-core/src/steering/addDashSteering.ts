@@ -1,0 +1,27 @@
+import { EthleError } from '../errors/EthleError.js';
+
+// The MPD start tag (attribute values in real MPDs carry no '>'), and MPD-level BaseURL elements.
+const MPD_START_RE = /<MPD\b[^>]*>/;
+const ESCAPE: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const esc = (v: string) => v.replace(/[&<>"]/g, (c) => ESCAPE[c]!);
+
+/**
+ * An MPD with DASH-IF Content Steering: `<ContentSteering defaultServiceLocation queryBeforeStart>`
+ * naming the steering server, an MPD-level `<BaseURL serviceLocation>` (and, given, a `<Location>`
+ * for MPD refreshes) for this edge — the
+ * base every relative URL resolves against, and what the steering manifest's host clones copy for
+ * the other edges and the origin. An MPD that already has BaseURL elements of its own is refused
+ * (ERR_STEERING_INVALID): which of them a clone should copy is not this function's to guess.
+ */
+export function addDashSteering(text: string, o: { serverUri: string; serviceLocation: string; baseUrl: string; location?: string }): string {
+  const m = MPD_START_RE.exec(text);
+  if (m === null) throw new EthleError('ERR_STEERING_INVALID', 'no MPD element', {});
+  if (/<BaseURL\b/.test(text)) throw new EthleError('ERR_STEERING_INVALID', 'the MPD has BaseURL elements of its own', {});
+  if (o.location !== undefined && /<Location\b/.test(text)) throw new EthleError('ERR_STEERING_INVALID', 'the MPD has a Location of its own', {});
+  const at = m.index + m[0].length;
+  const loc = esc(o.serviceLocation);
+  // A Location for the same service location: MPD refreshes follow the player to another edge too.
+  const location = o.location === undefined ? '' : `\n  <Location serviceLocation="${loc}">${esc(o.location)}</Location>`;
+  const add = `\n  <BaseURL serviceLocation="${loc}">${esc(o.baseUrl)}</BaseURL>${location}\n  <ContentSteering defaultServiceLocation="${loc}" queryBeforeStart="true">${esc(o.serverUri)}</ContentSteering>`;
+  return text.slice(0, at) + add + text.slice(at);
+}
