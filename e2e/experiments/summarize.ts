@@ -141,10 +141,10 @@ export function summarize(dir: string): ResultSet | undefined {
   for (const r of rows) csv.push([r.cell, r.scheme, r.runs, f(r.throughputMbps), f(r.startupS), f(r.stallS), f(r.holdS), f(r.latencyS)].join(','));
   writeFileSync(join(dir, 'summary.csv'), `${csv.join('\n')}\n`);
   // The spread behind the means: one row per run (repeats, seeds and x visible).
-  const perRun = ['id,cell,scheme,repeat,throughput_mbps,startup_s,buffering_s,stalls,holding_s,total_latency_s,x,measured_backhaul_mbps,steady_backhaul_mbps,x_changes,stall_segments'];
+  const perRun = ['id,cell,scheme,repeat,throughput_mbps,startup_s,buffering_s,stalls,holding_s,total_latency_s,x,measured_backhaul_mbps,steady_backhaul_mbps,x_changes,stall_segments,invalid'];
   for (const r of [...runs].sort((a, b) => a.id.localeCompare(b.id))) {
     const m = summarizeRun(r);
-    perRun.push([m.id, m.cell, m.scheme, r.scenario.repeat ?? '', f(m.throughputMbps), f(m.startupS), f(m.stallS), m.stallCount, f(m.holdS), f(m.latencyS), r.edge?.x ?? '', f(r.edge?.measuredBackhaulMbps ?? null), f(r.edge?.steadyBackhaulMbps ?? null), (r.edge?.holdChanges ?? []).map((c) => `${c.hold}@${c.atS.toFixed(0)}s`).join(' '), Object.entries(stallCauses(r) ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k}:${n}`).join(' ')].join(','));
+    perRun.push([m.id, m.cell, m.scheme, r.scenario.repeat ?? '', f(m.throughputMbps), f(m.startupS), f(m.stallS), m.stallCount, f(m.holdS), f(m.latencyS), r.edge?.x ?? '', f(r.edge?.measuredBackhaulMbps ?? null), f(r.edge?.steadyBackhaulMbps ?? null), (r.edge?.holdChanges ?? []).map((c) => `${c.hold}@${c.atS.toFixed(0)}s`).join(' '), Object.entries(stallCauses(r) ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k}:${n}`).join(' '), ((r as { invalid?: string }).invalid ?? '').replace(/[,\n]/g, ';')].join(','));
   }
   writeFileSync(join(dir, 'runs.csv'), `${perRun.join('\n')}\n`);
   const t3 = tableIII(set);
