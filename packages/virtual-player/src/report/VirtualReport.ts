@@ -1,4 +1,8 @@
+import type { LatencySample, SegmentTiming, Summary } from '@ethle/qoe-probe';
 import type { PlayoutStall } from '../playout/createPlayout.js';
+
+// The probe's own types, not copies: a virtual report must stay what the probe reports.
+export type { LatencySample, SegmentTiming, Summary };
 
 /**
  * The report a virtual receiver writes: the QoE probe's `QoeReport` (packages/qoe-probe/src/report.ts)
@@ -6,37 +10,8 @@ import type { PlayoutStall } from '../playout/createPlayout.js';
  * the player's clock; the probe's clock sync is unnecessary when the player shares the origin's
  * host clock (loopback, netlab namespaces).
  */
-export interface Summary {
-  current: number | null;
-  mean: number | null;
-  p50: number | null;
-  p95: number | null;
-  samples: number;
-}
 
-export interface LatencySample {
-  at: number;
-  /** Wall clock minus the production time of the frame at the playhead, s. */
-  trueLatency: number | null;
-  /** The player's own distance to the live edge, s (hls.js `latency`, dash.js `getCurrentLiveLatency()`), as modelled. */
-  edgeDistance: number | null;
-  holdSeconds: number;
-}
 
-export interface SegmentTiming {
-  kind: 'media' | 'init' | 'manifest';
-  url: string;
-  track: string;
-  requestStart: number;
-  firstByte: number;
-  lastByte: number;
-  bytes: number;
-  throughputBps: number;
-  transferBps: number;
-  /** Media duration, s (0 for init/manifest). */
-  duration: number;
-  rendition: string;
-}
 
 export interface ErrorEntry {
   at: number;
