@@ -151,15 +151,23 @@ export function createManifestHandler(ctx: EdgeContext) {
  * steers by BaseURL@serviceLocation). An MPD with BaseURLs of its own is served as it is.
  */
 function steeredMpd(ctx: EdgeContext, held: { text: string; body: Buffer }, edgePath: string): Buffer {
+  // Once per held text (the stream caches one per origin version × x), not once per request.
+  const cached = STEERED.get(held);
+  if (cached !== undefined) return cached;
   const fleet = ctx.fleet!;
+  let body = held.body;
   try {
     const dir = edgePath.slice(0, edgePath.lastIndexOf('/') + 1);
-    return Buffer.from(addDashSteering(held.text, { serverUri: fleet.serverUri, serviceLocation: fleet.pathway, baseUrl: `${fleet.publicUrl}${dir}`, location: `${fleet.publicUrl}${edgePath}` }), 'utf8');
+    body = Buffer.from(addDashSteering(held.text, { serverUri: fleet.serverUri, serviceLocation: fleet.pathway, baseUrl: `${fleet.publicUrl}${dir}`, location: `${fleet.publicUrl}${edgePath}` }), 'utf8');
   } catch (e) {
     if (!isEthleError(e)) throw e;
-    return held.body;
   }
+  STEERED.set(held, body);
+  return body;
 }
+
+/** Steered MPD bodies by held text: freed with the held text (a new version, another x). */
+const STEERED = new WeakMap<object, Buffer>();
 
 function sendText(res: ServerResponse, req: IncomingMessage, headers: Record<string, string | number>, body: Buffer, metrics: EdgeContext['metrics']): void {
   metrics.countRequest('manifest', 200);
