@@ -1,6 +1,7 @@
 import { chromium, expect, test } from '@playwright/test';
 import { runScenario } from '../experiments/runScenario.js';
 import type { Scenario } from '../experiments/Scenario.js';
+import { stallCauses } from '../experiments/summarize.js';
 
 // The QoE experiment in miniature, on real kernel TCP (packages/netlab): one cell of the paper's
 // matrix — 15M-2s over a 224 ms (Japan) backhaul and an LTE-A RAN — played by real hls.js with the
@@ -23,6 +24,9 @@ for (const scheme of ['e2e', 'auto']) {
     expect(r.startupMs, 'the player started').not.toBeNull();
     expect(r.segments.count).toBeGreaterThan(10);
     if (scheme === 'auto') {
+      // A failure must say where its stalls came from: a segment the edge held whole (the radio
+      // leg), one still crossing the backhaul, or none in flight.
+      if (r.stalls.count > 0) console.log(`auto stall causes: ${JSON.stringify(stallCauses(run))}; x changes: ${JSON.stringify(run.edge?.holdChanges)}; relays: ${JSON.stringify(run.links)}`);
       // ETHLE's promise: no buffering. The model holds x ≥ 1 for 3.7 MB segments at 224 ms (Table III: 2).
       expect(r.stalls.count).toBe(0);
       expect(run.edge?.x).toBeGreaterThanOrEqual(1);

@@ -74,6 +74,15 @@ describe('policy groups and the RAN constraint (auto hold)', () => {
     expect(metricValue(m, 'ethle_redirects_total')).toBe(1);
   });
 
+  it('the redirect names the origin as receivers reach it (originPublicUrl), not the address the edge fetches from', async () => {
+    await setup({ originPublicUrl: 'https://origin.example/cdn/' });
+    await manifest(`/live/a/index.m3u8${cmcd('slow', 1_000)}`);
+    const r = await request(`${edge.url}/live/a/index.m3u8${cmcd('slow', 1_000)}`);
+    await r.body.dump();
+    expect(r.statusCode).toBe(307);
+    expect(r.headers['location']).toBe('https://origin.example/cdn/live/a/index.m3u8');
+  });
+
   it('pass-through instead of redirect serves the playlist unheld', async () => {
     await setup({ ranFailAction: 'pass-through' });
     await manifest(`/live/a/index.m3u8${cmcd('slow', 1_000)}`);

@@ -25,6 +25,8 @@ describe('createEdgeConfig', () => {
     [{ origin: 'http://x', bogus: 1 }, /unknown option/],
     [{ origins: [{ name: 'metrics', url: 'http://x' }] }, /reserved/],
     [{ origin: 'http://x', tls: { keyPath: 'k' } }, /certPath/],
+    [{ origin: 'http://x', originPublicUrl: 'ftp://y' }, /originPublicUrl.*only http/],
+    [{ origins: [{ name: 'a', url: 'http://x' }], originPublicUrl: 'http://y' }, /originPublicUrl: goes with origin/],
   ])('rejects %j with a coded, actionable error', (input, msg) => {
     let err: unknown;
     try {

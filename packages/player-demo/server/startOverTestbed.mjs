@@ -57,11 +57,11 @@ export async function startOverTestbed(o) {
     procs.push(origin);
     await ready(origin, /listening/, 'the origin');
     const originInside = `http://${tb.hosts.origin.ip}:8081`;
-    const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originInside, '--host', '0.0.0.0', '--port', '8080', '--hold', String(o.hold)]);
-    procs.push(edge);
-    await ready(edge, /listen/i, 'the edge');
     // One forwarder per server, both entering at the client: the page reaches the edge over the
-    // radio and the origin over the radio and the backhaul (routed through the edge's host).
+    // radio and the origin over the radio and the backhaul (routed through the edge's host). The
+    // forwarders connect on demand, so they go up before the edge, which must know the origin's
+    // host URL: a receiver it redirects to the origin (eq. 3, `--hold auto`) goes there, not to a
+    // namespace address the browser cannot reach.
     const targets = [
       ['origin', tb.hosts.origin.ip, 8081, o.ports.origin],
       ['edge', tb.hosts.edge.ranIp, 8080, o.ports.edge],
@@ -79,6 +79,9 @@ export async function startOverTestbed(o) {
       forwarders.push(h);
       urls[name] = h.url;
     }
+    const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originInside, '--origin-public-url', urls.origin, '--host', '0.0.0.0', '--port', '8080', '--hold', String(o.hold)]);
+    procs.push(edge);
+    await ready(edge, /listen/i, 'the edge');
     return {
       originUrl: urls.origin,
       edgeUrl: urls.edge,

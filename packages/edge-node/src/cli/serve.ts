@@ -9,7 +9,9 @@ import { EXIT_USAGE, type CliIo } from './CliIo.js';
 const USAGE = `usage: ethle-edge serve --origin URL [options]
 
   --origin URL            the one origin to serve (paths mirror the origin's)
-  --config FILE           JSON config: every option, and "origins": [{"name","url"}] for several
+  --origin-public-url URL the origin as receivers reach it, for redirects (eq. 3), when the
+                          edge reaches it on an address they cannot (default: --origin)
+  --config FILE           JSON config: every option, and "origins": [{"name","url","publicUrl"?}]
                           origins (then each is served under /{name}/...)
   --port N                listen port (default 8080; 0 = any)
   --host ADDR             listen address (default 127.0.0.1; 0.0.0.0 on a MEC box)
@@ -42,6 +44,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       allowPositionals: false,
       options: {
         origin: { type: 'string' },
+        'origin-public-url': { type: 'string' },
         config: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
@@ -83,6 +86,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       return n;
     };
     if (values.origin !== undefined) input = { ...input, origin: values.origin, origins: undefined };
+    if (values['origin-public-url'] !== undefined) input = { ...input, originPublicUrl: values['origin-public-url'] };
     if (input.origins === undefined) delete input.origins;
     const set = <K extends keyof EdgeConfigInput>(k: K, v: EdgeConfigInput[K] | undefined): void => {
       if (v !== undefined) input[k] = v;

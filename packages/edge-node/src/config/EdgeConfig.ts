@@ -6,6 +6,12 @@ export interface OriginConfig {
   name: string;
   /** Base URL of the origin, e.g. `http://origin.example:8081` (http or https, no query). */
   url: string;
+  /**
+   * The origin's base URL as receivers reach it, for redirects (eq. 3). Usually `url`; it differs
+   * when the edge reaches the origin on an address its receivers cannot (a private backhaul, a
+   * service name inside the operator's network).
+   */
+  publicUrl: string;
 }
 
 export interface RniConfig {
@@ -116,7 +122,9 @@ export interface FleetConfig {
 export interface EdgeConfigInput {
   /** One origin URL, or several named origins. */
   origin?: string;
-  origins?: Array<{ name: string; url: string }>;
+  /** With `origin`: the origin as receivers reach it, when that differs (see OriginConfig.publicUrl). */
+  originPublicUrl?: string;
+  origins?: Array<{ name: string; url: string; publicUrl?: string }>;
   host?: string;
   port?: number;
   hold?: 'auto' | number | string;

@@ -7,7 +7,7 @@ const ORIGIN_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/i;
 const RAN_FAIL_ACTIONS: readonly RanFailAction[] = ['redirect-307', 'redirect-302', 'pass-through'];
 const LOG_LEVELS: readonly EdgeConfig['logLevel'][] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const KNOWN_KEYS = new Set([
-  'origin', 'origins', 'host', 'port', 'hold', 'maxHold', 'initialWindow', 'backhaulRttMs', 'defaultRanMbps',
+  'origin', 'originPublicUrl', 'origins', 'host', 'port', 'hold', 'maxHold', 'initialWindow', 'backhaulRttMs', 'defaultRanMbps',
   'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
@@ -81,7 +81,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   let origins: OriginConfig[];
   if (input.origin !== undefined && input.origins !== undefined) fail('origin', 'give either origin or origins, not both');
   if (input.origin !== undefined) {
-    origins = [{ name: 'origin', url: originUrl('origin', input.origin) }];
+    const url = originUrl('origin', input.origin);
+    origins = [{ name: 'origin', url, publicUrl: input.originPublicUrl === undefined ? url : originUrl('originPublicUrl', input.originPublicUrl) }];
   } else if (Array.isArray(input.origins) && input.origins.length > 0) {
     const seen = new Set<string>();
     origins = input.origins.map((o, i) => {
@@ -91,11 +92,13 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
       }
       if (seen.has(name) || name === 'healthz' || name === 'metrics') fail(`origins[${i}].name`, `duplicate or reserved name ${name}`, name);
       seen.add(name);
-      return { name, url: originUrl(`origins[${i}].url`, o.url) };
+      const url = originUrl(`origins[${i}].url`, o.url);
+      return { name, url, publicUrl: o.publicUrl === undefined ? url : originUrl(`origins[${i}].publicUrl`, o.publicUrl) };
     });
   } else {
     fail('origin', 'required: --origin http://ORIGIN or an origins list in the config file');
   }
+  if (input.originPublicUrl !== undefined && input.origin === undefined) fail('originPublicUrl', 'goes with origin; with an origins list give each its publicUrl');
 
   let hold: 'auto' | number = 'auto';
   if (input.hold !== undefined && input.hold !== 'auto') {

@@ -122,7 +122,8 @@ export function createManifestHandler(ctx: EdgeContext) {
       x = policy.streamHold(stream.key);
     } else if (d.kind === 'redirect') {
       const status = config.ranFailAction === 'redirect-302' ? 302 : 307;
-      const location = origin.client.absolute(originPath + target.forwardQuery);
+      // The origin as receivers reach it, which need not be the address the edge fetches from.
+      const location = `${origin.cfg.publicUrl}${originPath}${target.forwardQuery}`;
       metrics.redirects.inc();
       // A receiver leaves the edge for good: say on what evidence.
       ctx.log.info({ session, stream: stream.key, ranMbps: d.ranMbps, bitrateMbps: d.bitrateMbps, evidence: d.evidence.map((e) => ({ mbps: e.bps / 1e6, source: e.source })) }, 'receiver redirected to the origin (eq. 3)');
