@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import { openPlayer, playerErrors, waitForPlayback } from '../fixtures/playerPage.js';
 
-// Real hls.js and dash.js in Debian Chromium play the live origin's three flavours for ≥ 30 s.
+// Real hls.js and dash.js in Debian Chromium play the live origin's three flavours for ≥ 16 s (eight 2 s segments, several playlist refreshes).
 let origin: LiveOrigin;
 test.beforeAll(async () => {
   origin = await startOrigin({ port: 0, streams: ['2M-2s'] });
@@ -16,7 +16,7 @@ const cases = [
 ] as const;
 
 for (const c of cases) {
-  test(`${c.name} plays live for 30 s with a bounded distance to the live edge`, async ({ page }) => {
+  test(`${c.name} plays live for 16 s with a bounded distance to the live edge`, async ({ page }) => {
     test.setTimeout(90_000);
     await openPlayer(page, { base: origin.url, src: `${origin.url}${c.path}`, player: c.player });
     await waitForPlayback(page, 1);
@@ -24,7 +24,7 @@ for (const c of cases) {
     const started = Date.now();
     const lags: number[] = [];
     let lastTime = -1;
-    while (Date.now() - started < 30_000) {
+    while (Date.now() - started < 16_000) {
       // Distance to the live edge: wall clock minus the production time of the frame on screen.
       // Both players expose it: hls.js via playingDate (from PDT), dash.js via timeAsUTC (from AST).
       const s = await page.evaluate(() => {
@@ -36,11 +36,11 @@ for (const c of cases) {
       expect(s.t).toBeGreaterThanOrEqual(lastTime);
       lastTime = s.t;
       if (Number.isFinite(s.lag)) lags.push(s.lag);
-      await page.waitForTimeout(2000); // sampling cadence, not a stand-in for an event
+      await page.waitForTimeout(1000); // sampling cadence, not a stand-in for an event
     }
     const end = await page.evaluate(() => (window as any).video.currentTime as number);
     // Playback advanced in real time (allowing for a short rebuffer on this shared machine).
-    expect(end - firstT).toBeGreaterThan(25);
+    expect(end - firstT).toBeGreaterThan(13);
     expect(await playerErrors(page)).toEqual([]);
     expect(lags.length).toBeGreaterThan(10);
     // Live: a few segments behind production, and not drifting away.

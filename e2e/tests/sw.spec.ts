@@ -80,7 +80,7 @@ for (const player of ['hls', 'dash'] as const) {
   });
 }
 
-test('dash: over 80 s the latency gap stays the declared hold, and /time never comes from the worker', async ({ page }) => {
+test('dash: over 50 s the latency gap stays the declared hold, and /time never comes from the worker', async ({ page }) => {
   // dash.js re-syncs its clock to the origin's /time (UTCTiming). A worker that stored /time (or
   // replayed stored segments' Date to the probe) moved both clocks back: after ~30 s the playhead
   // jumped back and latency climbed, after ~40 s the probe under-reported latency by the hold.
@@ -95,7 +95,7 @@ test('dash: over 80 s the latency gap stays the declared hold, and /time never c
   const report = () => page.evaluate(() => (window as any).demo.handles[0].probe.report());
   const from = (await report()).latencySeries.length;
   const t0 = Date.now();
-  await expect.poll(async () => Date.now() - t0 > 80_000 && (await report()).latencySeries.length >= from + 40, { timeout: 120_000, intervals: [2000] }).toBe(true);
+  await expect.poll(async () => Date.now() - t0 > 50_000 && (await report()).latencySeries.length >= from + 25, { timeout: 120_000, intervals: [2000] }).toBe(true);
   const r = await report();
   const gaps: number[] = r.latencySeries
     .slice(from)
@@ -105,7 +105,7 @@ test('dash: over 80 s the latency gap stays the declared hold, and /time never c
   const medians: number[] = [];
   for (let i = 0; i + 5 <= gaps.length; i += 5) medians.push([...gaps.slice(i, i + 5)].sort((a, b) => a - b)[2]!);
   test.info().annotations.push({ type: 'gaps', description: medians.map((m) => m.toFixed(2)).join(' ') });
-  expect(medians.length).toBeGreaterThanOrEqual(8);
+  expect(medians.length).toBeGreaterThanOrEqual(5);
   for (const m of medians) expect(Math.abs(m - 4)).toBeLessThanOrEqual(0.5);
   expect(r.holdSeconds).toBe(4);
   expect(r.stalls.count).toBe(0);
