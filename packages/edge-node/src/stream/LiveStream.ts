@@ -354,6 +354,12 @@ export class LiveStream {
         const s = byId.get(id);
         return s === undefined ? undefined : cache.peek(this.#cacheKey(s.path))?.bytes;
       },
+      // The entry is made when its fetch starts (the cache's coarse wall clock, ms steps).
+      fetchElapsedMs: (id) => {
+        const s = byId.get(id);
+        const e = s === undefined ? undefined : cache.peek(this.#cacheKey(s.path));
+        return e === undefined ? undefined : nowWall - e.createdAt;
+      },
       ...(rtt === undefined ? {} : { firstByteMs: rtt }),
       maxSplit: Math.max(1, this.#o.maxParallel),
     };

@@ -34,6 +34,11 @@ export async function startTestOrigin(
     ranges?: boolean;
     /** A new ETag on every response: the object changes between requests. */
     changingEtag?: boolean;
+    /**
+     * Write EXT-X-PROGRAM-DATE-TIME per segment: its start, one target duration before produce()
+     * made it (a live encoder finishes a segment at its end), so the edge knows production times.
+     */
+    programDateTime?: boolean;
   } = {},
 ) {
   const segmentBytes = opts.segmentBytes ?? 64 * 1024;
@@ -57,6 +62,8 @@ export async function startTestOrigin(
   const aborted = new Map<string, number>();
   let segmentBytesSent = 0;
   let etag = 0;
+  /** Wall-clock production time of the segments in the window (programDateTime). */
+  const producedAt = new Map<number, number>();
 
   const body = (n: number): Buffer => {
     const b = Buffer.alloc(segmentBytes);
@@ -66,7 +73,11 @@ export async function startTestOrigin(
   const playlist = (): string => {
     const first = Math.max(0, produced - windowSize);
     let s = `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:${target}\n#EXT-X-MEDIA-SEQUENCE:${first}\n`;
-    for (let i = first; i < produced; i++) s += `${opts.bitrateKbps === undefined ? '' : `#EXT-X-BITRATE:${opts.bitrateKbps}\n`}#EXTINF:${target.toFixed(3)},\nseg${i}.ts\n`;
+    for (let i = first; i < produced; i++) {
+      const at = producedAt.get(i);
+      if (opts.programDateTime && at !== undefined) s += `#EXT-X-PROGRAM-DATE-TIME:${new Date(at - target * 1000).toISOString()}\n`;
+      s += `${opts.bitrateKbps === undefined ? '' : `#EXT-X-BITRATE:${opts.bitrateKbps}\n`}#EXTINF:${target.toFixed(3)},\nseg${i}.ts\n`;
+    }
     return s;
   };
   const multivariant = (): string => `#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=${opts.variantBandwidth ?? 1_000_000}\na/index.m3u8\n`;
@@ -182,7 +193,10 @@ export async function startTestOrigin(
     segmentBytes,
     body,
     produce(n = 1) {
+      const now = Date.now();
+      for (let i = 0; i < n; i++) producedAt.set(produced + i, now);
       produced += n;
+      for (const k of producedAt.keys()) if (k < produced - windowSize) producedAt.delete(k);
     },
     get produced() {
       return produced;

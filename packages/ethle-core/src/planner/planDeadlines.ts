@@ -13,6 +13,12 @@ export interface PrefetchDeadlines {
   deadlineMs: (id: number) => number | undefined;
   /** Bytes an in-flight fetch of `id` has received so far (undefined: 0). */
   receivedBytes?: (id: number) => number | undefined;
+  /**
+   * How long the in-flight fetch of `id` has run, ms (undefined: unknown). With it, a fetch that is
+   * running slower than the measured flow rate is projected at its own rate: the measured rate is
+   * the past, and a backhaul that has just slowed down shows first in the fetches under way.
+   */
+  fetchElapsedMs?: (id: number) => number | undefined;
   /** Wait before a new fetch's first byte: the request's RTT, ms (default 0). */
   firstByteMs?: number;
   /** Most byte ranges one segment may be fetched as (default 4). */
@@ -40,6 +46,16 @@ export interface DeadlineOutcome {
   late: DeadlineMiss[];
   /** x + 1 when some fetch will miss its deadline whatever the plan does now. */
   needsHold: number | undefined;
+}
+
+/**
+ * Bytes/ms an in-flight fetch achieved since its first byte could arrive, or Infinity when there is
+ * too little to tell (no bytes yet, or under 100 ms of body): then the measured flow rate stands.
+ */
+function ownRate(got: number, elapsedMs: number | undefined, firstByteMs: number): number {
+  if (elapsedMs === undefined || !Number.isFinite(elapsedMs) || got <= 0) return Number.POSITIVE_INFINITY;
+  const bodyMs = elapsedMs - firstByteMs;
+  return bodyMs < 100 ? Number.POSITIVE_INFINITY : got / bodyMs;
 }
 
 /** Validates the deadline options once; returns the numbers the projection needs. */
@@ -89,7 +105,7 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     const bytes = positiveBytes(d.segmentBytes(id), id);
     const got = d.receivedBytes?.(id) ?? 0;
     if (!(got >= 0) || !Number.isFinite(got)) invalid('deadlines.receivedBytes', got);
-    const projectedMs = d.nowMs + Math.max(0, bytes - got) / bytesPerMs;
+    const projectedMs = d.nowMs + Math.max(0, bytes - got) / Math.min(bytesPerMs, ownRate(got, d.fetchElapsedMs?.(id), firstByteMs));
     if (projectedMs > deadline) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: true });
   }
   return { split, late, needsHold: late.length > 0 ? hold + 1 : undefined };

@@ -86,6 +86,25 @@ describe('planPrefetch with deadlines', () => {
     expect(q.needsHold).toBeUndefined();
   });
 
+  it('an in-flight fetch slower than the measured flow rate is projected at its own rate', () => {
+    // 4 started at 8 s (first byte 224 ms later); at 10 s it has 1 MB: 1 MB in 1.776 s of body is
+    // 4.5 Mbit/s, so 2.7 MB more take 4.8 s → 14.8 s, past 12 s — though the measured 60 Mbit/s
+    // flow rate of earlier fetches would project 10.36 s.
+    const own = deadlines(10_000, 60, { receivedBytes: (id) => (id === 4 ? 1e6 : undefined), fetchElapsedMs: (id) => (id === 4 ? 2000 : undefined) });
+    const p = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: own });
+    expect(p.late).toMatchObject([{ id: 4, inFlight: true, deadlineMs: 12_000 }]);
+    expect(p.late![0]!.projectedMs).toBeCloseTo(10_000 + 2.7e6 / (1e6 / 1776), -1);
+    expect(p.needsHold).toBe(3);
+    // Too little to tell (nothing in yet, or under 100 ms of body): the flow rate stands.
+    for (const early of [{ receivedBytes: () => 0, fetchElapsedMs: () => 2000 }, { receivedBytes: () => 1e5, fetchElapsedMs: () => 300 }]) {
+      const q = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: deadlines(10_000, 60, early) });
+      expect(q.late).toEqual([]);
+    }
+    // Faster than the flow rate: the flow rate (the lower) still decides.
+    const fast = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: deadlines(10_000, 6, { receivedBytes: () => 1e6, fetchElapsedMs: () => 400 }) });
+    expect(fast.late![0]!.projectedMs).toBeCloseTo(13_600, 0);
+  });
+
   it('earliest deadline first under the parallel cap, after the segments receivers wait for', () => {
     // Two groups' deadlines out of id order: 17 is due first, 18 has none.
     const due: Record<number, number> = { 15: 5000, 16: 6000, 17: 1000 };

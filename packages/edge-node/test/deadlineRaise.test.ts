@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
+import { metricValue, startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
+
+let origin: TestOrigin;
+let edge: RunningEdge;
+let producer: NodeJS.Timeout | undefined;
+afterEach(async () => {
+  clearInterval(producer);
+  await edge?.close();
+  await origin?.close();
+});
+
+describe('deadline-aware prefetch at the edge (issue 19)', () => {
+  it('a held segment whose fetch will end after it becomes visible raises x at once, before its slow sample arrives', async () => {
+    // 256 KiB segments of 1 s (2.1 Mbit/s), produced once a second like a live origin.
+    origin = await startTestOrigin({ segmentBytes: 256 * 1024, window: 10, targetDuration: 1, bitrateKbps: 2097, programDateTime: true });
+    origin.produce(6);
+    const producedAt = new Map<number, number>();
+    producer = setInterval(() => {
+      producedAt.set(origin.produced, Date.now());
+      origin.produce(1);
+    }, 1000);
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, hold: 'auto' }));
+    const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
+    edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
+    // A receiver whose radio (2.2 Mbit/s, measured: it has media buffered) just carries the stream:
+    // eq. 3 holds, eq. 1 does not — it is in the hold-x group, so held segments have deadlines.
+    let bl = 1000;
+    const pl = async () => {
+      const cmcd = encodeURIComponent(`bl=${(bl += 100)},mtp=2200,sid="r1"`);
+      const r = await request(`${edge.url}/live/a/index.m3u8?CMCD=${cmcd}`);
+      return { x: Number(r.headers['x-ethle-hold-segments']), text: await r.body.text() };
+    };
+    await until(async () => {
+      const p = await pl();
+      const last = /seg(\d+)\.ts\s*$/.exec(p.text.trim());
+      if (last) await (await request(`${edge.url}/live/a/seg${last[1]}.ts`)).body.dump();
+      // Until the edge has a measured steady-state flow rate (three such fetches): deadlines need one.
+      const m = await (await request(`${edge.url}/metrics`)).body.text();
+      return p.x >= 1 && (metricValue(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin', flows: 'steady' }) ?? 0) >= 3;
+    }, 'a held playlist and a measured backhaul', 15_000);
+    const before = (await pl()).x;
+    // From now on every segment trickles out in ~1.6 s (16 KiB per 100 ms): longer than x = 1 allows.
+    const slowFrom = Date.now();
+    origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 100 });
+    const raised = await until(async () => {
+      // The receiver plays: it asks for the newest segment its playlist lists.
+      const last = /seg(\d+)\.ts\s*$/.exec((await pl()).text.trim());
+      if (last) await (await request(`${edge.url}/live/a/seg${last[1]}.ts`)).body.dump();
+      return changes.find((c) => c.atMs >= slowFrom && c.hold > before);
+    }, 'x raised', 20_000);
+    // Raised by the planner's deadline check, and before the deadline passed: the fetch under way
+    // was projected at its own (slow) rate, not at the fast rate earlier fetches measured.
+    expect(raised.reason).toMatch(/a held segment's fetch misses its deadline \((\d+)/);
+    const late = Number(/\((\d+)/.exec(raised.reason)![1]);
+    const visibleAt = producedAt.get(late)! + before * 1000;
+    expect(raised.atMs).toBeLessThan(visibleAt);
+  }, 30_000);
+});
