@@ -9,4 +9,5 @@ export * from './policy/index.js';
 export * from './dash/index.js';
 export * from './session/index.js';
 export * from './http/ETHLE_HEADERS.js';
+export type * from './http/TimelineSnapshot.js';
 export * from './steering/index.js';

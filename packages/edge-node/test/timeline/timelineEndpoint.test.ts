@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../../src/index.js';
-import type { TimelineSnapshot } from '../../src/timeline/TimelineSnapshot.js';
+import type { TimelineSnapshot } from '@ethle/core';
 import { until } from '../helpers/startTestOrigin.js';
 
 // GET /_ethle/timeline on a real edge in front of the real live origin.

@@ -1,3 +1,5 @@
+// The edge's `GET /_ethle/timeline` answer: written by packages/edge-node, read by the demo page
+// (packages/player-demo) — one definition of the wire format for both.
 /** One segment as the edge saw it (epoch ms on the edge's clock; absent = not happened yet). */
 export interface TimelineSegment {
   /** HLS: the playlist; DASH: the representation. Ids are per track. */
