@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { joinOffsetsMs, matrix, scenarioId } from './Scenario.js';
 import { quantile, scaleFigures } from './scaleFigures.js';
+import { cdfRows, scaleTable } from './scaleTable.js';
 
 const base = { rtt: '224', stream: '15M-2s', ran: 'lte-a', scheme: 'e2e,auto', repeats: 1, durationS: 60, player: 'hls' };
 
@@ -57,5 +58,35 @@ describe('scaleFigures', () => {
     expect(f.scale.backhaulUtilisation).toBe(0.5);
     expect(f.receivers[0]).toMatchObject({ error: 'refused', startupS: null });
     expect(quantile([5, 1, 3, 2, 4], 0.5)).toBe(3);
+  });
+});
+
+describe('scaleTable and its CDF rows', () => {
+  const rec = (receiver: number, startupS: number | null, stallS = 0) => ({ receiver, address: '', joinMs: 0, startupS, stalls: stallS > 0 ? 1 : 0, stallS, latencyS: 10 });
+  const scale = (fetches: number) => ({ receivers: 2, played: 2, segments: 10, originFetchesPerSegment: fetches, originFetchesPerSegmentMax: fetches, originBytesPerSegment: 1, copiesPerSegment: fetches, backhaulMbps: { mean: 50, p95: 80, max: 90 }, backhaulCapMbps: 100, backhaulUtilisation: 0.5 });
+  const sc = (scheme: string) => ({ stream: '15M-2s', player: 'hls' as const, scheme, rttMs: 224, durationS: 60, receivers: 2, join: 'sync' });
+  const runs = [
+    { id: 'e', scenario: sc('e2e'), receivers: [rec(0, 4, 2), rec(1, 6)], scale: scale(2) },
+    { id: 'a', scenario: sc('auto'), receivers: [rec(0, 2), rec(1, 3)], scale: scale(1) },
+    { id: 'bad', scenario: sc('auto'), receivers: [rec(0, 99), rec(1, 99)], scale: scale(1), invalid: 'relay late' },
+  ];
+
+  it('pools receivers per group, leaves invalid runs out but counts them', () => {
+    const { markdown, receiverRows } = scaleTable(runs);
+    const auto = markdown.split('\n').find((l) => l.includes('| auto |'))!;
+    expect(auto).toContain('| 1 (1) | 2/2 |');
+    expect(auto).toContain('| 2.0 (3.0) |'); // startup median (p90) of 2 and 3 — not the invalid 99s
+    expect(markdown.split('\n').find((l) => l.includes('| e2e |'))).toContain('| 2.00 (2) | 2.00 |');
+    expect(receiverRows).toHaveLength(4);
+    expect(scaleTable(runs, { includeInvalid: true }).receiverRows).toHaveLength(6);
+  });
+
+  it('CDF rows rise to 1 per group in value order', () => {
+    const { receiverRows } = scaleTable(runs);
+    const cdf = cdfRows(receiverRows, 'startup_s').filter((r) => r.scheme === 'e2e');
+    expect(cdf.map((r) => [r.value, r.fraction])).toEqual([
+      [4, 0.5],
+      [6, 1],
+    ]);
   });
 });
