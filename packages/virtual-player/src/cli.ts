@@ -58,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
   if (maxBuffer !== undefined && !(maxBuffer > 0 && maxBuffer <= 600)) return fail(`ERR_VPLAYER_CONFIG: --max-buffer-length must be in (0, 600] s, got ${v['max-buffer-length']}`);
   const buffers = maxBuffer === undefined ? {} : { hls: { maxBufferLength: maxBuffer, maxMaxBufferLength: maxBuffer }, dash: { bufferTarget: maxBuffer } };
   const addresses = v['local-address']?.split(',').map((a) => a.trim()) ?? [];
-  const offsets = v['start-offsets-ms']?.split(',').map(Number) ?? addresses.map(() => 0);
+  const offsets = v['start-offsets-ms']?.split(',').map(Number) ?? new Array<number>(Math.max(1, addresses.length)).fill(0);
   if (offsets.length !== Math.max(1, addresses.length) || offsets.some((o) => !(o >= 0 && o <= 3_600_000))) {
     return fail(`ERR_VPLAYER_CONFIG: --start-offsets-ms wants one offset in [0, 3600000] per receiver (${Math.max(1, addresses.length)}), got ${v['start-offsets-ms']}`);
   }

@@ -50,3 +50,36 @@ describe('playReceivers', () => {
     expect(() => createVirtualPlayerConfig({ url: 'http://x/a.m3u8', player: 'hls', localAddress: 'eth0' })).toThrow(/localAddress/);
   });
 });
+
+describe('ethle-vplayer CLI with a group', () => {
+  it('one line per receiver, each from its own address', async () => {
+    const { main } = await import('../src/cli.js');
+    const out: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((c: string) => (out.push(c), true)) as typeof process.stdout.write;
+    try {
+      const code = await main(['--url', `${origin.url}/live/2M-2s/index.m3u8`, '--seconds', '1', '--local-address', '127.0.0.2,127.0.0.3', '--start-offsets-ms', '0,10', '--id', 'g']);
+      expect(code).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    const lines = out.join('').trim().split('\n').map((l) => JSON.parse(l) as { receiver: number; run?: { id: string } });
+    expect(lines.map((l) => [l.receiver, l.run?.id])).toEqual([
+      [0, 'g-u0'],
+      [1, 'g-u1'],
+    ]);
+  }, 20_000);
+
+  it('offsets must match the receivers', async () => {
+    const { main } = await import('../src/cli.js');
+    const err: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((c: string) => (err.push(c), true)) as typeof process.stderr.write;
+    try {
+      expect(await main(['--url', 'http://127.0.0.1:1/x.m3u8', '--local-address', '127.0.0.2,127.0.0.3', '--start-offsets-ms', '0'])).toBe(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(err.join('')).toMatch(/ERR_VPLAYER_CONFIG: --start-offsets-ms/);
+  });
+});
