@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMeanCi, meanCi, t95 } from './meanCi.js';
 import { mergeRuns, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.js';
 import { holdArg, paperHoldX } from './paperHoldX.js';
+import { receiverPairs } from './receiverPairs.js';
 
 function run(o: { id: string; scheme: string; startupS: number; stallS?: number; stalls?: number; latencyS?: number; rttMs?: number; stream?: string; invalid?: string; x?: number; receiver?: string; startedAt?: string }): MergedRun {
   const stalls = o.stalls ?? 0;
@@ -122,5 +123,21 @@ describe("hold-paper: Table III's x", () => {
     expect(holdArg('auto', '50M-4s', 224)).toBe('auto');
     expect(holdArg('e2e', '50M-4s', 224)).toBeUndefined();
     expect(() => holdArg('hold-paper', '15M-2s', 450)).toThrow(/Table III/);
+  });
+});
+
+describe('receiverPairs: Chromium vs virtual on the same seed', () => {
+  it('pairs by scenario and repeat and checks the three criteria', () => {
+    const pairs = receiverPairs([
+      run({ id: '15M-2s-224ms-lte-a-e2e-hls-r1', scheme: 'e2e', startupS: 4, stallS: 0, stalls: 0 }),
+      run({ id: '15M-2s-224ms-lte-a-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4.5, stallS: 0.9, stalls: 1, receiver: 'virtual' }),
+      run({ id: '15M-2s-224ms-lte-a-auto-hls-r1', scheme: 'auto', startupS: 3, stallS: 10, stalls: 3 }),
+      run({ id: '15M-2s-224ms-lte-a-auto-hls-virtual-r1', scheme: 'auto', startupS: 3.6, stallS: 8, stalls: 1, receiver: 'virtual' }),
+      run({ id: '15M-2s-224ms-lte-a-auto-hls-r2', scheme: 'auto', startupS: 3 }), // no partner
+    ]);
+    expect(pairs.map((p) => [p.key, p.startupOk, p.bufferingOk, p.stallsOk])).toEqual([
+      ['15M-2s-224ms-lte-a-auto-hls-r1', false, false, false], // +20 %, 2 s of 10 s = 20 % > max(1 s, 15 %), 3 vs 1
+      ['15M-2s-224ms-lte-a-e2e-hls-r1', true, true, true], // +12.5 %, 0.9 s ≤ 1 s, 0 vs 1
+    ]);
   });
 });
