@@ -53,7 +53,7 @@ describe('scaleFigures', () => {
       playedS: 2,
       backhaulCapMbps: 200,
     });
-    expect(f.scale).toMatchObject({ segments: 2, originFetchesPerSegment: 3, originFetchesPerSegmentMax: 4, copiesPerSegment: 3, played: 0 });
+    expect(f.scale).toMatchObject({ segments: 2, originFetchesPerSegment: 3, originFetchesPerSegmentMax: 4, copiesPerSegment: 3, played: 0, originRefetched: { '/a/1.m4s': 4, '/a/2.m4s': 2 } });
     expect(f.scale.backhaulMbps).toEqual({ mean: 100, p95: 100, max: 100 });
     expect(f.scale.backhaulUtilisation).toBe(0.5);
     expect(f.receivers[0]).toMatchObject({ error: 'refused', startupS: null });
@@ -63,7 +63,7 @@ describe('scaleFigures', () => {
 
 describe('scaleTable and its CDF rows', () => {
   const rec = (receiver: number, startupS: number | null, stallS = 0) => ({ receiver, address: '', joinMs: 0, startupS, stalls: stallS > 0 ? 1 : 0, stallS, latencyS: 10 });
-  const scale = (fetches: number) => ({ receivers: 2, played: 2, segments: 10, originFetchesPerSegment: fetches, originFetchesPerSegmentMax: fetches, originBytesPerSegment: 1, copiesPerSegment: fetches, backhaulMbps: { mean: 50, p95: 80, max: 90 }, backhaulCapMbps: 100, backhaulUtilisation: 0.5 });
+  const scale = (fetches: number) => ({ receivers: 2, played: 2, segments: 10, originFetchesPerSegment: fetches, originFetchesPerSegmentMax: fetches, originRefetched: {}, originBytesPerSegment: 1, copiesPerSegment: fetches, backhaulMbps: { mean: 50, p95: 80, max: 90 }, backhaulCapMbps: 100, backhaulUtilisation: 0.5 });
   const sc = (scheme: string) => ({ stream: '15M-2s', player: 'hls' as const, scheme, rttMs: 224, durationS: 60, receivers: 2, join: 'sync' });
   const runs = [
     { id: 'e', scenario: sc('e2e'), receivers: [rec(0, 4, 2), rec(1, 6)], scale: scale(2) },

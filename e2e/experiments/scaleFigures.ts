@@ -22,6 +22,8 @@ export interface ScaleFigures {
   /** Origin fetches per segment: ~1 through the edge, ~N for E2E. */
   originFetchesPerSegment: number | null;
   originFetchesPerSegmentMax: number | null;
+  /** The segments the origin served more than once, with how often (bounded by the run's segments). */
+  originRefetched: Record<string, number>;
   /** Origin bytes (everything it sent) per segment, and that over the segment's size: copies of each segment the backhaul carried. */
   originBytesPerSegment: number | null;
   copiesPerSegment: number | null;
@@ -76,6 +78,7 @@ export function scaleFigures(o: {
       segments,
       originFetchesPerSegment: segments ? fetches.reduce((a, b) => a + b, 0) / segments : null,
       originFetchesPerSegmentMax: segments ? Math.max(...fetches) : null,
+      originRefetched: Object.fromEntries(Object.entries(o.originFetches).filter(([, k]) => k > 1)),
       originBytesPerSegment: perSegment,
       copiesPerSegment: perSegment === null ? null : perSegment / o.segmentBytes,
       backhaulMbps: { mean, p95: quantile(windows, 0.95), max: windows.length ? Math.max(...windows) : null },
