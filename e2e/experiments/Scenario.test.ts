@@ -81,6 +81,13 @@ describe('scaleTable and its CDF rows', () => {
     expect(scaleTable(runs, { includeInvalid: true }).receiverRows).toHaveLength(6);
   });
 
+  it('runs with another backhaul cap are another group', () => {
+    const capped = { ...runs[1]!, id: 'a60', scenario: { ...sc('auto'), backhaulMbps: 60 } };
+    const lines = scaleTable([runs[1]!, capped]).markdown.split('\n').filter((l) => l.includes('| auto |'));
+    expect(lines).toHaveLength(2);
+    expect(lines.map((l) => l.split(' | ')[5])).toEqual(['–', '60']);
+  });
+
   it('CDF rows rise to 1 per group in value order', () => {
     const { receiverRows } = scaleTable(runs);
     const cdf = cdfRows(receiverRows, 'startup_s').filter((r) => r.scheme === 'e2e');
