@@ -165,6 +165,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       report,
       edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, k]) => a + k, 0) / segs.length : undefined },
     };
+    let redirects: number | undefined;
     if (hold !== undefined) {
       const m = await fetchIn(tb, 'edge', 'http://127.0.0.1:8080/metrics');
       const x = metric(m, 'ethle_hold_segments', { group: 'hold-x' }) ?? metric(m, 'ethle_hold_segments');
@@ -188,6 +189,9 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       }
       run.edge.holdChanges = holdChanges;
       run.edge.segmentRequests = segmentRequests;
+      // Receivers the edge sent to the origin (eq. 3: their radio measured slower than the
+      // bitrate): with many receivers, each one is another flow over the backhaul.
+      redirects = metricSum(m, 'ethle_redirects_total');
     }
     // Queue drops on a link say whether the radio's rate cap or the relay, not TCP, limited a run;
     // the relays' departure lateness whether the links kept their timing while the box was busy.
@@ -213,7 +217,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       backhaulCapMbps: s.backhaulMbps,
     });
     run.receivers = figures.receivers;
-    run.scale = figures.scale;
+    run.scale = { ...figures.scale, ...(redirects !== undefined ? { edgeRedirects: redirects } : {}) };
     if (outDir) {
       mkdirSync(outDir, { recursive: true });
       writeFileSync(join(outDir, `${run.id}.json`), `${JSON.stringify(run)}\n`);

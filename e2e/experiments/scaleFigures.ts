@@ -32,6 +32,8 @@ export interface ScaleFigures {
   backhaulCapMbps?: number;
   /** Mean backhaul rate over its cap. */
   backhaulUtilisation?: number;
+  /** Receivers the edge redirected to the origin (eq. 3), through the edge only. */
+  edgeRedirects?: number;
 }
 
 export type Outcome = { receiver: number; run: RunResult } | { receiver: number; error: string };
