@@ -64,7 +64,7 @@ describe('scaleFigures', () => {
 describe('scaleTable and its CDF rows', () => {
   const rec = (receiver: number, startupS: number | null, stallS = 0) => ({ receiver, address: '', joinMs: 0, startupS, stalls: stallS > 0 ? 1 : 0, stallS, latencyS: 10 });
   const scale = (fetches: number) => ({ receivers: 2, played: 2, segments: 10, originFetchesPerSegment: fetches, originFetchesPerSegmentMax: fetches, originRefetched: {}, originBytesPerSegment: 1, copiesPerSegment: fetches, backhaulMbps: { mean: 50, p95: 80, max: 90 }, backhaulCapMbps: 100, backhaulUtilisation: 0.5 });
-  const sc = (scheme: string) => ({ stream: '15M-2s', player: 'hls' as const, scheme, rttMs: 224, durationS: 60, receivers: 2, join: 'sync' });
+  const sc = (scheme: string) => ({ stream: '15M-2s', player: 'hls' as const, scheme, rttMs: 224, durationS: 60, receivers: 2, join: 'sync' as const });
   const runs = [
     { id: 'e', scenario: sc('e2e'), receivers: [rec(0, 4, 2), rec(1, 6)], scale: scale(2) },
     { id: 'a', scenario: sc('auto'), receivers: [rec(0, 2), rec(1, 3)], scale: scale(1) },

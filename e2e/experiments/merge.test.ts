@@ -4,7 +4,7 @@ import { mergeRuns, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.j
 import { holdArg, paperHoldX } from './paperHoldX.js';
 import { receiverPairs } from './receiverPairs.js';
 
-function run(o: { id: string; scheme: string; startupS: number; stallS?: number; stalls?: number; latencyS?: number; rttMs?: number; stream?: string; invalid?: string; x?: number; receiver?: string; startedAt?: string }): MergedRun {
+function run(o: { id: string; scheme: string; startupS: number; stallS?: number; stalls?: number; latencyS?: number; rttMs?: number; stream?: string; invalid?: string; x?: number; receiver?: 'chromium' | 'virtual'; startedAt?: string }): MergedRun {
   const stalls = o.stalls ?? 0;
   return {
     v: 1,

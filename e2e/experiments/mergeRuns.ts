@@ -4,7 +4,7 @@ import { formatMeanCi, meanCi } from './meanCi.js';
 import { paperHoldX } from './paperHoldX.js';
 
 /** A run file as the experiments write it (runScenario's ExperimentRun, as far as merging reads it). */
-export type MergedRun = RunResult & { invalid?: string; scenario: RunResult['scenario'] & { receiver?: string } };
+export type MergedRun = RunResult & { invalid?: string };
 
 /** summary.csv's columns, in order (issue 16 item 4). */
 export const SUMMARY_COLUMNS = ['cell', 'rtt_ms', 'stream', 'scheme', 'runs', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x'] as const;

@@ -5,7 +5,7 @@ import { quantile } from './scaleFigures.js';
 export type ScaleRun = Pick<ExperimentRun, 'id' | 'scenario' | 'receivers' | 'scale' | 'invalid'>;
 
 const groupOf = (r: ScaleRun) => {
-  const s = r.scenario as ScaleRun['scenario'] & { receivers?: number; join?: string; cell?: string; backhaulMbps?: number };
+  const s = r.scenario;
   return { stream: s.stream, rttMs: s.rttMs ?? 0, n: s.receivers ?? 1, join: (s.receivers ?? 1) > 1 ? (s.join ?? 'sync') : '–', cell: s.cell ?? 'shared', cap: s.backhaulMbps, scheme: s.scheme };
 };
 const keyOf = (g: ReturnType<typeof groupOf>) => `${g.stream}|${g.rttMs}|${g.cap ?? ''}|${g.join}|${g.n}|${g.cell}|${g.scheme}`;
