@@ -4,6 +4,10 @@
 //   --rtt 137,224,302,334   --stream 15M-2s,50M-4s   --ran lte-a|none|trace:FILE
 //   --scheme e2e,hold-0,hold-2,auto   --repeats 3   --duration 120 (s)   --player hls|dash
 //   --cc bbr|cubic|reno   --tcp-buffers 64M (hosts' max TCP buffer; default Linux's, 4 MB send)
+//   --scheme … hold-paper (Table III's x for each cell)
+//   --receiver chromium|virtual (default chromium; virtual: packages/virtual-player in the client namespace)
+//   --receivers 1,4,16 (receivers in one cell; > 1 needs --receiver virtual)   --cell shared|per-user
+//   --join sync|spread (all within 2 s, or evenly over one segment)   --backhaul-mbps 300 (backhaul cap)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -20,6 +24,11 @@ const { values: a, positionals } = parseArgs({
     player: { type: 'string', default: 'hls' },
     cc: { type: 'string', default: 'bbr' },
     'tcp-buffers': { type: 'string', default: '' },
+    receiver: { type: 'string', default: 'chromium' },
+    receivers: { type: 'string', default: '1' },
+    cell: { type: 'string', default: 'shared' },
+    join: { type: 'string', default: 'sync' },
+    'backhaul-mbps': { type: 'string', default: '' },
     out: { type: 'string', default: 'results' },
     shard: { type: 'string' },
   },
@@ -34,6 +43,7 @@ const env = {
   EXP_RTT: a.rtt, EXP_STREAM: a.stream, EXP_RAN: a.ran, EXP_SCHEME: a.scheme,
   EXP_REPEATS: a.repeats, EXP_DURATION: a.duration, EXP_PLAYER: a.player, EXP_CC: a.cc,
   EXP_TCP_BUFFERS: a['tcp-buffers'],
+  EXP_RECEIVER: a.receiver, EXP_RECEIVERS: a.receivers, EXP_CELL: a.cell, EXP_JOIN: a.join, EXP_BACKHAUL_MBPS: a['backhaul-mbps'],
   EXP_OUT: new URL(a.out, `file://${process.cwd()}/`).pathname,
 };
 const args = ['playwright', 'test', '-c', 'e2e/experiments/playwright.config.ts', ...(a.shard ? [`--shard=${a.shard}`] : []), ...positionals];

@@ -15,27 +15,88 @@ export interface Scenario {
   cc?: 'bbr' | 'cubic' | 'reno';
   /** Maximum TCP buffer on every host (bytes); undefined = Linux's defaults (4 MB send). */
   tcpBufferBytes?: number;
+  /** Who plays: real Chromium + hls.js/dash.js with the QoE probe (default, the reference) or virtual receivers (packages/virtual-player). */
+  receiver?: 'chromium' | 'virtual';
+  /** Receivers in the one cell (default 1; more need `receiver: 'virtual'`). */
+  receivers?: number;
+  /** How the cell's receivers share the radio: one 112 Mbit/s cap for all (`shared`, default) or a link each (`per-user`). */
+  cell?: 'shared' | 'per-user';
+  /** Backhaul rate cap, Mbit/s each way (default none). */
+  backhaulMbps?: number;
+  /** When the receivers join: all within 2 s (`sync`, default — the worst case for on-off traffic) or evenly over one segment duration (`spread`). */
+  join?: 'sync' | 'spread';
+}
+
+const SCHEME = /^(e2e|auto|hold-\d+|hold-paper)$/;
+
+/** Join offsets of a scenario's receivers, ms: evenly over 2 s (`sync`) or over one segment (`spread`). */
+export function joinOffsetsMs(s: Pick<Scenario, 'receivers' | 'join'>, segmentSeconds: number): number[] {
+  const n = s.receivers ?? 1;
+  const window = s.join === 'spread' ? segmentSeconds * 1000 : 2000;
+  return Array.from({ length: n }, (_, i) => (n === 1 ? 0 : Math.round((i * window) / n)));
 }
 
 export const scenarioId = (s: Scenario) =>
-  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}-${s.scheme}-${s.player}-r${s.repeat}`;
+  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}` +
+  `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'shared'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
 
 /** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */
-export function matrix(o: { rtt: string; stream: string; ran: string; scheme: string; repeats: number; durationS: number; player: string; cc?: string; tcpBuffers?: string }): Scenario[] {
+export function matrix(o: {
+  rtt: string;
+  stream: string;
+  ran: string;
+  scheme: string;
+  repeats: number;
+  durationS: number;
+  player: string;
+  cc?: string;
+  tcpBuffers?: string;
+  receiver?: string;
+  receivers?: string;
+  cell?: string;
+  backhaulMbps?: string;
+  join?: string;
+}): Scenario[] {
   const tcpBufferBytes = parseBytes(o.tcpBuffers);
+  const receiver = o.receiver ?? 'chromium';
+  if (receiver !== 'chromium' && receiver !== 'virtual') throw new Error(`--receiver must be chromium or virtual, got ${receiver}`);
+  const cell = o.cell ?? 'shared';
+  if (cell !== 'shared' && cell !== 'per-user') throw new Error(`--cell must be shared or per-user, got ${cell}`);
+  const backhaulMbps = o.backhaulMbps ? Number(o.backhaulMbps) : undefined;
+  if (backhaulMbps !== undefined && !(backhaulMbps > 0 && backhaulMbps <= 10_000)) throw new Error(`--backhaul-mbps must be in (0, 10000], got ${o.backhaulMbps}`);
   const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
   const out: Scenario[] = [];
+  const counts = list(o.receivers ?? '1').map(Number);
+  for (const n of counts) if (!(Number.isInteger(n) && n >= 1 && n <= 200)) throw new Error(`--receivers wants integers in [1, 200], got ${o.receivers}`);
+  if (receiver === 'chromium' && counts.some((n) => n > 1)) throw new Error('--receivers > 1 needs --receiver virtual (one Chromium per run)');
+  const joins = list(o.join ?? 'sync');
+  for (const j of joins) if (j !== 'sync' && j !== 'spread') throw new Error(`--join must be sync or spread, got ${j}`);
   for (const rtt of list(o.rtt))
     for (const stream of list(o.stream))
       for (const ran of list(o.ran))
         for (const player of list(o.player))
-          for (let repeat = 1; repeat <= o.repeats; repeat++)
-            for (const scheme of list(o.scheme)) {
-              if (!/^(e2e|auto|hold-\d+)$/.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N)`);
-              const cc = (o.cc ?? 'bbr') as Scenario['cc'];
-              if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
-              out.push({ rttMs: Number(rtt), stream, ran, scheme, repeat, durationS: o.durationS, player: player === 'dash' ? 'dash' : 'hls', cc, ...(tcpBufferBytes ? { tcpBufferBytes } : {}) });
-            }
+          for (const receivers of counts)
+            for (const join of receivers > 1 ? joins : ['sync'])
+              for (let repeat = 1; repeat <= o.repeats; repeat++)
+                for (const scheme of list(o.scheme)) {
+                  if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N, hold-paper)`);
+                  const cc = (o.cc ?? 'bbr') as Scenario['cc'];
+                  if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
+                  out.push({
+                    rttMs: Number(rtt),
+                    stream,
+                    ran,
+                    scheme,
+                    repeat,
+                    durationS: o.durationS,
+                    player: player === 'dash' ? 'dash' : 'hls',
+                    cc,
+                    ...(tcpBufferBytes ? { tcpBufferBytes } : {}),
+                    ...(receiver === 'virtual' ? { receiver } : {}),
+                    ...(receivers > 1 ? { receivers, cell: cell as Scenario['cell'], join: join as Scenario['join'] } : {}),
+                    ...(backhaulMbps ? { backhaulMbps } : {}),
+                  });
+                }
   return out;
 }
 
@@ -51,6 +112,11 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     player: env.EXP_PLAYER ?? 'hls',
     cc: env.EXP_CC ?? 'bbr',
     tcpBuffers: env.EXP_TCP_BUFFERS,
+    receiver: env.EXP_RECEIVER || 'chromium',
+    receivers: env.EXP_RECEIVERS || '1',
+    cell: env.EXP_CELL || 'shared',
+    backhaulMbps: env.EXP_BACKHAUL_MBPS || undefined,
+    join: env.EXP_JOIN || 'sync',
   });
 }
 

@@ -1,13 +1,17 @@
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserType } from '@playwright/test';
+import type { BrowserType } from '@playwright/test';
 import { backhaul, createTestbed, lteA, parseMahimahiTrace, relayTimingProblems, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
-import { openPlayer } from '../fixtures/playerPage.js';
-import { playerBufferConfig } from './playerBuffer.js';
-import { scenarioId, type Scenario } from './Scenario.js';
+import { holdArg } from './paperHoldX.js';
+import { playChromium } from './playChromium.js';
+import { playerBufferConfig, forwardBufferSeconds, HLS_DEFAULT_BUFFER_S } from './playerBuffer.js';
+import { playVirtualInTestbed, type VirtualOutcome } from './playVirtualInTestbed.js';
+import { scaleFigures, type ReceiverFigures, type ScaleFigures } from './scaleFigures.js';
+import { joinOffsetsMs, scenarioId, type Scenario } from './Scenario.js';
+import { fetchIn, metric, metricSum, waitForLine } from './testbedIo.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ORIGIN_BIN = join(root, 'packages/live-origin/bin/ethle-origin.js');
@@ -22,81 +26,67 @@ function ranSpec(ran: string, seed: number): LinkSpec {
   throw new Error(`unknown RAN profile ${ran} (lte-a, none, trace:FILE)`);
 }
 
-async function waitForLine(p: ReturnType<Testbed['spawn']>, re: RegExp, what: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${out}`)), 20_000);
-    const on = (c: Buffer) => {
-      out += c.toString();
-      if (re.test(out)) {
-        clearTimeout(timer);
-        p.stdout!.off('data', on);
-        resolve();
-      }
-    };
-    p.stdout!.on('data', on);
-    p.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    p.once('exit', (c) => reject(new Error(`${what} exited with ${c}: ${out}`)));
-  });
-}
-
-/** Fetches a URL from inside a host's namespace (the harness has no route into the namespaces). */
-async function fetchIn(tb: Testbed, host: 'edge' | 'origin' | 'client', url: string): Promise<string> {
-  return tb.exec(host, process.execPath, ['-e', `fetch(${JSON.stringify(url)}).then(r=>r.text()).then(t=>process.stdout.write(t))`]);
-}
-
-/** Sum of every series of `name` (not its _bucket etc.) whose labels include `labels`. */
-function metricSum(text: string, name: string, labels: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    const rest = line.startsWith(name) ? line.slice(name.length) : '';
-    if (rest[0] !== ' ' && rest[0] !== '{') continue;
-    if (Object.entries(labels).every(([k, v]) => rest.includes(`${k}="${v}"`))) sum += Number(line.split(' ').at(-1));
-  }
-  return sum;
-}
-
-function metric(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name)) continue;
-    if (!Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
-    const v = Number(line.split(' ').at(-1));
-    if (Number.isFinite(v)) return v;
-  }
-  return undefined;
-}
-
 /**
  * A run as the experiments write it: the dashboard's RunResult plus each relay direction's own
  * departure lateness, and `invalid` — why the run measured the box rather than the network (a
- * relay sent more than 1 % of its datagrams ≥ 1 ms late; docs/netlab.md).
+ * relay sent more than 1 % of its datagrams ≥ 1 ms late; docs/netlab.md). With several receivers
+ * the RunResult is receiver 0's; `receivers` has every receiver's figures and `scale` the
+ * backhaul's and the origin's.
  */
 export type ExperimentRun = RunResult & {
   links?: Record<'ran' | 'backhaul', Record<'up' | 'down', { lateness: LatenessSummary }>>;
   invalid?: string;
+  receivers?: ReceiverFigures[];
+  scale?: ScaleFigures;
 };
 
+/** The backhaul's downstream bytes once a second (bounded by the run's length), for its utilisation. */
+function sampleBackhaul(tb: Testbed, maxSamples: number): { samples: number[]; stop: () => void } {
+  const samples: number[] = [];
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || samples.length >= maxSamples) return;
+    busy = true;
+    tb.stats()
+      .then((s) => samples.push(s.backhaul.down.bytes))
+      .catch(() => undefined) // the testbed is closing: the series simply ends
+      .finally(() => (busy = false));
+  }, 1000);
+  return { samples, stop: () => clearInterval(timer) };
+}
+
 /**
- * Runs one scenario on real kernel TCP: origin, edge and Chromium (hls.js or dash.js with the
- * QoE probe) in their namespaces, for `durationS`, and returns the run in the results format.
+ * Runs one scenario on real kernel TCP: origin, edge and the receivers — Chromium (hls.js or
+ * dash.js with the QoE probe) or N virtual receivers — in their namespaces, for `durationS`, and
+ * returns the run in the results format.
  */
 export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: string): Promise<ExperimentRun> {
   // Common random numbers: every scheme of one cell × repeat sees the same radio delay walk, so
-  // their difference is the scheme's, not the draw's (repeats still draw anew).
+  // their difference is the scheme's, not the draw's (repeats still draw anew). With several
+  // users, user 0 keeps this seed and the others derive theirs from it (netlab userSeed).
   const seed = seedFrom(`${s.stream}|${s.rttMs}|${s.ran}|r${s.repeat}`);
-  const tb = await createTestbed({ ran: ranSpec(s.ran, seed), backhaul: backhaul(s.rttMs), cc: s.cc ?? 'bbr', tcpBufferBytes: s.tcpBufferBytes });
-  let browser: Browser | undefined;
+  const n = s.receivers ?? 1;
+  const tb = await createTestbed({
+    ran: ranSpec(s.ran, seed),
+    backhaul: backhaul(s.rttMs, s.backhaulMbps),
+    cc: s.cc ?? 'bbr',
+    tcpBufferBytes: s.tcpBufferBytes,
+    ...(n > 1 ? { cell: { users: n, mode: s.cell ?? 'shared' } } : {}),
+  });
   const procs: ReturnType<Testbed['spawn']>[] = [];
   const holdChanges: NonNullable<EdgeFigures['holdChanges']> = [];
   const segmentRequests: NonNullable<EdgeFigures['segmentRequests']> = [];
+  let sampler: ReturnType<typeof sampleBackhaul> | undefined;
   try {
+    const spec = parseStreamName(s.stream);
+    if (!spec) throw new Error(`unknown stream ${s.stream} (e.g. 15M-2s)`);
+    const hold = holdArg(s.scheme, s.stream, s.rttMs);
     const origin = tb.spawn('origin', process.execPath, [ORIGIN_BIN, '--host', '0.0.0.0', '--port', '8081', '--streams', s.stream]);
     procs.push(origin);
     await waitForLine(origin, /listening/, 'origin');
     const originUrl = `http://${tb.hosts.origin.ip}:8081`;
     let base = originUrl;
-    if (s.scheme !== 'e2e') {
-      const hold = s.scheme === 'auto' ? 'auto' : s.scheme.slice('hold-'.length);
+    if (hold !== undefined) {
       const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', '--hold', hold, '--log-level', 'debug']);
       procs.push(edge);
       // The edge logs every change of x and, at debug, every segment request (pino JSON lines):
@@ -121,45 +111,65 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       base = `http://${tb.hosts.edge.ranIp}:8080`;
     }
     const src = `${base}/live/${s.stream}/${s.player === 'dash' ? 'manifest.mpd' : 'index.m3u8'}`;
-    browser = await chromium.launch({
-      executablePath: tb.chromiumWrapper(),
-      // The page is served by Playwright's route and the hosts have private (10.x) addresses:
-      // Chromium's private/local network access checks would block the player's requests.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--autoplay-policy=no-user-gesture-required',
-        '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults',
-      ],
-    });
-    const page = await browser.newPage();
-    const pageLog: string[] = [];
-    page.on('console', (m) => pageLog.push(`${m.type()}: ${m.text()}`.slice(0, 300)));
-    page.on('pageerror', (e) => pageLog.push(`pageerror: ${e.message}`.slice(0, 300)));
     const startedAt = new Date().toISOString();
-    const spec = parseStreamName(s.stream);
-    if (!spec) throw new Error(`unknown stream ${s.stream} (e.g. 15M-2s)`);
     const config = playerBufferConfig(s.player, spec.segmentBytes, spec.segmentSeconds);
-    await openPlayer(page, { base, src, player: s.player, probe: true, config });
-    // The measured period itself (paper: 5 minutes from the first request).
-    await page.waitForTimeout(s.durationS * 1000);
-    const report = await page.evaluate(() => (window as any).probe.report());
-    if (process.env.EXP_DEBUG) console.log(pageLog.slice(-30).join('\n'), await page.evaluate(() => (window as any).video?.currentTime));
+    const offsetsMs = joinOffsetsMs(s, spec.segmentSeconds);
+    sampler = sampleBackhaul(tb, s.durationS + Math.ceil(Math.max(...offsetsMs) / 1000) + 120);
+    const bytesBefore = (await tb.stats()).backhaul.down.bytes;
+    const t0 = performance.now();
+    let outcomes: VirtualOutcome[];
+    if (s.receiver === 'virtual') {
+      const buffer = forwardBufferSeconds(spec.segmentBytes, spec.segmentSeconds);
+      outcomes = await playVirtualInTestbed(tb, {
+        src,
+        player: s.player,
+        durationS: s.durationS,
+        scheme: s.scheme,
+        id: scenarioId(s),
+        addresses: tb.hosts.client.ips,
+        offsetsMs,
+        // The same forward-buffer limit as Chromium's runs of the cell (its Media Source quota).
+        ...(buffer < HLS_DEFAULT_BUFFER_S ? { maxBufferLengthS: buffer } : {}),
+      });
+    } else {
+      const report = await playChromium(tb, chromium, { base, src, player: s.player, config, durationS: s.durationS });
+      outcomes = [{ receiver: 0, run: { v: 1, id: scenarioId(s), startedAt, scenario: { stream: s.stream, player: s.player, scheme: s.scheme, durationS: s.durationS }, report } }];
+    }
+    sampler.stop();
+    const playedS = (performance.now() - t0) / 1000;
+    const first = outcomes.find((o): o is Extract<VirtualOutcome, { run: RunResult }> => 'run' in o);
+    if (!first) throw new Error(`no receiver played: ${outcomes.map((o) => ('error' in o ? o.error : '')).join('; ')}`);
+    const report = first.run.report;
 
-    const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as { fetches: Record<string, number> };
+    const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as { fetches: Record<string, number>; bytesSent: number };
     // Fetches, not requests: the edge may take a segment as parallel byte ranges (one fetch).
     const segs = Object.entries(stats.fetches).filter(([p]) => /\d+\.(m4s|ts)$/.test(p));
     const run: ExperimentRun = {
       v: 1,
       id: scenarioId(s),
       startedAt,
-      scenario: { stream: s.stream, player: s.player, scheme: s.scheme, hold: 0, rttMs: s.rttMs, ran: s.ran, repeat: s.repeat, durationS: s.durationS, ...(s.cc && s.cc !== 'bbr' ? { cc: s.cc } : {}), ...(s.tcpBufferBytes ? { tcpBufferBytes: s.tcpBufferBytes } : {}), ...(Object.keys(config).length ? { playerConfig: config } : {}) },
+      scenario: {
+        stream: s.stream,
+        player: s.player,
+        scheme: s.scheme,
+        hold: 0,
+        rttMs: s.rttMs,
+        ran: s.ran,
+        repeat: s.repeat,
+        durationS: s.durationS,
+        ...(s.cc && s.cc !== 'bbr' ? { cc: s.cc } : {}),
+        ...(s.tcpBufferBytes ? { tcpBufferBytes: s.tcpBufferBytes } : {}),
+        ...(Object.keys(config).length ? { playerConfig: config } : {}),
+        receiver: s.receiver ?? 'chromium',
+        receivers: n,
+        ...(n > 1 ? { cell: s.cell ?? 'shared', join: s.join ?? 'sync' } : {}),
+        ...(s.backhaulMbps ? { backhaulMbps: s.backhaulMbps } : {}),
+      },
       report,
-      edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, n]) => a + n, 0) / segs.length : undefined },
+      edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, k]) => a + k, 0) / segs.length : undefined },
     };
-    if (s.scheme !== 'e2e') {
+    let redirects: number | undefined;
+    if (hold !== undefined) {
       const m = await fetchIn(tb, 'edge', 'http://127.0.0.1:8080/metrics');
       const x = metric(m, 'ethle_hold_segments', { group: 'hold-x' }) ?? metric(m, 'ethle_hold_segments');
       run.edge = {
@@ -170,10 +180,10 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       };
       // Mean over every single-flow segment fetch of the run (histogram sum / count), and over the
       // ones made in steady state (flows="steady"), which the edge's online model check uses.
-      const n = metricSum(m, 'ethle_backhaul_segment_mbps_count');
-      if (n > 0) {
-        run.edge.measuredBackhaulMbps = metricSum(m, 'ethle_backhaul_segment_mbps_sum') / n;
-        run.edge.measuredBackhaulFetches = n;
+      const k = metricSum(m, 'ethle_backhaul_segment_mbps_count');
+      if (k > 0) {
+        run.edge.measuredBackhaulMbps = metricSum(m, 'ethle_backhaul_segment_mbps_sum') / k;
+        run.edge.measuredBackhaulFetches = k;
       }
       const steady = metricSum(m, 'ethle_backhaul_segment_mbps_count', { flows: 'steady' });
       if (steady > 0) {
@@ -182,25 +192,42 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       }
       run.edge.holdChanges = holdChanges;
       run.edge.segmentRequests = segmentRequests;
+      // Receivers the edge sent to the origin (eq. 3: their radio measured slower than the
+      // bitrate): with many receivers, each one is another flow over the backhaul.
+      redirects = metricSum(m, 'ethle_redirects_total');
     }
     // Queue drops on a link say whether the radio's rate cap or the relay, not TCP, limited a run;
     // the relays' departure lateness whether the links kept their timing while the box was busy.
     const linkStats = await tb.stats();
-    const counters = (d: DirectionStats) => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, lateness: d.lateness });
+    const counters = (d: DirectionStats) => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, lateness: d.lateness, ...(d.userBytes ? { userBytes: d.userBytes } : {}) });
     run.links = {
       ran: { up: counters(linkStats.ran.up), down: counters(linkStats.ran.down) },
       backhaul: { up: counters(linkStats.backhaul.up), down: counters(linkStats.backhaul.down) },
     };
     const late = relayTimingProblems(linkStats);
     if (late.length > 0) run.invalid = `relay late: ${late.join('; ')}`;
-    run.scenario.hold = Math.round(report.holdSeconds / Number(/-(\d+)s$/.exec(s.stream)?.[1] ?? 2));
+    run.scenario.hold = Math.round(report.holdSeconds / spec.segmentSeconds);
+    const figures = scaleFigures({
+      outcomes,
+      addresses: tb.hosts.client.ips,
+      offsetsMs,
+      originFetches: Object.fromEntries(segs),
+      originBytes: stats.bytesSent,
+      segmentBytes: spec.segmentBytes,
+      backhaulBytes: [bytesBefore, ...sampler.samples],
+      backhaulBytesTotal: linkStats.backhaul.down.bytes - bytesBefore,
+      playedS,
+      backhaulCapMbps: s.backhaulMbps,
+    });
+    run.receivers = figures.receivers;
+    run.scale = { ...figures.scale, ...(redirects !== undefined ? { edgeRedirects: redirects } : {}) };
     if (outDir) {
       mkdirSync(outDir, { recursive: true });
       writeFileSync(join(outDir, `${run.id}.json`), `${JSON.stringify(run)}\n`);
     }
     return run;
   } finally {
-    await browser?.close().catch(() => undefined);
+    sampler?.stop();
     for (const p of procs) p.kill('SIGTERM');
     await tb.close();
   }

@@ -10,3 +10,4 @@ export type { VirtualPlayerEvent, VirtualPlayerEventMap, VirtualPlayerListener }
 export { summarize, type ErrorEntry, type LatencySample, type SegmentTiming, type Summary, type VirtualReport } from './report/VirtualReport.js';
 export { toRunResult, type VirtualRunResult, type VirtualRunScenario } from './report/toRunResult.js';
 export { VirtualPlayerError, VirtualPlayerErrorCodes, isVirtualPlayerError, type VirtualPlayerErrorCode } from './VirtualPlayerError.js';
+export { playReceivers, type ReceiverPlan, type ReceiverOutcome } from './playReceivers.js';

@@ -26,7 +26,7 @@ export interface VirtualPlayer {
 export async function startVirtualPlayer(input: VirtualPlayerConfigInput): Promise<VirtualPlayer> {
   const cfg = createVirtualPlayerConfig(input);
   // Browsers keep up to 6 connections per host; hls.js/dash.js need at most 3 at once here.
-  const agent = new Agent({ connections: 6, keepAliveTimeout: 30_000 });
+  const agent = new Agent({ connections: 6, keepAliveTimeout: 30_000, ...(cfg.localAddress ? { localAddress: cfg.localAddress } : {}) });
   const abort = new AbortController();
   const session = createSession(cfg.player, { sampleIntervalMs: cfg.sampleIntervalMs, stallThresholdMs: cfg.stallThresholdMs, maxEntries: cfg.maxEntries });
   const close = async () => {

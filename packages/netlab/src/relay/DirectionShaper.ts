@@ -38,15 +38,21 @@ export class DirectionShaper {
     this.queueLimit = spec.queueBytes ?? Math.max(64_000, 1.5 * bdp);
   }
 
-  /** Departure time for a packet of `size` bytes arriving at `now`, or null if dropped. */
-  admit(size: number, now: number): number | null {
+  /**
+   * Departure time for a packet of `size` bytes arriving at `now`, or null if dropped. `servedAt`:
+   * the packet already went through a bottleneck elsewhere (a cell's shared cap) and was sent by
+   * then — only this direction's loss, delay and FIFO order apply.
+   */
+  admit(size: number, now: number, servedAt?: number): number | null {
     const s = this.spec;
     if (s.loss && this.random() < s.loss) {
       this.stats.lossDrops += 1;
       return null;
     }
     let sent: number;
-    if (s.traceMs && s.traceMs.length > 0) {
+    if (servedAt !== undefined) {
+      sent = servedAt;
+    } else if (s.traceMs && s.traceMs.length > 0) {
       sent = this.nextOpportunity(size, now);
     } else if (s.rateMbps) {
       const start = Math.max(now, this.busyUntil);

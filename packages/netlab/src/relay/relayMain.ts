@@ -4,6 +4,8 @@
 // path of its JSON config (a RelayConfig) as the only argument.
 import { createSocket, type Socket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
+import { CellShaper, userOf } from './CellShaper.js';
+import type { CellSpec } from './CellSpec.js';
 import { DirectionShaper } from './DirectionShaper.js';
 import { LatenessHistogram } from './LatenessHistogram.js';
 import { seededRandom } from './seededRandom.js';
@@ -16,6 +18,11 @@ export interface RelayConfig {
   bListen: number;
   bPeer: number;
   link: LinkSpec;
+  /**
+   * Several users on side A (the client side): datagrams are told apart by the client's IPv4
+   * address, user i at `a.b.c.(firstHost + i)`, and shaped as a cell (CellSpec).
+   */
+  cell?: CellSpec & { firstHost: number };
 }
 
 /** Measured here: relay + socat + TUN add ≈ 0.5 ms per traversal; timers fire ≈ 0.5 ms late. */
@@ -28,21 +35,18 @@ interface Pending {
 
 /** A FIFO of packets with monotonically increasing departure times, and one timer for its head. */
 class Pipe {
-  /** How late each datagram left against its departure time (the relay's own timing error). */
-  readonly lateness = new LatenessHistogram();
   private q: Pending[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | undefined;
   constructor(
-    private readonly shaper: DirectionShaper,
     private readonly out: Socket,
     private readonly port: number,
+    /** How late each datagram left against its departure time (the relay's own timing error); shared by a direction's pipes. */
+    readonly lateness: LatenessHistogram,
   ) {}
 
-  push(buf: Buffer): void {
-    const now = performance.now();
-    const at = this.shaper.admit(buf.length, now);
-    if (at === null) return;
+  /** Queues a datagram leaving at `at` (never earlier than the one queued before it). */
+  push(buf: Buffer, at: number): void {
     this.q.push({ at, buf });
     if (this.q.length - this.head === 1) this.arm();
   }
@@ -77,14 +81,43 @@ class Pipe {
   }
 }
 
+/**
+ * One direction: its shaping and a FIFO pipe per user (a user's departures only ever grow; two
+ * users' do not, as each has its own delay walk).
+ */
+function direction(spec: LinkSpec['up'], cell: RelayConfig['cell'], clientSide: 'src' | 'dst', out: Socket, port: number) {
+  const rnd = (seed: number | undefined) => (seed === undefined ? Math.random : seededRandom(seed));
+  const lateness = new LatenessHistogram();
+  if (!cell || cell.users <= 1) {
+    const shaper = new DirectionShaper(spec, rnd(spec.seed));
+    const pipe = new Pipe(out, port, lateness);
+    return {
+      push(buf: Buffer) {
+        const at = shaper.admit(buf.length, performance.now());
+        if (at !== null) pipe.push(buf, at);
+      },
+      stats: () => ({ ...shaper.stats, lateness: lateness.summary() }),
+      close: () => pipe.close(),
+    };
+  }
+  const shaper = new CellShaper(spec, cell, rnd);
+  const pipes = Array.from({ length: cell.users }, () => new Pipe(out, port, lateness));
+  return {
+    push(buf: Buffer) {
+      const user = userOf(buf, clientSide, cell.firstHost, cell.users);
+      const at = shaper.admit(user, buf.length, performance.now());
+      if (at !== null) pipes[user]!.push(buf, at);
+    },
+    stats: () => ({ ...shaper.stats, lateness: lateness.summary(), userBytes: shaper.userBytes() }),
+    close: () => pipes.forEach((p) => p.close()),
+  };
+}
+
 function start(cfg: RelayConfig): void {
   const a = createSocket('udp4');
   const b = createSocket('udp4');
-  const rnd = (seed: number | undefined) => (seed === undefined ? Math.random : seededRandom(seed));
-  const up = new DirectionShaper(cfg.link.up, rnd(cfg.link.up.seed));
-  const down = new DirectionShaper(cfg.link.down, rnd(cfg.link.down.seed));
-  const toB = new Pipe(up, b, cfg.bPeer);
-  const toA = new Pipe(down, a, cfg.aPeer);
+  const toB = direction(cfg.link.up, cfg.cell, 'src', b, cfg.bPeer);
+  const toA = direction(cfg.link.down, cfg.cell, 'dst', a, cfg.aPeer);
   a.on('message', (m) => toB.push(m));
   b.on('message', (m) => toA.push(m));
   let bound = 0;
@@ -110,7 +143,7 @@ function start(cfg: RelayConfig): void {
   });
   process.on('message', (msg: { type: string }) => {
     if (msg.type === 'stats') {
-      process.send?.({ type: 'stats', up: { ...up.stats, lateness: toB.lateness.summary() }, down: { ...down.stats, lateness: toA.lateness.summary() } });
+      process.send?.({ type: 'stats', up: toB.stats(), down: toA.stats() });
     }
   });
   process.on('disconnect', () => {

@@ -9,6 +9,8 @@ import type { RelayConfig } from './relayMain.js';
 /** One direction's counters: the shaper's, and how late the relay sent (its own timing error). */
 export interface DirectionStats extends ShaperStats {
   lateness: LatenessSummary;
+  /** Bytes per user of a cell (RelayConfig.cell), user 0 first; absent with one user. */
+  userBytes?: number[];
 }
 
 /** One link's counters, per direction (up: towards the origin, down: towards the client). */

@@ -4,6 +4,7 @@ import { writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MAX_CELL_USERS, type CellSpec } from '../relay/CellSpec.js';
 import type { LinkSpec } from '../relay/LinkSpec.js';
 import type { RelayConfig } from '../relay/relayMain.js';
 import { startRelay, type LinkStats, type Relay } from '../relay/startRelay.js';
@@ -32,6 +33,12 @@ export interface TestbedOptions {
    * depend on what else the CPU does (default true; needs CAP_SYS_NICE, which root has).
    */
   realtime?: boolean;
+  /**
+   * Several receivers in the RAN's cell (default one): user i is the client address
+   * 10.77.1.(2 + i), all in the one client namespace; the RAN relay shapes each user's traffic as
+   * its own link (`per-user`) or all of it through the `ran` spec's one rate cap (`shared`).
+   */
+  cell?: CellSpec;
 }
 
 export interface Host {
@@ -42,7 +49,7 @@ export interface Host {
 
 export interface Testbed {
   id: string;
-  hosts: { client: Host; edge: Host & { ranIp: string; backhaulIp: string }; origin: Host };
+  hosts: { client: Host & { /** One address per cell user, user 0 first (= ip). */ ips: string[] }; edge: Host & { ranIp: string; backhaulIp: string }; origin: Host };
   /** Runs a command in a host's namespace and returns its stdout. */
   exec(host: HostName, cmd: string, args: string[]): Promise<string>;
   /** Spawns a long-running command in a host's namespace. */
@@ -96,6 +103,10 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   if (o.tcpBufferBytes !== undefined && !(Number.isSafeInteger(o.tcpBufferBytes) && o.tcpBufferBytes >= 65536)) {
     throw new RangeError(`tcpBufferBytes must be an integer ≥ 65536, got ${o.tcpBufferBytes}`);
   }
+  const users = o.cell?.users ?? 1;
+  if (!(Number.isInteger(users) && users >= 1 && users <= MAX_CELL_USERS)) throw new RangeError(`cell.users must be an integer in [1, ${MAX_CELL_USERS}], got ${users}`);
+  if (o.cell && o.cell.mode !== 'shared' && o.cell.mode !== 'per-user') throw new RangeError(`cell.mode must be shared or per-user, got ${String(o.cell.mode)}`);
+  const clientIps = Array.from({ length: users }, (_, i) => `10.77.1.${2 + i}`);
   const realtime = o.realtime ?? true;
   const id = randomBytes(3).toString('hex');
   const ns = { client: `${NS_PREFIX}${id}-client`, edge: `${NS_PREFIX}${id}-edge`, origin: `${NS_PREFIX}${id}-origin` };
@@ -116,21 +127,21 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   const onExit = () => teardownSync();
   process.once('exit', onExit);
 
-  async function link(name: string, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec): Promise<LinkHandle> {
+  async function link(name: string, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec, cell?: RelayConfig['cell']): Promise<LinkHandle> {
     // A port chosen free can be taken by another process before socat binds it (socat then exits
     // and its TUN never appears): take fresh ports and device names and try again.
     for (let attempt = 0; ; attempt++) {
       try {
-        return await linkOnce(name, attempt, aNs, aIp, bNs, bIp, spec);
+        return await linkOnce(name, attempt, aNs, aIp, bNs, bIp, spec, cell);
       } catch (e) {
         if (!(e instanceof SocatExit) || attempt >= 2) throw e;
       }
     }
   }
 
-  async function linkOnce(name: string, attempt: number, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec): Promise<LinkHandle> {
+  async function linkOnce(name: string, attempt: number, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec, cell?: RelayConfig['cell']): Promise<LinkHandle> {
     const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
-    const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec };
+    const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec, ...(cell ? { cell } : {}) };
     const relay = await startRelay(cfg, tmp, `${name}${attempt}`);
     if (realtime) await makeRealtime(relay.process.pid!).catch((e) => (relay.process.kill('SIGKILL'), Promise.reject(e)));
     const handle: LinkHandle = { relay, socats: [] };
@@ -162,6 +173,9 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
         // Moving a device to another namespace drops its addresses, so configure it there.
         await sh('ip', ['link', 'set', dev, 'netns', nsName]);
         await sh('ip', ['-n', nsName, 'addr', 'add', `${ip}/24`, 'dev', dev]);
+        // The cell's other users: more addresses on the client's side of the RAN (one namespace;
+        // the relay tells them apart by address).
+        if (cell && side === 'a') for (const extra of clientIps.slice(1)) await sh('ip', ['-n', nsName, 'addr', 'add', `${extra}/24`, 'dev', dev]);
         // No IPv6 on the link: its router solicitations and MLD reports would be the first packets
         // through the relay and start a seeded delay walk at a random moment before the run's
         // first connection, so the same seed would not give the same radio.
@@ -197,7 +211,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       }
     }
     await inNs(ns.edge, 'sysctl', ['-q', '-w', 'net.ipv4.ip_forward=1']);
-    await link('ran', ns.client, '10.77.1.2', ns.edge, '10.77.1.1', o.ran);
+    await link('ran', ns.client, clientIps[0]!, ns.edge, '10.77.1.1', o.ran, users > 1 ? { ...o.cell!, firstHost: 2 } : undefined);
     await link('backhaul', ns.edge, '10.77.2.1', ns.origin, '10.77.2.2', o.backhaul);
     await sh('ip', ['-n', ns.client, 'route', 'add', 'default', 'via', '10.77.1.1']);
     await sh('ip', ['-n', ns.origin, 'route', 'add', 'default', 'via', '10.77.2.1']);
@@ -210,7 +224,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   return {
     id,
     hosts: {
-      client: { ns: ns.client, ip: '10.77.1.2' },
+      client: { ns: ns.client, ip: clientIps[0]!, ips: clientIps },
       edge: { ns: ns.edge, ip: '10.77.2.1', ranIp: '10.77.1.1', backhaulIp: '10.77.2.1' },
       origin: { ns: ns.origin, ip: '10.77.2.2' },
     },

@@ -2,14 +2,15 @@
 // time, time to first byte, total time and (time, bytes) samples — slow start, seen from the receiver.
 import { connect } from 'node:net';
 
-const [host, port, bytes] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4])];
+// An optional 4th argument binds the client's side of the connection (one user of a cell).
+const [host, port, bytes, localAddress] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4]), process.argv[5]];
 const t0 = performance.now();
 const samples: [number, number][] = [];
 let got = -1;
 let connectMs = 0;
 let firstMs = 0;
 let header = '';
-const sock = connect(port, host, () => {
+const sock = connect({ port, host, ...(localAddress ? { localAddress } : {}) }, () => {
   connectMs = performance.now() - t0;
   sock.write(`GET /bytes/${bytes} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
 });

@@ -19,6 +19,8 @@ export interface TransferResult {
  */
 export interface ProbeOptions {
   realtime?: boolean;
+  /** The client address to connect from (a cell user's, Testbed.hosts.client.ips). */
+  localAddress?: string;
 }
 
 const node = (o: ProbeOptions, args: string[]): [string, string[]] => (o.realtime ? ['chrt', ['-f', '40', process.execPath, ...args]] : [process.execPath, args]);
@@ -35,7 +37,7 @@ export async function startBulkServer(tb: Testbed, host: HostName = 'origin', po
 
 /** One fresh-connection transfer of `bytes` from `toIp:port` to `from`. */
 export async function transfer(tb: Testbed, from: HostName, toIp: string, bytes: number, port = 9000, o: ProbeOptions = {}): Promise<TransferResult> {
-  return JSON.parse(await tb.exec(from, ...node(o, [here('./bulkClient.js'), toIp, String(port), String(bytes)]))) as TransferResult;
+  return JSON.parse(await tb.exec(from, ...node(o, [here('./bulkClient.js'), toIp, String(port), String(bytes), ...(o.localAddress ? [o.localAddress] : [])]))) as TransferResult;
 }
 
 /** Minimum TCP connect time (one round trip) over `n` attempts. */

@@ -22,6 +22,15 @@ export interface RunScenario {
   cc?: string;
   /** Hosts' maximum TCP buffer (bytes), when not Linux's defaults. */
   tcpBufferBytes?: number;
+  /** Who played: Chromium with the QoE probe or a virtual receiver (runs since issue 16; older runs: Chromium). */
+  receiver?: 'chromium' | 'virtual';
+  /** Receivers in the cell (the run's report is receiver 0's). */
+  receivers?: number;
+  /** How the cell's receivers shared the radio, and when they joined (with more than one receiver). */
+  cell?: 'shared' | 'per-user';
+  join?: 'sync' | 'spread';
+  /** Backhaul rate cap, Mbit/s, when capped. */
+  backhaulMbps?: number;
 }
 
 export interface ProbeLatencySample {

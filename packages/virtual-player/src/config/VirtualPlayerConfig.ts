@@ -44,6 +44,8 @@ export interface VirtualPlayerConfig {
   stallThresholdMs: number;
   /** Keep at most this many entries per list in the report. Default 2000. */
   maxEntries: number;
+  /** Local address the receiver's connections leave from (one user of a netlab cell); unset: the OS picks. */
+  localAddress?: string;
 }
 
 export interface VirtualPlayerConfigInput {
@@ -54,4 +56,5 @@ export interface VirtualPlayerConfigInput {
   sampleIntervalMs?: number;
   stallThresholdMs?: number;
   maxEntries?: number;
+  localAddress?: string;
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { VirtualPlayerError, VirtualPlayerErrorCodes } from '../VirtualPlayerError.js';
 import type { DashSettings, HlsSettings, VirtualPlayerConfig, VirtualPlayerConfigInput } from './VirtualPlayerConfig.js';
 
@@ -50,5 +51,7 @@ export function createVirtualPlayerConfig(input: VirtualPlayerConfigInput): Virt
   if (!(stallThresholdMs >= 250 && stallThresholdMs <= 10_000)) throw bad(`stallThresholdMs must be a number in [250, 10000] (as the probe's), got ${stallThresholdMs}`);
   const maxEntries = input.maxEntries ?? 2000;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw bad(`maxEntries must be a positive integer, got ${maxEntries}`);
-  return { url: url.href, player: input.player, hls, dash, sampleIntervalMs, stallThresholdMs, maxEntries };
+  const localAddress = input.localAddress;
+  if (localAddress !== undefined && isIP(localAddress) === 0) throw bad(`localAddress must be an IP address, got ${JSON.stringify(localAddress)}`);
+  return { url: url.href, player: input.player, hls, dash, sampleIntervalMs, stallThresholdMs, maxEntries, ...(localAddress ? { localAddress } : {}) };
 }

@@ -1,0 +1,30 @@
+/**
+ * `npx tsx e2e/experiments/compareReceivers.ts DIR…`: pairs the Chromium and virtual runs in the
+ * given result directories (same scenario and repeat, so the same seeded radio) and prints a
+ * markdown table with the validation criteria of issue 16 item 2 checked per pair.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MergedRun } from './mergeRuns.js';
+import { receiverPairs } from './receiverPairs.js';
+
+const runs: MergedRun[] = [];
+for (const dir of process.argv.slice(2)) {
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'summary.json' && f !== 'tableIII.json')) {
+    const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as MergedRun;
+    if (r.scenario && r.report) runs.push(r);
+  }
+}
+const pairs = receiverPairs(runs);
+const f = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
+const star = (b: boolean) => (b ? '*' : '');
+const ok = (b: boolean) => (b ? 'yes' : 'no');
+console.log('| scenario | startup Chromium / virtual (s) | within 15 % | buffering Chromium / virtual (s) | within 1 s or 15 % | stalls Chromium / virtual | ± 1 |');
+console.log('|---|---|---|---|---|---|---|');
+for (const p of pairs) {
+  console.log(
+    `| ${p.key} | ${f(p.chromium.startupS)}${star(p.chromium.invalid)} / ${f(p.virtual.startupS)}${star(p.virtual.invalid)} | ${ok(p.startupOk)} | ${f(p.chromium.stallS)} / ${f(p.virtual.stallS)} | ${ok(p.bufferingOk)} | ${p.chromium.stalls} / ${p.virtual.stalls} | ${ok(p.stallsOk)} |`,
+  );
+}
+const n = (k: 'startupOk' | 'bufferingOk' | 'stallsOk') => pairs.filter((p) => p[k]).length;
+console.log(`\n${pairs.length} pairs (* = invalid run): startup ${n('startupOk')}/${pairs.length}, buffering ${n('bufferingOk')}/${pairs.length}, stalls ${n('stallsOk')}/${pairs.length} within the criteria`);

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { formatMeanCi, meanCi, t95 } from './meanCi.js';
+import { mergeRuns, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.js';
+import { holdArg, paperHoldX } from './paperHoldX.js';
+import { receiverPairs } from './receiverPairs.js';
+
+function run(o: { id: string; scheme: string; startupS: number; stallS?: number; stalls?: number; latencyS?: number; rttMs?: number; stream?: string; invalid?: string; x?: number; receiver?: 'chromium' | 'virtual'; startedAt?: string }): MergedRun {
+  const stalls = o.stalls ?? 0;
+  return {
+    v: 1,
+    id: o.id,
+    startedAt: o.startedAt ?? '2026-11-23T00:00:00.000Z',
+    scenario: { stream: o.stream ?? '15M-2s', player: 'hls', scheme: o.scheme, rttMs: o.rttMs ?? 224, durationS: 120, ran: 'lte-a', ...(o.receiver ? { receiver: o.receiver } : {}) },
+    report: {
+      startupMs: o.startupS * 1000,
+      stalls: { count: stalls, totalMs: (o.stallS ?? 0) * 1000, list: [] },
+      latency: { current: o.latencyS ?? 10, mean: o.latencyS ?? 10 },
+      holdSeconds: 0,
+      latencySeries: [],
+      segments: { list: [] },
+    } as unknown as MergedRun['report'],
+    ...(o.x !== undefined ? { edge: { x: o.x } } : {}),
+    ...(o.invalid ? { invalid: o.invalid } : {}),
+  };
+}
+
+describe('meanCi: mean and 95 % interval (Student t)', () => {
+  it('the textbook case: 1..5 → 3 ± 2.776 × √2.5 / √5', () => {
+    const m = meanCi([1, 2, 3, 4, 5])!;
+    expect(m.mean).toBe(3);
+    expect(m.half).toBeCloseTo((2.776 * Math.sqrt(2.5)) / Math.sqrt(5), 10);
+    expect(formatMeanCi(m)).toBe('3.00±1.96');
+  });
+
+  it('a constant sample has a zero-width interval; one value has none; none is empty', () => {
+    expect(meanCi([4, 4, 4])).toEqual({ n: 3, mean: 4, half: 0 });
+    expect(formatMeanCi(meanCi([2.5]))).toBe('2.50');
+    expect(meanCi([null, undefined, Number.NaN])).toBeNull();
+    expect(formatMeanCi(null)).toBe('');
+  });
+
+  it('more runs narrow the interval for the same spread; t falls towards 1.96 and is never below it', () => {
+    const a = meanCi([1, 3, 1, 3])!.half!;
+    const b = meanCi([1, 3, 1, 3, 1, 3, 1, 3])!.half!;
+    expect(b).toBeLessThan(a);
+    let last = Infinity;
+    for (let df = 1; df <= 200; df++) {
+      expect(t95(df)).toBeLessThanOrEqual(last);
+      expect(t95(df)).toBeGreaterThanOrEqual(1.96);
+      last = t95(df);
+    }
+    expect(t95(35)).toBe(t95(30)); // between table points: the smaller df's (wider) value
+  });
+
+  it('the interval is shift-invariant and scales with the data', () => {
+    const base = meanCi([1, 2, 4, 8])!;
+    const shifted = meanCi([11, 12, 14, 18])!;
+    const scaled = meanCi([2, 4, 8, 16])!;
+    expect(shifted.half).toBeCloseTo(base.half!, 12);
+    expect(scaled.half).toBeCloseTo(2 * base.half!, 12);
+  });
+});
+
+describe('mergeRuns: shards into summary.csv / runs.csv', () => {
+  it('groups by cell × scheme over shards, leaves invalid runs out of the means but counts them', () => {
+    const m = mergeRuns([
+      { run: run({ id: 'a1', scheme: 'e2e', startupS: 4, stallS: 2, stalls: 1 }), source: 'shard1' },
+      { run: run({ id: 'a2', scheme: 'e2e', startupS: 6, stallS: 4, stalls: 3 }), source: 'shard2' },
+      { run: run({ id: 'a3', scheme: 'e2e', startupS: 100, invalid: 'relay late: ran down p99 3 ms' }), source: 'shard2' },
+      { run: run({ id: 'b1', scheme: 'auto', startupS: 2, x: 2 }), source: 'shard1' },
+      { run: run({ id: 'b2', scheme: 'auto', startupS: 2, x: 3 }), source: 'shard2' },
+    ]);
+    expect(m.summary).toHaveLength(2);
+    const e2e = m.summary.find((r) => r.scheme === 'e2e')!;
+    expect(e2e.runs).toBe(2);
+    expect(e2e.startup_s).toBe(`5.00±${((12.706 * Math.SQRT2) / Math.SQRT2).toFixed(2)}`);
+    expect(e2e.stalls).toBe(`2.00±${(12.706).toFixed(2)}`);
+    expect(e2e.x).toBe('');
+    expect(m.summary.find((r) => r.scheme === 'auto')!.x).toBe('2/3');
+    expect(m.invalid).toBe(1);
+    expect(m.counts.find((c) => c.scheme === 'e2e')).toMatchObject({ total: 3, valid: 2, invalid: 1 });
+    expect(m.runs).toHaveLength(5);
+    expect(m.runs.find((r) => r.id === 'a3')!.invalid).toMatch(/relay late/);
+  });
+
+  it('one row per run id: a run present in two shards counts once (the later start)', () => {
+    const m = mergeRuns([
+      { run: run({ id: 'a', scheme: 'e2e', startupS: 4, startedAt: '2026-11-23T01:00:00Z' }), source: 'x' },
+      { run: run({ id: 'a', scheme: 'e2e', startupS: 8, startedAt: '2026-11-23T02:00:00Z' }), source: 'y' },
+    ]);
+    expect(m.duplicates).toEqual(['a']);
+    expect(m.summary[0]!.startup_s).toBe('8.00');
+    expect(m.runs[0]!.source).toBe('y');
+  });
+
+  it('hold-paper carries Table III x; Chromium and virtual runs of one cell stay apart; rows sort by RTT', () => {
+    const m = mergeRuns([
+      { run: run({ id: 'p', scheme: 'hold-paper', startupS: 3, rttMs: 334 }), source: 's' },
+      { run: run({ id: 'v', scheme: 'e2e', startupS: 3, rttMs: 137, receiver: 'virtual' }), source: 's' },
+      { run: run({ id: 'c', scheme: 'e2e', startupS: 3, rttMs: 137, receiver: 'chromium' }), source: 's' },
+    ]);
+    expect(m.summary.map((r) => [r.rtt_ms, r.cell])).toEqual([
+      [137, '15M-2s @ 137 ms [chromium]'],
+      [137, '15M-2s @ 137 ms [virtual]'],
+      [334, '15M-2s @ 334 ms [chromium]'],
+    ]);
+    expect(m.summary[2]!.x).toBe('4');
+  });
+
+  it('writes exactly the issue’s summary columns, quoting what needs it', () => {
+    const csv = toCsv(SUMMARY_COLUMNS, [{ cell: 'a, b', rtt_ms: 224, stream: 's', scheme: 'e2e', runs: 1, startup_s: '1.00', buffering_s: '', stalls: '0.00', latency_s: '9.00', x: '' }]);
+    expect(csv.split('\n')[0]).toBe('cell,rtt_ms,stream,scheme,runs,startup_s,buffering_s,stalls,latency_s,x');
+    expect(csv.split('\n')[1]).toBe('"a, b",224,s,e2e,1,1.00,,0.00,9.00,');
+  });
+});
+
+describe("hold-paper: Table III's x", () => {
+  it('resolves per cell, and refuses a cell the paper did not measure', () => {
+    expect(paperHoldX('15M-2s', 334)).toBe(4);
+    expect(paperHoldX('50M-10s', 302)).toBe(1);
+    expect(holdArg('hold-paper', '50M-4s', 224)).toBe('1');
+    expect(holdArg('hold-3', '50M-4s', 224)).toBe('3');
+    expect(holdArg('auto', '50M-4s', 224)).toBe('auto');
+    expect(holdArg('e2e', '50M-4s', 224)).toBeUndefined();
+    expect(() => holdArg('hold-paper', '15M-2s', 450)).toThrow(/Table III/);
+  });
+});
+
+describe('receiverPairs: Chromium vs virtual on the same seed', () => {
+  it('pairs by scenario and repeat and checks the three criteria', () => {
+    const pairs = receiverPairs([
+      run({ id: '15M-2s-224ms-lte-a-e2e-hls-r1', scheme: 'e2e', startupS: 4, stallS: 0, stalls: 0 }),
+      run({ id: '15M-2s-224ms-lte-a-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4.5, stallS: 0.9, stalls: 1, receiver: 'virtual' }),
+      run({ id: '15M-2s-224ms-lte-a-auto-hls-r1', scheme: 'auto', startupS: 3, stallS: 10, stalls: 3 }),
+      run({ id: '15M-2s-224ms-lte-a-auto-hls-virtual-r1', scheme: 'auto', startupS: 3.6, stallS: 8, stalls: 1, receiver: 'virtual' }),
+      run({ id: '15M-2s-224ms-lte-a-auto-hls-r2', scheme: 'auto', startupS: 3 }), // no partner
+    ]);
+    expect(pairs.map((p) => [p.key, p.startupOk, p.bufferingOk, p.stallsOk])).toEqual([
+      ['15M-2s-224ms-lte-a-auto-hls-r1', false, false, false], // +20 %, 2 s of 10 s = 20 % > max(1 s, 15 %), 3 vs 1
+      ['15M-2s-224ms-lte-a-e2e-hls-r1', true, true, true], // +12.5 %, 0.9 s ≤ 1 s, 0 vs 1
+    ]);
+  });
+});

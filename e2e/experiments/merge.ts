@@ -1,0 +1,33 @@
+/**
+ * `npm run experiment:merge -- DIR… --out docs/experiments/paper-matrix/`: joins the run files of
+ * several result directories (shards run on different machines) into summary.csv (per cell ×
+ * scheme: mean±95 % half-width over valid runs), runs.csv (every run, invalid ones marked),
+ * counts.csv (runs per group, how many invalid) and tableII.md.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { COUNTS_COLUMNS, mergeRuns, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.js';
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' } } });
+if (!values.out || positionals.length === 0) {
+  console.error('usage: npm run experiment:merge -- DIR [DIR…] --out OUTDIR');
+  process.exit(2);
+}
+const SKIP = new Set(['summary.json', 'tableIII.json']);
+const inputs: { run: MergedRun; source: string }[] = [];
+for (const dir of positionals) {
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.json') && !SKIP.has(f))) {
+    const run = JSON.parse(readFileSync(join(dir, f), 'utf8')) as MergedRun;
+    if (run.v === 1 && run.scenario && run.report) inputs.push({ run, source: dir });
+  }
+}
+const m = mergeRuns(inputs);
+mkdirSync(values.out, { recursive: true });
+writeFileSync(join(values.out, 'summary.csv'), toCsv(SUMMARY_COLUMNS, m.summary));
+writeFileSync(join(values.out, 'runs.csv'), toCsv(RUNS_COLUMNS, m.runs));
+writeFileSync(join(values.out, 'counts.csv'), toCsv(COUNTS_COLUMNS, m.counts));
+const md = [`| ${SUMMARY_COLUMNS.join(' | ')} |`, `|${SUMMARY_COLUMNS.map(() => '---').join('|')}|`, ...m.summary.map((r) => `| ${SUMMARY_COLUMNS.map((c) => String(r[c] ?? '')).join(' | ')} |`)];
+writeFileSync(join(values.out, 'tableII.md'), `${md.join('\n')}\n`);
+console.log(`merged ${m.runs.length} runs (${m.invalid} invalid, excluded from means) into ${m.summary.length} rows: ${values.out}`);
+if (m.duplicates.length) console.warn(`the same run id in more than one input (kept the later start): ${m.duplicates.join(', ')}`);

@@ -1,0 +1,53 @@
+import { summarizeRun } from '@ethle/player-demo';
+import type { MergedRun } from './mergeRuns.js';
+import { receiverOf } from './mergeRuns.js';
+
+/** One scenario × repeat played by Chromium and by a virtual receiver on the same seed. */
+export interface ReceiverPair {
+  key: string;
+  scheme: string;
+  repeat: number | undefined;
+  chromium: { startupS: number | null; stallS: number; stalls: number; invalid: boolean };
+  virtual: { startupS: number | null; stallS: number; stalls: number; invalid: boolean };
+  /** The issue's criteria (item 2): startup within 15 %, buffering within 1 s or 15 %, stall count ± 1. */
+  startupOk: boolean;
+  bufferingOk: boolean;
+  stallsOk: boolean;
+}
+
+/** A run's id without its receiver mark: the pair's key (Scenario ids differ only by `-virtual`). */
+const pairKey = (id: string) => id.replace(/-virtual(-r\d+)$/, '$1');
+
+/**
+ * Pairs Chromium and virtual runs of the same scenario and repeat (hence the same seeded radio)
+ * and checks each pair against the validation criteria. Runs without a partner are left out.
+ */
+export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
+  const by = new Map<string, { chromium?: MergedRun; virtual?: MergedRun }>();
+  for (const r of runs) {
+    const k = pairKey(r.id);
+    by.set(k, { ...by.get(k), [receiverOf(r) === 'virtual' ? 'virtual' : 'chromium']: r });
+  }
+  const side = (r: MergedRun) => {
+    const m = summarizeRun(r);
+    return { startupS: m.startupS, stallS: m.stallS, stalls: m.stallCount, invalid: Boolean(r.invalid) };
+  };
+  const out: ReceiverPair[] = [];
+  for (const [key, p] of [...by].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!p.chromium || !p.virtual) continue;
+    const c = side(p.chromium);
+    const v = side(p.virtual);
+    const within = (a: number, b: number, rel: number, abs = 0) => Math.abs(a - b) <= Math.max(abs, rel * Math.abs(a));
+    out.push({
+      key,
+      scheme: p.chromium.scenario.scheme,
+      repeat: p.chromium.scenario.repeat,
+      chromium: c,
+      virtual: v,
+      startupOk: c.startupS !== null && v.startupS !== null && within(c.startupS, v.startupS, 0.15),
+      bufferingOk: within(c.stallS, v.stallS, 0.15, 1),
+      stallsOk: Math.abs(c.stalls - v.stalls) <= 1,
+    });
+  }
+  return out;
+}
