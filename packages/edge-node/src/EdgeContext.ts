@@ -4,6 +4,7 @@ import type { SegmentCache } from './cache/SegmentCache.js';
 import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
 import type { EdgeEvents } from './events/EdgeEvents.js';
 import type { FleetSteering } from './fleet/FleetSteering.js';
+import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
 import type { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import type { OriginClient } from './origin/OriginClient.js';
 import type { RadioMeter } from './radio/RadioMeter.js';
@@ -40,6 +41,8 @@ export interface EdgeContext {
   fleet: FleetSteering | undefined;
   /** Why the edge should not get receivers now (draining, an origin silent), or undefined: ready. */
   notReady(): string | undefined;
+  /** This edge's load (GET /_ethle/load), for a steering service. */
+  load(): EdgeLoadReport;
   /** Backhaul RTT to an origin (configured, else measured), ms. */
   rttFor(origin: string): number | undefined;
 }

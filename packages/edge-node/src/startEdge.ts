@@ -13,6 +13,7 @@ import { createEdgeServer } from './http/createEdgeServer.js';
 import { createRouter } from './http/createRouter.js';
 import { sendError } from './http/sendError.js';
 import { FleetSteering } from './fleet/FleetSteering.js';
+import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient } from './origin/OriginClient.js';
 import { recordOriginFetch } from './origin/recordOriginFetch.js';
@@ -91,7 +92,12 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     return undefined;
   };
   const fleet = config.fleet === undefined ? undefined : new FleetSteering(config.fleet, config.origins[0]!.url, () => notReady() === undefined);
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, rttFor, notReady };
+  let connections = 0;
+  const load = (): EdgeLoadReport => {
+    const why = notReady();
+    return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, atMs: Date.now() };
+  };
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, rttFor, notReady, load };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -103,7 +109,6 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     });
   };
   const server: Server = createEdgeServer(config, config.tls === undefined ? undefined : readTls(config.tls), onRequest, log, (reason) => metrics.refused.inc({ reason }));
-  let connections = 0;
   server.on('connection', (socket) => {
     connections += 1;
     socket.once('close', () => (connections -= 1));

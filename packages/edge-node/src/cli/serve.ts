@@ -21,6 +21,12 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
   --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
   --ran-fail-action A     redirect-307 (default) | redirect-302 | pass-through
+  --pathway ID --public-url URL   this edge in a fleet: its pathway id and base URL as players
+                          reach it (content steering; peers go in the config file)
+  --steering-url URL      the fleet's steering service (ethle-edge steer) for the manifests'
+                          steering URI, instead of this edge's own /_ethle/steering
+  --session-secret-file F the fleet's secret (one line) for portable session tokens
+  --egress-capacity-mbps M  this edge's egress for its load report (/_ethle/load)
   --tls-key FILE --tls-cert FILE   serve HTTPS
   --log-level L           fatal|error|warn|info (default)|debug|trace|silent
 
@@ -55,6 +61,11 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         'tls-key': { type: 'string' },
         'tls-cert': { type: 'string' },
         'log-level': { type: 'string' },
+        pathway: { type: 'string' },
+        'public-url': { type: 'string' },
+        'steering-url': { type: 'string' },
+        'session-secret-file': { type: 'string' },
+        'egress-capacity-mbps': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -99,6 +110,25 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     if (values['tls-key'] !== undefined || values['tls-cert'] !== undefined) {
       input.tls = { keyPath: values['tls-key'] ?? '', certPath: values['tls-cert'] ?? '' };
     }
+    if (values.pathway !== undefined || values['public-url'] !== undefined || values['steering-url'] !== undefined) {
+      const f = input.fleet;
+      input.fleet = {
+        ...f,
+        pathway: values.pathway ?? f?.pathway ?? '',
+        publicUrl: values['public-url'] ?? f?.publicUrl ?? '',
+        ...(values['steering-url'] === undefined ? {} : { steeringUrl: values['steering-url'] }),
+      };
+    }
+    if (values['session-secret-file'] !== undefined) {
+      let secret: string;
+      try {
+        secret = readFileSync(values['session-secret-file'], 'utf8').trim();
+      } catch (e) {
+        throw new EdgeError('ERR_EDGE_CONFIG_FILE', `cannot read ${values['session-secret-file']}: ${(e as Error).message}`);
+      }
+      input.sessionTokens = { ...input.sessionTokens, secret };
+    }
+    set('egressCapacityMbps', number('egress-capacity-mbps', values['egress-capacity-mbps']));
     set('logLevel', (values['log-level'] ?? input.logLevel ?? 'info') as EdgeConfigInput['logLevel']);
   } catch (e) {
     io.stderr.write(`ethle-edge serve: ${(e as Error).message}\n\n${USAGE}`);

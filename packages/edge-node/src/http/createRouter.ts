@@ -4,6 +4,7 @@ import { createManifestHandler } from '../handlers/handleManifest.js';
 import { handleRniNotification } from '../handlers/handleRniNotification.js';
 import { createSegmentHandler } from '../handlers/handleSegment.js';
 import { currentPathway } from '../fleet/FleetSteering.js';
+import { LOAD_PATH } from '../fleet/EdgeLoadReport.js';
 import { RNI_CALLBACK_PATH } from '../radio/RniSubscription.js';
 import { CORS, CORS_PREFLIGHT } from './HEADERS.js';
 import { isRejection, parseTarget } from './parseTarget.js';
@@ -58,6 +59,11 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       // Ready: not draining, and every origin answered (its keep-warm probe or a manifest) lately.
       const why = ctx.notReady();
       res.writeHead(why === undefined ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(why === undefined ? 'ready\n' : `not ready: ${why}\n`);
+      return;
+    }
+    if (target.path === LOAD_PATH) {
+      const body = JSON.stringify(ctx.load());
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
       return;
     }
     if (target.path === '/metrics') {
