@@ -14,6 +14,7 @@ import { createRouter } from './http/createRouter.js';
 import { sendError } from './http/sendError.js';
 import { FleetSteering } from './fleet/FleetSteering.js';
 import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
+import { SessionTokens } from './fleet/SessionTokens.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient } from './origin/OriginClient.js';
 import { recordOriginFetch } from './origin/recordOriginFetch.js';
@@ -92,12 +93,13 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     return undefined;
   };
   const fleet = config.fleet === undefined ? undefined : new FleetSteering(config.fleet, config.origins[0]!.url, () => notReady() === undefined);
+  const sessionTokens = config.sessionTokens === undefined ? undefined : new SessionTokens({ ...config.sessionTokens, issuer: config.fleet?.pathway ?? '', maxEntries: config.maxSessions });
   let connections = 0;
   const load = (): EdgeLoadReport => {
     const why = notReady();
     return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, atMs: Date.now() };
   };
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, rttFor, notReady, load };
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, rttFor, notReady, load };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {

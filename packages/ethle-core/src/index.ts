@@ -10,3 +10,4 @@ export * from './dash/index.js';
 export * from './session/index.js';
 export * from './http/ETHLE_HEADERS.js';
 export * from './steering/index.js';
+export * from './handover/index.js';
