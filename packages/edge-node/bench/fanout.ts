@@ -2,10 +2,10 @@
 // 1.00) and the edge's RSS (goal < 300 MB). The live origin runs in this process, the edge in its
 // own (the built CLI), the receivers here as a light HLS client loop (manifest every half target
 // duration, every new segment fetched whole). Run after `npm run build`:
-//   npx tsx packages/edge-node/bench/fanout.ts [--receivers 1000] [--seconds 40] [--hold 2] [--stream 2M-2s]
+//   npx tsx packages/edge-node/bench/fanout.ts [--receivers 1000] [--seconds 40] [--hold 2] [--stream 2M-2s] [--workers 1]
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { rssMb, startEdgeProcess } from './benchTools.js';
+import { rssTreeMb, startEdgeProcess } from './benchTools.js';
 import { startSimpleLiveOrigin } from './simpleLiveOrigin.js';
 
 const { values } = parseArgs({
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     hold: { type: 'string', default: '2' },
     stream: { type: 'string', default: '2M-2s' },
     origin: { type: 'string', default: 'live' },
+    workers: { type: 'string', default: '1' },
   },
 });
 const receivers = Number(values.receivers);
@@ -31,7 +32,7 @@ async function anyOrigin(): Promise<{ origin: Origin; kind: string }> {
   return { origin: await startSimpleLiveOrigin(), kind: 'bench/simpleLiveOrigin' };
 }
 const { origin, kind: originKind } = await anyOrigin();
-const edge = await startEdgeProcess(['--origin', origin.url, '--port', '0', '--hold', values.hold]);
+const edge = await startEdgeProcess(['--origin', origin.url, '--port', '0', '--hold', values.hold, '--workers', values.workers]);
 const playlistPath = `/live/${stream}/index.m3u8`;
 const URI_LINE = /^[^#\s].*$/gm;
 
@@ -71,7 +72,7 @@ async function receiver(i: number): Promise<void> {
 await request(`${origin.url}/stats?reset=1`).then((r) => r.body.dump());
 const started = Date.now();
 let maxRss = 0;
-const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(edge.pid))), 500);
+const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssTreeMb(edge.pid))), 500);
 const runs = Array.from({ length: receivers }, (_, i) => receiver(i));
 await new Promise((r) => setTimeout(r, seconds * 1000));
 stop = true;
@@ -88,6 +89,7 @@ console.log(
       receivers,
       seconds: (Date.now() - started) / 1000,
       hold: values.hold,
+      workers: Number(values.workers),
       segmentsFetchedByReceivers: segmentsFetched,
       receiverErrors: errors,
       receivedMB: Math.round(bytes / 1e6),

@@ -64,7 +64,14 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   if (log.isLevelEnabled('debug')) events.on('segment-request', (e) => log.debug(e, 'segment request'));
 
   const origins = new Map<string, Origin>();
-  const rttFor = (name: string): number | undefined => config.backhaulRttMs ?? origins.get(name)?.client.rtt.estimateMs(Date.now());
+  // Behind a parent tier, the RTT that matters is to the origin: the leg to the parent plus what
+  // the parent reports beyond itself.
+  const rttFor = (name: string): number | undefined => {
+    if (config.backhaulRttMs !== undefined) return config.backhaulRttMs;
+    const c = origins.get(name)?.client;
+    const own = c?.rtt.estimateMs(Date.now());
+    return own === undefined || c!.upstreamRttMs === undefined ? own : own + c!.upstreamRttMs;
+  };
   const onFetch = recordOriginFetch({ config, metrics, policy, events, log, rttFor });
   for (const o of config.origins) {
     const client = new OriginClient({
@@ -97,7 +104,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   let connections = 0;
   const load = (): EdgeLoadReport => {
     const why = notReady();
-    return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, atMs: Date.now() };
+    return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
   };
   const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, rttFor, notReady, load };
 

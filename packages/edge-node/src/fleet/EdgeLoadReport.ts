@@ -13,6 +13,8 @@ export interface EdgeLoadReport {
   sentBytes: number;
   /** The egress the operator gave this edge (Mbit/s), or null: unknown. */
   egressCapacityMbps: number | null;
+  /** The process that answered (one of several workers behind one port: `serve --workers`). */
+  pid: number;
   /** The edge's clock when it answered (ms since the epoch), for the rate between two reports. */
   atMs: number;
 }

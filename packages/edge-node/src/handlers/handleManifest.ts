@@ -52,7 +52,7 @@ export function createManifestHandler(ctx: EdgeContext) {
       }
     }
     const headers: Record<string, string | number> = {
-      ...(config.role === 'parent' ? { [HEADERS.role]: 'parent' } : {}),
+      ...(config.role === 'parent' ? { [HEADERS.role]: 'parent', ...upstreamRtt(ctx.rttFor(origin.cfg.name)) } : {}),
       ...(req.headers.origin === undefined ? NO_CORS : CORS),
       'content-type': version.view.kind === 'dash' ? 'application/dash+xml' : 'application/vnd.apple.mpegurl',
       'cache-control': 'no-cache',
@@ -222,6 +222,11 @@ async function signedToken(ctx: EdgeContext, state: Omit<SessionClaims, 'issuer'
 function handedEstimate(c: SessionClaims): RadioEstimate | undefined {
   if (c.radioBps === undefined) return undefined;
   return { bps: c.radioBps, source: 'measured', evidence: { rniBps: undefined, measuredBps: c.radioBps, measuredBytes: undefined, segmentBytes: 0, mtpKbps: undefined, blMs: undefined, segmentsDownloaded: 0, skipped: [] } };
+}
+
+/** A parent's backhaul RTT for the edges behind it (whole µs), when it has one. */
+function upstreamRtt(ms: number | undefined): Record<string, string> {
+  return ms === undefined ? {} : { [HEADERS.upstreamRtt]: ms.toFixed(3) };
 }
 
 function sendText(res: ServerResponse, req: IncomingMessage, headers: Record<string, string | number>, body: Buffer, metrics: EdgeContext['metrics']): void {

@@ -23,6 +23,12 @@ export const ETHLE_HEADERS = {
   error: 'x-ethle-error',
   /** `parent` on the manifests of an edge that is another edge's origin (a tier that never holds). */
   role: 'x-ethle-role',
+  /**
+   * On a parent's manifests: its own backhaul RTT to its origin (ms, its upstream's included). An
+   * edge behind it adds it to the RTT it measures to the parent: a segment the parent does not
+   * have yet crosses both legs (one box's worker edges behind a loopback parent above all).
+   */
+  upstreamRtt: 'x-ethle-upstream-rtt-ms',
   /** When the segment's first frame was produced, and when it was complete (ISO 8601). */
   productionStart: 'x-ethle-production-start',
   productionEnd: 'x-ethle-production-end',
