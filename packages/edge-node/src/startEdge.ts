@@ -15,6 +15,7 @@ import { sendError } from './http/sendError.js';
 import { FleetSteering } from './fleet/FleetSteering.js';
 import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
 import { SessionTokens } from './fleet/SessionTokens.js';
+import { SessionHandover } from './fleet/SessionHandover.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient } from './origin/OriginClient.js';
 import { recordOriginFetch } from './origin/recordOriginFetch.js';
@@ -101,12 +102,14 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   };
   const fleet = config.fleet === undefined ? undefined : new FleetSteering(config.fleet, config.origins[0]!.url, () => notReady() === undefined);
   const sessionTokens = config.sessionTokens === undefined ? undefined : new SessionTokens({ ...config.sessionTokens, issuer: config.fleet?.pathway ?? '', maxEntries: config.maxSessions });
+  // A moved receiver's first playlist request waits at most this for its previous edge's answer.
+  const handover = sessionTokens === undefined || config.fleet === undefined || config.fleet.peers.length === 0 ? undefined : new SessionHandover(sessionTokens, config.fleet.peers, 500);
   let connections = 0;
   const load = (): EdgeLoadReport => {
     const why = notReady();
     return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
   };
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, rttFor, notReady, load };
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, handover, rttFor, notReady, load };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {

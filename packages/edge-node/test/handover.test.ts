@@ -1,6 +1,7 @@
 import { streamTag, verifySessionToken } from '@ethle/core';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:net';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
@@ -22,6 +23,13 @@ afterEach(async () => {
   origin = live = undefined;
 });
 
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
 const get = async (url: string) => {
   const r = await request(url);
   return { status: r.statusCode, headers: r.headers as Record<string, string>, text: await r.body.text() };
@@ -88,6 +96,45 @@ describe('handover between edges of a fleet (HLS)', () => {
     const expired = await get(`${b.url}/live/a/index.m3u8?ethle_session=${stale}`);
     expect(expired.status).toBe(200);
     expect(expired.headers['x-ethle-hold-segments']).toBe('0');
+    expect(adopted).toHaveLength(1);
+  });
+});
+
+describe('handover from a live peer (HLS, the token of the multivariant playlist)', () => {
+  it('B asks A, which issued the token, for the session\'s state; a dead A means a fresh session with the same id', async () => {
+    origin = await startTestOrigin({ variantBandwidth: 4_000_000, bitrateKbps: 4000, segmentBytes: 500_000, window: 8 });
+    origin.produce(8);
+    const [pa, pb] = [await freePort(), await freePort()];
+    const urlA = `http://127.0.0.1:${pa}`;
+    const urlB = `http://127.0.0.1:${pb}`;
+    const edge = (port: number, pathway: string, url: string, peer: string, peerUrl: string, defaultRanMbps: number) =>
+      startEdge(createEdgeConfig({ origin: origin!.url, port, hold: 'auto', backhaulRttMs: 150, defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway, publicUrl: url, peers: [{ id: peer, url: peerUrl }] } }));
+    const a = await edge(pa, 'edge-a', urlA, 'edge-b', urlB, 5);
+    const b = await edge(pb, 'edge-b', urlB, 'edge-a', urlA, 1000);
+    edges.push(a, b);
+    const adopted: Array<{ from: string; x: number; requests: number }> = [];
+    b.events.on('session-adopted', (e) => adopted.push(e));
+
+    // Like hls.js: the variant URI of the first multivariant playlist, reloaded as it is.
+    const mv = await get(`${urlA}/live/master.m3u8`);
+    const variant = /^a\/index\.m3u8\?ethle_session=e1\.[^\s]+$/m.exec(mv.text)![0];
+    let xA = -1;
+    for (let i = 0; i < 3; i++) xA = Number((await get(`${urlA}/live/${variant}`)).headers['x-ethle-hold-segments']);
+    expect(xA).toBeGreaterThan(0);
+    const moved = await get(`${urlB}/live/${variant}`);
+    expect(Number(moved.headers['x-ethle-hold-segments'])).toBe(xA);
+    expect(adopted).toEqual([expect.objectContaining({ from: 'edge-a', x: xA, requests: 3 })]);
+
+    // Another receiver of A, A gone before it moves: same id at B, state fresh (B's own x = 0).
+    const mv2 = await get(`${urlA}/live/master.m3u8`);
+    const variant2 = /^a\/index\.m3u8\?ethle_session=e1\.[^\s]+$/m.exec(mv2.text)![0];
+    const sid2 = (await get(`${urlA}/live/${variant2}`)).headers['x-ethle-session'];
+    await a.close();
+    edges.splice(edges.indexOf(a), 1);
+    const failed = await get(`${urlB}/live/${variant2}`);
+    expect(failed.status).toBe(200);
+    expect(failed.headers['x-ethle-session']).toBe(sid2);
+    expect(failed.headers['x-ethle-hold-segments']).toBe('0');
     expect(adopted).toHaveLength(1);
   });
 });

@@ -4,6 +4,8 @@ import { createHmac } from 'node:crypto';
 /** A token as this edge checked it: the session it names, and its state if it may be adopted. */
 export interface CheckedToken {
   sid: string;
+  /** The pathway of the edge that issued it ('' outside a fleet). */
+  issuer: string;
   /** The claims, or undefined when the token has expired (the sid still names the session). */
   claims: SessionClaims | undefined;
 }
@@ -38,7 +40,7 @@ export class SessionTokens {
   /** A token checked before, without awaiting (hot path), or undefined if not seen yet. */
   peek(token: string, nowMs: number): CheckedToken | null | undefined {
     const c = this.#checked.get(token);
-    return c == null ? c : { sid: c.sid, claims: c.claims.expiresAt * 1000 > nowMs ? c.claims : undefined };
+    return c == null ? c : { sid: c.sid, issuer: c.claims.issuer, claims: c.claims.expiresAt * 1000 > nowMs ? c.claims : undefined };
   }
 
   /** Check a token (MAC, shape, expiry); null when it is not a good token of this fleet. */

@@ -79,6 +79,8 @@ export function createManifestHandler(ctx: EdgeContext) {
     let token: string | undefined;
     /** A session handed over from another edge of the fleet: its state, when the token may be adopted. */
     let handed: SessionClaims | undefined;
+    /** Who issued the receiver's signed token (a peer to ask for its state), if it brought one. */
+    let issuer: string | undefined;
     if (tokenParam !== null && ctx.sessionTokens !== undefined && tokenParam.startsWith('e1.')) {
       // A signed token: checked once, then remembered (hot path: no await on a reload). A forged
       // or malformed one is ignored — a fresh session, never an error to the player.
@@ -87,6 +89,7 @@ export function createManifestHandler(ctx: EdgeContext) {
       if (c !== null) {
         token = c.sid;
         handed = c.claims;
+        issuer = c.issuer;
       }
     } else if (tokenParam !== null && TOKEN_RE.test(tokenParam)) token = tokenParam;
 
@@ -129,6 +132,11 @@ export function createManifestHandler(ctx: EdgeContext) {
       });
     }
     const ranMbps = radio.bps / 1e6;
+    // A token without state for this stream (hls.js: the multivariant playlist's), issued by a
+    // live peer, for a session unknown here: ask that peer for the session's state (handover).
+    if (issuer !== undefined && ctx.handover !== undefined && handed?.stream !== streamTag(stream.key) && ctx.handover.canPull(tokenParam!, issuer) && policy.sessionState(stream.key, session) === undefined) {
+      handed = (await ctx.handover.pull(tokenParam!, issuer, stream.key, ctx.now)) ?? handed;
+    }
     // Handed over from another edge (a valid, unexpired token for this stream, a session unknown
     // here): filed with its group, requests, last measurement and x before the decision.
     if (handed !== undefined && handed.stream === streamTag(stream.key) && policy.adopt(stream.key, session, { group: handed.group, requests: handed.requests, estimate: handedEstimate(handed), x: handed.x }, ctx.now())) {

@@ -186,6 +186,14 @@ export class HoldPolicy {
     return this.#groups.stateOf(stream, session);
   }
 
+  /** The x a known session is served now (its group's), for its token; undefined if unknown. */
+  servedHold(stream: string, session: string): number | undefined {
+    const st = this.#groups.stateOf(stream, session);
+    if (st === undefined) return undefined;
+    if (typeof this.config.hold === 'number') return this.config.hold;
+    return st.group === 'hold-0' ? 0 : this.#sessionHold(stream, session);
+  }
+
   /**
    * A hold-x receiver's x: the stream's, but never below what it was served at the edge it came
    * from — a lower x would show it segments beyond its playlist's end there, a jump.
