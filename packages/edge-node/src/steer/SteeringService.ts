@@ -36,8 +36,9 @@ export class SteeringService {
   constructor(config: SteeringServiceConfig, onOrder: (order: string[]) => void = () => undefined) {
     this.#c = config;
     this.#onOrder = onOrder;
-    // Not ready until a probe says so: a player is never steered to an edge nobody has seen.
-    this.#edges = new Map(config.edges.map((e) => [e.id, { id: e.id, url: e.url, health: { ready: false, okStreak: 0 }, load: 0, egressMbps: undefined, connections: undefined, error: 'not probed yet', last: undefined }]));
+    // Not ready until a probe says so: a player is never steered to an edge nobody has seen. The
+    // first good probe is enough (riseAfter is for edges that failed).
+    this.#edges = new Map(config.edges.map((e) => [e.id, { id: e.id, url: e.url, health: { ready: false, okStreak: config.riseAfter - 1 }, load: 0, egressMbps: undefined, connections: undefined, error: 'not probed yet', last: undefined }]));
     this.#order = config.edges.map((e) => e.id);
     this.#timer = setInterval(() => void this.probe(), config.probeMs);
     this.#timer.unref();
