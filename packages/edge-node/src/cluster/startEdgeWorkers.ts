@@ -54,15 +54,22 @@ export async function startEdgeWorkers(input: EdgeConfigInput, workers: number):
     new Promise((resolve, reject) => {
       const w = cluster.fork(env);
       live.add(w);
-      w.once('listening', (a) => resolve(`${input.tls === undefined ? 'http' : 'https'}://${a.address === '0.0.0.0' || a.address === null || a.address === undefined ? '127.0.0.1' : a.address}:${a.port}`));
+      let listening = false;
+      w.once('listening', (a) => {
+        listening = true;
+        resolve(`${input.tls === undefined ? 'http' : 'https'}://${a.address === '0.0.0.0' || a.address === null || a.address === undefined ? '127.0.0.1' : a.address}:${a.port}`);
+      });
       w.once('exit', (code) => {
         live.delete(w);
-        reject(new Error(`worker exited with ${code} before listening`));
+        // A worker that never listened (a taken port, a bad config): the start fails, no restart.
+        if (!listening) return reject(new Error(`worker exited with ${code} before listening`));
         if (closing) return;
-        // An unexpected exit: a new worker, not faster than once a second.
+        // An unexpected exit of a serving worker: a new one, not faster than once a second.
         const wait = Math.max(0, lastRestart + RESTART_MIN_INTERVAL_MS - Date.now());
         lastRestart = Date.now() + wait;
-        setTimeout(() => void fork().catch(() => undefined), wait).unref();
+        setTimeout(() => {
+          if (!closing) void fork().catch(() => undefined);
+        }, wait).unref();
       });
     });
   try {
