@@ -58,11 +58,16 @@ async function receiver(i: number): Promise<void> {
         const seg = await request(new URL(uri, base), { dispatcher });
         for await (const c of seg.body) bytes += (c as Buffer).length;
         if (seg.statusCode === 200) segmentsFetched += 1;
-        else errors += 1;
+        else {
+          errors += 1;
+          if (errors <= 3) console.error(`receiver ${i}: ${uri} answered ${seg.statusCode} ${String(seg.headers['x-ethle-error'] ?? '')}`);
+        }
         last = uri;
       }
-    } catch {
+    } catch (e) {
       errors += 1;
+      // The first few errors, said: a count alone hides what failed.
+      if (errors <= 3) console.error(`receiver ${i}: ${(e as Error).message}`);
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -95,6 +100,7 @@ console.log(
       receivedMB: Math.round(bytes / 1e6),
       originSegmentsRequested: perSegment.length,
       originRequestsPerSegment: { mean: Number(mean.toFixed(3)), max: Math.max(...perSegment) },
+      requestedMoreThanOnce: Object.fromEntries(segCounts.filter(([, n]) => n > 1)),
       edgeMaxRssMB: Math.round(maxRss),
     },
     null,
