@@ -193,26 +193,27 @@ function steeredMpd(ctx: EdgeContext, held: { text: string; body: Buffer }, edge
   let cached = STEERED.get(held);
   if (cached === undefined) {
     const fleet = ctx.fleet!;
-    cached = { before: held.body, after: undefined };
+    cached = { plain: held.body, before: held.body, after: undefined };
     try {
       const dir = edgePath.slice(0, edgePath.lastIndexOf('/') + 1);
       const text = addDashSteering(held.text, { serverUri: fleet.serverUri, serviceLocation: fleet.pathway, baseUrl: `${fleet.publicUrl}${dir}`, location: `${fleet.publicUrl}${edgePath}${TOKEN_MARK}` });
       const at = text.indexOf(TOKEN_MARK);
-      cached = { before: Buffer.from(text.slice(0, at), 'utf8'), after: Buffer.from(text.slice(at + TOKEN_MARK.length), 'utf8') };
+      const [before, after] = [text.slice(0, at), text.slice(at + TOKEN_MARK.length)];
+      cached = { plain: Buffer.from(before + after, 'utf8'), before: Buffer.from(before, 'utf8'), after: Buffer.from(after, 'utf8') };
     } catch (e) {
       if (!isEthleError(e)) throw e;
     }
     STEERED.set(held, cached);
   }
-  if (cached.after === undefined) return cached.before;
-  return Buffer.concat(token === undefined ? [cached.before, cached.after] : [cached.before, Buffer.from(`?ethle_session=${token}`, 'latin1'), cached.after]);
+  if (token === undefined || cached.after === undefined) return cached.plain;
+  return Buffer.concat([cached.before, Buffer.from(`?ethle_session=${token}`, 'latin1'), cached.after]);
 }
 
 /** Where the session token goes in a steered MPD's Location (never sent). */
 const TOKEN_MARK = '\u0000ethle-token\u0000';
 
 /** Steered MPD texts by held text: freed with the held text (a new version, another x). */
-const STEERED = new WeakMap<object, { before: Buffer; after: Buffer | undefined }>();
+const STEERED = new WeakMap<object, { plain: Buffer; before: Buffer; after: Buffer | undefined }>();
 
 /** A signed token of a session, or undefined without a fleet secret or for a sid a token cannot carry. */
 async function signedToken(ctx: EdgeContext, state: Omit<SessionClaims, 'issuer' | 'expiresAt'>): Promise<string | undefined> {
