@@ -45,7 +45,7 @@ if (want('unit')) {
 if (want('netlab')) {
   // Real kernel TCP through namespaces and the user-space relay: alone, so timings are not starved.
   const file = join(out, 'vitest-netlab.json');
-  run('real-TCP link tests (netlab, alone)', 'npx', ['vitest', 'run', 'packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`], { ETHLE_NETLAB_TESTS: '1' });
+  run('real-TCP link tests (netlab, alone)', 'npx', ['vitest', 'run', 'packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`], { ETHLE_NETLAB_TESTS: '1' });
   if (existsSync(file)) {
     const r = JSON.parse(readFileSync(file, 'utf8'));
     passed += r.numPassedTests ?? 0;

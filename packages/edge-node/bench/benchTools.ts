@@ -140,6 +140,17 @@ export async function startOriginProcess(streams: string[]): Promise<{ url: stri
 }
 
 /** Resident set size of a process in MB (from /proc). */
+/** RSS of a process and its children (the workers of `serve --workers`), MB. */
+export function rssTreeMb(pid: number): number {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((s) => s !== '').map(Number);
+  } catch {
+    // Not Linux, or gone: the process alone.
+  }
+  return rssMb(pid) + children.reduce((a, c) => a + rssMb(c), 0);
+}
+
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const m = /VmRSS:\s+(\d+) kB/.exec(status);

@@ -2,10 +2,10 @@
 // 1.00) and the edge's RSS (goal < 300 MB). The live origin runs in this process, the edge in its
 // own (the built CLI), the receivers here as a light HLS client loop (manifest every half target
 // duration, every new segment fetched whole). Run after `npm run build`:
-//   npx tsx packages/edge-node/bench/fanout.ts [--receivers 1000] [--seconds 40] [--hold 2] [--stream 2M-2s]
+//   npx tsx packages/edge-node/bench/fanout.ts [--receivers 1000] [--seconds 40] [--hold 2] [--stream 2M-2s] [--workers 1]
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { rssMb, startEdgeProcess } from './benchTools.js';
+import { rssTreeMb, startEdgeProcess } from './benchTools.js';
 import { startSimpleLiveOrigin } from './simpleLiveOrigin.js';
 
 const { values } = parseArgs({
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     hold: { type: 'string', default: '2' },
     stream: { type: 'string', default: '2M-2s' },
     origin: { type: 'string', default: 'live' },
+    workers: { type: 'string', default: '1' },
   },
 });
 const receivers = Number(values.receivers);
@@ -31,7 +32,7 @@ async function anyOrigin(): Promise<{ origin: Origin; kind: string }> {
   return { origin: await startSimpleLiveOrigin(), kind: 'bench/simpleLiveOrigin' };
 }
 const { origin, kind: originKind } = await anyOrigin();
-const edge = await startEdgeProcess(['--origin', origin.url, '--port', '0', '--hold', values.hold]);
+const edge = await startEdgeProcess(['--origin', origin.url, '--port', '0', '--hold', values.hold, '--workers', values.workers]);
 const playlistPath = `/live/${stream}/index.m3u8`;
 const URI_LINE = /^[^#\s].*$/gm;
 
@@ -57,11 +58,16 @@ async function receiver(i: number): Promise<void> {
         const seg = await request(new URL(uri, base), { dispatcher });
         for await (const c of seg.body) bytes += (c as Buffer).length;
         if (seg.statusCode === 200) segmentsFetched += 1;
-        else errors += 1;
+        else {
+          errors += 1;
+          if (errors <= 3) console.error(`receiver ${i}: ${uri} answered ${seg.statusCode} ${String(seg.headers['x-ethle-error'] ?? '')}`);
+        }
         last = uri;
       }
-    } catch {
+    } catch (e) {
       errors += 1;
+      // The first few errors, said: a count alone hides what failed.
+      if (errors <= 3) console.error(`receiver ${i}: ${(e as Error).message}`);
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -71,7 +77,7 @@ async function receiver(i: number): Promise<void> {
 await request(`${origin.url}/stats?reset=1`).then((r) => r.body.dump());
 const started = Date.now();
 let maxRss = 0;
-const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(edge.pid))), 500);
+const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssTreeMb(edge.pid))), 500);
 const runs = Array.from({ length: receivers }, (_, i) => receiver(i));
 await new Promise((r) => setTimeout(r, seconds * 1000));
 stop = true;
@@ -88,11 +94,13 @@ console.log(
       receivers,
       seconds: (Date.now() - started) / 1000,
       hold: values.hold,
+      workers: Number(values.workers),
       segmentsFetchedByReceivers: segmentsFetched,
       receiverErrors: errors,
       receivedMB: Math.round(bytes / 1e6),
       originSegmentsRequested: perSegment.length,
       originRequestsPerSegment: { mean: Number(mean.toFixed(3)), max: Math.max(...perSegment) },
+      requestedMoreThanOnce: Object.fromEntries(segCounts.filter(([, n]) => n > 1)),
       edgeMaxRssMB: Math.round(maxRss),
     },
     null,

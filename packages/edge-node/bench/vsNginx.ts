@@ -1,10 +1,13 @@
 // Cached-segment throughput and manifest requests/s: the edge vs Debian nginx as a caching
 // reverse proxy (proxy_cache + proxy_cache_lock), both in front of the same origin, same load
 // generator (wrk) and load. Run after `npm run build`:
-//   npx tsx packages/edge-node/bench/vsNginx.ts [--seconds 10] [--connections 50] [--segment-bytes 500000]
+//   npx tsx packages/edge-node/bench/vsNginx.ts [--seconds 10] [--connections 50] [--segment-bytes 500000] [--workers 1] [--threads 1]
+// --workers N: the edge with `serve --workers N` (a parent tier + N worker processes), nginx with
+// worker_processes N; --threads: wrk's threads.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
 import { startEdgeProcess, startNginx, wrk } from './benchTools.js';
 
 const { values } = parseArgs({
@@ -13,11 +16,15 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     'segment-bytes': { type: 'string', default: '500000' },
     'nginx-port': { type: 'string', default: '18089' },
+    workers: { type: 'string', default: '1' },
+    threads: { type: 'string', default: '1' },
   },
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const segmentBytes = Number(values['segment-bytes']);
+const workers = Number(values.workers);
+const threads = Number(values.threads);
 
 // A small live-shaped origin: a 6-segment playlist whose window never moves during the run
 // (both proxies see the same object), segments of `segmentBytes` (2M-2s ≈ 500 kB).
@@ -33,24 +40,28 @@ const origin = createServer((req, res) => {
 await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
 const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
 
-const edge = await startEdgeProcess(['--origin', originUrl, '--port', '0', '--hold', '0']);
-const nginx = await startNginx(originUrl, Number(values['nginx-port']));
+const edge = await startEdgeProcess(['--origin', originUrl, '--port', '0', '--hold', '0', '--workers', String(workers)]);
+const nginx = await startNginx(originUrl, Number(values['nginx-port']), workers);
 const seg = '/live/bench/seg102.ts';
 const man = '/live/bench/index.m3u8';
-// Warm both caches.
+// Warm both caches (with workers: each worker's, over new connections the kernel spreads).
 for (const base of [edge.url, nginx.url]) {
-  for (const p of [man, seg]) await (await fetch(base + p)).arrayBuffer();
+  for (let i = 0; i < 8 * workers; i++) {
+    const dispatcher = new Agent({ connections: 1 });
+    for (const p of [man, seg]) await (await request(base + p, { dispatcher })).body.arrayBuffer();
+    await dispatcher.close();
+  }
 }
 
 const rows: string[] = [];
 for (const [what, path] of [['cached segment', seg], ['manifest', man]] as const) {
-  const e = await wrk(edge.url + path, { connections, seconds });
-  const n = await wrk(nginx.url + path, { connections, seconds });
+  const e = await wrk(edge.url + path, { connections, seconds, threads });
+  const n = await wrk(nginx.url + path, { connections, seconds, threads });
   rows.push(
     `| ${what} (${what === 'manifest' ? 'playlist' : `${segmentBytes} B`}) | ${e.requestsPerSec.toFixed(0)} req/s, ${e.transferMBps.toFixed(0)} MB/s | ${n.requestsPerSec.toFixed(0)} req/s, ${n.transferMBps.toFixed(0)} MB/s | ${(e.requestsPerSec / n.requestsPerSec).toFixed(2)} |${e.errors || n.errors ? ` ${e.errors} ${n.errors}` : ''}`,
   );
 }
-console.log(`wrk -t1 -c${connections} -d${seconds}s; nginx 1 worker; edge 1 Node process`);
+console.log(`wrk -t${threads} -c${connections} -d${seconds}s; nginx ${workers} worker(s); edge ${workers === 1 ? '1 Node process' : `${workers} worker processes + parent tier`}`);
 console.log('| load | edge | nginx | edge / nginx |\n|---|---|---|---|');
 console.log(rows.join('\n'));
 await edge.stop();

@@ -4,6 +4,9 @@ import type { SegmentCache } from './cache/SegmentCache.js';
 import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
 import type { EdgeEvents } from './events/EdgeEvents.js';
 import type { FleetSteering } from './fleet/FleetSteering.js';
+import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
+import type { SessionTokens } from './fleet/SessionTokens.js';
+import type { SessionHandover } from './fleet/SessionHandover.js';
 import type { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import type { OriginClient } from './origin/OriginClient.js';
 import type { RadioMeter } from './radio/RadioMeter.js';
@@ -38,8 +41,14 @@ export interface EdgeContext {
   radio: RadioMeter;
   /** The fleet this edge steers players within (content steering), if configured. */
   fleet: FleetSteering | undefined;
+  /** Portable session tokens (handover between the fleet's edges), if a fleet secret is configured. */
+  sessionTokens: SessionTokens | undefined;
+  /** Asks the peer that issued a receiver's token for its state (HLS handover), with tokens and peers configured. */
+  handover: SessionHandover | undefined;
   /** Why the edge should not get receivers now (draining, an origin silent), or undefined: ready. */
   notReady(): string | undefined;
+  /** This edge's load (GET /_ethle/load), for a steering service. */
+  load(): EdgeLoadReport;
   /** Backhaul RTT to an origin (configured, else measured), ms. */
   rttFor(origin: string): number | undefined;
 }

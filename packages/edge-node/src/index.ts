@@ -10,3 +10,8 @@ export type { OriginFetchReport, FetchKind, FetchOutcome } from './origin/Origin
 export { startMockRniServer, type MockRniServer, type MockMeasurement } from './rni/MockRniServer.js';
 export { ranThroughputFromSignal, rsrpIndexToDbm, rsrqIndexToDb, RAN_MODEL } from './radio/ranThroughputFromSignal.js';
 export { RNI_CALLBACK_PATH } from './radio/RniSubscription.js';
+export { startSteeringService, type RunningSteeringService } from './steer/startSteeringService.js';
+export { createSteeringServiceConfig, type SteeringServiceConfig, type SteeringServiceInput } from './steer/SteeringServiceConfig.js';
+export { SteeringService, type EdgeStatus } from './steer/SteeringService.js';
+export { startEdgeWorkers, type RunningEdgeWorkers } from './cluster/startEdgeWorkers.js';
+export type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';

@@ -13,6 +13,9 @@ import { createEdgeServer } from './http/createEdgeServer.js';
 import { createRouter } from './http/createRouter.js';
 import { sendError } from './http/sendError.js';
 import { FleetSteering } from './fleet/FleetSteering.js';
+import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
+import { SessionTokens } from './fleet/SessionTokens.js';
+import { SessionHandover } from './fleet/SessionHandover.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient } from './origin/OriginClient.js';
 import { recordOriginFetch } from './origin/recordOriginFetch.js';
@@ -58,11 +61,20 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     (c) => events.emit('hold-change', c),
   );
   events.on('hold-change', (e) => log.info({ stream: e.stream, hold: e.hold, backhaulMbps: +e.backhaulMbps.toFixed(2), reason: e.reason }, 'hold change'));
+  // A receiver handed over from another edge: where from, and with what (the fleet's handovers in the log).
+  events.on('session-adopted', (e) => log.info(e, 'session adopted'));
   // Per segment request: only when asked for (experiments use it to tell a stall's cause apart).
   if (log.isLevelEnabled('debug')) events.on('segment-request', (e) => log.debug(e, 'segment request'));
 
   const origins = new Map<string, Origin>();
-  const rttFor = (name: string): number | undefined => config.backhaulRttMs ?? origins.get(name)?.client.rtt.estimateMs(Date.now());
+  // Behind a parent tier, the RTT that matters is to the origin: the leg to the parent plus what
+  // the parent reports beyond itself.
+  const rttFor = (name: string): number | undefined => {
+    if (config.backhaulRttMs !== undefined) return config.backhaulRttMs;
+    const c = origins.get(name)?.client;
+    const own = c?.rtt.estimateMs(Date.now());
+    return own === undefined || c!.upstreamRttMs === undefined ? own : own + c!.upstreamRttMs;
+  };
   const onFetch = recordOriginFetch({ config, metrics, policy, events, log, rttFor });
   for (const o of config.origins) {
     const client = new OriginClient({
@@ -91,7 +103,15 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     return undefined;
   };
   const fleet = config.fleet === undefined ? undefined : new FleetSteering(config.fleet, config.origins[0]!.url, () => notReady() === undefined);
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, rttFor, notReady };
+  const sessionTokens = config.sessionTokens === undefined ? undefined : new SessionTokens({ ...config.sessionTokens, issuer: config.fleet?.pathway ?? '', maxEntries: config.maxSessions });
+  // A moved receiver's first playlist request waits at most this for its previous edge's answer.
+  const handover = sessionTokens === undefined || config.fleet === undefined || config.fleet.peers.length === 0 ? undefined : new SessionHandover(sessionTokens, config.fleet.peers, 500);
+  let connections = 0;
+  const load = (): EdgeLoadReport => {
+    const why = notReady();
+    return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
+  };
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, handover, rttFor, notReady, load };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -103,7 +123,6 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     });
   };
   const server: Server = createEdgeServer(config, config.tls === undefined ? undefined : readTls(config.tls), onRequest, log, (reason) => metrics.refused.inc({ reason }));
-  let connections = 0;
   server.on('connection', (socket) => {
     connections += 1;
     socket.once('close', () => (connections -= 1));

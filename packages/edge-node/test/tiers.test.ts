@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
-import { startTestOrigin, type TestOrigin } from './helpers/startTestOrigin.js';
+import { metricValue, startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
 
 // Issue 21, tiers: origin → parent (prefetches, never holds) → 2 edges (hold) → 50 receivers.
 // One flow per segment per tier: the origin serves each segment once, each edge fetches it once
@@ -60,6 +60,22 @@ describe('tiers', () => {
     expect(r.headers['x-ethle-hold-segments']).toBe('0');
     expect(text).toMatch(/seg3\.ts/); // held twice would end at seg1
     expect(text).not.toMatch(/seg4\.ts/);
+  });
+
+  it('an edge behind a parent decides x with the parent\'s backhaul RTT added to its own', async () => {
+    origin = await startTestOrigin({ window: 6 });
+    origin.produce(6);
+    const parent = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, role: 'parent', backhaulRttMs: 80, logLevel: 'silent', originProbeMs: 0 }));
+    const child = await startEdge(createEdgeConfig({ origin: parent.url, port: 0, hold: 1, logLevel: 'silent', originProbeMs: 0 }));
+    edges.push(parent, child);
+    const r = await request(`${parent.url}/live/a/index.m3u8`);
+    expect(r.headers['x-ethle-upstream-rtt-ms']).toBe('80.000');
+    await r.body.dump();
+    await (await request(`${child.url}/live/a/index.m3u8`)).body.dump();
+    // Loopback to the parent is well under a millisecond: the child's RTT is the parent's 80 ms and that.
+    const rtt = await until(async () => metricValue(await (await request(`${child.url}/metrics`)).body.text(), 'ethle_backhaul_rtt_ms', { origin: 'origin' }), 'child RTT');
+    expect(rtt).toBeGreaterThanOrEqual(80);
+    expect(rtt).toBeLessThan(100);
   });
 
   it('a parent refuses to be configured to hold', () => {

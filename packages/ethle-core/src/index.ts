@@ -11,3 +11,4 @@ export * from './session/index.js';
 export * from './http/ETHLE_HEADERS.js';
 export type * from './http/TimelineSnapshot.js';
 export * from './steering/index.js';
+export * from './handover/index.js';

@@ -1,12 +1,14 @@
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 import { runPlan } from './plan.js';
 import { runServe } from './serve.js';
+import { runSteer } from './steer.js';
 
 const USAGE = `usage: ethle-edge <command> [options]
 
 commands:
   plan    operator's calculator: how many segments to hold (ETHLE model)
   serve   run the edge server in front of configured origins
+  steer   a fleet's content-steering service: edges ordered by health, then load
 
 ethle-edge <command> --help for the options of a command
 `;
@@ -18,6 +20,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return runPlan(rest, io);
     case 'serve':
       return runServe(rest, io);
+    case 'steer':
+      return runSteer(rest, io);
     case '--help':
     case '-h':
     case 'help':

@@ -4,6 +4,7 @@ import { createEdgeConfig } from '../config/createEdgeConfig.js';
 import type { EdgeConfigInput } from '../config/EdgeConfig.js';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import { startEdge, type RunningEdge } from '../startEdge.js';
+import { startEdgeWorkers, type RunningEdgeWorkers } from '../cluster/startEdgeWorkers.js';
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 
 const USAGE = `usage: ethle-edge serve --origin URL [options]
@@ -23,7 +24,16 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
   --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
   --ran-fail-action A     redirect-307 (default) | redirect-302 | pass-through
+  --pathway ID --public-url URL   this edge in a fleet: its pathway id and base URL as players
+                          reach it (content steering; peers go in the config file)
+  --steering-url URL      the fleet's steering service (ethle-edge steer) for the manifests'
+                          steering URI, instead of this edge's own /_ethle/steering
+  --session-secret-file F the fleet's secret (one line) for portable session tokens
+  --egress-capacity-mbps M  this edge's egress for its load report (/_ethle/load)
   --tls-key FILE --tls-cert FILE   serve HTTPS
+ --workers N             N worker processes share the port (default 1); this process becomes
+                          a parent tier on loopback that owns the origin flows (one origin
+                          GET per segment for the box)
   --log-level L           fatal|error|warn|info (default)|debug|trace|silent
 
 GET /healthz (ready), GET /metrics (Prometheus). SIGTERM/SIGINT: graceful shutdown.
@@ -37,6 +47,7 @@ export interface ServeHooks {
 /** `ethle-edge serve`: resolves with the exit code once the edge has shut down. */
 export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}): Promise<number> {
   let input: EdgeConfigInput;
+  let workersArg: string | undefined;
   try {
     const { values } = parseArgs({
       args: argv,
@@ -58,6 +69,12 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         'tls-key': { type: 'string' },
         'tls-cert': { type: 'string' },
         'log-level': { type: 'string' },
+        workers: { type: 'string' },
+        pathway: { type: 'string' },
+        'public-url': { type: 'string' },
+        'steering-url': { type: 'string' },
+        'session-secret-file': { type: 'string' },
+        'egress-capacity-mbps': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -65,6 +82,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       io.stdout.write(USAGE);
       return 0;
     }
+    workersArg = values.workers;
     input = {};
     if (values.config !== undefined) {
       let text: string;
@@ -103,11 +121,40 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     if (values['tls-key'] !== undefined || values['tls-cert'] !== undefined) {
       input.tls = { keyPath: values['tls-key'] ?? '', certPath: values['tls-cert'] ?? '' };
     }
+    if (values.pathway !== undefined || values['public-url'] !== undefined || values['steering-url'] !== undefined) {
+      const f = input.fleet;
+      input.fleet = {
+        ...f,
+        pathway: values.pathway ?? f?.pathway ?? '',
+        publicUrl: values['public-url'] ?? f?.publicUrl ?? '',
+        ...(values['steering-url'] === undefined ? {} : { steeringUrl: values['steering-url'] }),
+      };
+    }
+    if (values['session-secret-file'] !== undefined) {
+      let secret: string;
+      try {
+        secret = readFileSync(values['session-secret-file'], 'utf8').trim();
+      } catch (e) {
+        throw new EdgeError('ERR_EDGE_CONFIG_FILE', `cannot read ${values['session-secret-file']}: ${(e as Error).message}`);
+      }
+      input.sessionTokens = { ...input.sessionTokens, secret };
+    }
+    set('egressCapacityMbps', number('egress-capacity-mbps', values['egress-capacity-mbps']));
     set('logLevel', (values['log-level'] ?? input.logLevel ?? 'info') as EdgeConfigInput['logLevel']);
   } catch (e) {
     io.stderr.write(`ethle-edge serve: ${(e as Error).message}\n\n${USAGE}`);
     return EXIT_USAGE;
   }
+
+  let workers = 1;
+  if (workersArg !== undefined) {
+    workers = Number(workersArg);
+    if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
+      io.stderr.write(`ethle-edge serve: --workers: an integer 1…256, got ${JSON.stringify(workersArg)}\n\n${USAGE}`);
+      return EXIT_USAGE;
+    }
+  }
+  if (workers > 1) return runWorkers(input, workers, io);
 
   let edge: RunningEdge;
   try {
@@ -138,6 +185,32 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       process.off('SIGINT', stop);
       return origClose().then(() => resolve());
     };
+  });
+  return 0;
+}
+
+/** `serve --workers N`: the parent tier here, N worker edges on the shared port; SIGTERM drains all. */
+async function runWorkers(input: EdgeConfigInput, workers: number, io: CliIo): Promise<number> {
+  let box: RunningEdgeWorkers;
+  try {
+    box = await startEdgeWorkers(input, workers);
+  } catch (e) {
+    if (isEdgeError(e) && e.code.startsWith('ERR_EDGE_CONFIG')) {
+      io.stderr.write(`ethle-edge serve: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr.write(`ethle-edge serve: cannot start: ${(e as Error).message}\n`);
+    return 1;
+  }
+  io.stdout.write(`ethle-edge listening on ${box.url} (${workers} workers; parent tier ${box.parent.url})\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      void box.close().then(resolve);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
   });
   return 0;
 }

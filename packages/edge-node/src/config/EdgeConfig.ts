@@ -44,6 +44,14 @@ export interface EdgeConfig {
    * no steering.
    */
   fleet: FleetConfig | undefined;
+  /**
+   * Portable sessions: the fleet's shared secret that signs the session tokens this edge issues
+   * and verifies the ones it adopts (HMAC-SHA256), and how long a token is valid (s). Undefined:
+   * no tokens (sessions stay at the edge that made them).
+   */
+  sessionTokens: { secret: string; ttlSeconds: number } | undefined;
+  /** The egress this edge may send to receivers (Mbit/s), for its load report; undefined: unknown. */
+  egressCapacityMbps: number | undefined;
   /** Operator cap on x and on parallel origin connections per stream (paper Section III-B). */
   maxHold: number;
   /** Initial congestion window of the backhaul in MSS (the model's IW; Linux sends 10). */
@@ -116,6 +124,11 @@ export interface FleetConfig {
   /** The origin's pathway id (last resort), or undefined to never steer players to the origin. */
   originPathway: string | undefined;
   ttlSeconds: number;
+  /**
+   * A steering service apart from the edges (`ethle-edge steer`): the steering URI the manifests
+   * name instead of this edge's own /_ethle/steering. Undefined: this edge steers.
+   */
+  steeringUrl: string | undefined;
 }
 
 /** Input to createEdgeConfig(): every field optional except an origin. */
@@ -129,7 +142,9 @@ export interface EdgeConfigInput {
   port?: number;
   hold?: 'auto' | number | string;
   role?: 'edge' | 'parent';
-  fleet?: { pathway: string; publicUrl: string; peers?: Array<{ id: string; url: string }>; originPathway?: string; ttlSeconds?: number };
+  fleet?: { pathway: string; publicUrl: string; peers?: Array<{ id: string; url: string }>; originPathway?: string; ttlSeconds?: number; steeringUrl?: string };
+  sessionTokens?: { secret: string; ttlSeconds?: number };
+  egressCapacityMbps?: number;
   maxHold?: number;
   initialWindow?: number;
   backhaulRttMs?: number;

@@ -12,6 +12,7 @@ const KNOWN_KEYS = new Set([
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
   'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
+  'sessionTokens', 'egressCapacityMbps',
 ]);
 
 /** Half of Linux's tcp_rmem max: the receive window autotuning can reach on the edge's origin sockets. */
@@ -66,6 +67,18 @@ function originUrl(option: string, url: unknown): string {
   if (u.username || u.password) fail(option, 'credentials in the origin URL are not supported', url);
   // Keep a base path without trailing slash so `${url}${path}` joins cleanly.
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/** A steering service URL: http(s), may carry a query (it is the player's SERVER-URI as given). */
+function steeringUrl(url: unknown): string {
+  let u: URL;
+  try {
+    u = new URL(String(url));
+  } catch {
+    fail('fleet.steeringUrl', `not a URL: ${JSON.stringify(url)}`, url);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') fail('fleet.steeringUrl', `only http and https, got ${u.protocol}`, url);
+  return u.href;
 }
 
 /**
@@ -124,7 +137,14 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     if (ids.size !== peers.length + 1) fail('fleet.peers', 'pathway ids must be unique', peers);
     const originPathway = f.originPathway === undefined ? undefined : id(f.originPathway, 'fleet.originPathway');
     if (originPathway !== undefined && ids.has(originPathway)) fail('fleet.originPathway', 'must differ from the edges\' ids', originPathway);
-    fleet = { pathway, publicUrl: originUrl('fleet.publicUrl', f.publicUrl), peers, originPathway, ttlSeconds: num('fleet.ttlSeconds', f.ttlSeconds, 5, 1, 3600, true) };
+    fleet = { pathway, publicUrl: originUrl('fleet.publicUrl', f.publicUrl), peers, originPathway, ttlSeconds: num('fleet.ttlSeconds', f.ttlSeconds, 5, 1, 3600, true), steeringUrl: f.steeringUrl === undefined ? undefined : steeringUrl(f.steeringUrl) };
+  }
+  let sessionTokens: EdgeConfig['sessionTokens'];
+  if (input.sessionTokens !== undefined) {
+    const secret = input.sessionTokens?.secret;
+    // 16 bytes at least: a short secret could be guessed from the tokens players carry.
+    if (typeof secret !== 'string' || secret.length < 16 || secret.length > 1024) fail('sessionTokens.secret', 'the fleet\'s shared secret, 16 to 1024 characters', undefined);
+    sessionTokens = { secret, ttlSeconds: num('sessionTokens.ttlSeconds', input.sessionTokens.ttlSeconds, 600, 10, 86_400, true) };
   }
   const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(HOLD_LIMITS.defaultMax, hold) : HOLD_LIMITS.defaultMax, 1, HOLD_LIMITS.max, true);
   if (typeof hold === 'number' && hold > maxHold) fail('hold', `hold ${hold} exceeds maxHold ${maxHold}`, hold);
@@ -174,6 +194,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     hold,
     role,
     fleet,
+    sessionTokens,
+    egressCapacityMbps: input.egressCapacityMbps === undefined ? undefined : num('egressCapacityMbps', input.egressCapacityMbps, 0, 0.1, 10_000_000),
     maxHold,
     initialWindow: num('initialWindow', input.initialWindow, 10, 1, 1000, true),
     backhaulRttMs: input.backhaulRttMs === undefined ? undefined : num('backhaulRttMs', input.backhaulRttMs, 0, 0.01, 10_000),

@@ -13,6 +13,8 @@ export interface EdgeEventMap {
   'origin-fetch': OriginFetchReport;
   /** A receiver session joined a policy group, or moved hold-0 → hold-x. */
   'session-group': { session: string; stream: string; from: PolicyGroup | undefined; to: PolicyGroup; ranMbps: number };
+  /** A receiver handed over from another edge of the fleet (a valid session token) was adopted with its state. */
+  'session-adopted': { session: string; stream: string; from: string; group: PolicyGroup | undefined; x: number; requests: number };
   /** A receiver was sent to the origin because its radio is slower than the bitrate (eq. 3). */
   'redirect': { session: string; stream: string; location: string; ranMbps: number; bitrateMbps: number };
   /** The origin's manifest is broken/unreachable; the last good one is served. */

@@ -33,9 +33,9 @@ export class FleetSteering {
     return this.#f.publicUrl;
   }
 
-  /** Where players fetch the steering manifest (this edge). */
+  /** Where players fetch the steering manifest: the fleet's steering service, else this edge. */
   get serverUri(): string {
-    return `${this.#f.publicUrl}/_ethle/steering`;
+    return this.#f.steeringUrl ?? `${this.#f.publicUrl}/_ethle/steering`;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { addDashSteering, addHlsSteering, chooseRadioEstimate, isEthleError } from '@ethle/core';
+import { addDashSteering, addHlsSteering, chooseRadioEstimate, isEthleError, streamTag, type RadioEstimate, type SessionClaims } from '@ethle/core';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
@@ -52,7 +52,7 @@ export function createManifestHandler(ctx: EdgeContext) {
       }
     }
     const headers: Record<string, string | number> = {
-      ...(config.role === 'parent' ? { [HEADERS.role]: 'parent' } : {}),
+      ...(config.role === 'parent' ? { [HEADERS.role]: 'parent', ...upstreamRtt(ctx.rttFor(origin.cfg.name)) } : {}),
       ...(req.headers.origin === undefined ? NO_CORS : CORS),
       'content-type': version.view.kind === 'dash' ? 'application/dash+xml' : 'application/vnd.apple.mpegurl',
       'cache-control': 'no-cache',
@@ -76,13 +76,31 @@ export function createManifestHandler(ctx: EdgeContext) {
 
     const cmcd = readCmcd(target.query, req.headers);
     const tokenParam = target.query.get('ethle_session');
-    const token = tokenParam !== null && TOKEN_RE.test(tokenParam) ? tokenParam : undefined;
+    let token: string | undefined;
+    /** A session handed over from another edge of the fleet: its state, when the token may be adopted. */
+    let handed: SessionClaims | undefined;
+    /** Who issued the receiver's signed token (a peer to ask for its state), if it brought one. */
+    let issuer: string | undefined;
+    if (tokenParam !== null && ctx.sessionTokens !== undefined && tokenParam.startsWith('e1.')) {
+      // A signed token: checked once, then remembered (hot path: no await on a reload). A forged
+      // or malformed one is ignored — a fresh session, never an error to the player.
+      let c = ctx.sessionTokens.peek(tokenParam, ctx.now());
+      if (c === undefined) c = await ctx.sessionTokens.check(tokenParam, ctx.now());
+      if (c !== null) {
+        token = c.sid;
+        handed = c.claims;
+        issuer = c.issuer;
+      }
+    } else if (tokenParam !== null && TOKEN_RE.test(tokenParam)) token = tokenParam;
 
     if (version.view.kind === 'hls-multivariant') {
       // Variant URIs carry a session token so each receiver's media playlist requests are
       // recognisable; issued here when the receiver has none (cheap: multivariant is fetched once).
       const session = token ?? safeSid(cmcd.sid) ?? randomBytes(9).toString('base64url');
-      const held = stream.held(version, 0, session);
+      // With a fleet secret the variant URIs carry a signed token of the session (its id, no
+      // stream state yet), so a receiver that moves keeps its id at the next edge.
+      const uriToken = (await signedToken(ctx, { sid: session, stream: '', group: undefined, x: 0, requests: 0, radioBps: undefined })) ?? session;
+      const held = stream.held(version, 0, uriToken);
       headers[HEADERS.session] = session;
       headers[HEADERS.holdSegments] = '0';
       headers[HEADERS.holdSeconds] = '0';
@@ -114,6 +132,16 @@ export function createManifestHandler(ctx: EdgeContext) {
       });
     }
     const ranMbps = radio.bps / 1e6;
+    // A token without state for this stream (hls.js: the multivariant playlist's), issued by a
+    // live peer, for a session unknown here: ask that peer for the session's state (handover).
+    if (issuer !== undefined && ctx.handover !== undefined && handed?.stream !== streamTag(stream.key) && ctx.handover.canPull(tokenParam!, issuer) && policy.sessionState(stream.key, session) === undefined) {
+      handed = (await ctx.handover.pull(tokenParam!, issuer, stream.key, ctx.now)) ?? handed;
+    }
+    // Handed over from another edge (a valid, unexpired token for this stream, a session unknown
+    // here): filed with its group, requests, last measurement and x before the decision.
+    if (handed !== undefined && handed.stream === streamTag(stream.key) && policy.adopt(stream.key, session, { group: handed.group, requests: handed.requests, estimate: handedEstimate(handed), x: handed.x }, ctx.now())) {
+      events.emit('session-adopted', { session, stream: stream.key, from: handed.issuer, group: handed.group, x: handed.x, requests: handed.requests });
+    }
     const d = policy.receiver(sctx, session, radio, ctx.now());
     let x: number;
     if (d === undefined) {
@@ -143,32 +171,73 @@ export function createManifestHandler(ctx: EdgeContext) {
     headers[HEADERS.holdSegments] = String(held.holdSegments);
     headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);
     if (held.fresh) metrics.hold.set({ stream: stream.key, group: typeof config.hold === 'number' || x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
-    sendText(res, req, headers, ctx.fleet !== undefined && version.view.kind === 'dash' ? steeredMpd(ctx, held, origin.prefix + originPath) : held.body, metrics);
+    let sessionToken: string | undefined;
+    if (ctx.sessionTokens !== undefined) {
+      const st = policy.sessionState(stream.key, session);
+      sessionToken = await signedToken(ctx, { sid: session, stream: streamTag(stream.key), group: st?.group, x: held.holdSegments, requests: st?.requests ?? 0, radioBps: st?.estimate?.bps });
+      if (sessionToken !== undefined) headers[HEADERS.sessionToken] = sessionToken;
+    }
+    sendText(res, req, headers, ctx.fleet !== undefined && version.view.kind === 'dash' ? steeredMpd(ctx, held, origin.prefix + originPath, sessionToken) : held.body, metrics);
   };
 }
 
 /**
  * In a fleet, an MPD names the steering server and this edge as a service location (dash.js
- * steers by BaseURL@serviceLocation). An MPD with BaseURLs of its own is served as it is.
+ * steers by BaseURL@serviceLocation). An MPD with BaseURLs of its own is served as it is. With
+ * session tokens, the MPD's Location carries the receiver's token: dash.js refreshes the MPD from
+ * the Location (host-cloned to the next edge when it is steered away), so that edge gets the
+ * receiver's state as of its last refresh here.
  */
-function steeredMpd(ctx: EdgeContext, held: { text: string; body: Buffer }, edgePath: string): Buffer {
-  // Once per held text (the stream caches one per origin version × x), not once per request.
-  const cached = STEERED.get(held);
-  if (cached !== undefined) return cached;
-  const fleet = ctx.fleet!;
-  let body = held.body;
-  try {
-    const dir = edgePath.slice(0, edgePath.lastIndexOf('/') + 1);
-    body = Buffer.from(addDashSteering(held.text, { serverUri: fleet.serverUri, serviceLocation: fleet.pathway, baseUrl: `${fleet.publicUrl}${dir}`, location: `${fleet.publicUrl}${edgePath}` }), 'utf8');
-  } catch (e) {
-    if (!isEthleError(e)) throw e;
+function steeredMpd(ctx: EdgeContext, held: { text: string; body: Buffer }, edgePath: string, token: string | undefined): Buffer {
+  // Once per held text (the stream caches one per origin version × x), not once per request: the
+  // text around the token is kept, the token goes in between.
+  let cached = STEERED.get(held);
+  if (cached === undefined) {
+    const fleet = ctx.fleet!;
+    cached = { plain: held.body, before: held.body, after: undefined };
+    try {
+      const dir = edgePath.slice(0, edgePath.lastIndexOf('/') + 1);
+      const text = addDashSteering(held.text, { serverUri: fleet.serverUri, serviceLocation: fleet.pathway, baseUrl: `${fleet.publicUrl}${dir}`, location: `${fleet.publicUrl}${edgePath}${TOKEN_MARK}` });
+      const at = text.indexOf(TOKEN_MARK);
+      const [before, after] = [text.slice(0, at), text.slice(at + TOKEN_MARK.length)];
+      cached = { plain: Buffer.from(before + after, 'utf8'), before: Buffer.from(before, 'utf8'), after: Buffer.from(after, 'utf8') };
+    } catch (e) {
+      if (!isEthleError(e)) throw e;
+    }
+    STEERED.set(held, cached);
   }
-  STEERED.set(held, body);
-  return body;
+  if (token === undefined || cached.after === undefined) return cached.plain;
+  return Buffer.concat([cached.before, Buffer.from(`?ethle_session=${token}`, 'latin1'), cached.after]);
 }
 
-/** Steered MPD bodies by held text: freed with the held text (a new version, another x). */
-const STEERED = new WeakMap<object, Buffer>();
+/** Where the session token goes in a steered MPD's Location (never sent). */
+const TOKEN_MARK = '\u0000ethle-token\u0000';
+
+/** Steered MPD texts by held text: freed with the held text (a new version, another x). */
+const STEERED = new WeakMap<object, { plain: Buffer; before: Buffer; after: Buffer | undefined }>();
+
+/** A signed token of a session, or undefined without a fleet secret or for a sid a token cannot carry. */
+async function signedToken(ctx: EdgeContext, state: Omit<SessionClaims, 'issuer' | 'expiresAt'>): Promise<string | undefined> {
+  if (ctx.sessionTokens === undefined) return undefined;
+  try {
+    return await ctx.sessionTokens.sign(state, ctx.now());
+  } catch (e) {
+    // A CMCD sid longer than a token carries: the session stays at this edge, as without tokens.
+    if (isEthleError(e) && e.code === 'ERR_SESSION_TOKEN_INVALID') return undefined;
+    throw e;
+  }
+}
+
+/** The last radio measurement a token carried, as evidence here (one measurement, by another edge). */
+function handedEstimate(c: SessionClaims): RadioEstimate | undefined {
+  if (c.radioBps === undefined) return undefined;
+  return { bps: c.radioBps, source: 'measured', evidence: { rniBps: undefined, measuredBps: c.radioBps, measuredBytes: undefined, segmentBytes: 0, mtpKbps: undefined, blMs: undefined, segmentsDownloaded: 0, skipped: [] } };
+}
+
+/** A parent's backhaul RTT for the edges behind it (whole µs), when it has one. */
+function upstreamRtt(ms: number | undefined): Record<string, string> {
+  return ms === undefined ? {} : { [HEADERS.upstreamRtt]: ms.toFixed(3) };
+}
 
 function sendText(res: ServerResponse, req: IncomingMessage, headers: Record<string, string | number>, body: Buffer, metrics: EdgeContext['metrics']): void {
   metrics.countRequest('manifest', 200);

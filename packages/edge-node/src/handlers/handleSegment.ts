@@ -80,6 +80,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
         res.end();
       }
       metrics.bytesOut.inc(entry.bytes);
+      metrics.sentBytes += entry.bytes;
       metrics.countRequest('segment', 200);
       return;
     }
@@ -93,6 +94,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
       // 499: the receiver left before the edge could answer (nginx's convention).
       metrics.countRequest('segment', status === 0 ? 499 : status === 200 || status === 206 || status === 416 ? status : statusFor(served.error!));
       metrics.bytesOut.inc(bytes);
+      metrics.sentBytes += bytes;
     });
   };
 }

@@ -4,6 +4,9 @@ import { createManifestHandler } from '../handlers/handleManifest.js';
 import { handleRniNotification } from '../handlers/handleRniNotification.js';
 import { createSegmentHandler } from '../handlers/handleSegment.js';
 import { currentPathway } from '../fleet/FleetSteering.js';
+import { LOAD_PATH } from '../fleet/EdgeLoadReport.js';
+import { SESSION_PATH } from '../fleet/SessionHandover.js';
+import { handleSessionExport } from '../fleet/handleSessionExport.js';
 import { RNI_CALLBACK_PATH } from '../radio/RniSubscription.js';
 import { CORS, CORS_PREFLIGHT } from './HEADERS.js';
 import { isRejection, parseTarget } from './parseTarget.js';
@@ -60,6 +63,11 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       res.writeHead(why === undefined ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(why === undefined ? 'ready\n' : `not ready: ${why}\n`);
       return;
     }
+    if (target.path === LOAD_PATH) {
+      const body = JSON.stringify(ctx.load());
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
+      return;
+    }
     if (target.path === '/metrics') {
       const body = await metrics.registry.metrics();
       res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
@@ -73,6 +81,7 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       res.writeHead(200, { ...CORS, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
       return;
     }
+    if (target.path === SESSION_PATH) return handleSessionExport(ctx, res, target);
     if (target.path.startsWith('/_ethle/')) {
       sendError(res, 404, 'not found');
       return;

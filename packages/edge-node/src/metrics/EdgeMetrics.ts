@@ -45,6 +45,9 @@ export class EdgeMetrics {
   readonly groupMoves = new Counter({ name: 'ethle_group_moves_total', help: 'sessions moved from hold-0 to hold-x', registers: [this.registry] });
   readonly requests = new Counter({ name: 'ethle_requests_total', help: 'receiver requests by kind and status', labelNames: ['kind', 'status'], registers: [this.registry] });
 
+  /** Segment bytes sent to receivers, as a plain number (the load report reads it per probe, no await). */
+  sentBytes = 0;
+
   readonly #requestChildren = new Map<string, { inc(): void }>();
 
   /** Count one receiver request. Hot path: label children are looked up once and reused. */

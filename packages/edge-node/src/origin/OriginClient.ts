@@ -82,7 +82,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 3;
 
 /** Headers of an origin segment response worth replaying to receivers. */
-const KEPT_HEADERS = ['content-type', ETHLE_HEADERS.productionStart, ETHLE_HEADERS.productionEnd, 'last-modified', 'etag', ETHLE_HEADERS.holdSegments, ETHLE_HEADERS.role];
+const KEPT_HEADERS = ['content-type', ETHLE_HEADERS.productionStart, ETHLE_HEADERS.productionEnd, 'last-modified', 'etag', ETHLE_HEADERS.holdSegments, ETHLE_HEADERS.role, ETHLE_HEADERS.upstreamRtt];
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 const NO_STORE = /no-store|no-cache|private|max-age=0(?!\d)/i;
 
@@ -131,6 +131,8 @@ export class OriginClient {
   readonly name: string;
   readonly url: string;
   readonly rtt = new RttEstimator();
+  /** The RTT a parent upstream reports beyond itself (X-Ethle-Upstream-Rtt-Ms), ms; undefined: none. */
+  upstreamRttMs: number | undefined;
   readonly flows = new FlowMeter(() => performance.now());
   readonly #pool: Pool;
   readonly #scheduler: FetchScheduler;

@@ -411,6 +411,8 @@ export class LiveStream {
       const upstreamHold = Number(headers[ETHLE_HEADERS.holdSegments] ?? 0);
       if (upstreamHold > 0 && !this.upstreamHolds) this.#o.onWarning('the origin is an edge that already holds: this stream is served unheld here (never hold twice; make the upstream a parent)', { upstreamHold });
       this.upstreamHolds = upstreamHold > 0;
+      const upstreamRtt = Number(headers[ETHLE_HEADERS.upstreamRtt]);
+      this.#o.origin.upstreamRttMs = headers[ETHLE_HEADERS.upstreamRtt] !== undefined && Number.isFinite(upstreamRtt) && upstreamRtt >= 0 && upstreamRtt < 60_000 ? upstreamRtt : undefined;
       if (this.#current !== undefined && this.#current.text === text) {
         this.#current.fetchedAtMs = this.#o.now();
       } else {

@@ -16,6 +16,9 @@ describe('ethle-edge serve', () => {
     [['--origin', 'http://127.0.0.1:1', '--port', 'x'], /--port: expected a number/],
     [['--bogus'], /Unknown option/],
     [['--config', '/nonexistent/edge.json'], /ERR_EDGE_CONFIG_FILE/],
+    [['--origin', 'http://127.0.0.1:1', '--workers', '0'], /--workers: an integer/],
+    [['--origin', 'http://127.0.0.1:1', '--steering-url', 'ftp://x/steering', '--pathway', 'a', '--public-url', 'http://e'], /steeringUrl/],
+    [['--origin', 'http://127.0.0.1:1', '--session-secret-file', '/nonexistent/secret'], /ERR_EDGE_CONFIG_FILE/],
   ])('%j → exit 2 with a message', async (argv, msg) => {
     const { out, io: cio } = io();
     expect(await runServe(argv, cio)).toBe(2);

@@ -24,4 +24,6 @@ export type EthleErrorCode =
   /** A manifest is neither an HLS playlist nor a DASH MPD. */
   | 'ERR_MANIFEST_UNKNOWN'
   /** Content steering input is invalid (pathway id, TTL, unknown base pathway). */
-  | 'ERR_STEERING_INVALID';
+  | 'ERR_STEERING_INVALID'
+  /** Session claims cannot be put in a token (sid not visible ASCII, x out of range, token too long). */
+  | 'ERR_SESSION_TOKEN_INVALID';

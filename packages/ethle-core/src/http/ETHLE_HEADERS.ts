@@ -10,6 +10,11 @@ export const ETHLE_HEADERS = {
   holdSeconds: 'x-ethle-hold-seconds',
   /** The receiver session the edge used. */
   session: 'x-ethle-session',
+  /**
+   * A signed token of the receiver's session state (fleet handover): another edge of the fleet
+   * that gets it back (`?ethle_session=`) goes on with the same group, x and request count.
+   */
+  sessionToken: 'x-ethle-session-token',
   /** hit | coalesced | miss (sw: from the worker's store). */
   cache: 'x-ethle-cache',
   /** Seconds since the last good origin version, when a stale one is served. */
@@ -18,10 +23,16 @@ export const ETHLE_HEADERS = {
   error: 'x-ethle-error',
   /** `parent` on the manifests of an edge that is another edge's origin (a tier that never holds). */
   role: 'x-ethle-role',
+  /**
+   * On a parent's manifests: its own backhaul RTT to its origin (ms, its upstream's included). An
+   * edge behind it adds it to the RTT it measures to the parent: a segment the parent does not
+   * have yet crosses both legs (one box's worker edges behind a loopback parent above all).
+   */
+  upstreamRtt: 'x-ethle-upstream-rtt-ms',
   /** When the segment's first frame was produced, and when it was complete (ISO 8601). */
   productionStart: 'x-ethle-production-start',
   productionEnd: 'x-ethle-production-end',
 } as const;
 
 /** Their names as a page may read them cross-origin (Access-Control-Expose-Headers). */
-export const ETHLE_EXPOSED_HEADERS = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End';
+export const ETHLE_EXPOSED_HEADERS = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Session-Token, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End';

@@ -3,7 +3,7 @@ import type { RadioEstimate } from '../policy/RadioEstimate.js';
 import { shouldRedirect } from '../policy/shouldRedirect.js';
 import { BackhaulSamples, type FetchRegime } from './BackhaulSamples.js';
 import { decideStreamHold, type StreamHoldDecision } from './decideStreamHold.js';
-import { PolicyGroups, type PolicyGroup } from './PolicyGroups.js';
+import { PolicyGroups, type AdoptedSession, type PolicyGroup } from './PolicyGroups.js';
 
 /** How an edge holds: one config, read by both edges (Node and service worker). */
 export interface HoldPolicyConfig {
@@ -167,10 +167,41 @@ export class HoldPolicy {
       }
       // Not yet sustained: held like a receiver for whom eq. 1 fails (the safe side).
       const a = this.#groups.assign(ctx.stream, session, false, nowMs);
-      return { kind: 'hold', x: this.streamHold(ctx.stream), group: a.group, from: a.from };
+      return { kind: 'hold', x: this.#sessionHold(ctx.stream, session), group: a.group, from: a.from };
     }
     const a = this.#groups.assign(ctx.stream, session, d.eq1, nowMs);
-    return { kind: 'hold', x: a.group === 'hold-0' ? 0 : this.streamHold(ctx.stream), group: a.group, from: a.from };
+    return { kind: 'hold', x: a.group === 'hold-0' ? 0 : this.#sessionHold(ctx.stream, session), group: a.group, from: a.from };
+  }
+
+  /**
+   * A receiver handed over from another edge of the fleet (a verified session token): filed with
+   * its group, requests, last measurement and the x it was served there (see PolicyGroups.adopt).
+   */
+  adopt(stream: string, session: string, state: AdoptedSession, nowMs: number): boolean {
+    return this.#groups.adopt(stream, session, { ...state, x: Math.min(state.x, this.config.maxHold) }, nowMs);
+  }
+
+  /** A session's state for its token, or undefined for a session this edge does not know. */
+  sessionState(stream: string, session: string): ReturnType<PolicyGroups['stateOf']> {
+    return this.#groups.stateOf(stream, session);
+  }
+
+  /** The x a known session is served now (its group's), for its token; undefined if unknown. */
+  servedHold(stream: string, session: string): number | undefined {
+    const st = this.#groups.stateOf(stream, session);
+    if (st === undefined) return undefined;
+    if (typeof this.config.hold === 'number') return this.config.hold;
+    return st.group === 'hold-0' ? 0 : this.#sessionHold(stream, session);
+  }
+
+  /**
+   * A hold-x receiver's x: the stream's, but never below what it was served at the edge it came
+   * from — a lower x would show it segments beyond its playlist's end there, a jump.
+   */
+  #sessionHold(stream: string, session: string): number {
+    const x = this.streamHold(stream);
+    const floor = this.#groups.floorOf(stream, session);
+    return floor > x ? floor : x;
   }
 
   /**

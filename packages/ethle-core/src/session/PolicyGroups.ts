@@ -11,6 +11,18 @@ interface Session {
   /** Manifest requests seen, and the latest radio measurements (not defaults), oldest first. */
   requests: number;
   estimates: RadioEstimate[];
+  /** The x this receiver was served at another edge before it moved here (handover): never served less. */
+  floorX: number;
+}
+
+/** A session's state as another edge of the fleet handed it over (SessionClaims, verified). */
+export interface AdoptedSession {
+  group: PolicyGroup | undefined;
+  requests: number;
+  /** The last radio measurement there, if any. */
+  estimate: RadioEstimate | undefined;
+  /** The x it was served there. */
+  x: number;
 }
 
 export interface GroupAssignment {
@@ -85,6 +97,37 @@ export class PolicyGroups {
     return { requests: s.requests, estimates: s.estimates };
   }
 
+  /**
+   * A receiver that another edge served arrives here with its state (handover): filed as if this
+   * edge had seen its requests — its group (hold-x stays hold-x: the monotone rule holds across
+   * edges), its request count and last measurement (no first-request treatment again), and the
+   * x it was served as a floor. Only for a session this edge does not know: what it saw itself is
+   * newer than any token. Returns whether it was adopted.
+   */
+  adopt(stream: string, session: string, a: AdoptedSession, nowMs: number): boolean {
+    if (this.#sessions.has(`${stream}\n${session}`)) return false;
+    const s = this.#touch(stream, session, nowMs);
+    s.requests = a.requests;
+    s.floorX = a.x;
+    if (a.estimate !== undefined) s.estimates.push(a.estimate);
+    if (a.group !== undefined) {
+      s.group = a.group;
+      this.#byStream.get(stream)!.counts[a.group] += 1;
+    }
+    return true;
+  }
+
+  /** What a known session carries to another edge (its token's state), or undefined. */
+  stateOf(stream: string, session: string): { group: PolicyGroup | undefined; requests: number; estimate: RadioEstimate | undefined; floorX: number } | undefined {
+    const s = this.#sessions.get(`${stream}\n${session}`);
+    return s === undefined ? undefined : { group: s.group, requests: s.requests, estimate: s.estimates[s.estimates.length - 1], floorX: s.floorX };
+  }
+
+  /** The x floor of a session handed over from another edge (0 for one that began here). */
+  floorOf(stream: string, session: string): number {
+    return this.#sessions.get(`${stream}\n${session}`)?.floorX ?? 0;
+  }
+
   /** The group of a known session (no evaluation). */
   groupOf(stream: string, session: string): PolicyGroup | undefined {
     return this.#sessions.get(`${stream}\n${session}`)?.group;
@@ -126,7 +169,7 @@ export class PolicyGroups {
       s.lastSeenMs = nowMs;
       return s;
     }
-    s = { stream, group: undefined, lastSeenMs: nowMs, requests: 0, estimates: [] };
+    s = { stream, group: undefined, lastSeenMs: nowMs, requests: 0, estimates: [], floorX: 0 };
     this.#sessions.set(key, s);
     let b = this.#byStream.get(stream);
     if (b === undefined) this.#byStream.set(stream, (b = { keys: new Set(), counts: { 'hold-0': 0, 'hold-x': 0 } }));

@@ -2,3 +2,5 @@
 export * from './createSteeringManifest.js';
 export * from './addHlsSteering.js';
 export * from './addDashSteering.js';
+export * from './rankPathways.js';
+export * from './nextPathwayHealth.js';

@@ -1,0 +1,112 @@
+import { connect, createServer, type Socket } from 'node:net';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
+import { createSteeringServiceConfig } from '../src/steer/SteeringServiceConfig.js';
+import { startSteeringService, type RunningSteeringService } from '../src/steer/startSteeringService.js';
+import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
+
+// Issue 21, a steering service apart from the edges: two real edges on two loopback addresses
+// (same port, as two hosts), the service reading their /_ethle/load; players' steering requests
+// get the edges by health, then load, with hysteresis.
+let origin: TestOrigin;
+let steer: RunningSteeringService | undefined;
+const edges: RunningEdge[] = [];
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.destroy();
+  await steer?.close();
+  steer = undefined;
+  for (const e of edges.splice(0)) await e.close();
+  await origin?.close();
+});
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+
+type Manifest = { TTL: number; 'PATHWAY-PRIORITY': string[]; 'PATHWAY-CLONES'?: Array<{ ID: string; 'URI-REPLACEMENT': { HOST: string } }> };
+const steering = async (query: string): Promise<Manifest> => (await (await request(`${steer!.url}/steering?${query}`)).body.json()) as Manifest;
+
+/** Open `n` idle receiver connections to an edge (each counts in its load report). */
+async function openConnections(url: string, n: number): Promise<void> {
+  const u = new URL(url);
+  await Promise.all(
+    Array.from({ length: n }, () => new Promise<void>((resolve, reject) => {
+      const s = connect(Number(u.port), u.hostname, () => resolve());
+      s.on('error', reject);
+      sockets.push(s);
+    })),
+  );
+}
+
+describe('steering service (ethle-edge steer)', () => {
+  it('orders edges by health then load, with hysteresis; a dead edge drops out within one TTL; the edges name it as steering URI', async () => {
+    origin = await startTestOrigin({ variantBandwidth: 2_000_000 });
+    origin.produce(6);
+    const port = await freePort();
+    const urlA = `http://127.0.0.1:${port}`;
+    const urlB = `http://127.0.0.2:${port}`;
+    const steerPort = await freePort();
+    const steeringUrl = `http://127.0.0.1:${steerPort}/steering`;
+    const edge = (host: string, pathway: string, url: string) =>
+      startEdge(createEdgeConfig({ origin: origin.url, host, port, hold: 1, logLevel: 'silent', originProbeMs: 200, maxConnections: 20, fleet: { pathway, publicUrl: url, steeringUrl } }));
+    const a = await edge('127.0.0.1', 'edge-a', urlA);
+    let b = await edge('127.0.0.2', 'edge-b', urlB);
+    edges.push(a, b);
+    const orders: string[][] = [];
+    steer = await startSteeringService(createSteeringServiceConfig({ edges: [{ id: 'edge-a', url: urlA }, { id: 'edge-b', url: urlB }], origin: { id: 'origin', url: origin.url }, port: steerPort, ttlSeconds: 1, probeMs: 100, hysteresis: 0.1, riseAfter: 2 }), (o) => orders.push(o));
+
+    // The edges' manifests name the service.
+    const mv = await (await request(`${urlA}/live/master.m3u8`)).body.text();
+    expect(mv).toContain(`#EXT-X-CONTENT-STEERING:SERVER-URI="${steeringUrl}",PATHWAY-ID="edge-a"`);
+
+    // Both ready, both idle: the configured order; clones carry each player's host form.
+    await until(async () => (await steering('_HLS_pathway=edge-a'))['PATHWAY-PRIORITY'].join() === 'edge-a,edge-b,origin', 'both edges ready');
+    const m = await steering('_HLS_pathway=edge-a');
+    expect(m.TTL).toBe(1);
+    expect(m['PATHWAY-CLONES']!.map((c) => [c.ID, c['URI-REPLACEMENT'].HOST])).toEqual([['edge-b', '127.0.0.2'], ['origin', '127.0.0.1']]);
+    expect((await steering('_DASH_pathway=%22edge-a%22'))['PATHWAY-CLONES']![0]!['URI-REPLACEMENT'].HOST).toBe(`127.0.0.2:${port}`);
+
+    // edge-a gets 10 of its 20 connections (load 0.5): it moves behind the idle edge-b.
+    await openConnections(urlA, 10);
+    await until(async () => (await steering('_HLS_pathway=edge-a'))['PATHWAY-PRIORITY'][0] === 'edge-b', 'loaded edge-a behind edge-b');
+    // (The service's own probe connection and the playlist request count too.)
+    const loadA = steer.service.status().find((e) => e.id === 'edge-a')!.load;
+    expect(loadA).toBeGreaterThanOrEqual(0.5);
+    // edge-b gets as many (its load now a little above edge-a's, within the hysteresis): no move back.
+    await openConnections(urlB, 12);
+    await until(() => steer!.service.status().find((e) => e.id === 'edge-b')!.connections! >= 12, 'edge-b load seen');
+    const loadB = steer.service.status().find((e) => e.id === 'edge-b')!.load;
+    expect(loadB - loadA).toBeGreaterThan(0);
+    expect(loadB - loadA).toBeLessThanOrEqual(0.1);
+    await steer.service.probe();
+    await steer.service.probe();
+    expect(steer.service.order).toEqual(['edge-b', 'edge-a']);
+    expect(orders).toEqual([['edge-b', 'edge-a']]);
+
+    // edge-b dies: it leaves the priority within one TTL of players asking.
+    const closedAt = Date.now();
+    for (const s of sockets.splice(0)) s.destroy();
+    await b.close();
+    edges.splice(edges.indexOf(b), 1);
+    await until(async () => (await steering('_HLS_pathway=edge-b'))['PATHWAY-PRIORITY'].join() === 'edge-a,origin', 'edge-b dropped', 5_000);
+    expect(Date.now() - closedAt).toBeLessThanOrEqual(1000 * m.TTL);
+
+    // Back on the same address: steered to again (after riseAfter good probes: rankPathways.test).
+    b = await edge('127.0.0.2', 'edge-b', urlB);
+    edges.push(b);
+    await until(() => steer!.service.status().find((e) => e.id === 'edge-b')!.health.ready, 'edge-b back');
+    expect((await steering('_HLS_pathway=edge-a'))['PATHWAY-PRIORITY']).toContain('edge-b');
+  });
+
+  it('config errors name the option', () => {
+    expect(() => createSteeringServiceConfig({ edges: [] })).toThrow(/edges/);
+    expect(() => createSteeringServiceConfig({ edges: [{ id: 'a', url: 'http://x' }, { id: 'a', url: 'http://y' }] })).toThrow(/duplicate/);
+    expect(() => createSteeringServiceConfig({ edges: [{ id: 'a', url: 'http://x' }], ttlSeconds: 1.5 })).toThrow(/ttlSeconds/);
+  });
+});
