@@ -1,3 +1,4 @@
+import { CellScheduler } from './CellScheduler.js';
 import type { DirectionSpec } from './LinkSpec.js';
 
 export interface ShaperStats {
@@ -6,14 +7,18 @@ export interface ShaperStats {
   drops: number;
   lossDrops: number;
   queueBytes: number;
+  /** Cell model only: drops because a PDCP discard timer would have expired (also counted in `drops`). */
+  discardDrops?: number;
+  /** Cell model only: TTIs whose transport block needed a HARQ retransmission. */
+  harqRetransmissions?: number;
 }
 
 const MTU_OPPORTUNITY = 1500;
 
 /**
  * When each packet of one direction leaves, from its arrival time and size: rate cap
- * (serialisation), drop-tail queue, random loss, constant or fluctuating delay, or a mahimahi
- * trace of delivery opportunities. Pure but for the random source, which is injected; time in ms.
+ * (serialisation), drop-tail queue, random loss, constant or fluctuating delay, a mahimahi
+ * trace of delivery opportunities, or a shared cell's TTI scheduler (CellScheduler). Pure but for the random source, which is injected; time in ms.
  */
 export class DirectionShaper {
   readonly stats: ShaperStats = { packets: 0, bytes: 0, drops: 0, lossDrops: 0, queueBytes: 0 };
@@ -27,6 +32,7 @@ export class DirectionShaper {
   private traceLoop = 0;
   private traceLeft = 0;
   private readonly queueLimit: number;
+  private readonly cell: CellScheduler | undefined;
 
   constructor(
     private readonly spec: DirectionSpec,
@@ -36,6 +42,8 @@ export class DirectionShaper {
     this.delay = spec.fluctuating ? (spec.fluctuating.minMs + spec.fluctuating.maxMs) / 2 : spec.delayMs;
     const bdp = spec.rateMbps ? (spec.rateMbps * 1e6 * 0.1) / 8 : 0;
     this.queueLimit = spec.queueBytes ?? Math.max(64_000, 1.5 * bdp);
+    // Unseeded: a seed drawn from the injected source, so the cell's load is still one stream.
+    this.cell = spec.cell ? new CellScheduler(spec.cell, spec.seed ?? Math.floor(this.random() * 4294967296)) : undefined;
   }
 
   /** Departure time for a packet of `size` bytes arriving at `now`, or null if dropped. */
@@ -46,7 +54,17 @@ export class DirectionShaper {
       return null;
     }
     let sent: number;
-    if (s.traceMs && s.traceMs.length > 0) {
+    if (this.cell) {
+      this.stats.queueBytes = this.cell.queuedBytes(now);
+      const out = this.cell.serve(size, now);
+      this.stats.discardDrops = this.cell.stats.discardDrops;
+      this.stats.harqRetransmissions = this.cell.stats.harqRetransmissions;
+      if (typeof out !== 'number') {
+        this.stats.drops += 1;
+        return null;
+      }
+      sent = out;
+    } else if (s.traceMs && s.traceMs.length > 0) {
       sent = this.nextOpportunity(size, now);
     } else if (s.rateMbps) {
       const start = Math.max(now, this.busyUntil);
