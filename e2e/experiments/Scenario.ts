@@ -4,7 +4,11 @@ export interface Scenario {
   rttMs: number;
   /** Origin stream, e.g. `15M-2s`. */
   stream: string;
-  /** `lte-a` (112 Mbit/s, 20–180 ms fluctuating RTT), `none` (a 1 ms link), or `trace:<mahimahi .down file>`. */
+  /**
+   * `lte-a` (a shared 112 Mbit/s cell at 50 % load: 20–180 ms RTT under load), `lte-a-walk` (the
+   * earlier model: 112 Mbit/s cap, one-way delay a 10–90 ms walk), `none` (a 1 ms link), or
+   * `trace:<mahimahi .down file>`.
+   */
   ran: string;
   /** `e2e` (straight to the origin, routed through the edge host), `hold-0`, `hold-N`, or `auto`. */
   scheme: string;

@@ -2,7 +2,7 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserType } from '@playwright/test';
-import { backhaul, createTestbed, lteA, parseMahimahiTrace, relayTimingProblems, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
+import { backhaul, createTestbed, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { openPlayer } from '../fixtures/playerPage.js';
@@ -14,12 +14,14 @@ const ORIGIN_BIN = join(root, 'packages/live-origin/bin/ethle-origin.js');
 const EDGE_BIN = join(root, 'packages/edge-node/bin/ethle-edge.js');
 function ranSpec(ran: string, seed: number): LinkSpec {
   if (ran === 'lte-a') return lteA({ seed });
+  // The earlier model (a delay walk), so runs made with it can be repeated.
+  if (ran === 'lte-a-walk') return lteAWalk({ seed });
   if (ran === 'none') return symmetric({ delayMs: 0.5 });
   if (ran.startsWith('trace:')) {
     const traceMs = parseMahimahiTrace(readFileSync(ran.slice(6), 'utf8'));
     return { down: { delayMs: 20, traceMs }, up: { delayMs: 20, rateMbps: 50 } };
   }
-  throw new Error(`unknown RAN profile ${ran} (lte-a, none, trace:FILE)`);
+  throw new Error(`unknown RAN profile ${ran} (lte-a, lte-a-walk, none, trace:FILE)`);
 }
 
 async function waitForLine(p: ReturnType<Testbed['spawn']>, re: RegExp, what: string): Promise<void> {

@@ -1,7 +1,7 @@
 export { createTestbed, cleanupTestbeds, NS_PREFIX, type Testbed, type TestbedOptions, type Host, type HostName, type CongestionControl } from './testbed/createTestbed.js';
 export { symmetric, type LinkSpec, type DirectionSpec, type CellSpec } from './relay/LinkSpec.js';
 export { DirectionShaper, parseMahimahiTrace, type ShaperStats } from './relay/DirectionShaper.js';
-export { LTE_A, LTE_A_WALK, LTE_A_CELL, lteA, lteAWalk, backhaul, PAPER_RTT_MS } from './profiles.js';
+export { LTE_A, LTE_A_WALK, LTE_A_CELL, lteA, lteAWalk, othersForLoad, backhaul, PAPER_RTT_MS } from './profiles.js';
 export { CellScheduler, type CellDrop } from './relay/CellScheduler.js';
 export { CellLoad } from './relay/CellLoad.js';
 export { seededRandom, seedFrom, hashUnit } from './relay/seededRandom.js';

@@ -14,8 +14,12 @@ export type CellDrop = 'buffer' | 'discard';
  * the process's clock starts at the first packet. Pure given the seed.
  */
 export class CellScheduler {
-  /** Counters since the start: drops by cause, and the bytes queued when the last packet arrived. */
-  readonly stats = { bufferDrops: 0, discardDrops: 0, harqRetransmissions: 0 };
+  /**
+   * Counters since the start: drops by cause, HARQ retransmissions, and the TTIs we had data in
+   * with the bytes the cell offered us in them — what a flow could have had, to compare with
+   * what it sent.
+   */
+  readonly stats = { bufferDrops: 0, discardDrops: 0, harqRetransmissions: 0, servedTtis: 0, offeredBytes: 0 };
   private readonly load: CellLoad;
   private readonly tti: number;
   private readonly bytesPerTti: number;
@@ -72,7 +76,7 @@ export class CellScheduler {
     }
     if (startTti !== this.tailTti) {
       this.tailTti = startTti;
-      this.left = this.shareBytes(startTti);
+      this.left = this.open(startTti);
     }
     let need = size;
     for (;;) {
@@ -81,13 +85,21 @@ export class CellScheduler {
       this.left -= take;
       if (need === 0) break;
       this.tailTti += 1;
-      this.left = this.shareBytes(this.tailTti);
+      this.left = this.open(this.tailTti);
     }
     const sent = (this.tailTti + 1) * this.tti;
     this.ends.push(sent);
     this.sizes.push(size);
     this.backlog += size;
     return this.t0 + sent + this.harqDelay(this.tailTti);
+  }
+
+  /** Starts serving us in TTI n: its share, counted as offered. */
+  private open(n: number): number {
+    const share = this.shareBytes(n);
+    this.stats.servedTtis += 1;
+    this.stats.offeredBytes += share;
+    return share;
   }
 
   /** HARQ: if TTI n's transport block failed once, it arrives `delayMs` later (n's fate is fixed by the seed). */

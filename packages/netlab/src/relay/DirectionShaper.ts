@@ -11,6 +11,9 @@ export interface ShaperStats {
   discardDrops?: number;
   /** Cell model only: TTIs whose transport block needed a HARQ retransmission. */
   harqRetransmissions?: number;
+  /** Cell model only: TTIs in which we had data, and the bytes the cell offered us in them (our share). */
+  servedTtis?: number;
+  offeredBytes?: number;
 }
 
 const MTU_OPPORTUNITY = 1500;
@@ -59,6 +62,8 @@ export class DirectionShaper {
       const out = this.cell.serve(size, now);
       this.stats.discardDrops = this.cell.stats.discardDrops;
       this.stats.harqRetransmissions = this.cell.stats.harqRetransmissions;
+      this.stats.servedTtis = this.cell.stats.servedTtis;
+      this.stats.offeredBytes = this.cell.stats.offeredBytes;
       if (typeof out !== 'number') {
         this.stats.drops += 1;
         return null;
