@@ -110,6 +110,10 @@ describe('CellScheduler (one user of a shared LTE cell)', () => {
     expect(probe(17, false)).not.toEqual(a);
   });
 
+  it('a cell is the rate and the variation of its direction: combining it with another is refused', () => {
+    expect(() => new DirectionShaper({ delayMs: 9, rateMbps: 112, cell: small() })).toThrow(/takes no rateMbps/);
+  });
+
   it('the LTE-A load: other users keep the cell busy about half of the time, our share averages ~73 %', () => {
     expect(CellLoad.busyFraction(LTE_A_CELL.others)).toBeCloseTo(0.5, 2);
     const load = new CellLoad(LTE_A_CELL.others, seededRandom(1));

@@ -53,7 +53,7 @@ export class CellScheduler {
   }
 
   /** Our bytes in TTI `n` when we have data: the share process (n non-decreasing across calls). */
-  shareBytes(n: number): number {
+  private shareBytes(n: number): number {
     return Math.floor(this.bytesPerTti / (1 + this.load.activeAt(n * this.tti)));
   }
 

@@ -45,6 +45,10 @@ export class DirectionShaper {
     this.delay = spec.fluctuating ? (spec.fluctuating.minMs + spec.fluctuating.maxMs) / 2 : spec.delayMs;
     const bdp = spec.rateMbps ? (spec.rateMbps * 1e6 * 0.1) / 8 : 0;
     this.queueLimit = spec.queueBytes ?? Math.max(64_000, 1.5 * bdp);
+    if (spec.cell && (spec.rateMbps !== undefined || spec.fluctuating || spec.traceMs)) {
+      // The cell is the rate and the delay's variation: a second one on top would be a different model.
+      throw new RangeError('a direction with `cell` takes no rateMbps, fluctuating or traceMs');
+    }
     // Unseeded: a seed drawn from the injected source, so the cell's load is still one stream.
     this.cell = spec.cell ? new CellScheduler(spec.cell, spec.seed ?? Math.floor(this.random() * 4294967296)) : undefined;
   }
