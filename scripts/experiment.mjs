@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run experiment -- [options] [-- playwright options]`: the QoE experiment matrix on real TCP
 // (packages/netlab) — backhaul RTT × stream × RAN profile × scheme × repeats. Needs root.
-//   --rtt 137,224,302,334   --stream 15M-2s,50M-4s   --ran lte-a|none|trace:FILE
+//   --rtt 137,224,302,334   --stream 15M-2s,50M-4s   --ran lte-a|lte-a-walk|none|trace:FILE
 //   --scheme e2e,hold-0,hold-2,auto   --repeats 3   --duration 120 (s)   --player hls|dash
 //   --cc bbr|cubic|reno   --tcp-buffers 64M (hosts' max TCP buffer; default Linux's, 4 MB send)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
