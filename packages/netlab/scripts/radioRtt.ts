@@ -1,10 +1,11 @@
-// The LTE-A model against the paper's Fig. 6 (20–180 ms RTT at 50 % cell load): ICMP ping from
-// the client to the edge over the radio (UDP echo, 64 bytes, every 50 ms), first with nothing else on our bearer, then while a
-// bulk flow of ours loads the cell to ~50 % (a paced TCP flow edge → client, as iperf3 -b would:
-// the paper's load generator; CUBIC by default, as iperf3 on a stock Linux). The other users'
-// load is the model's own (lteA's seeded load process). Figures: docs/netlab.md ("The LTE-A radio
-// model"). Run as root: npx tsx packages/netlab/scripts/radioRtt.ts [--ran lte-a|walk]
-//   [--mbps 56] [--seconds 60] [--cc cubic|bbr] [--seed 16]
+// The LTE-A model against the paper's Fig. 6 (20–180 ms RTT at 50 % cell load): a ping from the
+// client to the edge over the radio (a 64-byte UDP echo every 50 ms: the namespaces have no
+// iputils), first with nothing else of ours on the bearer, then while a bulk flow of ours loads
+// the cell to ~50 % (a paced TCP flow edge → client, as iperf3 -b would: the paper's load
+// generator; CUBIC by default, as iperf3 on a stock Linux). The other users' load is the model's
+// own (lteA's seeded load process). Figures: docs/netlab.md ("The LTE-A radio model").
+// Run as root: npx tsx packages/netlab/scripts/radioRtt.ts [--ran lte-a|walk] [--mbps 56]
+//   [--seconds 60] [--cc cubic|bbr] [--seed 16]
 import { parseArgs } from 'node:util';
 import { backhaul, createTestbed, lteA, lteAWalk, type CongestionControl } from '../src/index.js';
 import { startBulkServer } from '../src/validate/measure.js';
