@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `npm run experiment -- [options] [-- playwright options]`: the QoE experiment matrix on real TCP
 // (packages/netlab) — backhaul RTT × stream × RAN profile × scheme × repeats. Needs root.
-//   --rtt 137,224,302,334   --stream 15M-2s,50M-4s   --ran lte-a|none|trace:FILE
+//   --rtt 137,224,302,334   --stream 15M-2s,50M-4s   --ran lte-a|lte-a-walk|none|trace:FILE
 //   --scheme e2e,hold-0,hold-2,auto   --repeats 3   --duration 120 (s)   --player hls|dash
 //   --cc bbr|cubic|reno   --tcp-buffers 64M (hosts' max TCP buffer; default Linux's, 4 MB send)
 //   --scheme … hold-paper (Table III's x for each cell)
 //   --receiver chromium|virtual (default chromium; virtual: packages/virtual-player in the client namespace)
-//   --receivers 1,4,16 (receivers in one cell; > 1 needs --receiver virtual)   --cell shared|per-user
+//   --receivers 1,4,16 (receivers in one cell; > 1 needs --receiver virtual)   --cell per-user|shared (shared needs --ran lte-a-walk)
 //   --join sync|spread (all within 2 s, or evenly over one segment)   --backhaul-mbps 300 (backhaul cap)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 import { spawnSync } from 'node:child_process';
@@ -26,7 +26,7 @@ const { values: a, positionals } = parseArgs({
     'tcp-buffers': { type: 'string', default: '' },
     receiver: { type: 'string', default: 'chromium' },
     receivers: { type: 'string', default: '1' },
-    cell: { type: 'string', default: 'shared' },
+    cell: { type: 'string', default: 'per-user' },
     join: { type: 'string', default: 'sync' },
     'backhaul-mbps': { type: 'string', default: '' },
     out: { type: 'string', default: 'results' },

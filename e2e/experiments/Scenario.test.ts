@@ -19,7 +19,7 @@ describe('matrix: receivers, cells and the paper matrix', () => {
     // N = 1: one join; N = 4: two — each × 2 schemes.
     expect(m).toHaveLength(2 + 4);
     expect(m.filter((s) => s.receivers === 4).map((s) => s.join)).toEqual(['sync', 'sync', 'spread', 'spread']);
-    expect(scenarioId(m.at(-1)!)).toBe('15M-2s-224ms-lte-a-bh300-n4-shared-spread-auto-hls-virtual-r1');
+    expect(scenarioId(m.at(-1)!)).toBe('15M-2s-224ms-lte-a-bh300-n4-per-user-spread-auto-hls-virtual-r1');
   });
 
   it('a Chromium run of one receiver keeps the id it always had (old results stay comparable)', () => {

@@ -4,7 +4,11 @@ export interface Scenario {
   rttMs: number;
   /** Origin stream, e.g. `15M-2s`. */
   stream: string;
-  /** `lte-a` (112 Mbit/s, 20–180 ms fluctuating RTT), `none` (a 1 ms link), or `trace:<mahimahi .down file>`. */
+  /**
+   * `lte-a` (a shared 112 Mbit/s cell at 50 % load: 20–180 ms RTT under load), `lte-a-walk` (the
+   * earlier model: 112 Mbit/s cap, one-way delay a 10–90 ms walk), `none` (a 1 ms link), or
+   * `trace:<mahimahi .down file>`.
+   */
   ran: string;
   /** `e2e` (straight to the origin, routed through the edge host), `hold-0`, `hold-N`, or `auto`. */
   scheme: string;
@@ -19,7 +23,7 @@ export interface Scenario {
   receiver?: 'chromium' | 'virtual';
   /** Receivers in the one cell (default 1; more need `receiver: 'virtual'`). */
   receivers?: number;
-  /** How the cell's receivers share the radio: one 112 Mbit/s cap for all (`shared`, default) or a link each (`per-user`). */
+  /** How the cell's receivers share the radio: a link each (`per-user`, default) or one 112 Mbit/s cap for all (`shared`; needs `lte-a-walk`: the LTE-A cell model schedules one user). */
   cell?: 'shared' | 'per-user';
   /** Backhaul rate cap, Mbit/s each way (default none). */
   backhaulMbps?: number;
@@ -38,7 +42,7 @@ export function joinOffsetsMs(s: Pick<Scenario, 'receivers' | 'join'>, segmentSe
 
 export const scenarioId = (s: Scenario) =>
   `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}` +
-  `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'shared'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
+  `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'per-user'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
 
 /** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */
 export function matrix(o: {
@@ -60,7 +64,7 @@ export function matrix(o: {
   const tcpBufferBytes = parseBytes(o.tcpBuffers);
   const receiver = o.receiver ?? 'chromium';
   if (receiver !== 'chromium' && receiver !== 'virtual') throw new Error(`--receiver must be chromium or virtual, got ${receiver}`);
-  const cell = o.cell ?? 'shared';
+  const cell = o.cell ?? 'per-user';
   if (cell !== 'shared' && cell !== 'per-user') throw new Error(`--cell must be shared or per-user, got ${cell}`);
   const backhaulMbps = o.backhaulMbps ? Number(o.backhaulMbps) : undefined;
   if (backhaulMbps !== undefined && !(backhaulMbps > 0 && backhaulMbps <= 10_000)) throw new Error(`--backhaul-mbps must be in (0, 10000], got ${o.backhaulMbps}`);
@@ -114,7 +118,7 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     tcpBuffers: env.EXP_TCP_BUFFERS,
     receiver: env.EXP_RECEIVER || 'chromium',
     receivers: env.EXP_RECEIVERS || '1',
-    cell: env.EXP_CELL || 'shared',
+    cell: env.EXP_CELL || 'per-user',
     backhaulMbps: env.EXP_BACKHAUL_MBPS || undefined,
     join: env.EXP_JOIN || 'sync',
   });

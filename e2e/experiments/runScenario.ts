@@ -2,7 +2,7 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserType } from '@playwright/test';
-import { backhaul, createTestbed, lteA, parseMahimahiTrace, relayTimingProblems, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
+import { backhaul, createTestbed, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { holdArg } from './paperHoldX.js';
@@ -18,12 +18,14 @@ const ORIGIN_BIN = join(root, 'packages/live-origin/bin/ethle-origin.js');
 const EDGE_BIN = join(root, 'packages/edge-node/bin/ethle-edge.js');
 function ranSpec(ran: string, seed: number): LinkSpec {
   if (ran === 'lte-a') return lteA({ seed });
+  // The earlier model (a delay walk), so runs made with it can be repeated.
+  if (ran === 'lte-a-walk') return lteAWalk({ seed });
   if (ran === 'none') return symmetric({ delayMs: 0.5 });
   if (ran.startsWith('trace:')) {
     const traceMs = parseMahimahiTrace(readFileSync(ran.slice(6), 'utf8'));
     return { down: { delayMs: 20, traceMs }, up: { delayMs: 20, rateMbps: 50 } };
   }
-  throw new Error(`unknown RAN profile ${ran} (lte-a, none, trace:FILE)`);
+  throw new Error(`unknown RAN profile ${ran} (lte-a, lte-a-walk, none, trace:FILE)`);
 }
 
 /**
@@ -71,7 +73,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     backhaul: backhaul(s.rttMs, s.backhaulMbps),
     cc: s.cc ?? 'bbr',
     tcpBufferBytes: s.tcpBufferBytes,
-    ...(n > 1 ? { cell: { users: n, mode: s.cell ?? 'shared' } } : {}),
+    ...(n > 1 ? { cell: { users: n, mode: s.cell ?? 'per-user' } } : {}),
   });
   const procs: ReturnType<Testbed['spawn']>[] = [];
   const holdChanges: NonNullable<EdgeFigures['holdChanges']> = [];
@@ -162,7 +164,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(Object.keys(config).length ? { playerConfig: config } : {}),
         receiver: s.receiver ?? 'chromium',
         receivers: n,
-        ...(n > 1 ? { cell: s.cell ?? 'shared', join: s.join ?? 'sync' } : {}),
+        ...(n > 1 ? { cell: s.cell ?? 'per-user', join: s.join ?? 'sync' } : {}),
         ...(s.backhaulMbps ? { backhaulMbps: s.backhaulMbps } : {}),
       },
       report,

@@ -6,7 +6,7 @@ export type ScaleRun = Pick<ExperimentRun, 'id' | 'scenario' | 'receivers' | 'sc
 
 const groupOf = (r: ScaleRun) => {
   const s = r.scenario;
-  return { stream: s.stream, rttMs: s.rttMs ?? 0, n: s.receivers ?? 1, join: (s.receivers ?? 1) > 1 ? (s.join ?? 'sync') : '–', cell: s.cell ?? 'shared', cap: s.backhaulMbps, scheme: s.scheme };
+  return { stream: s.stream, rttMs: s.rttMs ?? 0, n: s.receivers ?? 1, join: (s.receivers ?? 1) > 1 ? (s.join ?? 'sync') : '–', cell: s.cell ?? 'per-user', cap: s.backhaulMbps, scheme: s.scheme };
 };
 const keyOf = (g: ReturnType<typeof groupOf>) => `${g.stream}|${g.rttMs}|${g.cap ?? ''}|${g.join}|${g.n}|${g.cell}|${g.scheme}`;
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);

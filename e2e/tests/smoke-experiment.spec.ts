@@ -38,7 +38,7 @@ for (const scheme of ['e2e', 'auto']) {
 }
 
 test('E2E starts later than auto (split TCP; the start segment prefetched as parallel ranges)', () => {
-  // Same cell, same repeat: both runs saw the same radio delay walk (seeded), so this compares the
+  // Same cell, same repeat: both runs saw the same radio (the seeded cell load), so this compares the
   // schemes. Paper Table II, Japan 15M-2s: E2E 14.5 s vs hold-2 4.7 s. Here (BBR, 60 s runs):
   // E2E 3.4–4.6 s; auto 2.8 s once the edge knows x from EXT-X-BITRATE and fetches the start
   // segment as parallel ranges on a warm connection (4.3–4.8 s before).

@@ -5,26 +5,28 @@
 // (cwnd, rtt, delivery rate, and the kernel's busy / rwnd-limited / sndbuf-limited time), plus the
 // client side's receive buffer. Findings: docs/netlab.md ("Held segments over the radio").
 // Run as root: npx tsx packages/netlab/scripts/heldSegments.ts [--client node|chromium]
-//   [--ran walk|const] [--idle-restart on|off] [--segments 6] [--gap-ms 2000] [--bytes 24400000] [--load] [--cc bbr|cubic]
+//   [--ran lte-a|walk|const] [--idle-restart on|off] [--segments 6] [--gap-ms 2000] [--bytes 24400000] [--load] [--cc bbr|cubic]
 //   [--pattern 25,25,0,0] (Mbit/s per object, 0 = full speed; repeats)
 import { execFile } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { availableParallelism } from 'node:os';
-import { backhaul, createTestbed, lteA, startCpuHogs, type LinkSpec } from '../src/index.js';
+import { backhaul, createTestbed, lteA, lteAWalk, startCpuHogs, type LinkSpec } from '../src/index.js';
 import { startBulkServer } from '../src/validate/measure.js';
 
 const pexec = promisify(execFile);
 const { values: a } = parseArgs({
   options: {
     client: { type: 'string', default: 'node' },
-    ran: { type: 'string', default: 'walk' },
+    ran: { type: 'string', default: 'lte-a' },
     'idle-restart': { type: 'string', default: 'on' },
     segments: { type: 'string', default: '6' },
     'gap-ms': { type: 'string', default: '2000' },
     bytes: { type: 'string', default: '24400000' },
     seed: { type: 'string', default: '16' },
+    // --ran lte-a only: the other users' cell load (default the profile's 50 %).
+    'cell-load': { type: 'string' },
     load: { type: 'boolean', default: false },
     cc: { type: 'string', default: 'bbr' },
     // e.g. "25,25,0,0,0": per object, the rate the server sends it at (Mbit/s; 0 = as fast as TCP
@@ -39,8 +41,15 @@ const seed = Number(a.seed);
 const pattern = a.pattern.split(',').map(Number);
 const path = (i: number) => (pattern[i % pattern.length]! > 0 ? `/paced/${bytes}/${pattern[i % pattern.length]}` : `/bytes/${bytes}`);
 const paths = Array.from({ length: n }, (_, i) => path(i));
-// The LTE-A profile, or the same 112 Mbit/s cap with a constant 50 ms one way (100 ms RTT, the walk's mean).
-const ran: LinkSpec = a.ran === 'const' ? { down: { delayMs: 50, rateMbps: 112 }, up: { delayMs: 50, rateMbps: 50 } } : lteA({ seed });
+// The LTE-A cell model, the earlier delay walk, or the walk's 112 Mbit/s cap with a constant 50 ms
+// one way (100 ms RTT, the walk's mean).
+const ranSpecs: Record<string, () => LinkSpec> = {
+  'lte-a': () => lteA({ seed, ...(a['cell-load'] ? { load: Number(a['cell-load']) } : {}) }),
+  walk: () => lteAWalk({ seed }),
+  const: () => ({ down: { delayMs: 50, rateMbps: 112 }, up: { delayMs: 50, rateMbps: 50 } }),
+};
+if (!ranSpecs[a.ran]) throw new Error(`--ran must be one of ${Object.keys(ranSpecs).join(', ')}`);
+const ran: LinkSpec = ranSpecs[a.ran]!();
 
 /** The fields of one `ss -tin` entry we use (cumulative ones in ms since the connection started). */
 interface SsSample {
@@ -157,11 +166,13 @@ try {
     );
   }
   const st = await tb.stats();
-  console.log(`${a.cc}, client ${a.client}${a.load ? ', CPU hog per core' : ''}, ran ${a.ran}${a.ran === 'walk' ? ` (lteA seed ${seed})` : ''}, tcp_slow_start_after_idle ${a['idle-restart']}, ${n} × ${bytes} B, ${gapMs} ms apart, one keep-alive connection; ideal ${ideal.toFixed(0)} ms at 112 Mbit/s wire`);
+  console.log(`${a.cc}, client ${a.client}${a.load ? ', CPU hog per core' : ''}, ran ${a.ran}${a.ran === 'const' ? '' : ` (seed ${seed}${a['cell-load'] ? `, cell load ${a['cell-load']}` : ''})`}, tcp_slow_start_after_idle ${a['idle-restart']}, ${n} × ${bytes} B, ${gapMs} ms apart, one keep-alive connection; ideal ${ideal.toFixed(0)} ms at 112 Mbit/s wire`);
   console.log('| segment | time | Mbit/s | max cwnd (pkts) | mean srtt (ms) | max delivery rate (Mbit/s) | BBR bw, first → last (Mbit/s) | srtt / min_rtt | rwnd-limited | sndbuf-limited | min snd_wnd (B) |\n|---|---|---|---|---|---|---|---|---|---|---|');
   console.log(rows.join('\n'));
   console.log(`client socket at the end: ${clientMem}`);
-  console.log(`ran down: ${st.ran.down.packets} packets, ${st.ran.down.drops} queue drops, lateness p99 ${st.ran.down.lateness.p99Ms.toFixed(2)} ms`);
+  const d = st.ran.down;
+  const offered = d.servedTtis ? ` the cell offered us ${((d.offeredBytes! * 8) / (d.servedTtis * 1e3)).toFixed(1)} Mbit/s on average in the ${(d.servedTtis / 1e3).toFixed(1)} s we had data and we used ${((d.bytes / d.offeredBytes!) * 100).toFixed(0)} % of it; ${d.harqRetransmissions} HARQ retransmissions;` : '';
+  console.log(`ran down: ${d.packets} packets, ${d.drops} queue drops${d.discardDrops ? ` (${d.discardDrops} by the discard timer)` : ''};${offered} lateness p99 ${d.lateness.p99Ms.toFixed(2)} ms`);
 } finally {
   stopHogs();
   await tb.close();

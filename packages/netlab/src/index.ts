@@ -1,8 +1,10 @@
 export { createTestbed, cleanupTestbeds, NS_PREFIX, type Testbed, type TestbedOptions, type Host, type HostName, type CongestionControl } from './testbed/createTestbed.js';
-export { symmetric, type LinkSpec, type DirectionSpec } from './relay/LinkSpec.js';
+export { symmetric, type LinkSpec, type DirectionSpec, type RadioCellSpec } from './relay/LinkSpec.js';
 export { DirectionShaper, parseMahimahiTrace, type ShaperStats } from './relay/DirectionShaper.js';
-export { LTE_A, lteA, backhaul, PAPER_RTT_MS } from './profiles.js';
-export { seededRandom, seedFrom } from './relay/seededRandom.js';
+export { LTE_A, LTE_A_WALK, LTE_A_CELL, lteA, lteAWalk, othersForLoad, backhaul, PAPER_RTT_MS } from './profiles.js';
+export { CellScheduler, type CellDrop } from './relay/CellScheduler.js';
+export { CellLoad } from './relay/CellLoad.js';
+export { seededRandom, seedFrom, hashUnit } from './relay/seededRandom.js';
 export { startRelay, type Relay, type LinkStats, type DirectionStats } from './relay/startRelay.js';
 export { LatenessHistogram, type LatenessSummary } from './relay/LatenessHistogram.js';
 export type { RelayConfig } from './relay/relayMain.js';

@@ -76,4 +76,10 @@ describe('CellShaper: one direction of a cell of users', () => {
     c.admit(0, 10, 0);
     expect(c.userBytes()).toEqual([10, 0, 150]);
   });
+
+  it('a shared cell of several users over the LTE-A cell model is refused with a clear error, not silently made per-user', async () => {
+    const { lteA } = await import('@ethle/netlab');
+    expect(() => new CellShaper(lteA({ seed: 1 }).down, { users: 2, mode: 'shared' }, () => () => 0.5)).toThrow(/per-user links only/);
+    expect(new CellShaper(lteA({ seed: 1 }).down, { users: 2, mode: 'per-user' }, () => () => 0.5).userCount).toBe(2);
+  });
 });

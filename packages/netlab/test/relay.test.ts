@@ -52,4 +52,22 @@ describe('relay process', () => {
     // Each datagram's departure lateness is recorded (its value is timing, not asserted here).
     expect([stats.down.lateness.count, stats.up.lateness.count]).toEqual([1, 1]);
   }, 30_000);
+
+  it('shapes by a cell (the LTE-A model): its counters come back and its share spreads a burst', async () => {
+    // A 12 Mbit/s cell alone (1500 B per 1 ms TTI): 40 datagrams sent at once leave over ≥ 40 TTIs.
+    const cell = { capacityMbps: 12, others: { users: 0, meanOnMs: 1, meanOffMs: 1 }, bufferBytes: 1e6 };
+    const r = await relayWith({ down: { delayMs: 5, cell, seed: 1 }, up: { delayMs: 5 } });
+    const got: number[] = [];
+    const all = new Promise<void>((resolve) => r.a.on('message', () => got.push(performance.now()) === 40 && resolve()));
+    const t0 = performance.now();
+    for (let i = 0; i < 40; i++) r.b.send(Buffer.alloc(1500), r.bListen, '127.0.0.1'); // the shaper counts the datagram's payload: one per TTI
+    await all;
+    // Timing is the machine's: assert only what a working cell must do, a spread of at least ~35 ms.
+    expect(got.at(-1)! - got[0]!).toBeGreaterThan(35);
+    expect(got[0]! - t0).toBeGreaterThan(4);
+    const stats = await r.relay.stats();
+    expect(stats.down.packets).toBe(40);
+    expect(stats.down.servedTtis).toBe(40);
+    expect(stats.down.offeredBytes).toBe(stats.down.servedTtis! * 1500);
+  }, 30_000);
 });

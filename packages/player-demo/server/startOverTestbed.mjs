@@ -85,7 +85,7 @@ export async function startOverTestbed(o) {
     return {
       originUrl: urls.origin,
       edgeUrl: urls.edge,
-      describe: `emulated network (real TCP): players — LTE-A radio (112/50 Mbit/s, 20–180 ms RTT) — edge ${tb.hosts.edge.ranIp} — backhaul ${o.rttMs} ms RTT — origin ${tb.hosts.origin.ip}`,
+      describe: `emulated network (real TCP): players — LTE-A radio (a 112/50 Mbit/s cell at 50 % load, 20–180 ms RTT under load) — edge ${tb.hosts.edge.ranIp} — backhaul ${o.rttMs} ms RTT — origin ${tb.hosts.origin.ip}`,
       close,
     };
   } catch (e) {

@@ -29,6 +29,12 @@ export class CellShaper {
   private readonly cell: DirectionShaper | undefined;
 
   constructor(spec: DirectionSpec, cell: CellSpec, random: (seed: number | undefined) => () => number) {
+    if (cell.mode === 'shared' && cell.users > 1 && spec.cell !== undefined) {
+      // The LTE-A cell model schedules one user against simulated others; several of our users in
+      // one such cell would need its scheduler to share TTIs among them too, which it does not yet.
+      // Saying so beats silently giving each user a cell of its own.
+      throw new RangeError('a shared cell of several users needs a rate-capped radio (e.g. lteAWalk(), --ran lte-a-walk); the LTE-A cell model (lteA()) supports per-user links only');
+    }
     const shared = cell.mode === 'shared' && cell.users > 1 && spec.rateMbps !== undefined;
     // Shared: the cap and queue once for the cell, with no delay of its own; each user's shaper
     // keeps only the delay (its walk seeded per user).

@@ -1,3 +1,4 @@
+import { CellScheduler } from './CellScheduler.js';
 import type { DirectionSpec } from './LinkSpec.js';
 
 export interface ShaperStats {
@@ -6,14 +7,21 @@ export interface ShaperStats {
   drops: number;
   lossDrops: number;
   queueBytes: number;
+  /** Cell model only: drops because a PDCP discard timer would have expired (also counted in `drops`). */
+  discardDrops?: number;
+  /** Cell model only: TTIs whose transport block needed a HARQ retransmission. */
+  harqRetransmissions?: number;
+  /** Cell model only: TTIs in which we had data, and the bytes the cell offered us in them (our share). */
+  servedTtis?: number;
+  offeredBytes?: number;
 }
 
 const MTU_OPPORTUNITY = 1500;
 
 /**
  * When each packet of one direction leaves, from its arrival time and size: rate cap
- * (serialisation), drop-tail queue, random loss, constant or fluctuating delay, or a mahimahi
- * trace of delivery opportunities. Pure but for the random source, which is injected; time in ms.
+ * (serialisation), drop-tail queue, random loss, constant or fluctuating delay, a mahimahi
+ * trace of delivery opportunities, or a shared cell's TTI scheduler (CellScheduler). Pure but for the random source, which is injected; time in ms.
  */
 export class DirectionShaper {
   readonly stats: ShaperStats = { packets: 0, bytes: 0, drops: 0, lossDrops: 0, queueBytes: 0 };
@@ -27,6 +35,7 @@ export class DirectionShaper {
   private traceLoop = 0;
   private traceLeft = 0;
   private readonly queueLimit: number;
+  private readonly cell: CellScheduler | undefined;
 
   constructor(
     private readonly spec: DirectionSpec,
@@ -36,6 +45,12 @@ export class DirectionShaper {
     this.delay = spec.fluctuating ? (spec.fluctuating.minMs + spec.fluctuating.maxMs) / 2 : spec.delayMs;
     const bdp = spec.rateMbps ? (spec.rateMbps * 1e6 * 0.1) / 8 : 0;
     this.queueLimit = spec.queueBytes ?? Math.max(64_000, 1.5 * bdp);
+    if (spec.cell && (spec.rateMbps !== undefined || spec.fluctuating || spec.traceMs)) {
+      // The cell is the rate and the delay's variation: a second one on top would be a different model.
+      throw new RangeError('a direction with `cell` takes no rateMbps, fluctuating or traceMs');
+    }
+    // Unseeded: a seed drawn from the injected source, so the cell's load is still one stream.
+    this.cell = spec.cell ? new CellScheduler(spec.cell, spec.seed ?? Math.floor(this.random() * 4294967296)) : undefined;
   }
 
   /**
@@ -52,6 +67,18 @@ export class DirectionShaper {
     let sent: number;
     if (servedAt !== undefined) {
       sent = servedAt;
+    } else if (this.cell) {
+      this.stats.queueBytes = this.cell.queuedBytes(now);
+      const out = this.cell.serve(size, now);
+      this.stats.discardDrops = this.cell.stats.discardDrops;
+      this.stats.harqRetransmissions = this.cell.stats.harqRetransmissions;
+      this.stats.servedTtis = this.cell.stats.servedTtis;
+      this.stats.offeredBytes = this.cell.stats.offeredBytes;
+      if (typeof out !== 'number') {
+        this.stats.drops += 1;
+        return null;
+      }
+      sent = out;
     } else if (s.traceMs && s.traceMs.length > 0) {
       sent = this.nextOpportunity(size, now);
     } else if (s.rateMbps) {

@@ -22,3 +22,15 @@ export function seedFrom(text: string): number {
   }
   return h;
 }
+
+/**
+ * A uniform number in [0, 1) from a seed and an index, without state: the n-th draw of a stream
+ * that any caller can ask for in any order (e.g. whether TTI n's transport block fails), so it
+ * does not depend on which TTIs our traffic happened to use.
+ */
+export function hashUnit(seed: number, n: number): number {
+  let h = (seed ^ Math.imul(n >>> 0, 0x9e3779b1) ^ Math.floor(n / 4294967296)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
