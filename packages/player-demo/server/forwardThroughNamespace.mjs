@@ -3,7 +3,9 @@
 // connection over a Unix socket (file system paths cross network namespaces) to this script running
 // inside the client namespace, which opens a real kernel TCP connection from there — over the
 // emulated radio (and, to the origin, the backhaul). The host hop is loopback and a socket pair.
-//   ip netns exec NS node forwardThroughNamespace.mjs SOCKET_PATH TARGET_HOST TARGET_PORT
+//   ip netns exec NS node forwardThroughNamespace.mjs SOCKET_PATH TARGET_HOST TARGET_PORT [LOCAL_ADDRESS]
+// LOCAL_ADDRESS picks the client address the connections leave from: in a cell of several users
+// (netlab's `cell`), which user's radio link they cross.
 import { connect, createServer } from 'node:net';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -48,9 +50,9 @@ export async function startHostForwarder(o) {
 
 // The namespace side (run as a script): Unix socket → TCP to the target, one connection each.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [socketPath, host, port] = process.argv.slice(2);
+  const [socketPath, host, port, localAddress] = process.argv.slice(2);
   rmSync(socketPath, { force: true });
-  const server = createServer((local) => join(local, connect({ host, port: Number(port), noDelay: true })));
+  const server = createServer((local) => join(local, connect({ host, port: Number(port), noDelay: true, ...(localAddress ? { localAddress } : {}) })));
   server.listen(socketPath, () => process.stdout.write(`forwarding ${socketPath} to ${host}:${port}\n`));
   process.once('SIGTERM', () => server.close(() => process.exit(0)));
 }

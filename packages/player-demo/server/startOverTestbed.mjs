@@ -42,7 +42,11 @@ function ready(p, re, what) {
  */
 export async function startOverTestbed(o) {
   const { createTestbed, lteA, backhaul } = await import('@ethle/netlab');
-  const tb = await createTestbed({ ran: lteA(), backhaul: backhaul(o.rttMs) });
+  // Two users of the radio cell, each with a link of its own: the direct player's connections leave
+  // from the first client address, the edge player's from the second, so the two columns do not
+  // share (and fight over) one radio — each sees the radio as if it were alone, as each scheme did
+  // in the paper's runs. They do share the backhaul (uncapped).
+  const tb = await createTestbed({ ran: lteA(), backhaul: backhaul(o.rttMs), cell: { users: 2, mode: 'per-user' } });
   const procs = [];
   const forwarders = [];
   const dir = mkdtempSync(join(tmpdir(), 'ethle-demo-'));
@@ -63,13 +67,13 @@ export async function startOverTestbed(o) {
     // host URL: a receiver it redirects to the origin (eq. 3, `--hold auto`) goes there, not to a
     // namespace address the browser cannot reach.
     const targets = [
-      ['origin', tb.hosts.origin.ip, 8081, o.ports.origin],
-      ['edge', tb.hosts.edge.ranIp, 8080, o.ports.edge],
+      ['origin', tb.hosts.origin.ip, 8081, o.ports.origin, tb.hosts.client.ips[0]],
+      ['edge', tb.hosts.edge.ranIp, 8080, o.ports.edge, tb.hosts.client.ips[1]],
     ];
     const urls = {};
-    for (const [name, ip, port, hostPort] of targets) {
+    for (const [name, ip, port, hostPort, from] of targets) {
       const socketPath = join(dir, `${name}.sock`);
-      const f = tb.spawn('client', process.execPath, [FORWARDER, socketPath, ip, String(port)]);
+      const f = tb.spawn('client', process.execPath, [FORWARDER, socketPath, ip, String(port), from]);
       procs.push(f);
       await ready(f, /forwarding/, `the ${name} forwarder`);
       const h = await startHostForwarder({ host: o.host, port: hostPort, socketPath }).catch((e) => {
@@ -85,7 +89,7 @@ export async function startOverTestbed(o) {
     return {
       originUrl: urls.origin,
       edgeUrl: urls.edge,
-      describe: `emulated network (real TCP): players — LTE-A radio (a 112/50 Mbit/s cell at 50 % load, 20–180 ms RTT under load) — edge ${tb.hosts.edge.ranIp} — backhaul ${o.rttMs} ms RTT — origin ${tb.hosts.origin.ip}`,
+      describe: `emulated network (real TCP): players — LTE-A radio, a link per player (a 112/50 Mbit/s cell at 50 % load, 20–180 ms RTT under load) — edge ${tb.hosts.edge.ranIp} — backhaul ${o.rttMs} ms RTT — origin ${tb.hosts.origin.ip}`,
       close,
     };
   } catch (e) {
