@@ -179,7 +179,7 @@ export class OriginClient {
    * Follows redirects within this origin; `path` is where the text finally came from (relative
    * URIs in it resolve against that).
    */
-  async fetchText(path: string, signal?: AbortSignal): Promise<{ text: string; headers: EntryHeaders; path: string }> {
+  async fetchText(path: string, signal?: AbortSignal, o?: { blocking?: boolean }): Promise<{ text: string; headers: EntryHeaders; path: string }> {
     const t0 = performance.now();
     let ttfb: number | undefined;
     let status: number | undefined;
@@ -188,7 +188,9 @@ export class OriginClient {
     try {
       const { res, path: finalPath } = await this.#requestFollowing(path, signal, undefined);
       ttfb = performance.now() - t0;
-      this.rtt.add('ttfb', ttfb, Date.now());
+      // A blocking playlist reload waits at the origin for the next part: its first byte says
+      // nothing about the round trip.
+      if (o?.blocking !== true) this.rtt.add('ttfb', ttfb, Date.now());
       status = res.statusCode;
       if (status !== 200) {
         await res.body.dump();
