@@ -2,8 +2,9 @@
 // `npm run experiment -- [options] [-- playwright options]`: the QoE experiment matrix on real TCP
 // (packages/netlab) — backhaul RTT × stream × RAN profile × scheme × repeats. Needs root.
 //   --rtt 137,224,302,334   --stream 15M-2s,50M-4s   --ran lte-a|none|trace:FILE
-//   --scheme e2e,hold-0,hold-2,auto   --repeats 3   --duration 120 (s)   --player hls|dash
+//   --scheme e2e,hold-0,hold-2,auto(,parts-2 with --ll)   --repeats 3   --duration 120 (s)   --player hls|dash
 //   --cc bbr|cubic|reno   --tcp-buffers 64M (hosts' max TCP buffer; default Linux's, 4 MB send)
+//   --ll (the low-latency renditions, players in LL mode)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -21,6 +22,7 @@ const { values: a, positionals } = parseArgs({
     cc: { type: 'string', default: 'bbr' },
     'tcp-buffers': { type: 'string', default: '' },
     out: { type: 'string', default: 'results' },
+    ll: { type: 'boolean', default: false },
     shard: { type: 'string' },
   },
 });
@@ -34,6 +36,7 @@ const env = {
   EXP_RTT: a.rtt, EXP_STREAM: a.stream, EXP_RAN: a.ran, EXP_SCHEME: a.scheme,
   EXP_REPEATS: a.repeats, EXP_DURATION: a.duration, EXP_PLAYER: a.player, EXP_CC: a.cc,
   EXP_TCP_BUFFERS: a['tcp-buffers'],
+  EXP_LL: a.ll ? '1' : '0',
   EXP_OUT: new URL(a.out, `file://${process.cwd()}/`).pathname,
 };
 const args = ['playwright', 'test', '-c', 'e2e/experiments/playwright.config.ts', ...(a.shard ? [`--shard=${a.shard}`] : []), ...positionals];

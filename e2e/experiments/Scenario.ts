@@ -6,8 +6,13 @@ export interface Scenario {
   stream: string;
   /** `lte-a` (112 Mbit/s, 20–180 ms fluctuating RTT), `none` (a 1 ms link), or `trace:<mahimahi .down file>`. */
   ran: string;
-  /** `e2e` (straight to the origin, routed through the edge host), `hold-0`, `hold-N`, or `auto`. */
+  /**
+   * `e2e` (straight to the origin, routed through the edge host), `hold-0`, `hold-N` (whole
+   * segments), `auto`, or with `ll` `parts-N` (the edge holds N LL-HLS parts / LL-DASH chunks).
+   */
   scheme: string;
+  /** Play the origin's low-latency renditions (LL-HLS `ll/index.m3u8`, LL-DASH `ll.mpd`) in the players' LL modes. */
+  ll?: boolean;
   repeat: number;
   durationS: number;
   player: 'hls' | 'dash';
@@ -18,10 +23,10 @@ export interface Scenario {
 }
 
 export const scenarioId = (s: Scenario) =>
-  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}-${s.scheme}-${s.player}-r${s.repeat}`;
+  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}${s.ll ? '-ll' : ''}-${s.scheme}-${s.player}-r${s.repeat}`;
 
 /** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */
-export function matrix(o: { rtt: string; stream: string; ran: string; scheme: string; repeats: number; durationS: number; player: string; cc?: string; tcpBuffers?: string }): Scenario[] {
+export function matrix(o: { rtt: string; stream: string; ran: string; scheme: string; repeats: number; durationS: number; player: string; cc?: string; tcpBuffers?: string; ll?: boolean }): Scenario[] {
   const tcpBufferBytes = parseBytes(o.tcpBuffers);
   const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
   const out: Scenario[] = [];
@@ -31,10 +36,11 @@ export function matrix(o: { rtt: string; stream: string; ran: string; scheme: st
         for (const player of list(o.player))
           for (let repeat = 1; repeat <= o.repeats; repeat++)
             for (const scheme of list(o.scheme)) {
-              if (!/^(e2e|auto|hold-\d+)$/.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N)`);
+              if (!/^(e2e|auto|hold-\d+|parts-\d+)$/.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N, parts-N)`);
+              if (scheme.startsWith('parts-') && !o.ll) throw new Error(`${scheme} holds LL parts: give --ll`);
               const cc = (o.cc ?? 'bbr') as Scenario['cc'];
               if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
-              out.push({ rttMs: Number(rtt), stream, ran, scheme, repeat, durationS: o.durationS, player: player === 'dash' ? 'dash' : 'hls', cc, ...(tcpBufferBytes ? { tcpBufferBytes } : {}) });
+              out.push({ rttMs: Number(rtt), stream, ran, scheme, repeat, durationS: o.durationS, player: player === 'dash' ? 'dash' : 'hls', cc, ...(tcpBufferBytes ? { tcpBufferBytes } : {}), ...(o.ll ? { ll: true } : {}) });
             }
   return out;
 }
@@ -51,6 +57,7 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     player: env.EXP_PLAYER ?? 'hls',
     cc: env.EXP_CC ?? 'bbr',
     tcpBuffers: env.EXP_TCP_BUFFERS,
+    ll: env.EXP_LL === '1',
   });
 }
 

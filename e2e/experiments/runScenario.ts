@@ -96,8 +96,8 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const originUrl = `http://${tb.hosts.origin.ip}:8081`;
     let base = originUrl;
     if (s.scheme !== 'e2e') {
-      const hold = s.scheme === 'auto' ? 'auto' : s.scheme.slice('hold-'.length);
-      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', '--hold', hold, '--log-level', 'debug']);
+      const holdArgs = s.scheme === 'auto' ? ['--hold', 'auto'] : s.scheme.startsWith('parts-') ? ['--hold', '0', '--hold-parts', s.scheme.slice('parts-'.length)] : ['--hold', s.scheme.slice('hold-'.length)];
+      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', ...holdArgs, '--log-level', 'debug']);
       procs.push(edge);
       // The edge logs every change of x and, at debug, every segment request (pino JSON lines):
       // kept with the run, so a stall can be traced to the edge (coalesced, miss) or the radio (hit).
@@ -120,7 +120,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       await waitForLine(edge, /listen/i, 'edge');
       base = `http://${tb.hosts.edge.ranIp}:8080`;
     }
-    const src = `${base}/live/${s.stream}/${s.player === 'dash' ? 'manifest.mpd' : 'index.m3u8'}`;
+    const src = `${base}/live/${s.stream}/${s.player === 'dash' ? (s.ll ? 'll.mpd' : 'manifest.mpd') : s.ll ? 'll/index.m3u8' : 'index.m3u8'}`;
     browser = await chromium.launch({
       executablePath: tb.chromiumWrapper(),
       // The page is served by Playwright's route and the hosts have private (10.x) addresses:
@@ -141,7 +141,9 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const startedAt = new Date().toISOString();
     const spec = parseStreamName(s.stream);
     if (!spec) throw new Error(`unknown stream ${s.stream} (e.g. 15M-2s)`);
-    const config = playerBufferConfig(s.player, spec.segmentBytes, spec.segmentSeconds);
+    const buffer = playerBufferConfig(s.player, spec.segmentBytes, spec.segmentSeconds);
+    // LL: the players' low-latency modes (as e2e/tests/origin-ll.spec.ts); dash.js detects LL from the MPD, catch-up on.
+    const config = !s.ll ? buffer : s.player === 'hls' ? { ...buffer, lowLatencyMode: true } : { ...buffer, streaming: { ...((buffer as any).streaming ?? {}), liveCatchup: { enabled: true } } };
     await openPlayer(page, { base, src, player: s.player, probe: true, config });
     // The measured period itself (paper: 5 minutes from the first request).
     await page.waitForTimeout(s.durationS * 1000);
@@ -155,7 +157,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       v: 1,
       id: scenarioId(s),
       startedAt,
-      scenario: { stream: s.stream, player: s.player, scheme: s.scheme, hold: 0, rttMs: s.rttMs, ran: s.ran, repeat: s.repeat, durationS: s.durationS, ...(s.cc && s.cc !== 'bbr' ? { cc: s.cc } : {}), ...(s.tcpBufferBytes ? { tcpBufferBytes: s.tcpBufferBytes } : {}), ...(Object.keys(config).length ? { playerConfig: config } : {}) },
+      scenario: { stream: s.stream, ...(s.ll ? { ll: true } : {}), player: s.player, scheme: s.scheme, hold: 0, rttMs: s.rttMs, ran: s.ran, repeat: s.repeat, durationS: s.durationS, ...(s.cc && s.cc !== 'bbr' ? { cc: s.cc } : {}), ...(s.tcpBufferBytes ? { tcpBufferBytes: s.tcpBufferBytes } : {}), ...(Object.keys(config).length ? { playerConfig: config } : {}) },
       report,
       edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, n]) => a + n, 0) / segs.length : undefined },
     };

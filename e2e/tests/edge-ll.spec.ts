@@ -35,8 +35,16 @@ test.afterAll(async () => {
   await behind?.close();
 });
 
-/** Median true latency over the last `seconds` of samples once the probe's clock is synced. */
-async function settledLatency(page: Page): Promise<{ median: number; samples: number; stalls: number; hold: number; errors: number }> {
+interface Latency {
+  median: number;
+  samples: number;
+  stalls: number;
+  hold: number;
+  errors: number;
+}
+
+/** Median true latency over PLAY_S of play once the probe's clock is synced. */
+async function settledLatency(page: Page): Promise<Latency> {
   await expect.poll(async () => {
     const r = await report(page);
     return (r.clock?.precisionMs ?? 1e9) <= 50 && r.latency.samples >= 3;
@@ -58,7 +66,7 @@ for (const player of ['hls', 'dash'] as const) {
     const pages = await Promise.all([browser.newPage(), browser.newPage()]);
     try {
       await Promise.all([openProbePage(pages[0]!, harness, player, direct.url + path, false, config), openProbePage(pages[1]!, harness, player, edge.url + path, false, config)]);
-      const [d, e] = await Promise.all(pages.map(settledLatency));
+      const [d, e] = (await Promise.all(pages.map(settledLatency))) as [Latency, Latency];
       const added = e.median - d.median;
       const line = `${player}: direct ${d.median.toFixed(3)} s (${d.samples} samples, ${d.stalls} stalls), edge ${e.median.toFixed(3)} s (${e.samples}, ${e.stalls} stalls), added ${added.toFixed(3)} s, declared ${e.hold} s`;
       console.log(line);
