@@ -218,7 +218,13 @@ export class OriginClient {
       this.lastAnswerMs = Date.now();
       return { text: Buffer.concat(chunks).toString('utf8'), headers: keptHeaders(res.headers), path: finalPath };
     } catch (e) {
-      const err = toEdgeError(e, path, inBody);
+      // The caller's signal: a timeout is the origin's, anything else (the stream closed while its
+      // blocking reload waited at the origin) a cancellation — not an unreachable origin.
+      const aborted = signal?.aborted === true && !(e instanceof EdgeError);
+      const timedOut = aborted && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+      const err = !aborted ? toEdgeError(e, path, inBody)
+        : timedOut ? new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin manifest ${path} timed out`, { path }, { cause: e })
+        : new EdgeError('ERR_EDGE_CANCELLED', `manifest fetch of ${path} cancelled: ${String(signal.reason)}`, { path }, { cause: e });
       this.#report(path, 'manifest', outcomeOf(err), status, bytes, ttfb, t0);
       throw err;
     }
