@@ -5,6 +5,7 @@
  * startup, stalls, and the median true latency over the last `--measure` seconds.
  *
  *   npx tsx e2e/experiments/llLoopback.ts --player hls,dash --stream 15M-2s --parts 0,1,2,3 --repeats 2 --seconds 30 --measure 20
+ *   (--no-catchup: hls.js without maxLiveSyncPlaybackRate, its default)
  */
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
@@ -20,6 +21,7 @@ const { values: v } = parseArgs({
     repeats: { type: 'string', default: '2' },
     seconds: { type: 'string', default: '30' },
     measure: { type: 'string', default: '20' },
+    'no-catchup': { type: 'boolean', default: false },
   },
 });
 const players = v.player.split(',') as Array<'hls' | 'dash'>;
@@ -45,7 +47,9 @@ try {
       for (const scheme of ['e2e', ...parts.map((n) => `parts-${n}`)]) {
         const base = scheme === 'e2e' ? origin.url : edges.get(Number(scheme.slice(6)))!.url;
         const src = `${base}/live/${v.stream}/${player === 'hls' ? 'll/index.m3u8' : 'll.mpd'}`;
-        const config = player === 'hls' ? { lowLatencyMode: true } : { streaming: { liveCatchup: { enabled: true } } };
+        // Live catch-up in both (hls.js up to 1.5× towards its target latency, dash.js its default): without
+        // it hls.js keeps the latency its start gave it, which depends on where the independent parts fall.
+        const config = player === 'hls' ? { lowLatencyMode: true, ...(v['no-catchup'] ? {} : { maxLiveSyncPlaybackRate: 1.5 }) } : { streaming: { liveCatchup: { enabled: true } } };
         const page = await browser.newPage();
         try {
           await openProbePage(page, harness, player, src, false, config);

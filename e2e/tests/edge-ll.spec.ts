@@ -16,7 +16,7 @@ import { openProbePage, report, startHarness, type Harness } from '../fixtures/p
 
 const STREAM = '2M-2s';
 const HOLD_PARTS = 2;
-const PLAY_S = 6;
+const PLAY_S = 4;
 
 let harness: Harness;
 let direct: LiveOrigin;
@@ -36,34 +36,66 @@ test.afterAll(async () => {
 });
 
 interface Latency {
-  median: number;
-  samples: number;
+  /** The probe's true latency, median over the window (s). */
+  probe: number;
+  /** Median |probe − origin-clock latency| at the probe's own sample instants (interpolated), s. */
+  probeError: number;
+  /** True latency minus the player's own distance to the live edge it sees, median (s): what the manifest hides. */
+  hidden: number;
+  /** True latency from the origin's clock and the playhead alone, median (s). */
+  truth: number;
   stalls: number;
   hold: number;
   errors: number;
-  /** DASH: median latency from the origin's clock and the playhead alone. */
-  independent?: number;
 }
 
-/** Median true latency over PLAY_S of play once the probe's clock is synced. */
-async function settledLatency(page: Page, t0Ms: number | undefined): Promise<Latency> {
+/**
+ * Over PLAY_S of play once the probe's clock is synced, sampled every 500 ms (an interval, not a
+ * wait for an event): in one evaluation each, the true latency from the origin's clock — hls.js:
+ * now − the playing frame's program date-time; dash.js: now − (T0 + media time), the frame at
+ * media time t being produced at T0 + t whatever AST the edge wrote (this page and the origin share
+ * the host's clock) — and the player's own distance to its live edge (hls.js `latency`, dash.js
+ * `getCurrentLiveLatency()`). Their difference is what the manifest hides from the player: the
+ * hold and the listing delay, wherever the player chose to sit (hls.js's start depends on where
+ * the independent parts fall; a short stall raises its target).
+ */
+async function measure(page: Page, t0Ms: number): Promise<Latency> {
   await expect.poll(async () => {
     const r = await report(page);
     return (r.clock?.precisionMs ?? 1e9) <= 50 && r.latency.samples >= 3;
   }, { timeout: 20_000 }).toBe(true);
   const from = Date.now();
-  // The measuring window, sampled every 500 ms (an interval, not a wait for an event). DASH: the
-  // latency from the origin's own clock too — the frame at media time t was produced at T0 + t
-  // (Period at AST = T0, no presentationTimeOffset) whatever AST the edge wrote — to check the
-  // probe's AST-and-hold arithmetic against it (this page and the origin share the host's clock).
-  const independent: number[] = [];
+  const truth: Array<{ at: number; v: number }> = [];
+  const hidden: number[] = [];
   while (Date.now() - from < PLAY_S * 1000) {
-    if (t0Ms !== undefined) independent.push(await page.evaluate((t0) => (Date.now() - t0) / 1000 - (window as any).video.currentTime, t0Ms));
+    const s = await page.evaluate((t0) => {
+      const p = (window as any).player;
+      const now = Date.now();
+      if (p.getCurrentLiveLatency) {
+        const t = (now - t0) / 1000 - (window as any).video.currentTime;
+        return { at: now, truth: t, dist: p.getCurrentLiveLatency() as number };
+      }
+      const pd = p.playingDate?.getTime();
+      return { at: now, truth: pd ? (now - pd) / 1000 : NaN, dist: p.latency as number };
+    }, t0Ms);
+    if (Number.isFinite(s.truth) && Number.isFinite(s.dist) && s.dist > 0) {
+      truth.push({ at: s.at, v: s.truth });
+      hidden.push(s.truth - s.dist);
+    }
     await page.waitForTimeout(500);
   }
   const r = await report(page);
-  const lat = r.latencySeries.filter((s: any) => s.trueLatency !== null && s.at >= from - 50).map((s: any) => s.trueLatency as number).sort((a: number, b: number) => a - b);
-  return { median: lat[Math.floor(lat.length / 2)]!, samples: lat.length, stalls: r.stalls.count, hold: r.holdSeconds, errors: r.errors.filter((e: any) => e.fatal).length, ...(t0Ms === undefined ? {} : { independent: median(independent) }) };
+  const samples = r.latencySeries.filter((x: any) => x.trueLatency !== null && x.at >= from - 50) as Array<{ at: number; trueLatency: number }>;
+  // The probe samples once a second and the players catch up meanwhile: compare at its instants.
+  const errors: number[] = [];
+  for (const x of samples) {
+    const i = truth.findIndex((t) => t.at >= x.at);
+    if (i < 1) continue;
+    const a = truth[i - 1]!;
+    const b = truth[i]!;
+    errors.push(Math.abs(x.trueLatency - (a.v + ((b.v - a.v) * (x.at - a.at)) / (b.at - a.at))));
+  }
+  return { probe: median(samples.map((x) => x.trueLatency)), probeError: median(errors), hidden: median(hidden), truth: median(truth.map((t) => t.v)), stalls: r.stalls.count, hold: r.holdSeconds, errors: r.errors.filter((e: any) => e.fatal).length };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -73,36 +105,43 @@ const sum = (rec: Record<string, number>, re: RegExp) => Object.entries(rec).fil
 for (const player of ['hls', 'dash'] as const) {
   test(`${player === 'hls' ? 'hls.js lowLatencyMode' : 'dash.js low latency'} through the edge at --hold-parts ${HOLD_PARTS}: latency + the held parts, one origin flow each`, async ({ browser }) => {
     const path = player === 'hls' ? `/live/${STREAM}/ll/index.m3u8` : `/live/${STREAM}/ll.mpd`;
-    const config = player === 'hls' ? { lowLatencyMode: true } : { streaming: { liveCatchup: { enabled: true } } };
+    // Live catch-up in both (hls.js: up to 1.5× towards its target latency; dash.js: its default).
+    const config = player === 'hls' ? { lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5 } : { streaming: { liveCatchup: { enabled: true } } };
     behind.resetStats();
     const pages = await Promise.all([browser.newPage(), browser.newPage()]);
     try {
       await Promise.all([openProbePage(pages[0]!, harness, player, direct.url + path, false, config), openProbePage(pages[1]!, harness, player, edge.url + path, false, config)]);
-      const t0 = (o: LiveOrigin) => (player === 'dash' ? o.t0Ms : undefined);
-      const [d, e] = await Promise.all([settledLatency(pages[0]!, t0(direct)), settledLatency(pages[1]!, t0(behind))]);
-      const added = e.median - d.median;
-      const line = `${player}: direct ${d.median.toFixed(3)} s (${d.samples} samples, ${d.stalls} stalls), edge ${e.median.toFixed(3)} s (${e.samples}, ${e.stalls} stalls), added ${added.toFixed(3)} s, declared ${e.hold} s${player === 'dash' ? `; from the origin clock: direct ${d.independent!.toFixed(3)} s, edge ${e.independent!.toFixed(3)} s` : ''}`;
+      const [d, e] = await Promise.all([measure(pages[0]!, direct.t0Ms), measure(pages[1]!, behind.t0Ms)]);
+      const added = e.hidden - d.hidden;
+      const line =
+        `${player}: true latency (origin clock) direct ${d.truth.toFixed(3)} s, edge ${e.truth.toFixed(3)} s; probe ${d.probe.toFixed(3)} / ${e.probe.toFixed(3)} s (off by ${d.probeError.toFixed(3)} / ${e.probeError.toFixed(3)} s); ` +
+        `hidden from the player: direct ${d.hidden.toFixed(3)} s, edge ${e.hidden.toFixed(3)} s, added ${added.toFixed(3)} s; declared ${e.hold} s; stalls ${d.stalls} / ${e.stalls}`;
       console.log(line);
       test.info().annotations.push({ type: 'latency', description: line });
       expect(d.errors + e.errors).toBe(0);
       expect(e.hold).toBeCloseTo(HOLD_PARTS * 0.5, 3);
       expect(d.hold).toBe(0);
-      // The hold costs the held parts — not whole segments (2 s), and not more than a part of slack.
-      expect(Math.abs(added - e.hold)).toBeLessThanOrEqual(0.35);
-      // The probe's DASH latency is the latency (its AST-and-hold arithmetic, through the edge too).
-      if (player === 'dash') for (const x of [d, e]) expect(Math.abs(x.median - x.independent!)).toBeLessThanOrEqual(0.15);
+      // The edge hides the held parts from the player — not whole segments (2 s), and not more than
+      // a part of slack (its blocking answers follow the origin's within a round trip on loopback).
+      expect(Math.abs(added - e.hold)).toBeLessThanOrEqual(0.3);
+      // dash.js: the probe's true latency (AST + the declared hold) is the latency, through the edge
+      // as well as direct: off by 0.003–0.16 s in our runs, where a probe that missed the declared
+      // hold would be off by the hold (1 s), one chunk by 0.5 s. (hls.js: the probe reads 0.2–0.45 s
+      // high on LL playlists, direct and through the edge alike — docs/experiments.md; not asserted
+      // until explained.)
+      if (player === 'dash') for (const x of [d, e]) expect(x.probeError).toBeLessThanOrEqual(0.25);
       const stats = behind.stats();
       if (player === 'hls') {
         // One blocking poll per playlist version, however the player blocked at the edge.
         const polls = sum(stats.blocking, /ll\/index\.m3u8/);
-        expect(polls.length).toBeGreaterThan(PLAY_S * 2);
+        expect(polls.length).toBeGreaterThan(PLAY_S * 2); // a part every 0.5 s, and more before the window
         for (const [, n] of polls) expect(n).toBe(1);
         const parts = sum(stats.fetches, /\/ll\/\d+\.\d+\.m4s$/);
         expect(parts.length).toBeGreaterThan(PLAY_S * 2);
         for (const [, n] of parts) expect(n).toBe(1);
       } else {
         const segs = sum(stats.fetches, /\/ll\/dash\/[va]\/\d+\.m4s$/);
-        expect(segs.length).toBeGreaterThanOrEqual(PLAY_S / 2);
+        expect(segs.length).toBeGreaterThanOrEqual(PLAY_S / 2); // a segment every 2 s, and more before the window
         for (const [, n] of segs) expect(n).toBe(1);
       }
     } finally {
