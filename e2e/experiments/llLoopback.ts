@@ -38,7 +38,7 @@ const browser = await chromium.launch({
   executablePath: process.env.ETHLE_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
 });
-interface Row { player: string; scheme: string; startupS: number | null; stalls: number; stallS: number; latencyS: number | null; holdS: number }
+interface Row { player: string; scheme: string; startupS: number | null; stalls: number; stallS: number; latencyS: number | null; hiddenS: number | null; holdS: number }
 const rows: Row[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 try {
@@ -56,10 +56,14 @@ try {
           const t0 = Date.now();
           await sleep(seconds * 1000);
           const r = await report(page);
-          const lat = r.latencySeries.filter((s: any) => s.trueLatency !== null && s.at >= t0 + (seconds - measure) * 1000).map((s: any) => s.trueLatency as number).sort((a: number, b: number) => a - b);
-          const row: Row = { player, scheme, startupS: r.startupMs === null ? null : r.startupMs / 1000, stalls: r.stalls.count, stallS: r.stalls.totalMs / 1000, latencyS: lat.length ? lat[Math.floor(lat.length / 2)]! : null, holdS: r.holdSeconds };
+          const window = r.latencySeries.filter((s: any) => s.trueLatency !== null && s.at >= t0 + (seconds - measure) * 1000);
+          const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : null);
+          // What the manifest hides from the player: true latency − its distance to the live edge it sees
+          // (the probe's edgeDistance), wherever the player chose to sit.
+          const hidden = window.filter((s: any) => s.edgeDistance !== null).map((s: any) => (s.trueLatency as number) - (s.edgeDistance as number));
+          const row: Row = { player, scheme, startupS: r.startupMs === null ? null : r.startupMs / 1000, stalls: r.stalls.count, stallS: r.stalls.totalMs / 1000, latencyS: med(window.map((s: any) => s.trueLatency as number)), hiddenS: med(hidden), holdS: r.holdSeconds };
           rows.push(row);
-          console.log(`${player} ${scheme} r${repeat}: startup ${row.startupS?.toFixed(2)} s, stalls ${row.stalls} (${row.stallS.toFixed(1)} s), latency ${row.latencyS?.toFixed(2)} s, declared hold ${row.holdS} s`);
+          console.log(`${player} ${scheme} r${repeat}: startup ${row.startupS?.toFixed(2)} s, stalls ${row.stalls} (${row.stallS.toFixed(1)} s), latency ${row.latencyS?.toFixed(2)} s, hidden ${row.hiddenS?.toFixed(2)} s, declared hold ${row.holdS} s`);
         } finally {
           await page.close();
         }
@@ -79,7 +83,7 @@ const stat = (xs: Array<number | null>, d = 2) => {
   const m = ys.reduce((a, b) => a + b, 0) / ys.length;
   return ys.length === 1 ? m.toFixed(d) : `${m.toFixed(d)} (${Math.min(...ys).toFixed(d)}–${Math.max(...ys).toFixed(d)})`;
 };
-console.log(`\n| player | scheme | runs | startup (s) | stalls | stall time (s) | declared hold (s) | true latency (s) | latency − e2e (s) |\n|---|---|---|---|---|---|---|---|---|`);
+console.log(`\n| player | scheme | runs | startup (s) | stalls | stall time (s) | declared hold (s) | true latency (s) | latency − e2e (s) | hidden from the player (s) |\n|---|---|---|---|---|---|---|---|---|---|`);
 for (const player of players) {
   const e2e = rows.filter((r) => r.player === player && r.scheme === 'e2e').map((r) => r.latencyS).filter((x): x is number => x !== null);
   const base = e2e.length ? e2e.reduce((a, b) => a + b, 0) / e2e.length : NaN;
@@ -87,6 +91,6 @@ for (const player of players) {
     const g = rows.filter((r) => r.player === player && r.scheme === scheme);
     const lat = g.map((r) => r.latencyS).filter((x): x is number => x !== null);
     const mean = lat.length ? lat.reduce((a, b) => a + b, 0) / lat.length : NaN;
-    console.log(`| ${player} | ${scheme} | ${g.length} | ${stat(g.map((r) => r.startupS))} | ${g.reduce((a, r) => a + r.stalls, 0)} | ${stat(g.map((r) => r.stallS), 1)} | ${stat(g.map((r) => r.holdS))} | ${stat(g.map((r) => r.latencyS))} | ${scheme === 'e2e' ? '–' : (mean - base).toFixed(2)} |`);
+    console.log(`| ${player} | ${scheme} | ${g.length} | ${stat(g.map((r) => r.startupS))} | ${g.reduce((a, r) => a + r.stalls, 0)} | ${stat(g.map((r) => r.stallS), 1)} | ${stat(g.map((r) => r.holdS))} | ${stat(g.map((r) => r.latencyS))} | ${scheme === 'e2e' ? '–' : (mean - base).toFixed(2)} | ${stat(g.map((r) => r.hiddenS))} |`);
   }
 }
