@@ -8,6 +8,7 @@
 //   --receiver chromium|virtual (default chromium; virtual: packages/virtual-player in the client namespace)
 //   --receivers 1,4,16 (receivers in one cell; > 1 needs --receiver virtual)   --cell per-user|shared (shared needs --ran lte-a-walk)
 //   --join sync|spread (all within 2 s, or evenly over one segment)   --backhaul-mbps 300 (backhaul cap)
+//   --scheme … parts-2 with --ll   --ll (the low-latency renditions, players in LL mode)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -30,6 +31,7 @@ const { values: a, positionals } = parseArgs({
     join: { type: 'string', default: 'sync' },
     'backhaul-mbps': { type: 'string', default: '' },
     out: { type: 'string', default: 'results' },
+    ll: { type: 'boolean', default: false },
     shard: { type: 'string' },
   },
 });
@@ -44,6 +46,7 @@ const env = {
   EXP_REPEATS: a.repeats, EXP_DURATION: a.duration, EXP_PLAYER: a.player, EXP_CC: a.cc,
   EXP_TCP_BUFFERS: a['tcp-buffers'],
   EXP_RECEIVER: a.receiver, EXP_RECEIVERS: a.receivers, EXP_CELL: a.cell, EXP_JOIN: a.join, EXP_BACKHAUL_MBPS: a['backhaul-mbps'],
+  EXP_LL: a.ll ? '1' : '0',
   EXP_OUT: new URL(a.out, `file://${process.cwd()}/`).pathname,
 };
 const args = ['playwright', 'test', '-c', 'e2e/experiments/playwright.config.ts', ...(a.shard ? [`--shard=${a.shard}`] : []), ...positionals];

@@ -10,8 +10,13 @@ export interface Scenario {
    * `trace:<mahimahi .down file>`.
    */
   ran: string;
-  /** `e2e` (straight to the origin, routed through the edge host), `hold-0`, `hold-N`, or `auto`. */
+  /**
+   * `e2e` (straight to the origin, routed through the edge host), `hold-0`, `hold-N` (whole
+   * segments), `auto`, or with `ll` `parts-N` (the edge holds N LL-HLS parts / LL-DASH chunks).
+   */
   scheme: string;
+  /** Play the origin's low-latency renditions (LL-HLS `ll/index.m3u8`, LL-DASH `ll.mpd`) in the players' LL modes. */
+  ll?: boolean;
   repeat: number;
   durationS: number;
   player: 'hls' | 'dash';
@@ -31,7 +36,7 @@ export interface Scenario {
   join?: 'sync' | 'spread';
 }
 
-const SCHEME = /^(e2e|auto|hold-\d+|hold-paper)$/;
+const SCHEME = /^(e2e|auto|hold-\d+|hold-paper|parts-\d+)$/;
 
 /** Join offsets of a scenario's receivers, ms: evenly over 2 s (`sync`) or over one segment (`spread`). */
 export function joinOffsetsMs(s: Pick<Scenario, 'receivers' | 'join'>, segmentSeconds: number): number[] {
@@ -41,7 +46,7 @@ export function joinOffsetsMs(s: Pick<Scenario, 'receivers' | 'join'>, segmentSe
 }
 
 export const scenarioId = (s: Scenario) =>
-  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}` +
+  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}${s.ll ? '-ll' : ''}` +
   `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'per-user'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
 
 /** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */
@@ -60,6 +65,7 @@ export function matrix(o: {
   cell?: string;
   backhaulMbps?: string;
   join?: string;
+  ll?: boolean;
 }): Scenario[] {
   const tcpBufferBytes = parseBytes(o.tcpBuffers);
   const receiver = o.receiver ?? 'chromium';
@@ -83,7 +89,8 @@ export function matrix(o: {
             for (const join of receivers > 1 ? joins : ['sync'])
               for (let repeat = 1; repeat <= o.repeats; repeat++)
                 for (const scheme of list(o.scheme)) {
-                  if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N, hold-paper)`);
+                  if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N, hold-paper, parts-N)`);
+                  if (scheme.startsWith('parts-') && !o.ll) throw new Error(`${scheme} holds LL parts: give --ll`);
                   const cc = (o.cc ?? 'bbr') as Scenario['cc'];
                   if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
                   out.push({
@@ -99,6 +106,7 @@ export function matrix(o: {
                     ...(receiver === 'virtual' ? { receiver } : {}),
                     ...(receivers > 1 ? { receivers, cell: cell as Scenario['cell'], join: join as Scenario['join'] } : {}),
                     ...(backhaulMbps ? { backhaulMbps } : {}),
+                    ...(o.ll ? { ll: true } : {}),
                   });
                 }
   return out;
@@ -121,6 +129,7 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     cell: env.EXP_CELL || 'per-user',
     backhaulMbps: env.EXP_BACKHAUL_MBPS || undefined,
     join: env.EXP_JOIN || 'sync',
+    ll: env.EXP_LL === '1',
   });
 }
 

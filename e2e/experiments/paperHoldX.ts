@@ -21,6 +21,8 @@ export function paperHoldX(stream: string, rttMs: number): number | undefined {
 export function holdArg(scheme: string, stream: string, rttMs: number): string | undefined {
   if (scheme === 'e2e') return undefined;
   if (scheme === 'auto') return 'auto';
+  // Held in parts (the edge's --hold-parts), not in whole segments.
+  if (scheme.startsWith('parts-')) return '0';
   if (scheme === 'hold-paper') {
     const x = paperHoldX(stream, rttMs);
     if (x === undefined) throw new Error(`hold-paper: Table III has no x for ${stream} at ${rttMs} ms (streams 15M/50M × 2s/4s/10s, RTTs 137, 224, 302, 334)`);

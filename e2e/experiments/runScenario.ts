@@ -89,7 +89,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const originUrl = `http://${tb.hosts.origin.ip}:8081`;
     let base = originUrl;
     if (hold !== undefined) {
-      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', '--hold', hold, '--log-level', 'debug']);
+      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', ...(s.scheme.startsWith('parts-') ? ['--hold', '0', '--hold-parts', s.scheme.slice('parts-'.length)] : ['--hold', hold]), '--log-level', 'debug']);
       procs.push(edge);
       // The edge logs every change of x and, at debug, every segment request (pino JSON lines):
       // kept with the run, so a stall can be traced to the edge (coalesced, miss) or the radio (hit).
@@ -112,16 +112,18 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       await waitForLine(edge, /listen/i, 'edge');
       base = `http://${tb.hosts.edge.ranIp}:8080`;
     }
-    const src = `${base}/live/${s.stream}/${s.player === 'dash' ? 'manifest.mpd' : 'index.m3u8'}`;
+    const src = `${base}/live/${s.stream}/${s.player === 'dash' ? (s.ll ? 'll.mpd' : 'manifest.mpd') : s.ll ? 'll/index.m3u8' : 'index.m3u8'}`;
     const startedAt = new Date().toISOString();
-    const config = playerBufferConfig(s.player, spec.segmentBytes, spec.segmentSeconds);
+    const buffer = playerBufferConfig(s.player, spec.segmentBytes, spec.segmentSeconds);
+    // LL: the players' low-latency modes (as e2e/tests/origin-ll.spec.ts); dash.js detects LL from the MPD, catch-up on.
+    const config = !s.ll ? buffer : s.player === 'hls' ? { ...buffer, lowLatencyMode: true } : { ...buffer, streaming: { ...((buffer as any).streaming ?? {}), liveCatchup: { enabled: true } } };
     const offsetsMs = joinOffsetsMs(s, spec.segmentSeconds);
     sampler = sampleBackhaul(tb, s.durationS + Math.ceil(Math.max(...offsetsMs) / 1000) + 120);
     const bytesBefore = (await tb.stats()).backhaul.down.bytes;
     const t0 = performance.now();
     let outcomes: VirtualOutcome[];
     if (s.receiver === 'virtual') {
-      const buffer = forwardBufferSeconds(spec.segmentBytes, spec.segmentSeconds);
+      const forward = forwardBufferSeconds(spec.segmentBytes, spec.segmentSeconds);
       outcomes = await playVirtualInTestbed(tb, {
         src,
         player: s.player,
@@ -131,7 +133,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         addresses: tb.hosts.client.ips,
         offsetsMs,
         // The same forward-buffer limit as Chromium's runs of the cell (its Media Source quota).
-        ...(buffer < HLS_DEFAULT_BUFFER_S ? { maxBufferLengthS: buffer } : {}),
+        ...(forward < HLS_DEFAULT_BUFFER_S ? { maxBufferLengthS: forward } : {}),
       });
     } else {
       const report = await playChromium(tb, chromium, { base, src, player: s.player, config, durationS: s.durationS });
@@ -152,6 +154,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       startedAt,
       scenario: {
         stream: s.stream,
+        ...(s.ll ? { ll: true } : {}),
         player: s.player,
         scheme: s.scheme,
         hold: 0,

@@ -20,6 +20,8 @@ export interface RunningEdge {
 
 export interface EdgeStats {
   streams: number;
+  /** LL-HLS blocking reloads parked at the edge now (all streams; ≤ maxBlockedPerStream each). */
+  blocked: number;
   sessions: number;
   cacheEntries: number;
   cacheBytes: number;

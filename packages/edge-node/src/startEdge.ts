@@ -191,7 +191,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         running += o.client.activeFetches;
         queued += o.client.queuedFetches;
       }
-      return { streams: streams.size, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, pinnedBytes: cache.pinnedBytes(), segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections, radioReceivers: radio.size };
+      let blocked = 0;
+      for (const s of streams.values()) blocked += s.blockedCount;
+      return { streams: streams.size, blocked, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, pinnedBytes: cache.pinnedBytes(), segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections, radioReceivers: radio.size };
     },
     close() {
       closing ??= (async () => {

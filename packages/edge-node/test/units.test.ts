@@ -27,6 +27,10 @@ describe('createEdgeConfig', () => {
     [{ origin: 'http://x', tls: { keyPath: 'k' } }, /certPath/],
     [{ origin: 'http://x', originPublicUrl: 'ftp://y' }, /originPublicUrl.*only http/],
     [{ origins: [{ name: 'a', url: 'http://x' }], originPublicUrl: 'http://y' }, /originPublicUrl: goes with origin/],
+    [{ origin: 'http://x', holdParts: 1.5 }, /holdParts: expected an integer/],
+    [{ origin: 'http://x', holdParts: -1 }, /holdParts/],
+    [{ origin: 'http://x', role: 'parent', holdParts: 2 }, /a parent never holds/],
+    [{ origin: 'http://x', maxBlockedPerStream: 0 }, /maxBlockedPerStream/],
   ])('rejects %j with a coded, actionable error', (input, msg) => {
     let err: unknown;
     try {
@@ -37,6 +41,11 @@ describe('createEdgeConfig', () => {
     expect(err).toBeInstanceOf(EdgeError);
     expect((err as EdgeError).code).toBe('ERR_EDGE_CONFIG_INVALID');
     expect((err as EdgeError).message).toMatch(msg);
+  });
+  it('holdParts: unset by default (LL held in whole segments), 0 allowed (LL through the edge, nothing held)', () => {
+    expect(createEdgeConfig({ origin: 'http://x' }).holdParts).toBeUndefined();
+    expect(createEdgeConfig({ origin: 'http://x', holdParts: 0 }).holdParts).toBe(0);
+    expect(createEdgeConfig({ origin: 'http://x', holdParts: 3 }).maxBlockedPerStream).toBe(1000);
   });
   it('accepts hold as a CLI string', () => {
     expect(createEdgeConfig({ origin: 'http://x', hold: '2' }).hold).toBe(2);

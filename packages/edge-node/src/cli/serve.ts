@@ -20,6 +20,9 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
   --role edge|parent      edge (default, holds) or parent: a tier between edges and the origin
                           that prefetches and fans out but never holds
   --max-hold N            cap on x and on parallel origin connections per stream (default 4)
+  --hold-parts N          low-latency streams (LL-HLS parts, LL-DASH chunks): hold the newest N
+                          parts instead of whole segments; the edge answers blocking reloads and
+                          delta updates itself (0 = LL through the edge, nothing held)
   --backhaul-rtt-ms MS    use this RTT instead of measuring it
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
   --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
@@ -62,6 +65,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         hold: { type: 'string' },
         role: { type: 'string' },
         'max-hold': { type: 'string' },
+        'hold-parts': { type: 'string' },
         'backhaul-rtt-ms': { type: 'string' },
         'default-ran-mbps': { type: 'string' },
         'rni-url': { type: 'string' },
@@ -114,6 +118,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     set('hold', values.hold);
     set('role', values.role as EdgeConfigInput['role']);
     set('maxHold', number('max-hold', values['max-hold']));
+    set('holdParts', number('hold-parts', values['hold-parts']));
     set('backhaulRttMs', number('backhaul-rtt-ms', values['backhaul-rtt-ms']));
     set('defaultRanMbps', number('default-ran-mbps', values['default-ran-mbps']));
     if (values['rni-url'] !== undefined) input.rni = { ...input.rni, url: values['rni-url'] };

@@ -52,6 +52,18 @@ export interface EdgeConfig {
   sessionTokens: { secret: string; ttlSeconds: number } | undefined;
   /** The egress this edge may send to receivers (Mbit/s), for its load report; undefined: unknown. */
   egressCapacityMbps: number | undefined;
+  /**
+   * Low-latency streams (LL-HLS with parts, LL-DASH with chunked segments): hold the newest N parts
+   * (chunks) instead of whole segments; LL features stay (blocking reload and delta updates are
+   * answered by the edge). Undefined (default): LL streams are held in whole segments like any
+   * other (LL-HLS stripped when x ≥ 1). Non-LL streams are unaffected.
+   */
+  holdParts: number | undefined;
+  /**
+   * LL-HLS blocking reloads (`_HLS_msn`/`_HLS_part`) parked at once per stream, waiting for the
+   * edge's view to list what they ask for; one more gets 503 ERR_EDGE_BLOCKED_FULL.
+   */
+  maxBlockedPerStream: number;
   /** Operator cap on x and on parallel origin connections per stream (paper Section III-B). */
   maxHold: number;
   /** Initial congestion window of the backhaul in MSS (the model's IW; Linux sends 10). */
@@ -146,6 +158,8 @@ export interface EdgeConfigInput {
   sessionTokens?: { secret: string; ttlSeconds?: number };
   egressCapacityMbps?: number;
   maxHold?: number;
+  holdParts?: number;
+  maxBlockedPerStream?: number;
   initialWindow?: number;
   backhaulRttMs?: number;
   backhaulReceiveWindowBytes?: number;

@@ -12,7 +12,7 @@ const KNOWN_KEYS = new Set([
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
   'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
-  'sessionTokens', 'egressCapacityMbps',
+  'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream',
 ]);
 
 /** Half of Linux's tcp_rmem max: the receive window autotuning can reach on the edge's origin sockets. */
@@ -149,6 +149,10 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(HOLD_LIMITS.defaultMax, hold) : HOLD_LIMITS.defaultMax, 1, HOLD_LIMITS.max, true);
   if (typeof hold === 'number' && hold > maxHold) fail('hold', `hold ${hold} exceeds maxHold ${maxHold}`, hold);
 
+  // Parts are a fraction of a segment: up to ten parts per segment of the largest hold.
+  const holdParts = input.holdParts === undefined ? undefined : num('holdParts', input.holdParts, 0, 0, HOLD_LIMITS.max * 10, true);
+  if (holdParts !== undefined && role === 'parent' && holdParts > 0) fail('holdParts', 'a parent never holds (x is decided where the receivers are): leave holdParts unset or 0', holdParts);
+
   let rni: EdgeConfig['rni'];
   if (input.rni !== undefined) {
     rni = {
@@ -197,6 +201,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     sessionTokens,
     egressCapacityMbps: input.egressCapacityMbps === undefined ? undefined : num('egressCapacityMbps', input.egressCapacityMbps, 0, 0.1, 10_000_000),
     maxHold,
+    holdParts,
+    maxBlockedPerStream: num('maxBlockedPerStream', input.maxBlockedPerStream, 1000, 1, 100_000, true),
     initialWindow: num('initialWindow', input.initialWindow, 10, 1, 1000, true),
     backhaulRttMs: input.backhaulRttMs === undefined ? undefined : num('backhaulRttMs', input.backhaulRttMs, 0, 0.01, 10_000),
     backhaulReceiveWindowBytes: input.backhaulReceiveWindowBytes === undefined ? defaultReceiveWindow() : num('backhaulReceiveWindowBytes', input.backhaulReceiveWindowBytes, 0, 1024, 1024 ** 3, true),

@@ -29,5 +29,11 @@ export type EdgeErrorCode =
   | 'ERR_EDGE_CACHE_FULL'
   /** Too much queued at the edge (origin fetch queue, streams, sessions): try again later. */
   | 'ERR_EDGE_OVERLOADED'
+  /** An LL-HLS blocking reload asked for more than RFC 8216bis §6.2.5.2 allows (bad directive, too far ahead): 400. */
+  | 'ERR_EDGE_BLOCKING_BAD_REQUEST'
+  /** An LL-HLS blocking reload was not satisfied within 3 target durations (§6.2.5.2): 503. */
+  | 'ERR_EDGE_BLOCKING_TIMEOUT'
+  /** A stream already has maxBlockedPerStream blocking reloads parked: 503. */
+  | 'ERR_EDGE_BLOCKED_FULL'
   /** The edge was closed while the operation was pending. */
   | 'ERR_EDGE_CLOSED';

@@ -1,4 +1,4 @@
-import { addDashSteering, addHlsSteering, chooseRadioEstimate, isEthleError, streamTag, type RadioEstimate, type SessionClaims } from '@ethle/core';
+import { addDashSteering, addHlsSteering, chooseRadioEstimate, isEthleError, planBlockingReload, readHlsDirectives, streamTag, type HlsDirectives, type RadioEstimate, type SessionClaims } from '@ethle/core';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
@@ -112,6 +112,11 @@ export function createManifestHandler(ctx: EdgeContext) {
     const ip = clientIp(req);
     const session = token ?? safeSid(cmcd.sid) ?? `ip-${ip}`;
     headers[HEADERS.session] = session;
+    // Low-latency streams with --hold-parts: N parts for every receiver (a fixed hold: no policy,
+    // no radio estimate), LL features answered by the edge.
+    if (config.holdParts !== undefined && version.view.holdParts !== undefined) {
+      return serveParts(req, res, stream, version, stream.upstreamHolds ? 0 : config.holdParts, target.query, headers);
+    }
     // A fixed x needs no context (hot path): the policy reads only the stream.
     let sctx = policy.config.hold === 'auto' ? streams.contextOf(stream, version.view, origin.cfg.name) : { stream: stream.key, origin: origin.cfg.name, segmentBytes: undefined, segmentSeconds: version.view.segmentSeconds, rttMs: undefined };
     let radio = FIXED_HOLD_RADIO;
@@ -179,6 +184,58 @@ export function createManifestHandler(ctx: EdgeContext) {
     }
     sendText(res, req, headers, ctx.fleet !== undefined && version.view.kind === 'dash' ? steeredMpd(ctx, held, origin.prefix + originPath, sessionToken) : held.body, metrics);
   };
+
+  /**
+   * A low-latency manifest held in n parts. LL-HLS: a blocking reload (`_HLS_msn`/`_HLS_part`) is
+   * judged against the held playlist (core planBlockingReload) and parked until the stream's own
+   * origin poll brings a version whose held view lists it — at most 3 target durations, then 503
+   * (RFC 8216bis §6.2.5.2); `_HLS_skip` gets a delta update of the held text. Nothing a receiver
+   * asks is forwarded: the origin sees one poll per stream.
+   */
+  async function serveParts(req: IncomingMessage, res: ServerResponse, stream: LiveStream, version: NonNullable<LiveStream['version']>, n: number, query: URLSearchParams, headers: Record<string, string | number>): Promise<void> {
+    let d: HlsDirectives = {};
+    if (version.view.kind === 'hls-media') {
+      const verdict = readHlsDirectives((k) => query.get(k));
+      if (!verdict.ok) return refuse(res, 400, `bad LL-HLS directive (${verdict.reason})`, 'ERR_EDGE_BLOCKING_BAD_REQUEST');
+      d = verdict.directives;
+    }
+    let held = stream.heldParts(version, n)!;
+    if (d.msn !== undefined && held.position !== undefined) {
+      const want = { msn: d.msn, ...(d.part === undefined ? {} : { part: d.part }) };
+      const plan = planBlockingReload(want, held.position, 0);
+      if (plan.action === 'reject') return refuse(res, 400, `_HLS_msn=${d.msn}${d.part === undefined ? '' : `&_HLS_part=${d.part}`} is too far ahead (${plan.reason})`, 'ERR_EDGE_BLOCKING_BAD_REQUEST');
+      if (plan.action === 'wait') {
+        const gone = new AbortController();
+        const onClose = (): void => gone.abort();
+        res.once('close', onClose);
+        let v: typeof version | undefined;
+        try {
+          v = await stream.waitFor((cand) => {
+            const p = stream.heldParts(cand, n)?.position;
+            return p === undefined || planBlockingReload(want, p, 0).action !== 'wait';
+          }, plan.timeoutSeconds * 1000, gone.signal);
+        } catch (e) {
+          res.off('close', onClose);
+          if (!isEdgeError(e)) throw e;
+          return refuse(res, statusFor(e), e.message, e.code, '1');
+        }
+        res.off('close', onClose);
+        if (res.destroyed) return void metrics.countRequest('manifest', 499);
+        if (v === undefined) return refuse(res, 503, `_HLS_msn=${d.msn}${d.part === undefined ? '' : `&_HLS_part=${d.part}`} not in the playlist within ${plan.timeoutSeconds} s`, 'ERR_EDGE_BLOCKING_TIMEOUT');
+        held = stream.heldParts(v, n)!;
+      }
+    }
+    headers[HEADERS.holdSegments] = String(held.holdSegments);
+    headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);
+    headers[HEADERS.holdParts] = String(held.holdParts ?? 0);
+    if (held.fresh) metrics.hold.set({ stream: stream.key, group: 'hold-x' }, held.holdSegments);
+    sendText(res, req, headers, d.skip !== undefined ? stream.delta(held, d.skip) : held.body, metrics);
+  }
+
+  function refuse(res: ServerResponse, status: number, message: string, code: string, retryAfter?: string): void {
+    metrics.countRequest('manifest', status);
+    sendError(res, status, message, code, retryAfter);
+  }
 }
 
 /**

@@ -22,7 +22,11 @@ export function statusFor(e: EdgeError): number {
     case 'ERR_EDGE_OVERLOADED':
     case 'ERR_EDGE_CANCELLED':
     case 'ERR_EDGE_CACHE_FULL':
+    case 'ERR_EDGE_BLOCKING_TIMEOUT':
+    case 'ERR_EDGE_BLOCKED_FULL':
       return 503;
+    case 'ERR_EDGE_BLOCKING_BAD_REQUEST':
+      return 400;
     default:
       return 502;
   }

@@ -181,7 +181,7 @@ export class OriginClient {
    * Follows redirects within this origin; `path` is where the text finally came from (relative
    * URIs in it resolve against that).
    */
-  async fetchText(path: string, signal?: AbortSignal): Promise<{ text: string; headers: EntryHeaders; path: string }> {
+  async fetchText(path: string, signal?: AbortSignal, o?: { blocking?: boolean }): Promise<{ text: string; headers: EntryHeaders; path: string }> {
     const t0 = performance.now();
     let ttfb: number | undefined;
     let status: number | undefined;
@@ -190,7 +190,9 @@ export class OriginClient {
     try {
       const { res, path: finalPath } = await this.#requestFollowing(path, signal, undefined);
       ttfb = performance.now() - t0;
-      this.rtt.add('ttfb', ttfb, Date.now());
+      // A blocking playlist reload waits at the origin for the next part: its first byte says
+      // nothing about the round trip.
+      if (o?.blocking !== true) this.rtt.add('ttfb', ttfb, Date.now());
       status = res.statusCode;
       if (status !== 200) {
         await res.body.dump();
@@ -218,7 +220,13 @@ export class OriginClient {
       this.lastAnswerMs = Date.now();
       return { text: Buffer.concat(chunks).toString('utf8'), headers: keptHeaders(res.headers), path: finalPath };
     } catch (e) {
-      const err = toEdgeError(e, path, inBody);
+      // The caller's signal: a timeout is the origin's, anything else (the stream closed while its
+      // blocking reload waited at the origin) a cancellation — not an unreachable origin.
+      const aborted = signal?.aborted === true && !(e instanceof EdgeError);
+      const timedOut = aborted && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+      const err = !aborted ? toEdgeError(e, path, inBody)
+        : timedOut ? new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin manifest ${path} timed out`, { path }, { cause: e })
+        : new EdgeError('ERR_EDGE_CANCELLED', `manifest fetch of ${path} cancelled: ${String(signal.reason)}`, { path }, { cause: e });
       this.#report(path, 'manifest', outcomeOf(err), status, bytes, ttfb, t0);
       throw err;
     }

@@ -1,6 +1,6 @@
 import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
-import { ETHLE_HEADERS, loadManifest, planPrefetch, segmentDeadlineMs, type HeldManifest, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
+import { deltaMediaPlaylist, ETHLE_HEADERS, loadManifest, planPrefetch, segmentDeadlineMs, type HeldManifest, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import type { OriginClient, SplitFetch } from '../origin/OriginClient.js';
 
@@ -41,7 +41,20 @@ export interface LiveStreamOptions {
   onNeedsHold: (x: number, reason: string) => void;
   /** Shortest deadline of one segment fetch (ms); longer segments get 4 × their duration. */
   minFetchDeadlineMs: number;
+  /** Blocking reloads parked at once at most (config.maxBlockedPerStream). */
+  maxBlocked: number;
+  /** LL-HLS: parts to prefetch beyond the preload hint (the held ones and the few players read behind them). */
+  prefetchParts: number;
 }
+
+/** A receiver's blocking reload waiting for a version that satisfies it. */
+interface Blocked {
+  satisfied: (v: Version) => boolean;
+  settle: (v: Version | undefined) => void;
+  timer: NodeJS.Timeout;
+}
+
+type HeldBody = HeldManifest & { body: Buffer; fresh: boolean };
 
 interface Version {
   view: ManifestView;
@@ -65,6 +78,12 @@ const DEADLINE_SEGMENTS = 4;
  * the receivers' progress, and the held texts per origin version × x.
  */
 export class LiveStream {
+  /** Held manifests of the current version by parts held (LL). Cleared on every new version. */
+  readonly #heldParts = new Map<number, HeldBody>();
+  /** Delta updates (`_HLS_skip`) of held texts: made once per held text and skip kind. */
+  readonly #deltas = new WeakMap<HeldBody, Map<string, Buffer>>();
+  /** Receivers' blocking reloads parked until a version satisfies them (bounded: maxBlocked). */
+  readonly #blocked = new Set<Blocked>();
   readonly key: string;
   readonly path: string;
   lastActivityMs: number;
@@ -79,6 +98,8 @@ export class LiveStream {
   #timer: NodeJS.Timeout | undefined;
   #polling: Promise<void> | undefined;
   #closed = false;
+  /** The last poll brought the same text again. */
+  #unchanged = false;
   /** Held manifests of the current version by x. Cleared on every new version. */
   readonly #held = new Map<number, HeldManifest & { body: Buffer; fresh: boolean }>();
   /** Most advanced segment id requested by any receiver, per track. */
@@ -135,6 +156,98 @@ export class LiveStream {
     const entry = { ...h, body: Buffer.from(h.text, 'utf8'), fresh: false };
     if (cacheable) this.#held.set(x, entry);
     return { ...entry, fresh: true };
+  }
+
+  /**
+   * The manifest with the newest n parts (LL-HLS) or chunks (LL-DASH) held, LL features kept:
+   * rewritten once per origin version × n, like `held`. Undefined for a manifest without parts.
+   */
+  heldParts(version: Version, n: number): HeldBody | undefined {
+    if (version.view.holdParts === undefined) return undefined;
+    const cacheable = version === this.#current;
+    const hit = cacheable ? this.#heldParts.get(n) : undefined;
+    if (hit !== undefined && (hit.validUntilMs === undefined || this.#o.now() < hit.validUntilMs)) return hit;
+    const h = version.view.holdParts(n, undefined, this.#o.now());
+    const entry = { ...h, body: Buffer.from(h.text, 'utf8'), fresh: false };
+    if (cacheable) this.#heldParts.set(n, entry);
+    return { ...entry, fresh: true };
+  }
+
+  /** The Playlist Delta Update of a held LL-HLS text (`_HLS_skip`), made once per held text × kind. */
+  delta(held: HeldBody, skip: 'YES' | 'v2'): Buffer {
+    let m = this.#deltas.get(held);
+    if (m === undefined) this.#deltas.set(held, (m = new Map()));
+    let b = m.get(skip);
+    if (b === undefined) m.set(skip, (b = Buffer.from(deltaMediaPlaylist(held.text, { skip }).text, 'utf8')));
+    return b;
+  }
+
+  /** Blocking reloads parked now. */
+  get blockedCount(): number {
+    return this.#blocked.size;
+  }
+
+  /**
+   * Park a receiver's blocking reload until a version satisfies it (resolved with that version,
+   * right after the edge's own poll brings it), or `timeoutMs` passes / the stream closes
+   * (undefined). Throws ERR_EDGE_BLOCKED_FULL when maxBlocked are parked already. However many
+   * are parked, the origin sees the stream's one poll: parking starts nothing.
+   */
+  waitFor(satisfied: (v: Version) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<Version | undefined> {
+    if (this.#closed || signal?.aborted === true) return Promise.resolve(undefined);
+    if (this.#blocked.size >= this.#o.maxBlocked) {
+      throw new EdgeError('ERR_EDGE_BLOCKED_FULL', `${this.#o.maxBlocked} blocking reloads already wait on ${this.key} (maxBlockedPerStream)`, { stream: this.key, max: this.#o.maxBlocked });
+    }
+    return new Promise((resolve) => {
+      const b: Blocked = {
+        satisfied,
+        settle: (v) => {
+          clearTimeout(b.timer);
+          this.#blocked.delete(b);
+          resolve(v);
+        },
+        timer: setTimeout(() => b.settle(undefined), timeoutMs),
+      };
+      b.timer.unref();
+      this.#blocked.add(b);
+      // The receiver left: its place is free at once, not at the deadline.
+      signal?.addEventListener('abort', () => b.settle(undefined), { once: true });
+    });
+  }
+
+  #wake(v: Version): void {
+    for (const b of [...this.#blocked]) {
+      let ok: boolean;
+      try {
+        ok = b.satisfied(v);
+      } catch (e) {
+        // A bug in judging a request: answer it with what there is rather than leave it parked.
+        this.#o.onPlanError(e as Error);
+        ok = true;
+      }
+      if (ok) b.settle(v);
+    }
+  }
+
+  /**
+   * LL-HLS: fetch the preload-hinted part and the newest listed ones into the cache, each once
+   * (the origin streams a hinted part while producing it; receivers read it while it arrives).
+   */
+  #prefetchParts(view: ManifestView): void {
+    const ll = view.lowLatency;
+    if (ll === undefined || view.kind !== 'hls-media') return;
+    const cache = this.#o.cache;
+    for (const path of ll.partPaths.slice(0, this.#o.prefetchParts + 1)) {
+      const key = this.#cacheKey(path);
+      if (cache.has(key) || cache.droppedWithin(key, Math.max(1000, ll.partSeconds * 1000 * 4))) continue;
+      const entry = cache.create(key);
+      this.#prefetching.add(entry);
+      this.#o.origin.fetchInto(path, entry, { priority: 'prefetch', group: this.key, deadlineMs: this.deadlineMs(ll.partSeconds) });
+      const settled = (): void => {
+        this.#prefetching.delete(entry);
+      };
+      entry.whenComplete().then(settled, settled);
+    }
   }
 
   /** Average size of recent segments, or undefined before the first one arrived. */
@@ -379,6 +492,8 @@ export class LiveStream {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#held.clear();
+    this.#heldParts.clear();
+    for (const b of [...this.#blocked]) b.settle(undefined);
     this.#o.onWindow([], [...this.#byPath.keys()]);
     this.#byPath = new Map();
     this.#pollAbort?.abort('stream closed');
@@ -405,7 +520,11 @@ export class LiveStream {
     this.#lastPollAt = Date.now();
     this.#pollAbort = new AbortController();
     try {
-      const { text, path, headers } = await this.#o.origin.fetchText(this.path, AbortSignal.any([this.#pollAbort.signal, AbortSignal.timeout(this.#o.minFetchDeadlineMs)]));
+      // LL-HLS: a blocking reload for the part the origin lists next — the stream's one poll, answered
+      // as soon as that part is out; receivers' own blocking reloads never reach the origin.
+      const next = this.#failures === 0 ? this.#current?.view.lowLatency?.nextPart : undefined;
+      const ask = next === undefined ? this.path : `${this.path}${this.path.includes('?') ? '&' : '?'}_HLS_msn=${next.msn}&_HLS_part=${next.part}`;
+      const { text, path, headers } = await this.#o.origin.fetchText(ask, AbortSignal.any([this.#pollAbort.signal, AbortSignal.timeout(this.#o.minFetchDeadlineMs)]), { blocking: next !== undefined });
       if (this.#closed) return;
       // An upstream that is itself a holding edge: holding here as well would hold twice.
       const upstreamHold = Number(headers[ETHLE_HEADERS.holdSegments] ?? 0);
@@ -413,6 +532,7 @@ export class LiveStream {
       this.upstreamHolds = upstreamHold > 0;
       const upstreamRtt = Number(headers[ETHLE_HEADERS.upstreamRtt]);
       this.#o.origin.upstreamRttMs = headers[ETHLE_HEADERS.upstreamRtt] !== undefined && Number.isFinite(upstreamRtt) && upstreamRtt >= 0 && upstreamRtt < 60_000 ? upstreamRtt : undefined;
+      this.#unchanged = this.#current !== undefined && this.#current.text === text;
       if (this.#current !== undefined && this.#current.text === text) {
         this.#current.fetchedAtMs = this.#o.now();
       } else {
@@ -440,7 +560,10 @@ export class LiveStream {
         }
         this.#current = { view, text, n: ++this.#versionN, fetchedAtMs: this.#o.now() };
         this.#held.clear();
+        this.#heldParts.clear();
         this.#o.onVersion(view);
+        this.#prefetchParts(view);
+        this.#wake(this.#current);
       }
       this.#lastError = undefined;
       this.#failures = 0;
@@ -460,6 +583,13 @@ export class LiveStream {
   #schedule(): void {
     if (this.#closed) return;
     const view = this.#current?.view;
+    // LL-HLS with a blocking origin: the next blocking poll at once (it waits at the origin).
+    // An unchanged answer means the origin did not block: back to the timed cadence, never a spin.
+    if (this.#failures === 0 && !this.#unchanged && view?.lowLatency?.nextPart !== undefined) {
+      this.#timer = setTimeout(() => void this.#poll(), 0);
+      this.#timer.unref();
+      return;
+    }
     const base = Math.max(MIN_POLL_MS, view?.pollIntervalMs ?? 1000);
     if (this.#failures > 0) {
       // Back off on failures (doubling), but never past one segment duration once the stream has

@@ -173,6 +173,9 @@ export class StreamRegistry {
       rttMs: () => this.#o.rttFor(name),
       onNeedsHold: (x, reason) => policy.requireHold(key, x, reason),
       minFetchDeadlineMs: config.originHeadersTimeoutMs,
+      maxBlocked: config.maxBlockedPerStream,
+      // The held parts and the few a player reads behind them (PART-HOLD-BACK is ≥ 3 parts).
+      prefetchParts: (config.holdParts ?? 0) + 4,
     });
     return stream;
   }

@@ -19,6 +19,12 @@ export interface MpdTemplate {
   duration: number | undefined;
   startNumber: number;
   presentationTimeOffset: number;
+  /**
+   * @availabilityTimeOffset, seconds (0 if absent): a low-latency template announces each segment
+   * this much before it is complete (chunked CMAF: once its first chunk is, so duration − offset
+   * is one chunk's length).
+   */
+  availabilityTimeOffset: number;
   timeline: MpdTimelineEntry[] | undefined;
   /** The SegmentTemplate elements that define it (outermost first). */
   elements: XmlElement[];

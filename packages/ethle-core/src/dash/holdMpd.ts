@@ -24,6 +24,14 @@ export interface DashHoldOptions {
   manifestUrl?: string;
   /** Now, ms since the epoch: needed to count S@r=−1 runs at the live edge. */
   nowMs?: number;
+  /**
+   * Low-latency DASH: hold N chunks instead of whole segments (give `hold: 0`). Every
+   * `$Number$` template must announce its segments early (finite @availabilityTimeOffset below
+   * @duration): a chunk is duration − availabilityTimeOffset long (the segment is announced once
+   * its first chunk is done, DASH-IF IOP low latency), and AST moves later by N chunks of the
+   * longest such template. An MPD without chunked templates is held by nothing (reason 'no-chunks').
+   */
+  holdChunks?: number;
 }
 
 export interface DashHoldResult {
@@ -45,7 +53,10 @@ export interface DashHoldResult {
    * shift or trim), 'no-template' (a Representation without any addressing element),
    * 'mixed-addressing' (SegmentTimeline and @duration templates in one MPD: no single lever holds both).
    */
-  reason?: 'short-timeline' | 'segment-list' | 'segment-base' | 'no-template' | 'mixed-addressing';
+  reason?: 'short-timeline' | 'segment-list' | 'segment-base' | 'no-template' | 'mixed-addressing' | 'no-chunks';
+  /** `holdChunks` only: the chunks held (N, or 0 with `reason`) and one chunk's length, seconds. */
+  appliedChunks?: number;
+  chunkSeconds?: number;
   /**
    * Set when the held text depends on the time as well as on the origin text: an S@r=−1 run at the
    * live edge grows with time, so the same origin MPD held later lists more. The held text is right
@@ -81,6 +92,10 @@ export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
   if (!Number.isInteger(o?.hold) || o.hold < 0 || o.hold > HOLD_LIMITS.max) {
     throw new EthleError('ERR_DASH_INVALID_OPTIONS', `hold must be an integer in [0, ${HOLD_LIMITS.max}], got ${String(o?.hold)}`);
   }
+  const chunks = o.holdChunks;
+  if (chunks !== undefined && (!Number.isInteger(chunks) || chunks < 0 || chunks > HOLD_LIMITS.max * 10 || o.hold !== 0)) {
+    throw new EthleError('ERR_DASH_INVALID_OPTIONS', `holdChunks must be an integer in [0, ${HOLD_LIMITS.max * 10}] with hold 0, got ${String(chunks)} (hold ${o.hold})`);
+  }
   const info = parseMpd(text);
   const edits: TextEdit[] = o.route ? routeMpdEdits(text, info.root, o.route, o.manifestUrl) : [];
   const done = (r: Omit<DashHoldResult, 'text' | 'requestedHold'>): DashHoldResult => ({ text: finish(text, edits), requestedHold: o.hold, ...r });
@@ -93,6 +108,18 @@ export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
   const timelines = templates.filter((t) => t.timeline !== undefined).length;
   if (timelines > 0 && timelines !== templates.length) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'unheld-passthrough', reason: 'mixed-addressing' });
 
+  if (chunks !== undefined) {
+    // Chunked templates only: a chunk is what a segment is announced early by less than its length.
+    const chunkSecs = templates.map((t) => (t.timeline === undefined && t.duration !== undefined && Number.isFinite(t.availabilityTimeOffset) && t.availabilityTimeOffset > 0 && t.availabilityTimeOffset < t.duration / t.timescale ? t.duration / t.timescale - t.availabilityTimeOffset : undefined));
+    if (templates.length === 0 || chunkSecs.some((c) => c === undefined)) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'ast-shift', reason: 'no-chunks', appliedChunks: 0 });
+    const chunkSeconds = Math.max(...(chunkSecs as number[]));
+    const offsetSeconds = chunks * chunkSeconds;
+    if (offsetSeconds > 0) {
+      const a = info.availabilityStartTimeAttr!;
+      edits.push({ start: a.valueStart, end: a.valueEnd, text: new Date(info.availabilityStartTimeMs + offsetSeconds * 1000).toISOString() });
+    }
+    return done({ appliedHold: 0, offsetSeconds, mode: 'ast-shift', appliedChunks: chunks, chunkSeconds });
+  }
   if (timelines === 0) {
     if (o.hold === 0 || templates.length === 0) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'ast-shift' });
     const longest = Math.max(...templates.map((t) => t.duration! / t.timescale));

@@ -79,6 +79,10 @@ function readTemplate(els: XmlElement[]): MpdTemplate | undefined {
     duration,
     startNumber: get('startNumber', 1)!,
     presentationTimeOffset: get('presentationTimeOffset', 0)!,
+    // 'INF' (ISO/IEC 23009-1: every segment available at once) is legal; only finite offsets shift.
+    availabilityTimeOffset: pick('availabilityTimeOffset') !== undefined && attr(pick('availabilityTimeOffset')!, 'availabilityTimeOffset')?.trim() === 'INF'
+      ? Number.POSITIVE_INFINITY
+      : get('availabilityTimeOffset', 0, { integer: false, max: 86_400 })!,
     timeline,
     elements: els,
   };

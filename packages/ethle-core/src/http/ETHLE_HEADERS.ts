@@ -8,6 +8,8 @@ export const ETHLE_HEADERS = {
   holdSegments: 'x-ethle-hold-segments',
   /** The latency the hold adds, seconds. */
   holdSeconds: 'x-ethle-hold-seconds',
+  /** Low-latency streams held in parts (LL-HLS) or chunks (LL-DASH): how many. */
+  holdParts: 'x-ethle-hold-parts',
   /** The receiver session the edge used. */
   session: 'x-ethle-session',
   /**
@@ -35,4 +37,4 @@ export const ETHLE_HEADERS = {
 } as const;
 
 /** Their names as a page may read them cross-origin (Access-Control-Expose-Headers). */
-export const ETHLE_EXPOSED_HEADERS = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Session, X-Ethle-Session-Token, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End';
+export const ETHLE_EXPOSED_HEADERS = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Hold-Parts, X-Ethle-Session, X-Ethle-Session-Token, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End';

@@ -1,3 +1,6 @@
+import type { HeldPlaylistPosition } from '../hls/planBlockingReload.js';
+import type { HlsPartPosition } from '../hls/HlsPartPosition.js';
+
 /** One segment an origin manifest says is produced, as the edge fetches and caches it. */
 export interface SegmentRef {
   /** Which sequence it belongs to (HLS: the playlist; DASH: the representation). Ids are per track. */
@@ -23,6 +26,29 @@ export interface HeldManifest {
    * it is right until this instant (epoch ms); a cached rewrite must be made again from then on.
    */
   validUntilMs?: number;
+  /** Held in parts (LL-HLS) or chunks (LL-DASH): how many. Absent for a whole-segment hold. */
+  holdParts?: number;
+  /**
+   * LL-HLS held in parts: the newest segment and part the served playlist lists, what a receiver's
+   * blocking reload (`_HLS_msn`/`_HLS_part`) is judged against (core planBlockingReload).
+   */
+  position?: HeldPlaylistPosition;
+}
+
+/** What holding in parts needs of a low-latency manifest (LL-HLS parts, LL-DASH chunks). */
+export interface LowLatencyInfo {
+  /** One part's (HLS PART-TARGET) or chunk's length, seconds: what one held part costs in latency. */
+  partSeconds: number;
+  /**
+   * LL-HLS whose origin can block (CAN-BLOCK-RELOAD=YES): the part the origin lists next, what the
+   * edge's one blocking poll per stream asks for (`_HLS_msn`/`_HLS_part`).
+   */
+  nextPart?: HlsPartPosition;
+  /**
+   * LL-HLS: origin paths of the preload-hinted part, then the listed parts newest first (bounded):
+   * what the edge prefetches, each once.
+   */
+  partPaths: readonly string[];
 }
 
 /**
@@ -63,4 +89,8 @@ export interface ManifestView {
   segments(nowMs: number): SegmentRef[];
   /** The manifest with the newest x segments held (at nowMs), URIs routed as the loader was told. */
   hold(x: number, sessionToken: string | undefined, nowMs: number): HeldManifest;
+  /** Low-latency manifests only (LL-HLS with parts, LL-DASH with chunked templates). */
+  lowLatency?: LowLatencyInfo;
+  /** Low-latency manifests only: the newest n parts (HLS) or chunks (DASH) held, LL features kept. */
+  holdParts?(n: number, sessionToken: string | undefined, nowMs: number): HeldManifest;
 }

@@ -43,8 +43,21 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
   let bitrateHintBps = 0;
   for (const b of topBySet.values()) bitrateHintBps += b;
 
+  // Low-latency DASH: the chunk length, read by holding no chunks (undefined unless every template is chunked).
+  const chunked = info.type === 'dynamic' ? holdMpd(text, { hold: 0, holdChunks: 0, manifestUrl, nowMs: o.nowMs }) : undefined;
+  const chunkSeconds = chunked?.reason === undefined ? chunked?.chunkSeconds : undefined;
   return {
     kind: 'dash',
+    ...(chunkSeconds === undefined
+      ? {}
+      : {
+          lowLatency: { partSeconds: chunkSeconds, partPaths: [] },
+          holdParts(n: number, token: string | undefined, nowMs: number) {
+            const rt = token === undefined ? route : router(token);
+            const r = holdMpd(text, { hold: 0, holdChunks: n, ...(rt === undefined ? {} : { route: rt }), manifestUrl, nowMs });
+            return { text: r.text, holdSegments: 0, holdSeconds: r.offsetSeconds, holdParts: r.appliedChunks ?? 0, ...(r.reason ? { reason: r.reason } : {}) };
+          },
+        }),
     segmentSeconds,
     leftAbsolute: [...leftAbsolute],
     bitrateHintBps: bitrateHintBps > 0 ? bitrateHintBps : undefined,

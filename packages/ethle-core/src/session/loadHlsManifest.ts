@@ -5,7 +5,10 @@ import { rewriteMultivariantPlaylist } from '../hls/rewriteMultivariantPlaylist.
 import { createEdgeRouter } from '../url/createEdgeRouter.js';
 import type { UriRouter } from '../url/UriRouter.js';
 import type { LoadManifestOptions } from './LoadManifestOptions.js';
-import type { ManifestView, SegmentRef } from './ManifestView.js';
+import type { LowLatencyInfo, ManifestView, SegmentRef } from './ManifestView.js';
+import { partsPerSegment } from '../hls/partsPerSegment.js';
+import type { HlsMediaPlaylist } from '../hls/HlsMediaPlaylist.js';
+import type { HlsPartPosition } from '../hls/HlsPartPosition.js';
 import { originPath } from './originPath.js';
 
 /** An HLS media or multivariant playlist version, parsed, held and routed by @ethle/core. */
@@ -62,6 +65,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   const route = router(undefined);
   holdMediaPlaylist(text, { hold: 0, history, ...routeOpt(route) });
   const kbps = last?.bitrateKbps;
+  const lowLatency = lowLatencyOf(playlist, (uri) => originPath(uri, manifestUrl, originBase));
   return {
     kind: 'hls-media',
     segmentSeconds: playlist.targetDuration,
@@ -77,7 +81,70 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
       const r = holdMediaPlaylist(text, { hold: x, history, ...routeOpt(token === undefined ? route : router(token)) });
       return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds, ...(r.reason ? { reason: r.reason } : {}) };
     },
+    ...(lowLatency === undefined
+      ? {}
+      : {
+          lowLatency,
+          holdParts(n, token) {
+            const r = holdMediaPlaylist(text, { holdParts: n, history, ...routeOpt(token === undefined ? route : router(token)) });
+            const k = r.partsPerSegment ?? 1;
+            return {
+              text: r.text,
+              holdSegments: r.appliedHold,
+              holdSeconds: r.heldSeconds,
+              holdParts: r.heldParts,
+              position: {
+                lastMsn: r.lastVisibleMsn,
+                ...(r.lastVisiblePart === undefined ? {} : { lastPart: r.lastVisiblePart }),
+                partsPerSegment: k,
+                partTarget: playlist.partTarget ?? playlist.targetDuration / k,
+                targetDuration: playlist.targetDuration,
+                ended: playlist.endList || playlist.playlistType === 'VOD',
+              },
+              ...(r.reason ? { reason: r.reason } : {}),
+            };
+          },
+        }),
   };
+}
+
+/** Parts the edge prefetches at most per version: the newest, where players near the live edge read. */
+const MAX_PART_PATHS = 16;
+
+/**
+ * What holding in parts needs of an LL-HLS media playlist: undefined without parts (no
+ * EXT-X-PART-INF), or once it ended. The next part is the one after the newest listed, carried
+ * into the next segment after its last part.
+ */
+function lowLatencyOf(p: HlsMediaPlaylist, path: (uri: string) => string | undefined): LowLatencyInfo | undefined {
+  const k = partsPerSegment(p);
+  if (p.partTarget === undefined || k === undefined || p.endList || p.playlistType === 'VOD') return undefined;
+  const paths: string[] = [];
+  for (const h of p.preloadHints) {
+    const hp = h.type === 'PART' ? path(h.uri) : undefined;
+    if (hp !== undefined) paths.push(hp);
+  }
+  const push = (uri: string): boolean => {
+    const pp = path(uri);
+    if (pp !== undefined) paths.push(pp);
+    return paths.length < MAX_PART_PATHS;
+  };
+  let newest: HlsPartPosition | undefined;
+  const ps = p.partialSegment;
+  if (ps !== undefined && ps.parts.length > 0) newest = { msn: ps.msn, part: ps.parts.length - 1 };
+  outer: {
+    if (ps !== undefined) for (let j = ps.parts.length - 1; j >= 0; j--) if (!push(ps.parts[j]!.uri)) break outer;
+    for (let i = p.segments.length - 1; i >= 0; i--) {
+      const seg = p.segments[i]!;
+      if (seg.parts.length === 0) break;
+      newest ??= { msn: seg.msn, part: seg.parts.length - 1 };
+      for (let j = seg.parts.length - 1; j >= 0; j--) if (!push(seg.parts[j]!.uri)) break outer;
+    }
+  }
+  const lastSeg = p.segments[p.segments.length - 1];
+  newest ??= lastSeg === undefined ? undefined : { msn: lastSeg.msn, part: k - 1 };
+  const nextPart = newest === undefined || p.serverControl?.canBlockReload !== true ? undefined : newest.part + 1 >= k ? { msn: newest.msn + 1, part: 0 } : { msn: newest.msn, part: newest.part + 1 };
+  return { partSeconds: p.partTarget, ...(nextPart === undefined ? {} : { nextPart }), partPaths: paths };
 }
 
 /** Routing 'none': every URI stays as the origin wrote it. */

@@ -6,6 +6,11 @@ export interface OriginStatsJson {
    * edge that fetches one segment as parallel ranges makes several requests but one fetch.
    */
   fetches: Record<string, number>;
+  /**
+   * LL-HLS blocking playlist reloads per `{path}?_HLS_msn=M&_HLS_part=P` asked: how many requests
+   * each playlist version cost (an edge should ask once per version, however many receivers block).
+   */
+  blocking: Record<string, number>;
   bytesSent: number;
   openConnections: number;
 }
@@ -16,6 +21,7 @@ const MAX_PATHS = 50_000;
 export class OriginStats {
   private requests = new Map<string, number>();
   private fetches = new Map<string, number>();
+  private blocking = new Map<string, number>();
   bytesSent = 0;
   openConnections = 0;
 
@@ -25,14 +31,22 @@ export class OriginStats {
     if (range === undefined || /^\s*bytes\s*=\s*0+\s*-/i.test(range)) this.fetches.set(key, (this.fetches.get(key) ?? 0) + 1);
   }
 
+  /** One blocking reload (counted besides `count` of its path). */
+  countBlocking(path: string, msn: number, part: number | undefined): void {
+    const k = `${path}?_HLS_msn=${msn}${part === undefined ? '' : `&_HLS_part=${part}`}`;
+    const key = this.blocking.has(k) || this.blocking.size < MAX_PATHS ? k : '(other)';
+    this.blocking.set(key, (this.blocking.get(key) ?? 0) + 1);
+  }
+
   toJSON(): OriginStatsJson {
-    return { requests: Object.fromEntries(this.requests), fetches: Object.fromEntries(this.fetches), bytesSent: this.bytesSent, openConnections: this.openConnections };
+    return { requests: Object.fromEntries(this.requests), fetches: Object.fromEntries(this.fetches), blocking: Object.fromEntries(this.blocking), bytesSent: this.bytesSent, openConnections: this.openConnections };
   }
 
   /** Zeroes the counters (open connections are a gauge, not reset). */
   reset(): void {
     this.requests = new Map();
     this.fetches = new Map();
+    this.blocking = new Map();
     this.bytesSent = 0;
   }
 }

@@ -354,6 +354,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       if (typeof q === 'string') return send(res, 400, `${q}\n`);
       stats.count(path, req.headers.range);
       if (q.msn !== undefined) {
+        stats.countBlocking(path, q.msn, q.part);
         const b = blockingReload(parts, now(), q.msn, q.part);
         if (b.kind === 'too-far') return send(res, 400, `${b.message}\n`);
         // Within those limits every wait ends in under two target durations: no 503 is needed.

@@ -5,8 +5,10 @@
 export interface RunScenario {
   /** Stream name, e.g. `15M-2s`. */
   stream: string;
+  /** The low-latency renditions (LL-HLS, LL-DASH) in the players' LL modes. */
+  ll?: boolean;
   player: 'hls' | 'dash';
-  /** `e2e` (direct to origin), `hold-0`, `hold-N` (N segments forced), `auto` (edge decides). */
+  /** `e2e` (direct to origin), `hold-0`, `hold-N` (N segments forced), `auto` (edge decides), `parts-N` (LL: N parts held). */
   scheme: string;
   /** Segments held (declared by the edge; 0 for e2e). */
   hold?: number;

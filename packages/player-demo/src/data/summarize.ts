@@ -18,9 +18,10 @@ export interface RunSummary {
 
 export const cellOf = (r: RunResult) => {
   const s = r.scenario;
-  if (s.rttMs === undefined) return s.stream;
+  const stream = s.ll ? `${s.stream} LL` : s.stream;
+  if (s.rttMs === undefined) return stream;
   const net = [s.cc && s.cc !== 'bbr' ? s.cc : '', s.tcpBufferBytes ? `${Math.round(s.tcpBufferBytes / 2 ** 20)} MB buffers` : ''].filter(Boolean).join(', ');
-  return `${s.stream} @ ${s.rttMs} ms${net ? ` (${net})` : ''}`;
+  return `${stream} @ ${s.rttMs} ms${net ? ` (${net})` : ''}`;
 };
 
 const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
