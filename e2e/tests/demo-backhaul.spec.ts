@@ -32,9 +32,11 @@ test.describe('as root', () => {
     await exited;
   });
 
-  test('the page plays both through the emulated network: the direct player waits a backhaul round trip per segment, the edge player does not', async ({ page }, info) => {
+  test('the page shows the benefit: over the emulated network the direct player stalls and waits a backhaul round trip per segment, the edge player does neither', async ({ page }, info) => {
     test.setTimeout(180_000);
-    proc = spawn(process.execPath, ['scripts/start.mjs', '--backhaul', '224', '--stream', '15M-2s', '--hold', '2', '--origin-port', '0', '--edge-port', '0', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The defaults of --backhaul: 50M-2s (12.2 MB every 2 s: one E2E flow over 224 ms stays in
+    // slow start and cannot keep up) and --hold auto; each player has its own radio link.
+    proc = spawn(process.execPath, ['scripts/start.mjs', '--backhaul', '224', '--origin-port', '0', '--edge-port', '0', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
       const on = (c: Buffer) => {
@@ -47,23 +49,31 @@ test.describe('as root', () => {
       proc!.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${out}`)));
     });
     expect(out).toContain('backhaul 224 ms RTT');
+    expect(out).toContain('ETHLE demo is up (50M-2s');
     await page.goto(`${url}/`);
-    // 20 s of playback on the edge side, whatever the direct side does meanwhile.
+    // 40 s of playback on the edge side, whatever the direct side does meanwhile.
     await page.waitForFunction(() => document.querySelectorAll('video')[1]!.currentTime > 0, undefined, { timeout: 90_000 });
     const t0 = await page.evaluate(() => document.querySelectorAll('video')[1]!.currentTime);
-    await page.waitForFunction((t) => document.querySelectorAll('video')[1]!.currentTime > t + 20, t0, { timeout: 90_000 });
+    await page.waitForFunction((t) => document.querySelectorAll('video')[1]!.currentTime > t + 40, t0, { timeout: 120_000 });
     const seen = await page.evaluate(() => {
       const ttfb = (h: any) => h.probe.report().segments.list.filter((s: any) => s.kind === 'media').map((s: any) => s.firstByte - s.requestStart);
       const [direct, edge] = (window as any).demo.handles;
-      return { direct: ttfb(direct), edge: ttfb(edge), stalls: [direct, edge].map((h: any) => h.probe.report().stalls) };
+      return { direct: ttfb(direct), edge: ttfb(edge), stalls: [direct, edge].map((h: any) => h.probe.report().stalls), onEdge: edge.probe.report().holdSeconds };
     });
     await page.screenshot({ path: info.outputPath('side-by-side-backhaul.png'), fullPage: true });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    info.annotations.push({ type: 'measured', description: `ttfb median direct ${median(seen.direct)} ms (n=${seen.direct.length}), edge ${median(seen.edge)} ms (n=${seen.edge.length}); stalls direct ${seen.stalls[0].count} (${seen.stalls[0].totalMs} ms), edge ${seen.stalls[1].count} (${seen.stalls[1].totalMs} ms)` });
+    const [direct, edge] = seen.stalls;
+    info.annotations.push({ type: 'measured', description: `ttfb median direct ${median(seen.direct)} ms (n=${seen.direct.length}), edge ${median(seen.edge)} ms (n=${seen.edge.length}); stalls direct ${direct.count} (${direct.totalMs} ms), edge ${edge.count} (${edge.totalMs} ms); edge hold ${seen.onEdge} s` });
     // Every direct request crosses the radio and the 224 ms backhaul: no answer sooner than that.
     expect(seen.direct.length).toBeGreaterThan(0);
     expect(Math.min(...seen.direct)).toBeGreaterThanOrEqual(224);
-    // The edge answers held segments from its cache: the radio's round trip (20–180 ms), no backhaul.
+    // The edge answers held segments from its cache: the radio's round trip, no backhaul.
     expect(median(seen.edge)).toBeLessThan(224);
+    // The edge player stayed on the edge (not redirected by eq. 3) and held segments.
+    expect(seen.onEdge).toBeGreaterThan(0);
+    // What the demo is for: the direct player stalls, the edge player stalls less (the paper's
+    // Fig. 9; 50M-2s over 224 ms: E2E stalled in every run, docs/experiments.md).
+    expect(direct.count).toBeGreaterThan(0);
+    expect(edge.totalMs).toBeLessThan(direct.totalMs);
   });
 });

@@ -208,7 +208,11 @@ describe('LL-DASH with --hold-parts 2', () => {
   });
 
   it('a segment in production streams through the edge to 20 receivers from one origin fetch', async () => {
-    // The segment whose production started last (announced after its first chunk at the origin).
+    // The segment whose production started last (announced after its first chunk at the origin) —
+    // one with most of its 2 s still to go: late in a segment, wait for the next one to begin (the
+    // event the test is about is its production, which the origin's clock defines).
+    const phase = (Date.now() - origin.t0Ms) % 2000;
+    if (phase > 800) await new Promise((r) => setTimeout(r, 2000 - phase + 100));
     const n = Math.floor((Date.now() - origin.t0Ms) / 2000);
     const path = `/live/${STREAM}/ll/dash/v/${n}.m4s`;
     const endMs = origin.t0Ms + (n + 1) * 2000;
