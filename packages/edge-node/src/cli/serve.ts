@@ -159,11 +159,20 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       return EXIT_USAGE;
     }
   }
-  if (workers > 1) return runWorkers(input, workers, io);
-
-  let edge: RunningEdge;
+  // One process, or (--workers N) this process a parent tier on loopback and N worker edges on
+  // the shared port; either way one thing to start, report and close on SIGTERM/SIGINT.
+  let running: { url: string; close(): Promise<void> };
+  let banner: string;
   try {
-    edge = await startEdge(createEdgeConfig(input));
+    if (workers > 1) {
+      const box: RunningEdgeWorkers = await startEdgeWorkers(input, workers);
+      running = box;
+      banner = `ethle-edge listening on ${box.url} (${workers} workers; parent tier ${box.parent.url})`;
+    } else {
+      const edge: RunningEdge = await startEdge(createEdgeConfig(input));
+      running = edge;
+      banner = `ethle-edge listening on ${edge.url}`;
+    }
   } catch (e) {
     if (isEdgeError(e) && e.code.startsWith('ERR_EDGE_CONFIG')) {
       io.stderr.write(`ethle-edge serve: ${e.message}\n`);
@@ -172,50 +181,24 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     io.stderr.write(`ethle-edge serve: cannot start: ${(e as Error).message}\n`);
     return 1;
   }
-  io.stdout.write(`ethle-edge listening on ${edge.url}\n`);
-  hooks.onStarted?.(edge);
+  io.stdout.write(`${banner}\n`);
+  if (workers === 1) hooks.onStarted?.(running as RunningEdge);
 
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
-      void edge.close().then(resolve);
+      void origClose().then(resolve);
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     // A programmatic close (tests) ends the command too.
-    const origClose = edge.close.bind(edge);
-    edge.close = () => {
+    const origClose = running.close.bind(running);
+    running.close = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
       return origClose().then(() => resolve());
     };
-  });
-  return 0;
-}
-
-/** `serve --workers N`: the parent tier here, N worker edges on the shared port; SIGTERM drains all. */
-async function runWorkers(input: EdgeConfigInput, workers: number, io: CliIo): Promise<number> {
-  let box: RunningEdgeWorkers;
-  try {
-    box = await startEdgeWorkers(input, workers);
-  } catch (e) {
-    if (isEdgeError(e) && e.code.startsWith('ERR_EDGE_CONFIG')) {
-      io.stderr.write(`ethle-edge serve: ${e.message}\n`);
-      return EXIT_USAGE;
-    }
-    io.stderr.write(`ethle-edge serve: cannot start: ${(e as Error).message}\n`);
-    return 1;
-  }
-  io.stdout.write(`ethle-edge listening on ${box.url} (${workers} workers; parent tier ${box.parent.url})\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      void box.close().then(resolve);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
   });
   return 0;
 }
