@@ -1,9 +1,9 @@
-import { createServer } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { createEdgeConfig, startEdge, type RunningEdge } from '@ethle/edge-node';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import config from '../playwright.config.js';
 import { openPlayer, playerErrors, waitForPlayback } from '../fixtures/playerPage.js';
+import { freePort } from '../../packages/edge-node/test/helpers/freePort.js';
 
 // The two edges sit on 127.0.0.1 and 127.0.0.2: Chromium's local-network-access checks treat a
 // page on one loopback address fetching from another as a request to an unknown address space
@@ -18,13 +18,6 @@ let origin: LiveOrigin;
 let a: RunningEdge | undefined;
 let b: RunningEdge;
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 test.afterEach(async () => {
   await a?.close();

@@ -1,9 +1,10 @@
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { createEdgeConfig, createSteeringServiceConfig, startEdge, startSteeringService, type RunningEdge, type RunningSteeringService } from '@ethle/edge-node';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import config from '../playwright.config.js';
 import { openPlayer, playerErrors, waitForPlayback } from '../fixtures/playerPage.js';
+import { freePort } from '../../packages/edge-node/test/helpers/freePort.js';
 
 // Two loopback addresses as two hosts: Chromium's local-network-access checks are off (see fleet-failover.spec).
 const launch = config.use!.launchOptions!;
@@ -23,13 +24,6 @@ test.afterEach(async () => {
   await origin?.close();
 });
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 test('hls.js: steered from a loaded edge to a lighter one, the session goes with it', async ({ page }) => {
   test.setTimeout(60_000);

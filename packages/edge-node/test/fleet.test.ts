@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
 import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
+import { freePort } from './helpers/freePort.js';
 
 // Issue 21, content steering: two edges of one fleet (same port on two loopback addresses, as
 // edges on two hosts) publish a steering manifest that orders the ready ones first and the origin
@@ -14,13 +14,6 @@ afterEach(async () => {
   await origin?.close();
 });
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 describe('content steering in a fleet', () => {
   it('a steering manifest with ready peers first and the origin last; a peer that goes down leaves it within a TTL', async () => {

@@ -1,12 +1,12 @@
 import { streamTag, verifySessionToken } from '@ethle/core';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
 import { SessionTokens } from '../src/fleet/SessionTokens.js';
 import { startTestOrigin, type TestOrigin } from './helpers/startTestOrigin.js';
+import { freePort } from './helpers/freePort.js';
 
 // Issue 21, portable sessions: a receiver handed from edge A to edge B of one fleet (same secret)
 // keeps its session — its id, its policy group, the x it was served and its request count — by
@@ -23,13 +23,6 @@ afterEach(async () => {
   origin = live = undefined;
 });
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 const get = async (url: string) => {
   const r = await request(url);
   return { status: r.statusCode, headers: r.headers as Record<string, string>, text: await r.body.text() };

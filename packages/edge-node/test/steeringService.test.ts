@@ -1,10 +1,11 @@
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
 import { createSteeringServiceConfig } from '../src/steer/SteeringServiceConfig.js';
 import { startSteeringService, type RunningSteeringService } from '../src/steer/startSteeringService.js';
 import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
+import { freePort } from './helpers/freePort.js';
 
 // Issue 21, a steering service apart from the edges: two real edges on two loopback addresses
 // (same port, as two hosts), the service reading their /_ethle/load; players' steering requests
@@ -21,13 +22,6 @@ afterEach(async () => {
   await origin?.close();
 });
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 type Manifest = { TTL: number; 'PATHWAY-PRIORITY': string[]; 'PATHWAY-CLONES'?: Array<{ ID: string; 'URI-REPLACEMENT': { HOST: string } }> };
 const steering = async (query: string): Promise<Manifest> => (await (await request(`${steer!.url}/steering?${query}`)).body.json()) as Manifest;

@@ -1,8 +1,8 @@
 import { Pool, request } from 'undici';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEdgeWorkers, type RunningEdgeWorkers } from '../src/cluster/startEdgeWorkers.js';
 import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
+import { freePort } from './helpers/freePort.js';
 
 // Issue 21, one box, every core: `serve --workers 2` — a parent tier in this process owns the
 // origin flows, two worker processes share the public port. The origin still sees one request
@@ -15,13 +15,6 @@ afterEach(async () => {
   box = origin = undefined;
 });
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 const URI = /^[^#\s].*$/gm;
 
