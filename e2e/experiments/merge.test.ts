@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMeanCi, meanCi, t95 } from './meanCi.js';
 import { mergeRuns, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.js';
-import { holdArg, paperHoldX } from './paperHoldX.js';
+import { edgeHoldArgs, holdArg, paperHoldX } from './paperHoldX.js';
 import { receiverPairs } from './receiverPairs.js';
 
 function run(o: { id: string; scheme: string; startupS: number; stallS?: number; stalls?: number; latencyS?: number; rttMs?: number; stream?: string; invalid?: string; x?: number; receiver?: 'chromium' | 'virtual'; startedAt?: string }): MergedRun {
@@ -123,6 +123,14 @@ describe("hold-paper: Table III's x", () => {
     expect(holdArg('auto', '50M-4s', 224)).toBe('auto');
     expect(holdArg('e2e', '50M-4s', 224)).toBeUndefined();
     expect(() => holdArg('hold-paper', '15M-2s', 450)).toThrow(/Table III/);
+  });
+
+  it('low latency: parts-N holds N parts, auto decides in parts, whole-segment schemes stay whole', () => {
+    expect(edgeHoldArgs('parts-2', '15M-2s', 224, true)).toEqual(['--hold', '0', '--hold-parts', '2']);
+    expect(edgeHoldArgs('auto', '15M-2s', 224, true)).toEqual(['--hold', 'auto', '--hold-parts', 'auto']);
+    expect(edgeHoldArgs('auto', '15M-2s', 224, false)).toEqual(['--hold', 'auto']);
+    expect(edgeHoldArgs('hold-1', '15M-2s', 224, true)).toEqual(['--hold', '1']);
+    expect(edgeHoldArgs('e2e', '15M-2s', 224, true)).toBeUndefined();
   });
 });
 

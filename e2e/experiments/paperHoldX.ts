@@ -30,3 +30,16 @@ export function holdArg(scheme: string, stream: string, rttMs: number): string |
   }
   return scheme.slice('hold-'.length);
 }
+
+/**
+ * The edge's hold flags for a scheme: `parts-N` holds N parts; `auto` on a low-latency stream lets
+ * the edge decide in parts too (`--hold-parts auto`: LL features kept, the part model's N), so
+ * `auto` means "the edge decides" for both kinds of stream. Undefined for e2e.
+ */
+export function edgeHoldArgs(scheme: string, stream: string, rttMs: number, ll: boolean): string[] | undefined {
+  const hold = holdArg(scheme, stream, rttMs);
+  if (hold === undefined) return undefined;
+  if (scheme.startsWith('parts-')) return ['--hold', '0', '--hold-parts', scheme.slice('parts-'.length)];
+  if (scheme === 'auto' && ll) return ['--hold', 'auto', '--hold-parts', 'auto'];
+  return ['--hold', hold];
+}

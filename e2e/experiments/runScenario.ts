@@ -5,7 +5,7 @@ import type { BrowserType } from '@playwright/test';
 import { backhaul, createTestbed, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
-import { holdArg } from './paperHoldX.js';
+import { edgeHoldArgs, holdArg } from './paperHoldX.js';
 import { playChromium } from './playChromium.js';
 import { playerBufferConfig, forwardBufferSeconds, HLS_DEFAULT_BUFFER_S } from './playerBuffer.js';
 import { playVirtualInTestbed, type VirtualOutcome } from './playVirtualInTestbed.js';
@@ -89,7 +89,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const originUrl = `http://${tb.hosts.origin.ip}:8081`;
     let base = originUrl;
     if (hold !== undefined) {
-      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', ...(s.scheme.startsWith('parts-') ? ['--hold', '0', '--hold-parts', s.scheme.slice('parts-'.length)] : ['--hold', hold]), '--log-level', 'debug']);
+      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', ...edgeHoldArgs(s.scheme, s.stream, s.rttMs, s.ll === true)!, '--log-level', 'debug']);
       procs.push(edge);
       // The edge logs every change of x and, at debug, every segment request (pino JSON lines):
       // kept with the run, so a stall can be traced to the edge (coalesced, miss) or the radio (hit).

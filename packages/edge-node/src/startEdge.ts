@@ -61,6 +61,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     (c) => events.emit('hold-change', c),
   );
   events.on('hold-change', (e) => log.info({ stream: e.stream, hold: e.hold, backhaulMbps: +e.backhaulMbps.toFixed(2), reason: e.reason }, 'hold change'));
+  events.on('part-hold-change', (e) => log.info(e, 'parts held change'));
   // A receiver handed over from another edge: where from, and with what (the fleet's handovers in the log).
   events.on('session-adopted', (e) => log.info(e, 'session adopted'));
   // Per segment request: only when asked for (experiments use it to tell a stall's cause apart).

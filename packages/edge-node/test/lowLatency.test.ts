@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { deltaMediaPlaylist, parseMediaPlaylist, parseMpd } from '@ethle/core';
+import { decidePartHold, deltaMediaPlaylist, parseMediaPlaylist, parseMpd } from '@ethle/core';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
 import { until } from './helpers/startTestOrigin.js';
@@ -234,5 +234,37 @@ describe('LL-DASH with --hold-parts 2', () => {
     // Bytes reached the receivers while the origin was still producing the segment.
     expect(Math.min(...firstBytesAt)).toBeLessThan(endMs - 400);
     expect(origin.stats().fetches[path]).toBe(2); // the edge's one flow, and this test's check
+  });
+});
+
+describe('--hold-parts auto', () => {
+  it('holds what the part model says for the stream’s backhaul: nothing on a short one, parts on a long one, the same N for every receiver', async () => {
+    // RTTs given (no emulated delay on loopback): the model's inputs are RTT, part length, the
+    // stream's bitrate (its first segment's size) and the planned radio.
+    const edges = await Promise.all([224, 900].map((rtt) => startEdge(createEdgeConfig({ origin: origin.url, port: 0, holdParts: 'auto', hold: 0, backhaulRttMs: rtt, logLevel: 'silent' }))));
+    try {
+      const decided = await Promise.all(
+        edges.map(async (edge) => {
+          const changes: Array<{ to: number; rttMs: number | undefined; bitrateMbps: number | undefined }> = [];
+          edge.events.on('part-hold-change', (e) => changes.push(e));
+          const first = await text(edge.url + LL);
+          const second = await text(edge.url + LL);
+          expect(first.status).toBe(200);
+          const n = Number(first.headers['x-ethle-hold-parts']);
+          expect(second.headers['x-ethle-hold-parts']).toBe(String(n));
+          // The first receiver waited for the stream's bitrate: N is the model's for these inputs.
+          const c = changes.at(-1);
+          const inputs = c === undefined ? undefined : { rttMs: c.rttMs, bitrateBps: c.bitrateMbps! * 1e6 };
+          if (n > 0) expect(n).toBe(decidePartHold({ ...inputs!, partSeconds: 0.5, ranBps: 100e6, current: undefined, maxHoldParts: 4 }).n);
+          const hold = Number(first.headers['x-ethle-hold-seconds']);
+          expect(hold).toBeCloseTo(n * 0.5, 1);
+          return n;
+        }),
+      );
+      expect(decided[0]).toBe(0);
+      expect(decided[1]).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(edges.map((e) => e.close()));
+    }
   });
 });

@@ -30,6 +30,8 @@ describe('createEdgeConfig', () => {
     [{ origin: 'http://x', holdParts: 1.5 }, /holdParts: expected an integer/],
     [{ origin: 'http://x', holdParts: -1 }, /holdParts/],
     [{ origin: 'http://x', role: 'parent', holdParts: 2 }, /a parent never holds/],
+    [{ origin: 'http://x', role: 'parent', holdParts: 'auto' }, /a parent never holds/],
+    [{ origin: 'http://x', holdParts: 'some' as never }, /holdParts/],
     [{ origin: 'http://x', maxBlockedPerStream: 0 }, /maxBlockedPerStream/],
   ])('rejects %j with a coded, actionable error', (input, msg) => {
     let err: unknown;
@@ -45,6 +47,7 @@ describe('createEdgeConfig', () => {
   it('holdParts: unset by default (LL held in whole segments), 0 allowed (LL through the edge, nothing held)', () => {
     expect(createEdgeConfig({ origin: 'http://x' }).holdParts).toBeUndefined();
     expect(createEdgeConfig({ origin: 'http://x', holdParts: 0 }).holdParts).toBe(0);
+    expect(createEdgeConfig({ origin: 'http://x', holdParts: 'auto' }).holdParts).toBe('auto');
     expect(createEdgeConfig({ origin: 'http://x', holdParts: 3 }).maxBlockedPerStream).toBe(1000);
   });
   it('accepts hold as a CLI string', () => {

@@ -22,7 +22,8 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
   --max-hold N            cap on x and on parallel origin connections per stream (default 4)
   --hold-parts N          low-latency streams (LL-HLS parts, LL-DASH chunks): hold the newest N
                           parts instead of whole segments; the edge answers blocking reloads and
-                          delta updates itself (0 = LL through the edge, nothing held)
+                          delta updates itself (0 = LL through the edge, nothing held;
+                          auto = N per stream from the part model, rising only)
   --backhaul-rtt-ms MS    use this RTT instead of measuring it
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
   --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
@@ -118,7 +119,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     set('hold', values.hold);
     set('role', values.role as EdgeConfigInput['role']);
     set('maxHold', number('max-hold', values['max-hold']));
-    set('holdParts', number('hold-parts', values['hold-parts']));
+    set('holdParts', values['hold-parts'] === 'auto' ? 'auto' : number('hold-parts', values['hold-parts']));
     set('backhaulRttMs', number('backhaul-rtt-ms', values['backhaul-rtt-ms']));
     set('defaultRanMbps', number('default-ran-mbps', values['default-ran-mbps']));
     if (values['rni-url'] !== undefined) input.rni = { ...input.rni, url: values['rni-url'] };

@@ -56,9 +56,11 @@ export interface EdgeConfig {
    * Low-latency streams (LL-HLS with parts, LL-DASH with chunked segments): hold the newest N parts
    * (chunks) instead of whole segments; LL features stay (blocking reload and delta updates are
    * answered by the edge). Undefined (default): LL streams are held in whole segments like any
-   * other (LL-HLS stripped when x ≥ 1). Non-LL streams are unaffected.
+   * other (LL-HLS stripped when x ≥ 1). Non-LL streams are unaffected. 'auto': N per stream from
+   * the part model (core decidePartHold: backhaul RTT, part length, bitrate, defaultRanMbps),
+   * rising only, at most `maxHoldParts`.
    */
-  holdParts: number | undefined;
+  holdParts: number | 'auto' | undefined;
   /**
    * LL-HLS blocking reloads (`_HLS_msn`/`_HLS_part`) parked at once per stream, waiting for the
    * edge's view to list what they ask for; one more gets 503 ERR_EDGE_BLOCKED_FULL.
@@ -158,7 +160,7 @@ export interface EdgeConfigInput {
   sessionTokens?: { secret: string; ttlSeconds?: number };
   egressCapacityMbps?: number;
   maxHold?: number;
-  holdParts?: number;
+  holdParts?: number | 'auto';
   maxBlockedPerStream?: number;
   initialWindow?: number;
   backhaulRttMs?: number;

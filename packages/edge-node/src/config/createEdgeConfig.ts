@@ -150,8 +150,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   if (typeof hold === 'number' && hold > maxHold) fail('hold', `hold ${hold} exceeds maxHold ${maxHold}`, hold);
 
   // Parts are a fraction of a segment: up to ten parts per segment of the largest hold.
-  const holdParts = input.holdParts === undefined ? undefined : num('holdParts', input.holdParts, 0, 0, HOLD_LIMITS.max * 10, true);
-  if (holdParts !== undefined && role === 'parent' && holdParts > 0) fail('holdParts', 'a parent never holds (x is decided where the receivers are): leave holdParts unset or 0', holdParts);
+  const holdParts = input.holdParts === undefined || input.holdParts === 'auto' ? input.holdParts : num('holdParts', input.holdParts, 0, 0, HOLD_LIMITS.max * 10, true);
+  if (holdParts !== undefined && role === 'parent' && holdParts !== 0) fail('holdParts', 'a parent never holds (x is decided where the receivers are): leave holdParts unset or 0', holdParts);
 
   let rni: EdgeConfig['rni'];
   if (input.rni !== undefined) {

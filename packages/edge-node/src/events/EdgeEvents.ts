@@ -28,6 +28,8 @@ export interface EdgeEventMap {
   'segment-listed': { stream: string; origin: string; paths: string[]; at: number };
   /** The hold x of a stream changed (auto mode), with the backhaul rate (Mbit/s) it was decided on. */
   'hold-change': { stream: string; hold: number; reason: string; backhaulMbps: number };
+  /** The parts held of a low-latency stream changed (holdParts 'auto'), with the model's inputs. */
+  'part-hold-change': { stream: string; from: number; to: number; reason: string; rttMs: number | undefined; bitrateMbps: number | undefined };
   /** Something failed that the edge handled (never thrown to the process). */
   'error': { where: string; error: Error };
 }

@@ -1,4 +1,4 @@
-import { addDashSteering, addHlsSteering, chooseRadioEstimate, isEthleError, planBlockingReload, readHlsDirectives, streamTag, type HlsDirectives, type RadioEstimate, type SessionClaims } from '@ethle/core';
+import { addDashSteering, addHlsSteering, chooseRadioEstimate, decidePartHold, isEthleError, planBlockingReload, readHlsDirectives, streamTag, type HlsDirectives, type ManifestView, type RadioEstimate, type SessionClaims } from '@ethle/core';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
@@ -112,10 +112,11 @@ export function createManifestHandler(ctx: EdgeContext) {
     const ip = clientIp(req);
     const session = token ?? safeSid(cmcd.sid) ?? `ip-${ip}`;
     headers[HEADERS.session] = session;
-    // Low-latency streams with --hold-parts: N parts for every receiver (a fixed hold: no policy,
-    // no radio estimate), LL features answered by the edge.
+    // Low-latency streams with --hold-parts: N parts for every receiver of the stream (fixed, or
+    // 'auto': the stream's N from the part model, rising only), LL features answered by the edge.
     if (config.holdParts !== undefined && version.view.holdParts !== undefined) {
-      return serveParts(req, res, stream, version, stream.upstreamHolds ? 0 : config.holdParts, target.query, headers);
+      const n = stream.upstreamHolds ? 0 : config.holdParts === 'auto' ? await partHold(stream, version.view, origin.cfg.name) : config.holdParts;
+      return serveParts(req, res, stream, version, n, target.query, headers);
     }
     // A fixed x needs no context (hot path): the policy reads only the stream.
     let sctx = policy.config.hold === 'auto' ? streams.contextOf(stream, version.view, origin.cfg.name) : { stream: stream.key, origin: origin.cfg.name, segmentBytes: undefined, segmentSeconds: version.view.segmentSeconds, rttMs: undefined };
@@ -230,6 +231,28 @@ export function createManifestHandler(ctx: EdgeContext) {
     headers[HEADERS.holdParts] = String(held.holdParts ?? 0);
     if (held.fresh) metrics.hold.set({ stream: stream.key, group: 'hold-x' }, held.holdSegments);
     sendText(res, req, headers, d.skip !== undefined ? stream.delta(held, d.skip) : held.body, metrics);
+  }
+
+  /** A stream's N under holdParts 'auto' (core decidePartHold); a change is logged and emitted once. */
+  async function partHold(stream: LiveStream, view: ManifestView, originName: string): Promise<number> {
+    let sctx = streams.contextOf(stream, view, originName);
+    // The stream's first receiver: wait for the first segment's size (one backhaul round trip)
+    // rather than serve unheld and then move the playlist's edge back under the player.
+    if (sctx.segmentBytes === undefined && stream.partHold === undefined) sctx = { ...sctx, segmentBytes: await stream.firstSegmentBytes(view.segmentSeconds * 1000) };
+    const d = decidePartHold({
+      rttMs: sctx.rttMs,
+      partSeconds: view.lowLatency!.partSeconds,
+      bitrateBps: sctx.segmentBytes === undefined ? undefined : (sctx.segmentBytes * 8) / view.segmentSeconds,
+      ranBps: config.defaultRanMbps * 1e6,
+      current: stream.partHold,
+      maxHoldParts: config.maxHold,
+    });
+    if (d.n !== (stream.partHold ?? 0)) {
+      const bitrateMbps = sctx.segmentBytes === undefined ? undefined : (sctx.segmentBytes * 8) / view.segmentSeconds / 1e6;
+      events.emit('part-hold-change', { stream: stream.key, from: stream.partHold ?? 0, to: d.n, reason: d.reason, rttMs: sctx.rttMs, bitrateMbps });
+    }
+    stream.partHold = d.n;
+    return d.n;
   }
 
   function refuse(res: ServerResponse, status: number, message: string, code: string, retryAfter?: string): void {

@@ -89,6 +89,8 @@ export class LiveStream {
   lastActivityMs: number;
   /** The upstream's manifest is already held (X-Ethle-Hold-Segments > 0): this edge does not hold it again. */
   upstreamHolds = false;
+  /** holdParts 'auto': the parts this stream holds (set by the manifest handler, rising only). */
+  partHold: number | undefined;
   #o: LiveStreamOptions;
   #current: Version | undefined;
   #versionN = 0;

@@ -175,7 +175,7 @@ export class StreamRegistry {
       minFetchDeadlineMs: config.originHeadersTimeoutMs,
       maxBlocked: config.maxBlockedPerStream,
       // The held parts and the few a player reads behind them (PART-HOLD-BACK is ≥ 3 parts).
-      prefetchParts: (config.holdParts ?? 0) + 4,
+      prefetchParts: (config.holdParts === 'auto' ? config.maxHold : config.holdParts ?? 0) + 4,
     });
     return stream;
   }

@@ -6,3 +6,4 @@ export * from './BackhaulSamples.js';
 export * from './PolicyGroups.js';
 export * from './decideStreamHold.js';
 export * from './HoldPolicy.js';
+export * from './decidePartHold.js';
