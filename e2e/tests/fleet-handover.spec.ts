@@ -10,9 +10,11 @@ import { freePort } from '../../packages/edge-node/test/helpers/freePort.js';
 const launch = config.use!.launchOptions!;
 test.use({ launchOptions: { ...launch, args: [...(launch.args ?? []), '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests'] } });
 
-// Issue 21, a handover steered by load: hls.js plays through edge-a; edge-a gets loaded, the
-// steering service (`ethle-edge steer`) puts edge-b first, hls.js moves to it at its next steering
-// reload — and edge-b goes on with the receiver's session (its token; edge-b asks edge-a, alive).
+// Issue 21, a handover steered by load: a player plays through edge-a; edge-a gets loaded, the
+// steering service (`ethle-edge steer`) puts edge-b first, the player moves to it at its next
+// steering reload — and edge-b goes on with the receiver's session. hls.js: the token of its
+// multivariant playlist, edge-b asks edge-a (alive) for the state. dash.js: its next MPD refresh
+// goes to edge-b's Location in the MPD, which carries the token with the state as of edge-a.
 let origin: LiveOrigin | undefined;
 let steer: RunningSteeringService | undefined;
 const edges: RunningEdge[] = [];
@@ -25,7 +27,8 @@ test.afterEach(async () => {
 });
 
 
-test('hls.js: steered from a loaded edge to a lighter one, the session goes with it', async ({ page }) => {
+for (const player of ['hls', 'dash'] as const)
+test(`${player === 'hls' ? 'hls.js' : 'dash.js'}: steered from a loaded edge to a lighter one, the session goes with it`, async ({ page }) => {
   test.setTimeout(60_000);
   origin = await startOrigin({ port: 0, streams: ['2M-2s'] });
   const [port, steerPort] = [await freePort(), await freePort()];
@@ -47,7 +50,7 @@ test('hls.js: steered from a loaded edge to a lighter one, the session goes with
     if (r.url().startsWith(urlB)) onB.push(r.url());
   });
 
-  await openPlayer(page, { base: urlA, src: `${urlA}/live/master.m3u8`, player: 'hls', probe: true });
+  await openPlayer(page, { base: urlA, src: player === 'hls' ? `${urlA}/live/master.m3u8` : `${urlA}/live/2M-2s/manifest.mpd`, player, probe: true });
   await waitForPlayback(page, 4);
   expect(onB).toEqual([]);
   // edge-a takes 24 more connections of its 40: the service puts edge-b first.
@@ -55,6 +58,8 @@ test('hls.js: steered from a loaded edge to a lighter one, the session goes with
   const loadedAt = Date.now();
   await expect.poll(() => steer!.service.order[0], { timeout: 10_000 }).toBe('edge-b');
   await expect.poll(() => onB.some((u) => /\.m4s/.test(u)), { timeout: 15_000 }).toBe(true);
+  // dash.js: MPD refreshes follow it to edge-b, carrying the token.
+  if (player === 'dash') await expect.poll(() => onB.some((u) => /\.mpd\?ethle_session=e1\./.test(u)), { timeout: 10_000 }).toBe(true);
   const movedAfterMs = Date.now() - loadedAt;
   await waitForPlayback(page, 4);
   expect(await playerErrors(page)).toEqual([]);

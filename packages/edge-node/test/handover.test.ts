@@ -135,9 +135,9 @@ describe('handover from a live peer (HLS, the token of the multivariant playlist
 describe('handover between edges of a fleet (DASH)', () => {
   it('the MPD Location names this edge with the receiver\'s token; the next edge adopts it', async () => {
     live = await startOrigin({ port: 0 });
-    const edge = (pathway: string, defaultRanMbps: number) => startEdge(createEdgeConfig({ origin: live!.url, port: 0, hold: 'auto', backhaulRttMs: 150, defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway, publicUrl: 'http://edge.example' } }));
-    const a = await edge('edge-a', 3);
-    const b = await edge('edge-b', 1000);
+    const edge = (pathway: string, defaultRanMbps: number, peer: string) => startEdge(createEdgeConfig({ origin: live!.url, port: 0, hold: 'auto', backhaulRttMs: 150, defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway, publicUrl: `http://${pathway}.example`, peers: [{ id: peer, url: `http://${peer}.example` }] } }));
+    const a = await edge('edge-a', 3, 'edge-b');
+    const b = await edge('edge-b', 1000, 'edge-a');
     edges.push(a, b);
     const path = '/live/2M-2s/manifest.mpd';
     let r = await get(`${a.url}${path}`);
@@ -150,8 +150,13 @@ describe('handover between edges of a fleet (DASH)', () => {
     const token = loc.searchParams.get('ethle_session')!;
     const atA = await claimsOf(token);
     expect(atA).toMatchObject({ group: 'hold-x', requests: 3, issuer: 'edge-a' });
-    // dash.js steered to B refreshes from the Location with B's host: B goes on with the session.
-    const atB = await get(`${b.url}${loc.pathname}${loc.search}`);
+    // dash.js steered to B refreshes from B's Location (written out: a Location dash.js clones
+    // keeps only the path), which carries the same token: B goes on with the session.
+    const locB = new URL(/<Location serviceLocation="edge-b">([^<]+)<\/Location>/.exec(r.text)![1]!);
+    expect(locB.origin).toBe('http://edge-b.example');
+    expect(locB.pathname).toBe(loc.pathname);
+    expect(locB.searchParams.get('ethle_session')).toBe(token);
+    const atB = await get(`${b.url}${locB.pathname}${locB.search}`);
     expect(atB.headers['x-ethle-session']).toBe(atA.sid);
     expect(Number(atB.headers['x-ethle-hold-segments'])).toBe(atA.x);
     expect(await claimsOf(atB.headers['x-ethle-session-token']!)).toMatchObject({ group: 'hold-x', requests: 4, issuer: 'edge-b' });

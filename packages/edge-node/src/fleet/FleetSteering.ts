@@ -33,6 +33,11 @@ export class FleetSteering {
     return this.#f.publicUrl;
   }
 
+  /** The other edges of the fleet (pathway id, public base URL), as configured. */
+  get peers(): ReadonlyArray<{ id: string; url: string }> {
+    return this.#f.peers;
+  }
+
   /** Where players fetch the steering manifest: the fleet's steering service, else this edge. */
   get serverUri(): string {
     return this.#f.steeringUrl ?? `${this.#f.publicUrl}/_ethle/steering`;

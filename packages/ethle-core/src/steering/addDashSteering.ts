@@ -12,8 +12,14 @@ const esc = (v: string) => v.replace(/[&<>"]/g, (c) => ESCAPE[c]!);
  * base every relative URL resolves against, and what the steering manifest's host clones copy for
  * the other edges and the origin. An MPD that already has BaseURL elements of its own is refused
  * (ERR_STEERING_INVALID): which of them a clone should copy is not this function's to guess.
+ *
+ * `peerLocations`: a `<Location serviceLocation>` for each other edge, written out. dash.js picks
+ * the MPD refresh URL among Locations by the steering priority, like BaseURLs, but a Location it
+ * synthesizes from a pathway clone keeps only the reference's path (dash.js 5: host + pathname),
+ * so a query the edges need on refreshes (a session token) reaches another edge only through a
+ * Location written for it.
  */
-export function addDashSteering(text: string, o: { serverUri: string; serviceLocation: string; baseUrl: string; location?: string }): string {
+export function addDashSteering(text: string, o: { serverUri: string; serviceLocation: string; baseUrl: string; location?: string; peerLocations?: ReadonlyArray<{ serviceLocation: string; url: string }> }): string {
   const m = MPD_START_RE.exec(text);
   if (m === null) throw new EthleError('ERR_STEERING_INVALID', 'no MPD element', {});
   if (/<BaseURL\b/.test(text)) throw new EthleError('ERR_STEERING_INVALID', 'the MPD has BaseURL elements of its own', {});
@@ -21,7 +27,8 @@ export function addDashSteering(text: string, o: { serverUri: string; serviceLoc
   const at = m.index + m[0].length;
   const loc = esc(o.serviceLocation);
   // A Location for the same service location: MPD refreshes follow the player to another edge too.
-  const location = o.location === undefined ? '' : `\n  <Location serviceLocation="${loc}">${esc(o.location)}</Location>`;
+  let location = o.location === undefined ? '' : `\n  <Location serviceLocation="${loc}">${esc(o.location)}</Location>`;
+  if (o.location !== undefined) for (const p of o.peerLocations ?? []) location += `\n  <Location serviceLocation="${esc(p.serviceLocation)}">${esc(p.url)}</Location>`;
   const add = `\n  <BaseURL serviceLocation="${loc}">${esc(o.baseUrl)}</BaseURL>${location}\n  <ContentSteering defaultServiceLocation="${loc}" queryBeforeStart="true">${esc(o.serverUri)}</ContentSteering>`;
   return text.slice(0, at) + add + text.slice(at);
 }

@@ -67,6 +67,17 @@ describe('addDashSteering', () => {
     const info = parseMpd(out);
     expect(info.periods[0]!.representations[0]!.baseUrls).toEqual(['http://edge-a/live/2M-2s/']);
   });
+  it('writes a Location for this edge first, then one per peer (dash.js refreshes from the steered one, query kept)', () => {
+    const out = addDashSteering(mpd, {
+      serverUri: 's', serviceLocation: 'edge-a', baseUrl: 'http://edge-a/live/2M-2s/', location: 'http://edge-a/live/2M-2s/manifest.mpd?t=1&u=2',
+      peerLocations: [{ serviceLocation: 'edge-b', url: 'http://edge-b:8080/live/2M-2s/manifest.mpd?t=1' }],
+    });
+    const locations = [...out.matchAll(/<Location serviceLocation="([^"]+)">([^<]+)<\/Location>/g)].map((m) => [m[1], m[2]]);
+    expect(locations).toEqual([['edge-a', 'http://edge-a/live/2M-2s/manifest.mpd?t=1&amp;u=2'], ['edge-b', 'http://edge-b:8080/live/2M-2s/manifest.mpd?t=1']]);
+    expect(parseMpd(out).periods[0]!.representations[0]!.baseUrls).toEqual(['http://edge-a/live/2M-2s/']);
+    // Without a Location of its own there is nothing to refresh from, and no peer Locations either.
+    expect(addDashSteering(mpd, { serverUri: 's', serviceLocation: 'a', baseUrl: 'b', peerLocations: [{ serviceLocation: 'p', url: 'u' }] })).not.toContain('<Location');
+  });
   it('refuses an MPD with BaseURLs of its own, with a code', () => {
     expect(() => addDashSteering(mpd.replace('<Period', '<BaseURL>http://o/</BaseURL><Period'), { serverUri: 's', serviceLocation: 'a', baseUrl: 'b' })).toThrow(EthleError);
   });
