@@ -8,7 +8,8 @@
 //   --receiver chromium|virtual (default chromium; virtual: packages/virtual-player in the client namespace)
 //   --receivers 1,4,16 (receivers in one cell; > 1 needs --receiver virtual)   --cell per-user|shared (shared needs --ran lte-a-walk)
 //   --join sync|spread (all within 2 s, or evenly over one segment)   --backhaul-mbps 300 (backhaul cap)
-//   --scheme … parts-2 with --ll   --ll (the low-latency renditions, players in LL mode)
+//   --scheme … parts-2 with --ll   --ll (the low-latency renditions, players in LL mode; auto decides in parts)
+//   --scheme … auto-w4 (the edge as a parent tier + 4 worker edges: serve --workers 4)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';

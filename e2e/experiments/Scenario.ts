@@ -12,7 +12,8 @@ export interface Scenario {
   ran: string;
   /**
    * `e2e` (straight to the origin, routed through the edge host), `hold-0`, `hold-N` (whole
-   * segments), `auto`, or with `ll` `parts-N` (the edge holds N LL-HLS parts / LL-DASH chunks).
+   * segments), `auto`, or with `ll` `parts-N` (the edge holds N LL-HLS parts / LL-DASH chunks);
+   * any of them but e2e with `-wN`: the edge as a parent tier and N worker edges on its box.
    */
   scheme: string;
   /** Play the origin's low-latency renditions (LL-HLS `ll/index.m3u8`, LL-DASH `ll.mpd`) in the players' LL modes. */
@@ -36,7 +37,8 @@ export interface Scenario {
   join?: 'sync' | 'spread';
 }
 
-const SCHEME = /^(e2e|auto|hold-\d+|hold-paper|parts-\d+)$/;
+// `-wN`: the edge as a parent tier + N worker edges (`ethle-edge serve --workers N`).
+const SCHEME = /^(e2e|(auto|hold-\d+|hold-paper|parts-\d+)(-w\d+)?)$/;
 
 /** Join offsets of a scenario's receivers, ms: evenly over 2 s (`sync`) or over one segment (`spread`). */
 export function joinOffsetsMs(s: Pick<Scenario, 'receivers' | 'join'>, segmentSeconds: number): number[] {
@@ -89,7 +91,7 @@ export function matrix(o: {
             for (const join of receivers > 1 ? joins : ['sync'])
               for (let repeat = 1; repeat <= o.repeats; repeat++)
                 for (const scheme of list(o.scheme)) {
-                  if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N, hold-paper, parts-N)`);
+                  if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N, hold-paper, parts-N; -wN for N worker edges)`);
                   if (scheme.startsWith('parts-') && !o.ll) throw new Error(`${scheme} holds LL parts: give --ll`);
                   const cc = (o.cc ?? 'bbr') as Scenario['cc'];
                   if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);

@@ -17,8 +17,12 @@ export function paperHoldX(stream: string, rttMs: number): number | undefined {
   return PAPER_TABLE_III_X[stream]?.[rttMs];
 }
 
-/** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto` → auto; e2e has none. */
+/** A scheme's edge worker count: `auto-w4` = `auto` through a parent tier and 4 worker edges (`serve --workers 4`). */
+const WORKERS = /-w(\d+)$/;
+
+/** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto` → auto (any `-wN` aside); e2e has none. */
 export function holdArg(scheme: string, stream: string, rttMs: number): string | undefined {
+  scheme = scheme.replace(WORKERS, '');
   if (scheme === 'e2e') return undefined;
   if (scheme === 'auto') return 'auto';
   // Held in parts (the edge's --hold-parts), not in whole segments.
@@ -34,12 +38,17 @@ export function holdArg(scheme: string, stream: string, rttMs: number): string |
 /**
  * The edge's hold flags for a scheme: `parts-N` holds N parts; `auto` on a low-latency stream lets
  * the edge decide in parts too (`--hold-parts auto`: LL features kept, the part model's N), so
- * `auto` means "the edge decides" for both kinds of stream. Undefined for e2e.
+ * `auto` means "the edge decides" for both kinds of stream. A `-wN` suffix runs the edge as a
+ * parent tier with N worker edges. Undefined for e2e.
  */
 export function edgeHoldArgs(scheme: string, stream: string, rttMs: number, ll: boolean): string[] | undefined {
   const hold = holdArg(scheme, stream, rttMs);
   if (hold === undefined) return undefined;
-  if (scheme.startsWith('parts-')) return ['--hold', '0', '--hold-parts', scheme.slice('parts-'.length)];
-  if (scheme === 'auto' && ll) return ['--hold', 'auto', '--hold-parts', 'auto'];
-  return ['--hold', hold];
+  const w = WORKERS.exec(scheme);
+  // LiveJack's "parent + K children" on one box: the parent owns the origin flows, K workers hold.
+  const workers = w ? ['--workers', w[1]!] : [];
+  const base = scheme.replace(WORKERS, '');
+  if (base.startsWith('parts-')) return ['--hold', '0', '--hold-parts', base.slice('parts-'.length), ...workers];
+  if (base === 'auto' && ll) return ['--hold', 'auto', '--hold-parts', 'auto', ...workers];
+  return ['--hold', hold, ...workers];
 }
