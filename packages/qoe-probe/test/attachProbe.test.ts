@@ -132,6 +132,29 @@ describe('attachProbe', () => {
     probe.destroy(); // idempotent
   });
 
+  it('LL-HLS parts: each part is timed by its own stats, so the clock stays right', () => {
+    const hls = new FakeHls();
+    const probe = attachProbe(hls, { heartbeatMs: 100, syncProbes: 0 });
+    // 0.5 s parts of 2 s fragments, 7 fragments: hls.js reports every part with the fragment's
+    // stats (set by its first part) and the part's own response (Date stamped mid-flight).
+    for (let sn = 0; sn < 7; sn++) {
+      const fragStats = response(100_000).stats;
+      for (let k = 0; k < 4; k++) {
+        vi.advanceTimersByTime(500 + 37 * sn + 11 * k); // parts arrive at varied phases of the server's second
+        const part = response(100_000);
+        hls.trigger('hlsFragLoaded', { frag: { sn, url: `http://o/s${sn}.m4s`, type: 'main', duration: 2, level: 0, stats: fragStats }, part: { url: `http://o/s${sn}.${k}.m4s`, duration: 0.5, stats: part.stats }, networkDetails: part.networkDetails });
+      }
+    }
+    const r = probe.report();
+    expect(Math.abs(r.clock!.offsetMs - SERVER_AHEAD_MS)).toBeLessThanOrEqual(r.clock!.precisionMs);
+    expect(r.clock!.precisionMs).toBeLessThan(500);
+    // One timing per part, named by the part, its own duration.
+    const media = r.segments.list.filter((x) => x.kind === 'media');
+    expect(media).toHaveLength(28);
+    expect(media[1]!.url).toBe('http://o/s0.1.m4s');
+    probe.destroy();
+  });
+
   it('refines the clock with a few manifest GETs timed to bisect the server second, and stops', async () => {
     const requests: number[] = [];
     vi.stubGlobal('fetch', async (url: string) => {

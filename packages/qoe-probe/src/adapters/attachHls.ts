@@ -79,11 +79,16 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, ctx: AdapterContext, 
     },
     [FRAG_LOADED]: (_e, d) => {
       const f = d.frag;
-      const s: Stats = f.stats;
+      // LL-HLS: hls.js loads parts and reports each with the *fragment's* stats (its first part's
+      // start and first byte) but the part's own response headers. Timed by the fragment, a later
+      // part's Date would look like it was stamped before its request was sent, and the clock
+      // estimate would come out too far ahead (true latency 0.2–0.45 s high in our LL runs).
+      const p = d.part;
+      const s: Stats = (p ?? f).stats;
       const l = s.loading;
       const init = f.sn === 'initSegment';
       sink.segment(
-        timing(init ? 'init' : 'media', f.url, f.type, fromPerf(l.start), fromPerf(l.first), fromPerf(l.end), s.loaded, init ? 0 : f.duration, String(f.level)),
+        timing(init ? 'init' : 'media', p?.url ?? f.url, f.type, fromPerf(l.start), fromPerf(l.first), fromPerf(l.end), s.loaded, init ? 0 : (p?.duration ?? f.duration), String(f.level)),
       );
       response(s, d.networkDetails);
     },
