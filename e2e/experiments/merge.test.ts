@@ -4,13 +4,13 @@ import { mergeRuns, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.j
 import { edgeHoldArgs, holdArg, paperHoldX } from './paperHoldX.js';
 import { receiverPairs } from './receiverPairs.js';
 
-function run(o: { id: string; scheme: string; startupS: number; stallS?: number; stalls?: number; latencyS?: number; rttMs?: number; stream?: string; invalid?: string; x?: number; receiver?: 'chromium' | 'virtual'; startedAt?: string }): MergedRun {
+function run(o: { id: string; scheme: string; startupS: number; stallS?: number; stalls?: number; latencyS?: number; rttMs?: number; stream?: string; invalid?: string; x?: number; receiver?: 'chromium' | 'virtual'; startedAt?: string; player?: 'hls' | 'dash' }): MergedRun {
   const stalls = o.stalls ?? 0;
   return {
     v: 1,
     id: o.id,
     startedAt: o.startedAt ?? '2026-11-23T00:00:00.000Z',
-    scenario: { stream: o.stream ?? '15M-2s', player: 'hls', scheme: o.scheme, rttMs: o.rttMs ?? 224, durationS: 120, ran: 'lte-a', ...(o.receiver ? { receiver: o.receiver } : {}) },
+    scenario: { stream: o.stream ?? '15M-2s', player: o.player ?? 'hls', scheme: o.scheme, rttMs: o.rttMs ?? 224, durationS: 120, ran: 'lte-a', ...(o.receiver ? { receiver: o.receiver } : {}) },
     report: {
       startupMs: o.startupS * 1000,
       stalls: { count: stalls, totalMs: (o.stallS ?? 0) * 1000, list: [] },
@@ -107,10 +107,21 @@ describe('mergeRuns: shards into summary.csv / runs.csv', () => {
     expect(m.summary[2]!.x).toBe('4');
   });
 
-  it('writes exactly the issue’s summary columns, quoting what needs it', () => {
+  it('never averages two players together: dash.js runs are a cell of their own', () => {
+    const m = mergeRuns([
+      { run: run({ id: 'h', scheme: 'e2e', startupS: 2 }), source: 's' },
+      { run: run({ id: 'd', scheme: 'e2e', startupS: 4, player: 'dash' }), source: 's' },
+    ]);
+    expect(m.summary.map((r) => [r.cell, r.startup_s])).toEqual([
+      ['15M-2s @ 224 ms [chromium, dash.js]', '4.00'],
+      ['15M-2s @ 224 ms [chromium]', '2.00'],
+    ]);
+  });
+
+  it('writes the issue’s summary columns (and the declared hold), quoting what needs it', () => {
     const csv = toCsv(SUMMARY_COLUMNS, [{ cell: 'a, b', rtt_ms: 224, stream: 's', scheme: 'e2e', runs: 1, startup_s: '1.00', buffering_s: '', stalls: '0.00', latency_s: '9.00', x: '' }]);
-    expect(csv.split('\n')[0]).toBe('cell,rtt_ms,stream,scheme,runs,startup_s,buffering_s,stalls,latency_s,x');
-    expect(csv.split('\n')[1]).toBe('"a, b",224,s,e2e,1,1.00,,0.00,9.00,');
+    expect(csv.split('\n')[0]).toBe('cell,rtt_ms,stream,scheme,runs,startup_s,buffering_s,stalls,latency_s,x,hold_s');
+    expect(csv.split('\n')[1]).toBe('"a, b",224,s,e2e,1,1.00,,0.00,9.00,,');
   });
 });
 

@@ -7,18 +7,25 @@ import { paperHoldX } from './paperHoldX.js';
 export type MergedRun = RunResult & { invalid?: string };
 
 /** summary.csv's columns, in order (issue 16 item 4). */
-export const SUMMARY_COLUMNS = ['cell', 'rtt_ms', 'stream', 'scheme', 'runs', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x'] as const;
-export const RUNS_COLUMNS = ['id', 'cell', 'rtt_ms', 'stream', 'scheme', 'receiver', 'repeat', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'invalid', 'source'] as const;
+export const SUMMARY_COLUMNS = ['cell', 'rtt_ms', 'stream', 'scheme', 'runs', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s'] as const;
+export const RUNS_COLUMNS = ['id', 'cell', 'rtt_ms', 'stream', 'scheme', 'receiver', 'repeat', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s', 'invalid', 'source'] as const;
 export const COUNTS_COLUMNS = ['cell', 'scheme', 'total', 'valid', 'invalid'] as const;
 
 /** Chromium or virtual: the scenario says (runs since issue 16), else the virtual report's own mark. */
 export const receiverOf = (r: MergedRun): string => r.scenario.receiver ?? ((r.report as { receiver?: string }).receiver === 'virtual' ? 'virtual' : 'chromium');
 
-/** The merged cell of a run: stream @ RTT (with non-default network settings) and the receiver kind, e.g. `15M-2s @ 224 ms [virtual]`. */
+/**
+ * The merged cell of a run: stream @ RTT (with non-default network settings), the receiver kind
+ * and dash.js when it played (hls.js is the default), e.g. `15M-2s @ 224 ms [virtual]`,
+ * `15M-2s LL @ 224 ms [chromium, dash.js]`: runs of two players are never averaged together.
+ */
 export function mergedCell(r: MergedRun): string {
   const ran = r.scenario.ran && r.scenario.ran !== 'lte-a' ? `, ${r.scenario.ran}` : '';
-  return `${cellOf(r)}${ran} [${receiverOf(r)}]`;
+  return `${cellOf(r)}${ran} [${receiverOf(r)}${r.scenario.player === 'dash' ? ', dash.js' : ''}]`;
 }
+
+/** What the edge declared it held (X-Ethle-Hold-Seconds as the player's probe read it), s; 0 for E2E. */
+const holdSecondsOf = (r: MergedRun): number | null => (typeof r.report.holdSeconds === 'number' ? r.report.holdSeconds : null);
 
 /** The x a run held: hold-N's N, hold-paper's Table III x, what auto ended with; undefined for E2E. */
 export function runX(r: MergedRun): number | undefined {
@@ -91,6 +98,7 @@ export function mergeRuns(inputs: { run: MergedRun; source: string }[]) {
       stalls: formatMeanCi(meanCi(m.map((s) => s.stallCount))),
       latency_s: formatMeanCi(meanCi(m.map((s) => s.latencyS))),
       x: xs.join('/'),
+      hold_s: formatMeanCi(meanCi(valid.map((x) => holdSecondsOf(x.run)))),
     });
     counts.push({ cell: mergedCell(r0), scheme: r0.scenario.scheme, total: g.length, valid: valid.length, invalid: g.length - valid.length });
   }
@@ -110,6 +118,7 @@ export function mergeRuns(inputs: { run: MergedRun; source: string }[]) {
       stalls: s.stallCount,
       latency_s: f(s.latencyS),
       x: runX(run) ?? '',
+      hold_s: f(holdSecondsOf(run)),
       invalid: run.invalid ?? '',
       source,
     };
