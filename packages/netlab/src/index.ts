@@ -9,6 +9,7 @@ export { startRelay, type Relay, type LinkStats, type DirectionStats } from './r
 export { LatenessHistogram, type LatenessSummary } from './relay/LatenessHistogram.js';
 export type { RelayConfig } from './relay/relayMain.js';
 export { freePorts } from './testbed/freePorts.js';
+export { makeRealtime, type RealtimeOptions } from './testbed/makeRealtime.js';
 export { NetlabError, type NetlabErrorCode } from './errors/NetlabError.js';
 export { relayTimingProblems, LATE_P99_LIMIT_MS } from './relay/relayTimingProblems.js';
 export { startCpuHogs } from './validate/startCpuHogs.js';
