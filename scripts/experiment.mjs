@@ -14,9 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 
-const { values: a, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
+const options = {
     rtt: { type: 'string', default: '224' },
     stream: { type: 'string', default: '15M-2s' },
     ran: { type: 'string', default: 'lte-a' },
@@ -34,8 +32,23 @@ const { values: a, positionals } = parseArgs({
     out: { type: 'string', default: 'results' },
     ll: { type: 'boolean', default: false },
     shard: { type: 'string' },
-  },
-});
+    help: { type: 'boolean', short: 'h', default: false },
+};
+let parsed;
+try {
+  parsed = parseArgs({ allowPositionals: true, options });
+} catch (e) {
+  console.error(`experiment: ${e.message.split('. ')[0]} (npm run experiment -- --help lists the options)`);
+  process.exit(2);
+}
+const { values: a, positionals } = parsed;
+if (a.help) {
+  // The usage is this file's header comment, so the two cannot drift apart.
+  const { readFileSync } = await import('node:fs');
+  const head = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1).filter((l) => l.startsWith('//'));
+  console.log(head.map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
 if (process.getuid?.() !== 0) {
   console.error('experiment: needs root (network namespaces); run as root or with sudo');
   process.exit(2);
