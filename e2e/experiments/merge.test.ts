@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMeanCi, meanCi, t95 } from './meanCi.js';
-import { mergeRuns, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.js';
+import { mergeRows, mergeRuns, readRunsCsv, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.js';
 import { edgeHoldArgs, holdArg, paperHoldX } from './paperHoldX.js';
 import { receiverPairs } from './receiverPairs.js';
 
@@ -161,5 +161,32 @@ describe('receiverPairs: Chromium vs virtual on the same seed', () => {
       ['15M-2s-224ms-lte-a-auto-hls-r1', false, false, false], // +20 %, 2 s of 10 s = 20 % > max(1 s, 15 %), 3 vs 1
       ['15M-2s-224ms-lte-a-e2e-hls-r1', true, true, true], // +12.5 %, 0.9 s ≤ 1 s, 0 vs 1
     ]);
+  });
+});
+
+describe('runs.csv as a merge input (shards merged in earlier sessions)', () => {
+  it('a merge of the runs.csv it wrote gives the same summary, and rows meet new run files', () => {
+    const first = mergeRuns([
+      { run: run({ id: 'a1', scheme: 'e2e', startupS: 4, stallS: 2, stalls: 1, stream: '50M-2s' }), source: 'session1' },
+      { run: run({ id: 'a2', scheme: 'e2e', startupS: 6, stallS: 4, stalls: 3, stream: '50M-2s' }), source: 'session1' },
+      { run: run({ id: 'a3', scheme: 'e2e', startupS: 100, invalid: 'relay late: ran down p99 3 ms, "quoted"', stream: '50M-2s' }), source: 'session1' },
+      { run: run({ id: 'b1', scheme: 'auto', startupS: 2, x: 2, player: 'dash' }), source: 'session1' },
+    ]);
+    const rows = readRunsCsv(toCsv(RUNS_COLUMNS, first.runs), 'runs.csv');
+    expect(rows.find((r) => r.id === 'a3')!.invalid).toBe('relay late: ran down p99 3 ms, "quoted"');
+    expect(rows.find((r) => r.id === 'b1')).toMatchObject({ cell: '15M-2s @ 224 ms [chromium, dash.js]', x: 2, source: 'session1', startupS: 2 });
+    const again = mergeRows(rows);
+    expect(again.summary).toEqual(first.summary);
+    expect(again.counts).toEqual(first.counts);
+    // The next session's run files join the same cells.
+    const next = mergeRuns([{ run: run({ id: 'a4', scheme: 'e2e', startupS: 8, stallS: 0, stalls: 0, stream: '50M-2s' }), source: 'session2' }], rows);
+    expect(next.summary.find((r) => r.stream === '50M-2s')).toMatchObject({ runs: 3, startup_s: formatMeanCi(meanCi([4, 6, 8])) });
+    expect(next.runs.map((r) => r.source)).toEqual(['session1', 'session1', 'session1', 'session2', 'session1']);
+  });
+
+  it('an older runs.csv without the newer columns still reads; a CSV that is not runs.csv is refused', () => {
+    const rows = readRunsCsv('id,cell,rtt_ms,stream,scheme,receiver,repeat,startup_s,buffering_s,stalls,latency_s,x,hold_s,invalid,source\nr1,15M-2s @ 224 ms [virtual],224,15M-2s,auto,virtual,1,3.10,0.00,0,9.50,2,4.00,,old\n', 'old.csv');
+    expect(rows).toEqual([expect.objectContaining({ id: 'r1', rttMs: 224, x: 2, holdS: 4, cpuPressure: null, startedAt: '', source: 'old' })]);
+    expect(() => readRunsCsv('cell,rtt_ms\na,1\n', 'summary.csv')).toThrow(/not a runs.csv/);
   });
 });

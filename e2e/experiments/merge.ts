@@ -1,28 +1,34 @@
 /**
- * `npm run experiment:merge -- DIR… --out docs/experiments/paper-matrix/`: joins the run files of
- * several result directories (shards run on different machines) into summary.csv (per cell ×
+ * `npm run experiment:merge -- DIR|runs.csv … --out docs/experiments/paper-matrix/`: joins the run
+ * files of several result directories (shards run on different machines) and the rows of earlier
+ * runs.csv files (shards merged and committed by earlier sessions) into summary.csv (per cell ×
  * scheme: mean±95 % half-width over valid runs), runs.csv (every run, invalid ones marked),
  * counts.csv (runs per group, how many invalid) and tableII.md.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { COUNTS_COLUMNS, mergeRuns, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.js';
+import { COUNTS_COLUMNS, mergeRuns, readRunsCsv, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun, type RunRow } from './mergeRuns.js';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' } } });
 if (!values.out || positionals.length === 0) {
-  console.error('usage: npm run experiment:merge -- DIR [DIR…] --out OUTDIR');
+  console.error('usage: npm run experiment:merge -- DIR|runs.csv [DIR|runs.csv…] --out OUTDIR');
   process.exit(2);
 }
 const SKIP = new Set(['summary.json', 'tableIII.json']);
 const inputs: { run: MergedRun; source: string }[] = [];
+const earlier: RunRow[] = [];
 for (const dir of positionals) {
+  if (statSync(dir, { throwIfNoEntry: false })?.isFile()) {
+    earlier.push(...readRunsCsv(readFileSync(dir, 'utf8'), dir));
+    continue;
+  }
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.json') && !SKIP.has(f))) {
     const run = JSON.parse(readFileSync(join(dir, f), 'utf8')) as MergedRun;
     if (run.v === 1 && run.scenario && run.report) inputs.push({ run, source: dir });
   }
 }
-const m = mergeRuns(inputs);
+const m = mergeRuns(inputs, earlier);
 mkdirSync(values.out, { recursive: true });
 writeFileSync(join(values.out, 'summary.csv'), toCsv(SUMMARY_COLUMNS, m.summary));
 writeFileSync(join(values.out, 'runs.csv'), toCsv(RUNS_COLUMNS, m.runs));

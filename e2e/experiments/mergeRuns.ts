@@ -4,12 +4,39 @@ import { formatMeanCi, meanCi } from './meanCi.js';
 import { paperHoldX } from './paperHoldX.js';
 
 /** A run file as the experiments write it (runScenario's ExperimentRun, as far as merging reads it). */
-export type MergedRun = RunResult & { invalid?: string };
+export type MergedRun = RunResult & { invalid?: string; box?: { cpuPressure?: number } };
 
 /** summary.csv's columns, in order (issue 16 item 4). */
 export const SUMMARY_COLUMNS = ['cell', 'rtt_ms', 'stream', 'scheme', 'runs', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s'] as const;
-export const RUNS_COLUMNS = ['id', 'cell', 'rtt_ms', 'stream', 'scheme', 'receiver', 'repeat', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s', 'invalid', 'source'] as const;
+/**
+ * runs.csv's columns: one run each, everything the summary is made of — so a runs.csv committed
+ * by one session is itself an input of the next merge (shards of a matrix run in different
+ * sessions or on different machines meet in one summary without keeping the run files).
+ */
+export const RUNS_COLUMNS = ['id', 'cell', 'rtt_ms', 'stream', 'scheme', 'receiver', 'repeat', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s', 'cpu_pressure', 'started_at', 'invalid', 'source'] as const;
 export const COUNTS_COLUMNS = ['cell', 'scheme', 'total', 'valid', 'invalid'] as const;
+
+/** One run as runs.csv has it: text fields as written, numbers parsed (null when empty). */
+export interface RunRow {
+  id: string;
+  cell: string;
+  rttMs: number | null;
+  stream: string;
+  scheme: string;
+  receiver: string;
+  repeat: number | null;
+  startupS: number | null;
+  bufferingS: number | null;
+  stalls: number | null;
+  latencyS: number | null;
+  x: number | null;
+  holdS: number | null;
+  /** Share of the run's time some task waited for a CPU (/proc/pressure/cpu "some"): how busy the box was. */
+  cpuPressure: number | null;
+  startedAt: string;
+  invalid: string;
+  source: string;
+}
 
 /** Chromium or virtual: the scenario says (runs since issue 16), else the virtual report's own mark. */
 export const receiverOf = (r: MergedRun): string => r.scenario.receiver ?? ((r.report as { receiver?: string }).receiver === 'virtual' ? 'virtual' : 'chromium');
@@ -42,28 +69,110 @@ const csvCell = (v: unknown) => {
 };
 export const toCsv = (columns: readonly string[], rows: Record<string, unknown>[]) => `${[columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))].join('\n')}\n`;
 
+/** A run file reduced to its runs.csv row. */
+export function runRow(run: MergedRun, source: string): RunRow {
+  const s = summarizeRun(run);
+  return {
+    id: run.id,
+    cell: mergedCell(run),
+    rttMs: run.scenario.rttMs ?? null,
+    stream: run.scenario.stream,
+    scheme: run.scenario.scheme,
+    receiver: receiverOf(run),
+    repeat: run.scenario.repeat ?? null,
+    startupS: s.startupS,
+    bufferingS: s.stallS,
+    stalls: s.stallCount,
+    latencyS: s.latencyS,
+    x: runX(run) ?? null,
+    holdS: holdSecondsOf(run),
+    cpuPressure: run.box?.cpuPressure ?? null,
+    startedAt: run.startedAt,
+    invalid: run.invalid ?? '',
+    source,
+  };
+}
+
+/** Splits CSV text as toCsv writes it (quoted fields with doubled quotes). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
+    else if (c !== '\r') field += c;
+  }
+  if (field !== '' || row.length > 0) row.push(field), rows.push(row);
+  return rows;
+}
+
+/**
+ * Reads a runs.csv back into rows (one a merge wrote, now or in an earlier round: columns are
+ * found by name, and one it lacks is empty). `source` keeps the row's own when it has one.
+ */
+export function readRunsCsv(text: string, source: string): RunRow[] {
+  const [head, ...body] = parseCsv(text);
+  if (!head || !head.includes('id') || !head.includes('cell') || !head.includes('scheme')) throw new Error(`${source}: not a runs.csv (no id, cell and scheme columns)`);
+  const col = (r: string[], name: string) => r[head.indexOf(name)] ?? '';
+  const num = (v: string) => (v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
+  return body
+    .filter((r) => r.length > 1)
+    .map((r) => ({
+      id: col(r, 'id'),
+      cell: col(r, 'cell'),
+      rttMs: num(col(r, 'rtt_ms')),
+      stream: col(r, 'stream'),
+      scheme: col(r, 'scheme'),
+      receiver: col(r, 'receiver'),
+      repeat: num(col(r, 'repeat')),
+      startupS: num(col(r, 'startup_s')),
+      bufferingS: num(col(r, 'buffering_s')),
+      stalls: num(col(r, 'stalls')),
+      latencyS: num(col(r, 'latency_s')),
+      x: num(col(r, 'x')),
+      holdS: num(col(r, 'hold_s')),
+      cpuPressure: num(col(r, 'cpu_pressure')),
+      startedAt: col(r, 'started_at'),
+      invalid: col(r, 'invalid'),
+      source: col(r, 'source') || source,
+    }));
+}
+
 /**
  * Joins runs from several shards: one run per id (a repeated id keeps the later start and is
  * reported), grouped by cell × scheme. Invalid runs (relay timing, `invalid` set) stay in runs.csv
  * and are counted, but no mean includes them. Metrics are `mean±half` of the 95 % interval
- * (Student's t over the valid runs); x is the held x, or auto's values joined by `/`.
+ * (Student's t over the valid runs); x is the held x, or auto's values joined by `/`. Run files
+ * and rows of earlier runs.csv files merge alike.
  */
-export function mergeRuns(inputs: { run: MergedRun; source: string }[]) {
-  const byId = new Map<string, { run: MergedRun; source: string }>();
+export function mergeRuns(inputs: { run: MergedRun; source: string }[], earlier: RunRow[] = []) {
+  return mergeRows([...earlier, ...inputs.map((x) => runRow(x.run, x.source))]);
+}
+
+export function mergeRows(rows: RunRow[]) {
+  const byId = new Map<string, RunRow>();
   const duplicates: string[] = [];
-  for (const x of inputs) {
-    const had = byId.get(x.run.id);
+  for (const r of rows) {
+    const had = byId.get(r.id);
     if (had) {
-      duplicates.push(x.run.id);
-      if (had.run.startedAt >= x.run.startedAt) continue;
+      duplicates.push(r.id);
+      if (had.startedAt >= r.startedAt) continue;
     }
-    byId.set(x.run.id, x);
+    byId.set(r.id, r);
   }
-  const all = [...byId.values()].sort((a, b) => a.run.id.localeCompare(b.run.id));
-  const groups = new Map<string, typeof all>();
-  for (const x of all) {
-    const k = `${mergedCell(x.run)}\u0000${x.run.scenario.scheme}`;
-    groups.set(k, [...(groups.get(k) ?? []), x]);
+  const all = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+  const groups = new Map<string, RunRow[]>();
+  for (const r of all) {
+    const k = `${r.cell}\u0000${r.scheme}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   const schemeRank = (s: string) => (s === 'e2e' ? 0 : s === 'hold-paper' ? 50 : s === 'auto' ? 100 : s.startsWith('hold-') ? 1 + Number(s.slice(5)) : 200);
   const streamRank = (st: string) => {
@@ -71,57 +180,50 @@ export function mergeRuns(inputs: { run: MergedRun; source: string }[]) {
     return p ? p.bitrateMbps * 100 + p.segmentSeconds : 1e9;
   };
   const keys = [...groups.keys()].sort((a, b) => {
-    const [ra, rb] = [groups.get(a)![0]!.run, groups.get(b)![0]!.run];
-    return (
-      (ra.scenario.rttMs ?? 0) - (rb.scenario.rttMs ?? 0) ||
-      streamRank(ra.scenario.stream) - streamRank(rb.scenario.stream) ||
-      mergedCell(ra).localeCompare(mergedCell(rb)) ||
-      schemeRank(ra.scenario.scheme) - schemeRank(rb.scenario.scheme)
-    );
+    const [ra, rb] = [groups.get(a)![0]!, groups.get(b)![0]!];
+    return (ra.rttMs ?? 0) - (rb.rttMs ?? 0) || streamRank(ra.stream) - streamRank(rb.stream) || ra.cell.localeCompare(rb.cell) || schemeRank(ra.scheme) - schemeRank(rb.scheme);
   });
   const summary: Record<string, unknown>[] = [];
   const counts: Record<string, unknown>[] = [];
   for (const k of keys) {
     const g = groups.get(k)!;
-    const r0 = g[0]!.run;
-    const valid = g.filter((x) => !x.run.invalid);
-    const m = valid.map((x) => summarizeRun(x.run));
-    const xs = [...new Set(valid.map((x) => runX(x.run)).filter((v): v is number => v !== undefined))].sort((a, b) => a - b);
+    const r0 = g[0]!;
+    const valid = g.filter((r) => !r.invalid);
+    const xs = [...new Set(valid.map((r) => r.x).filter((v): v is number => v !== null))].sort((a, b) => a - b);
     summary.push({
-      cell: mergedCell(r0),
-      rtt_ms: r0.scenario.rttMs ?? '',
-      stream: r0.scenario.stream,
-      scheme: r0.scenario.scheme,
+      cell: r0.cell,
+      rtt_ms: r0.rttMs ?? '',
+      stream: r0.stream,
+      scheme: r0.scheme,
       runs: valid.length,
-      startup_s: formatMeanCi(meanCi(m.map((s) => s.startupS))),
-      buffering_s: formatMeanCi(meanCi(m.map((s) => s.stallS))),
-      stalls: formatMeanCi(meanCi(m.map((s) => s.stallCount))),
-      latency_s: formatMeanCi(meanCi(m.map((s) => s.latencyS))),
+      startup_s: formatMeanCi(meanCi(valid.map((r) => r.startupS))),
+      buffering_s: formatMeanCi(meanCi(valid.map((r) => r.bufferingS))),
+      stalls: formatMeanCi(meanCi(valid.map((r) => r.stalls))),
+      latency_s: formatMeanCi(meanCi(valid.map((r) => r.latencyS))),
       x: xs.join('/'),
-      hold_s: formatMeanCi(meanCi(valid.map((x) => holdSecondsOf(x.run)))),
+      hold_s: formatMeanCi(meanCi(valid.map((r) => r.holdS))),
     });
-    counts.push({ cell: mergedCell(r0), scheme: r0.scenario.scheme, total: g.length, valid: valid.length, invalid: g.length - valid.length });
+    counts.push({ cell: r0.cell, scheme: r0.scheme, total: g.length, valid: valid.length, invalid: g.length - valid.length });
   }
-  const f = (v: number | null) => (v === null ? '' : v.toFixed(2));
-  const runs = all.map(({ run, source }) => {
-    const s = summarizeRun(run);
-    return {
-      id: run.id,
-      cell: mergedCell(run),
-      rtt_ms: run.scenario.rttMs ?? '',
-      stream: run.scenario.stream,
-      scheme: run.scenario.scheme,
-      receiver: receiverOf(run),
-      repeat: run.scenario.repeat ?? '',
-      startup_s: f(s.startupS),
-      buffering_s: f(s.stallS),
-      stalls: s.stallCount,
-      latency_s: f(s.latencyS),
-      x: runX(run) ?? '',
-      hold_s: f(holdSecondsOf(run)),
-      invalid: run.invalid ?? '',
-      source,
-    };
-  });
-  return { summary, runs, counts, duplicates, invalid: all.filter((x) => x.run.invalid).length };
+  const f = (v: number | null, digits = 2) => (v === null ? '' : v.toFixed(digits));
+  const runs = all.map((r) => ({
+    id: r.id,
+    cell: r.cell,
+    rtt_ms: r.rttMs ?? '',
+    stream: r.stream,
+    scheme: r.scheme,
+    receiver: r.receiver,
+    repeat: r.repeat ?? '',
+    startup_s: f(r.startupS),
+    buffering_s: f(r.bufferingS),
+    stalls: r.stalls ?? '',
+    latency_s: f(r.latencyS),
+    x: r.x ?? '',
+    hold_s: f(r.holdS),
+    cpu_pressure: f(r.cpuPressure, 3),
+    started_at: r.startedAt,
+    invalid: r.invalid,
+    source: r.source,
+  }));
+  return { summary, runs, counts, duplicates, invalid: all.filter((r) => r.invalid).length };
 }

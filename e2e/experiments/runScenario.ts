@@ -12,6 +12,7 @@ import { playVirtualInTestbed, type VirtualOutcome } from './playVirtualInTestbe
 import { scaleFigures, type ReceiverFigures, type ScaleFigures } from './scaleFigures.js';
 import { joinOffsetsMs, scenarioId, type Scenario } from './Scenario.js';
 import { fetchIn, metric, metricSum, waitForLine } from './testbedIo.js';
+import { cpuPressureMeter } from './cpuPressure.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ORIGIN_BIN = join(root, 'packages/live-origin/bin/ethle-origin.js');
@@ -38,6 +39,8 @@ function ranSpec(ran: string, seed: number): LinkSpec {
 export type ExperimentRun = RunResult & {
   links?: Record<'ran' | 'backhaul', Record<'up' | 'down', { lateness: LatenessSummary }>>;
   invalid?: string;
+  /** How busy the box was while the receivers played: the share of time some task waited for a CPU (PSI). */
+  box?: { cpuPressure?: number };
   receivers?: ReceiverFigures[];
   scale?: ScaleFigures;
 };
@@ -121,6 +124,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     sampler = sampleBackhaul(tb, s.durationS + Math.ceil(Math.max(...offsetsMs) / 1000) + 120);
     const bytesBefore = (await tb.stats()).backhaul.down.bytes;
     const t0 = performance.now();
+    const pressure = cpuPressureMeter();
     let outcomes: VirtualOutcome[];
     if (s.receiver === 'virtual') {
       const forward = forwardBufferSeconds(spec.segmentBytes, spec.segmentSeconds);
@@ -140,6 +144,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       outcomes = [{ receiver: 0, run: { v: 1, id: scenarioId(s), startedAt, scenario: { stream: s.stream, player: s.player, scheme: s.scheme, durationS: s.durationS }, report } }];
     }
     sampler.stop();
+    const cpuPressure = pressure();
     const playedS = (performance.now() - t0) / 1000;
     const first = outcomes.find((o): o is Extract<VirtualOutcome, { run: RunResult }> => 'run' in o);
     if (!first) throw new Error(`no receiver played: ${outcomes.map((o) => ('error' in o ? o.error : '')).join('; ')}`);
@@ -171,6 +176,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(s.backhaulMbps ? { backhaulMbps: s.backhaulMbps } : {}),
       },
       report,
+      ...(cpuPressure !== undefined ? { box: { cpuPressure } } : {}),
       edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, k]) => a + k, 0) / segs.length : undefined },
     };
     let redirects: number | undefined;
