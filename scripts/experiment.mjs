@@ -11,6 +11,8 @@
 //   --scheme … parts-2 with --ll   --ll (the low-latency renditions, players in LL mode; auto decides in parts)
 //   --scheme … auto-w4 (the edge as a parent tier + 4 worker edges: serve --workers 4)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
+//   --parallel K (virtual receivers only: K testbeds at once on this machine; each run records the
+//     box's CPU pressure, so whether they disturbed each other is in the results — docs/experiments.md)
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 
@@ -32,6 +34,7 @@ const options = {
     out: { type: 'string', default: 'results' },
     ll: { type: 'boolean', default: false },
     shard: { type: 'string' },
+    parallel: { type: 'string', default: '1' },
     help: { type: 'boolean', short: 'h', default: false },
 };
 let parsed;
@@ -53,6 +56,16 @@ if (process.getuid?.() !== 0) {
   console.error('experiment: needs root (network namespaces); run as root or with sudo');
   process.exit(2);
 }
+const parallel = Number(a.parallel);
+if (!(Number.isInteger(parallel) && parallel >= 1 && parallel <= 8)) {
+  console.error(`experiment: --parallel must be an integer 1–8, got ${a.parallel}`);
+  process.exit(2);
+}
+if (parallel > 1 && a.receiver !== 'virtual') {
+  // Chromium decoding 4K-sized segments takes most of a core: two at once measure the box.
+  console.error('experiment: --parallel > 1 needs --receiver virtual (Chromium runs one at a time)');
+  process.exit(2);
+}
 const root = new URL('..', import.meta.url).pathname;
 const env = {
   ...process.env,
@@ -61,6 +74,7 @@ const env = {
   EXP_TCP_BUFFERS: a['tcp-buffers'],
   EXP_RECEIVER: a.receiver, EXP_RECEIVERS: a.receivers, EXP_CELL: a.cell, EXP_JOIN: a.join, EXP_BACKHAUL_MBPS: a['backhaul-mbps'],
   EXP_LL: a.ll ? '1' : '0',
+  EXP_WORKERS: String(parallel),
   EXP_OUT: new URL(a.out, `file://${process.cwd()}/`).pathname,
 };
 const args = ['playwright', 'test', '-c', 'e2e/experiments/playwright.config.ts', ...(a.shard ? [`--shard=${a.shard}`] : []), ...positionals];

@@ -7,7 +7,10 @@ export default defineConfig({
   testDir: '.',
   testMatch: 'matrix.spec.ts',
   timeout: 30 * 60_000,
-  workers: 1, // one testbed at a time: runs share this machine's two cores
+  // One testbed at a time by default: runs share this machine's two cores. `--parallel K` (virtual
+  // receivers only) runs K; each run records the box's CPU pressure, so the cost is visible.
+  workers: Number(process.env.EXP_WORKERS || 1),
+  fullyParallel: true,
   retries: 0,
   reporter: [['list']],
   globalTeardown: './globalTeardown.ts',
