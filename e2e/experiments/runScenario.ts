@@ -1,8 +1,8 @@
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserType } from '@playwright/test';
-import { backhaul, createTestbed, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
+import { backhaul, createTestbed, hashUnit, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, rotateTrace, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { edgeHoldArgs, holdArg } from './paperHoldX.js';
@@ -22,11 +22,23 @@ function ranSpec(ran: string, seed: number): LinkSpec {
   // The earlier model (a delay walk), so runs made with it can be repeated.
   if (ran === 'lte-a-walk') return lteAWalk({ seed });
   if (ran === 'none') return symmetric({ delayMs: 0.5 });
-  if (ran.startsWith('trace:')) {
-    const traceMs = parseMahimahiTrace(readFileSync(ran.slice(6), 'utf8'));
-    return { down: { delayMs: 20, traceMs }, up: { delayMs: 20, rateMbps: 50 } };
-  }
+  if (ran.startsWith('trace:')) return traceSpec(ran.slice('trace:'.length), seed);
   throw new Error(`unknown RAN profile ${ran} (lte-a, lte-a-walk, none, trace:FILE)`);
+}
+
+/**
+ * A mahimahi trace as the radio: FILE shapes the downlink, and its uplink sibling (`X.down` →
+ * `X.up`, recorded on the same drive) the uplink when there is one, else a 50 Mbit/s uplink. Both
+ * start at one offset drawn from the run's seed, so each repeat drives through another stretch of
+ * the trace (the same stretch for every scheme of a repeat: common random numbers). 20 ms each way
+ * on top, the LTE-A cell's idle RTT (docs/netlab.md).
+ */
+function traceSpec(file: string, seed: number): LinkSpec {
+  const down = parseMahimahiTrace(readFileSync(file, 'utf8'));
+  const offsetMs = hashUnit(seed, 1) * down[down.length - 1]!;
+  const upFile = file.endsWith('.down') ? `${file.slice(0, -'.down'.length)}.up` : undefined;
+  const up = upFile && existsSync(upFile) ? { delayMs: 20, traceMs: rotateTrace(parseMahimahiTrace(readFileSync(upFile, 'utf8')), offsetMs) } : { delayMs: 20, rateMbps: 50 };
+  return { down: { delayMs: 20, traceMs: rotateTrace(down, offsetMs) }, up };
 }
 
 /**

@@ -1,6 +1,7 @@
 export { createTestbed, cleanupTestbeds, NS_PREFIX, type Testbed, type TestbedOptions, type Host, type HostName, type CongestionControl } from './testbed/createTestbed.js';
 export { symmetric, type LinkSpec, type DirectionSpec, type RadioCellSpec } from './relay/LinkSpec.js';
 export { DirectionShaper, parseMahimahiTrace, type ShaperStats } from './relay/DirectionShaper.js';
+export { rotateTrace } from './relay/rotateTrace.js';
 export { LTE_A, LTE_A_WALK, LTE_A_CELL, lteA, lteAWalk, othersForLoad, backhaul, PAPER_RTT_MS } from './profiles.js';
 export { CellScheduler, type CellDrop } from './relay/CellScheduler.js';
 export { CellLoad } from './relay/CellLoad.js';
