@@ -118,6 +118,26 @@ describe('LL-HLS with --hold-parts 2', () => {
     for (const [, count] of Object.entries(origin.stats().blocking)) expect(count).toBe(1);
   });
 
+  it('a parked reload is answered within one part duration of the held view listing its part', async () => {
+    // The held view lists part P once the origin has produced P + N: a direct blocking request to
+    // the origin for P + N returns at that moment, so the two answers may differ by the edge's own
+    // poll and rewrite, never by a part (0.5 s) or more — an edge that found out at its next
+    // periodic reload, not through its blocking poll, would.
+    const now = newestPart((await text(edge.url + LL)).text);
+    const want = position(ordinal(now) + 2, now.k);
+    const avail = position(ordinal(now) + 2 + N, now.k);
+    const at = async (p: Promise<{ status: number; text: string }>, who: string) => {
+      const r = await p;
+      expect(r.status, `${who}: ${r.text}`).toBe(200);
+      return performance.now();
+    };
+    const [edgeAt, originAt] = await Promise.all([
+      at(text(`${edge.url}${LL}?_HLS_msn=${want.msn}&_HLS_part=${want.part}`), 'edge'),
+      at(text(`${origin.url}${LL}?_HLS_msn=${avail.msn}&_HLS_part=${avail.part}`), 'origin'),
+    ]);
+    expect(Math.abs(edgeAt - originAt)).toBeLessThan(500);
+  });
+
   it('bad and too-far directives are 400 at once', async () => {
     const now = newestPart((await text(edge.url + LL)).text);
     expect((await text(`${edge.url}${LL}?_HLS_part=1`)).status).toBe(400);
