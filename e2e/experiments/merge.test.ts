@@ -105,6 +105,8 @@ describe('mergeRuns: shards into summary.csv / runs.csv', () => {
       [334, '15M-2s @ 334 ms [chromium]'],
     ]);
     expect(m.summary[2]!.x).toBe('4');
+    // A part hold is no x (the edge's whole-segment x, 1 here, is not what it held).
+    expect(mergeRuns([{ run: run({ id: 'q', scheme: 'parts-2', startupS: 3, x: 1 }), source: 's' }]).summary[0]!.x).toBe('');
   });
 
   it('never averages two players together: dash.js runs are a cell of their own', () => {

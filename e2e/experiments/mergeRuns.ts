@@ -57,7 +57,8 @@ const holdSecondsOf = (r: MergedRun): number | null => (typeof r.report.holdSeco
 /** The x a run held: hold-N's N, hold-paper's Table III x, what auto ended with; undefined for E2E. */
 export function runX(r: MergedRun): number | undefined {
   const s = r.scenario.scheme;
-  if (s === 'e2e') return undefined;
+  // parts-N holds in parts (hold_s says how long); the edge's whole-segment x means nothing there.
+  if (s === 'e2e' || s.startsWith('parts-')) return undefined;
   if (s === 'hold-paper') return r.scenario.rttMs === undefined ? undefined : paperHoldX(r.scenario.stream, r.scenario.rttMs);
   if (s.startsWith('hold-')) return Number(s.slice(5));
   return r.edge?.x;
