@@ -124,7 +124,10 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
           }
         }
       });
-      await waitForLine(edge, /listen/i, 'edge');
+      // The CLI's banner, printed once the public port accepts (with --workers, once every worker
+      // listens): the parent tier's own pino "listening" line comes first, and receivers started
+      // on it met ECONNREFUSED.
+      await waitForLine(edge, /^ethle-edge listening on /m, 'edge');
       base = `http://${tb.hosts.edge.ranIp}:8080`;
     }
     const src = `${base}/live/${s.stream}/${s.player === 'dash' ? (s.ll ? 'll.mpd' : 'manifest.mpd') : s.ll ? 'll/index.m3u8' : 'index.m3u8'}`;
