@@ -3,15 +3,13 @@
  * given result directories (same scenario and repeat, so the same seeded radio) and prints a
  * markdown table with the validation criteria of issue 16 item 2 checked per pair.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { MergedRun } from './mergeRuns.js';
+import { readRunFiles } from './readRunFiles.js';
 import { receiverPairs } from './receiverPairs.js';
 
 const runs: MergedRun[] = [];
 for (const dir of process.argv.slice(2)) {
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'summary.json' && f !== 'tableIII.json')) {
-    const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as MergedRun;
+  for (const r of readRunFiles<MergedRun>(dir)) {
     if (r.scenario && r.report) runs.push(r);
   }
 }

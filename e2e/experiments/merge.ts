@@ -5,9 +5,10 @@
  * scheme: mean±95 % half-width over valid runs), runs.csv (every run, invalid ones marked),
  * counts.csv (runs per group, how many invalid) and tableII.md.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readRunFiles } from './readRunFiles.js';
 import { COUNTS_COLUMNS, mergeRuns, readRunsCsv, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun, type RunRow } from './mergeRuns.js';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' } } });
@@ -15,7 +16,6 @@ if (!values.out || positionals.length === 0) {
   console.error('usage: npm run experiment:merge -- DIR|runs.csv [DIR|runs.csv…] --out OUTDIR');
   process.exit(2);
 }
-const SKIP = new Set(['summary.json', 'tableIII.json']);
 const inputs: { run: MergedRun; source: string }[] = [];
 const earlier: RunRow[] = [];
 for (const dir of positionals) {
@@ -23,8 +23,7 @@ for (const dir of positionals) {
     earlier.push(...readRunsCsv(readFileSync(dir, 'utf8'), dir));
     continue;
   }
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.json') && !SKIP.has(f))) {
-    const run = JSON.parse(readFileSync(join(dir, f), 'utf8')) as MergedRun;
+  for (const run of readRunFiles<MergedRun>(dir)) {
     if (run.v === 1 && run.scenario && run.report) inputs.push({ run, source: dir });
   }
 }

@@ -4,10 +4,11 @@
  * cdf.csv (startup and buffering per receiver, as value/fraction points per stream × join × N × scheme).
  * --include-invalid: also runs whose relays were late (marked in the table's runs column).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toCsv } from './mergeRuns.js';
+import { readRunFiles } from './readRunFiles.js';
 import { cdfRows, scaleTable, type ScaleRun } from './scaleTable.js';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, 'include-invalid': { type: 'boolean', default: false } } });
@@ -17,8 +18,7 @@ if (!values.out || positionals.length === 0) {
 }
 const runs: ScaleRun[] = [];
 for (const dir of positionals) {
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'summary.json' && f !== 'tableIII.json')) {
-    const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as ScaleRun;
+  for (const r of readRunFiles<ScaleRun>(dir)) {
     if (r.scale && r.receivers) runs.push(r);
   }
 }
