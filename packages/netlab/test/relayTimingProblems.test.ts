@@ -17,4 +17,9 @@ describe('relayTimingProblems (is a run valid?)', () => {
   it('a direction that carried nothing is not a problem', () => {
     expect(relayTimingProblems({ ran: { up: dir(0, 0), down: { ...dir(0, 0), lateness: { count: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 } } } })).toEqual([]);
   });
+
+  it('a sending thread that dropped datagrams for want of queue space makes the run invalid, however punctual the rest', () => {
+    const l = link(0.1, 0.1);
+    expect(relayTimingProblems({ ran: { ...l, down: { ...l.down, ringFull: 3 } } })).toEqual(['ran down dropped 3 datagrams: its sending thread fell behind']);
+  });
 });

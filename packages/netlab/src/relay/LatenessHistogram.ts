@@ -17,15 +17,32 @@ const BINS = 2200; // −2 … +20 ms in 10 µs bins; later ones are counted abo
  * 20 ms, where the exact maximum is reported instead.
  */
 export class LatenessHistogram {
-  private readonly bins = new Uint32Array(BINS + 1);
-  private count = 0;
-  private max = -Infinity;
+  /** The memory it counts in: pass it to another thread's LatenessHistogram to read the same counts. */
+  readonly buffer: SharedArrayBuffer;
+  private readonly bins: Uint32Array;
+  /** [count, max]: one writer (the relay's sending thread); readers see a consistent-enough snapshot. */
+  private readonly totals: Float64Array;
+
+  constructor(buffer?: SharedArrayBuffer) {
+    this.buffer = buffer ?? new SharedArrayBuffer(16 + 4 * (BINS + 1));
+    this.totals = new Float64Array(this.buffer, 0, 2);
+    this.bins = new Uint32Array(this.buffer, 16, BINS + 1);
+    if (!buffer) this.totals[1] = -Infinity;
+  }
+
+  private get count(): number {
+    return this.totals[0]!;
+  }
+
+  private get max(): number {
+    return this.totals[1]!;
+  }
 
   record(ms: number): void {
     const i = Math.min(BINS, Math.max(0, Math.floor((ms - MIN_MS) / BIN_MS)));
     this.bins[i]! += 1;
-    this.count += 1;
-    if (ms > this.max) this.max = ms;
+    this.totals[0]! += 1;
+    if (ms > this.max) this.totals[1] = ms;
   }
 
   summary(): LatenessSummary {

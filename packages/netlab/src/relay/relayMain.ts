@@ -1,15 +1,19 @@
-// One link's user-space relay, run as its own process (one event loop per link): UDP datagrams
-// from the socat of side A (a TUN device in one namespace) go to side B's socat after the
-// `up` shaping, and back after the `down` shaping. Started by startRelay through fork(), with the
+// One link's user-space relay, run as its own process (one per link): UDP datagrams from the
+// socat of side A (a TUN device in one namespace) go to side B's socat after the `up` shaping,
+// and back after the `down` shaping. This thread receives and shapes; a sending thread
+// (senderMain) sends each datagram at its departure time. Started by startRelay through fork(), with the
 // path of its JSON config (a RelayConfig) as the only argument.
-import { createSocket, type Socket } from 'node:dgram';
+import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { CellShaper, userOf } from './CellShaper.js';
 import type { CellSpec } from './CellSpec.js';
+import { DepartureRing } from './DepartureRing.js';
 import { DirectionShaper } from './DirectionShaper.js';
 import { LatenessHistogram } from './LatenessHistogram.js';
 import { seededRandom } from './seededRandom.js';
 import type { LinkSpec } from './LinkSpec.js';
+import type { SenderData } from './senderMain.js';
 
 export interface RelayConfig {
   /** Port the relay listens on for side A's socat; side A's socat listens on aPeer. */
@@ -25,99 +29,79 @@ export interface RelayConfig {
   cell?: CellSpec & { firstHost: number };
 }
 
-/** Measured here: relay + socat + TUN add ≈ 0.5 ms per traversal; timers fire ≈ 0.5 ms late. */
-const EARLY_MS = 1;
+/**
+ * Measured here: relay + socat + TUN add ≈ 0.5 ms per traversal, so a datagram leaves the relay
+ * that much before it is due at the far TUN; the sending thread itself wakes ≲ 0.1 ms late.
+ */
+const EARLY_MS = 0.5;
+/** Shaped datagrams waiting for the sending thread to take them (it takes them within ~0.1 ms). */
+const RING_BYTES = 8 * 1024 * 1024;
 
-interface Pending {
-  at: number;
-  buf: Buffer;
-}
-
-/** A FIFO of packets with monotonically increasing departure times, and one timer for its head. */
-class Pipe {
-  private q: Pending[] = [];
-  private head = 0;
-  private timer: NodeJS.Timeout | undefined;
-  constructor(
-    private readonly out: Socket,
-    private readonly port: number,
-    /** How late each datagram left against its departure time (the relay's own timing error); shared by a direction's pipes. */
-    readonly lateness: LatenessHistogram,
-  ) {}
-
-  /** Queues a datagram leaving at `at` (never earlier than the one queued before it). */
-  push(buf: Buffer, at: number): void {
-    this.q.push({ at, buf });
-    if (this.q.length - this.head === 1) this.arm();
-  }
-
-  private arm(): void {
-    const next = this.q[this.head];
-    if (!next) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), Math.max(0, next.at - EARLY_MS - performance.now()));
-  }
-
-  private flush(): void {
-    // Node timers fire on whole ms and late; with the socat and loopback hops a packet would
-    // always arrive ~0.5 ms after its due time. Releasing up to EARLY_MS early centres the error.
-    const now = performance.now() + EARLY_MS;
-    while (this.head < this.q.length && this.q[this.head]!.at <= now) {
-      const p = this.q[this.head]!;
-      this.out.send(p.buf, this.port, '127.0.0.1');
-      this.lateness.record(performance.now() - p.at);
-      this.q[this.head] = undefined as unknown as Pending;
-      this.head += 1;
-    }
-    if (this.head > 1024 && this.head * 2 > this.q.length) {
-      this.q = this.q.slice(this.head);
-      this.head = 0;
-    }
-    this.arm();
-  }
-
-  close(): void {
-    clearTimeout(this.timer);
-  }
+interface Pipes {
+  /** Pipe ids of this direction's users (one without a cell), and where they send. */
+  ids: number[];
+  lateness: LatenessHistogram;
 }
 
 /**
- * One direction: its shaping and a FIFO pipe per user (a user's departures only ever grow; two
- * users' do not, as each has its own delay walk).
+ * One direction: its shaping, in this (receiving) thread; the departures, in the sending thread's
+ * pipes, one FIFO per user (a user's departures only ever grow; two users' do not, as each has
+ * its own delay walk).
  */
-function direction(spec: LinkSpec['up'], cell: RelayConfig['cell'], clientSide: 'src' | 'dst', out: Socket, port: number) {
+function direction(spec: LinkSpec['up'], cell: RelayConfig['cell'], clientSide: 'src' | 'dst', ring: DepartureRing, pipes: Pipes) {
   const rnd = (seed: number | undefined) => (seed === undefined ? Math.random : seededRandom(seed));
-  const lateness = new LatenessHistogram();
+  let ringFull = 0;
+  const queue = (pipe: number, buf: Buffer, at: number | null) => {
+    if (at !== null && !ring.push(pipe, at, buf)) ringFull += 1;
+  };
   if (!cell || cell.users <= 1) {
     const shaper = new DirectionShaper(spec, rnd(spec.seed));
-    const pipe = new Pipe(out, port, lateness);
     return {
-      push(buf: Buffer) {
-        const at = shaper.admit(buf.length, performance.now());
-        if (at !== null) pipe.push(buf, at);
-      },
-      stats: () => ({ ...shaper.stats, lateness: lateness.summary() }),
-      close: () => pipe.close(),
+      push: (buf: Buffer) => queue(pipes.ids[0]!, buf, shaper.admit(buf.length, performance.now())),
+      stats: () => ({ ...shaper.stats, lateness: pipes.lateness.summary(), ringFull }),
     };
   }
   const shaper = new CellShaper(spec, cell, rnd);
-  const pipes = Array.from({ length: cell.users }, () => new Pipe(out, port, lateness));
   return {
     push(buf: Buffer) {
       const user = userOf(buf, clientSide, cell.firstHost, cell.users);
-      const at = shaper.admit(user, buf.length, performance.now());
-      if (at !== null) pipes[user]!.push(buf, at);
+      queue(pipes.ids[user]!, buf, shaper.admit(user, buf.length, performance.now()));
     },
-    stats: () => ({ ...shaper.stats, lateness: lateness.summary(), userBytes: shaper.userBytes() }),
-    close: () => pipes.forEach((p) => p.close()),
+    stats: () => ({ ...shaper.stats, lateness: pipes.lateness.summary(), ringFull, userBytes: shaper.userBytes() }),
   };
 }
 
-function start(cfg: RelayConfig): void {
+/** The sending thread, and each direction's pipes in it. */
+async function startSender(cfg: RelayConfig, ring: DepartureRing): Promise<{ worker: Worker; toB: Pipes; toA: Pipes }> {
+  const users = cfg.cell && cfg.cell.users > 1 ? cfg.cell.users : 1;
+  const toB: Pipes = { ids: [], lateness: new LatenessHistogram() };
+  const toA: Pipes = { ids: [], lateness: new LatenessHistogram() };
+  const data: SenderData = { ring: ring.buffer as SharedArrayBuffer, pipes: [], lateness: [toB.lateness.buffer, toA.lateness.buffer], earlyMs: EARLY_MS };
+  for (const [pipes, port, hist] of [[toB, cfg.bPeer, 0], [toA, cfg.aPeer, 1]] as const) {
+    for (let u = 0; u < users; u++) {
+      pipes.ids.push(data.pipes.length);
+      data.pipes.push({ port, lateness: hist });
+    }
+  }
+  const worker = new Worker(new URL('./senderMain.js', import.meta.url), { workerData: data });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('online', resolve);
+    worker.once('error', reject);
+  });
+  return { worker, toB, toA };
+}
+
+async function start(cfg: RelayConfig): Promise<void> {
   const a = createSocket('udp4');
   const b = createSocket('udp4');
-  const toB = direction(cfg.link.up, cfg.cell, 'src', b, cfg.bPeer);
-  const toA = direction(cfg.link.down, cfg.cell, 'dst', a, cfg.aPeer);
+  const ring = new DepartureRing(RING_BYTES);
+  const sender = await startSender(cfg, ring);
+  sender.worker.on('error', (e) => {
+    process.send?.({ type: 'error', message: `sending thread: ${e.message}` });
+    process.exit(1);
+  });
+  const toB = direction(cfg.link.up, cfg.cell, 'src', ring, sender.toB);
+  const toA = direction(cfg.link.down, cfg.cell, 'dst', ring, sender.toA);
   a.on('message', (m) => toB.push(m));
   b.on('message', (m) => toA.push(m));
   let bound = 0;
@@ -147,12 +131,14 @@ function start(cfg: RelayConfig): void {
     }
   });
   process.on('disconnect', () => {
-    toA.close();
-    toB.close();
+    ring.stop();
     a.close();
     b.close();
     process.exit(0);
   });
 }
 
-start(JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as RelayConfig);
+start(JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as RelayConfig).catch((e: Error) => {
+  process.send?.({ type: 'error', message: e.message });
+  process.exit(1);
+});

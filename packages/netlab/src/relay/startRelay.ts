@@ -9,6 +9,8 @@ import type { RelayConfig } from './relayMain.js';
 /** One direction's counters: the shaper's, and how late the relay sent (its own timing error). */
 export interface DirectionStats extends ShaperStats {
   lateness: LatenessSummary;
+  /** Datagrams dropped because the sending thread had fallen a whole 8 MB queue behind (the box, not the link). */
+  ringFull?: number;
   /** Bytes per user of a cell (RelayConfig.cell), user 0 first; absent with one user. */
   userBytes?: number[];
 }
