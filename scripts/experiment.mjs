@@ -3,7 +3,8 @@
 // (packages/netlab) — backhaul RTT × stream × RAN profile × scheme × repeats. Needs root.
 //   --rtt 137,224,302,334   --stream 15M-2s,50M-4s   --ran lte-a|lte-a-walk|none|trace:FILE
 //     (trace:X.down: a mahimahi trace down, X.up up when it exists; each repeat at a seeded offset)
-//   --scheme e2e,hold-0,hold-2,auto   --repeats 3   --duration 120 (s)   --player hls|dash
+//   --scheme e2e,hold-0,hold-2,auto   --repeats 3 (or 4-5: only those, to add to earlier runs)
+//   --duration 120 (s)   --player hls|dash
 //   --cc bbr|cubic|reno   --tcp-buffers 64M (hosts' max TCP buffer; default Linux's, 4 MB send)
 //   --scheme … hold-paper (Table III's x for each cell)
 //   --receiver chromium|virtual (default chromium; virtual: packages/virtual-player in the client namespace)

@@ -6,6 +6,15 @@ import { cdfRows, scaleTable } from './scaleTable.js';
 const base = { rtt: '224', stream: '15M-2s', ran: 'lte-a', scheme: 'e2e,auto', repeats: 1, durationS: 60, player: 'hls' };
 
 describe('matrix: receivers, cells and the paper matrix', () => {
+  it('--repeats FIRST-LAST runs only those repeats (same names and seeds as in a 1–LAST run), to add repeats later', () => {
+    const all = matrix({ ...base, repeats: 5 });
+    const tail = matrix({ ...base, repeats: '4-5' });
+    expect(tail.map((s) => s.repeat)).toEqual([4, 4, 5, 5]);
+    expect(tail).toEqual(all.filter((s) => s.repeat >= 4));
+    expect(matrix({ ...base, repeats: '2' }).map((s) => s.repeat)).toEqual([1, 1, 2, 2]);
+    for (const bad of ['0', '3-2', 'x', '1-', '-3']) expect(() => matrix({ ...base, repeats: bad })).toThrow(/--repeats/);
+  });
+
   it('the full paper matrix is 4 RTTs × 6 streams × 4 schemes × repeats, with hold-paper', () => {
     const m = matrix({ ...base, rtt: '137,224,302,334', stream: '15M-2s,15M-4s,15M-10s,50M-2s,50M-4s,50M-10s', scheme: 'e2e,hold-0,hold-paper,auto', repeats: 5, receiver: 'virtual' });
     expect(m).toHaveLength(4 * 6 * 4 * 5);

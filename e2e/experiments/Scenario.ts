@@ -57,7 +57,8 @@ export function matrix(o: {
   stream: string;
   ran: string;
   scheme: string;
-  repeats: number;
+  /** How many repeats (3: repeats 1–3), or which ("4-5": repeats 4 and 5, to add to an earlier 1–3). */
+  repeats: number | string;
   durationS: number;
   player: string;
   cc?: string;
@@ -77,6 +78,7 @@ export function matrix(o: {
   const backhaulMbps = o.backhaulMbps ? Number(o.backhaulMbps) : undefined;
   if (backhaulMbps !== undefined && !(backhaulMbps > 0 && backhaulMbps <= 10_000)) throw new Error(`--backhaul-mbps must be in (0, 10000], got ${o.backhaulMbps}`);
   const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+  const [firstRepeat, lastRepeat] = repeatRange(o.repeats);
   const out: Scenario[] = [];
   const counts = list(o.receivers ?? '1').map(Number);
   for (const n of counts) if (!(Number.isInteger(n) && n >= 1 && n <= 200)) throw new Error(`--receivers wants integers in [1, 200], got ${o.receivers}`);
@@ -89,7 +91,7 @@ export function matrix(o: {
         for (const player of list(o.player))
           for (const receivers of counts)
             for (const join of receivers > 1 ? joins : ['sync'])
-              for (let repeat = 1; repeat <= o.repeats; repeat++)
+              for (let repeat = firstRepeat; repeat <= lastRepeat; repeat++)
                 for (const scheme of list(o.scheme)) {
                   if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, hold-N, hold-paper, parts-N; -wN for N worker edges)`);
                   if (scheme.startsWith('parts-') && !o.ll) throw new Error(`${scheme} holds LL parts: give --ll`);
@@ -114,6 +116,17 @@ export function matrix(o: {
   return out;
 }
 
+/**
+ * `--repeats`: "3" is repeats 1–3; "4-5" is repeats 4 and 5 — the seeds of repeats 4 and 5, so a
+ * later session or another machine can add repeats to cells run before, and merge them.
+ */
+function repeatRange(r: number | string): [number, number] {
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(String(r));
+  const [first, last] = m ? (m[2] === undefined ? [1, Number(m[1])] : [Number(m[1]), Number(m[2])]) : [NaN, NaN];
+  if (!(first >= 1 && last >= first && last <= 1000)) throw new Error(`--repeats wants N or FIRST-LAST (1 ≤ FIRST ≤ LAST ≤ 1000), got ${r}`);
+  return [first, last];
+}
+
 /** The matrix from EXP_* environment variables (the experiment command sets them). */
 export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] {
   return matrix({
@@ -121,7 +134,7 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     stream: env.EXP_STREAM ?? '15M-2s',
     ran: env.EXP_RAN ?? 'lte-a',
     scheme: env.EXP_SCHEME ?? 'e2e,hold-0,auto',
-    repeats: Number(env.EXP_REPEATS ?? 1),
+    repeats: env.EXP_REPEATS ?? '1',
     durationS: Number(env.EXP_DURATION ?? 60),
     player: env.EXP_PLAYER ?? 'hls',
     cc: env.EXP_CC ?? 'bbr',
