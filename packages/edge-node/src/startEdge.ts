@@ -57,6 +57,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       ...(config.backhaulReceiveWindowBytes === undefined ? {} : { receiveWindowBytes: config.backhaulReceiveWindowBytes }),
       ...(config.backhaulSendWindowBytes === undefined ? {} : { sendWindowBytes: config.backhaulSendWindowBytes }),
       ...(config.backhaulLossRate === undefined ? {} : { lossRate: config.backhaulLossRate }),
+      lowerAfterSegments: config.lowerHoldAfterSegments,
+      lowerAfterSamples: config.lowerHoldAfterSamples,
     },
     (c) => events.emit('hold-change', c),
   );

@@ -58,4 +58,41 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     const visibleAt = producedAt.get(late)! + before * 1000;
     expect(raised.atMs).toBeLessThan(visibleAt);
   }, 30_000);
+
+  it('x both ways: raised on a slow patch, lowered once the backhaul has recovered for the configured dwell (lowerHoldAfterSegments/Samples)', async () => {
+    origin = await startTestOrigin({ segmentBytes: 256 * 1024, window: 10, targetDuration: 1, bitrateKbps: 2097, programDateTime: true });
+    origin.produce(6);
+    producer = setInterval(() => origin.produce(1), 1000);
+    // A dwell of 2 segment periods and 2 samples, so the test sees x come down in seconds.
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, hold: 'auto', lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2 }));
+    const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
+    edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
+    let bl = 1000;
+    const play = async () => {
+      const cmcd = encodeURIComponent(`bl=${(bl += 100)},mtp=2200,sid="r1"`);
+      const r = await request(`${edge.url}/live/a/index.m3u8?CMCD=${cmcd}`);
+      const x = Number(r.headers['x-ethle-hold-segments']);
+      const last = /seg(\d+)\.ts\s*$/.exec((await r.body.text()).trim());
+      if (last) await (await request(`${edge.url}/live/a/seg${last[1]}.ts`)).body.dump();
+      return x;
+    };
+    await until(async () => {
+      const x = await play();
+      const m = await (await request(`${edge.url}/metrics`)).body.text();
+      return x >= 1 && (metricValue(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin', flows: 'steady' }) ?? 0) >= 3;
+    }, 'a held playlist and a measured backhaul', 15_000);
+    const before = await play();
+    origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 100 });
+    const raised = await until(async () => (await play(), changes.find((c) => c.hold > before)), 'x raised', 20_000);
+    // The slow patch ends: fetches are fast again, and after the dwell x comes back down.
+    origin.faultPrefix('/live/a/seg', undefined);
+    const recoveredAt = Date.now();
+    const lowered = await until(async () => (await play(), changes.find((c) => c.atMs > raised.atMs && c.hold < raised.hold)), 'x lowered', 25_000);
+    expect(lowered.reason).toMatch(/^lowered: /);
+    expect(lowered.hold).toBeGreaterThanOrEqual(before);
+    // Not before the dwell: two segment periods (2 s) of fast samples after the patch ended.
+    expect(lowered.atMs - recoveredAt).toBeGreaterThanOrEqual(2000);
+    // And the served playlist says so.
+    await until(async () => (await play()) === lowered.hold, 'the lowered x served', 5_000);
+  }, 60_000);
 });

@@ -33,6 +33,9 @@ describe('createEdgeConfig', () => {
     [{ origin: 'http://x', role: 'parent', holdParts: 'auto' }, /a parent never holds/],
     [{ origin: 'http://x', holdParts: 'some' as never }, /holdParts/],
     [{ origin: 'http://x', maxBlockedPerStream: 0 }, /maxBlockedPerStream/],
+    [{ origin: 'http://x', lowerHoldAfterSegments: -1 }, /lowerHoldAfterSegments/],
+    [{ origin: 'http://x', lowerHoldAfterSamples: 0 }, /lowerHoldAfterSamples/],
+    [{ origin: 'http://x', lowerHoldAfterSamples: 1.5 }, /lowerHoldAfterSamples: expected an integer/],
   ])('rejects %j with a coded, actionable error', (input, msg) => {
     let err: unknown;
     try {
@@ -49,6 +52,10 @@ describe('createEdgeConfig', () => {
     expect(createEdgeConfig({ origin: 'http://x', holdParts: 0 }).holdParts).toBe(0);
     expect(createEdgeConfig({ origin: 'http://x', holdParts: 'auto' }).holdParts).toBe('auto');
     expect(createEdgeConfig({ origin: 'http://x', holdParts: 3 }).maxBlockedPerStream).toBe(1000);
+  });
+  it('lowering x: nextStreamHold\'s dwell (4 segment periods, 3 samples) unless set', () => {
+    expect(createEdgeConfig({ origin: 'http://x' })).toMatchObject({ lowerHoldAfterSegments: 4, lowerHoldAfterSamples: 3 });
+    expect(createEdgeConfig({ origin: 'http://x', lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 })).toMatchObject({ lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 });
   });
   it('accepts hold as a CLI string', () => {
     expect(createEdgeConfig({ origin: 'http://x', hold: '2' }).hold).toBe(2);

@@ -25,6 +25,8 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
                           delta updates itself (0 = LL through the edge, nothing held;
                           auto = N per stream from the part model, rising only)
   --backhaul-rtt-ms MS    use this RTT instead of measuring it
+  --lower-hold-after S,N  auto: lower x only after the backhaul has supported x − 1 for S segment
+                          periods and N samples in a row (default 4,3)
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
   --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
   --ran-fail-action A     redirect-307 (default) | redirect-302 | pass-through
@@ -68,6 +70,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         'max-hold': { type: 'string' },
         'hold-parts': { type: 'string' },
         'backhaul-rtt-ms': { type: 'string' },
+        'lower-hold-after': { type: 'string' },
         'default-ran-mbps': { type: 'string' },
         'rni-url': { type: 'string' },
         'ran-fail-action': { type: 'string' },
@@ -121,6 +124,12 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     set('maxHold', number('max-hold', values['max-hold']));
     set('holdParts', values['hold-parts'] === 'auto' ? 'auto' : number('hold-parts', values['hold-parts']));
     set('backhaulRttMs', number('backhaul-rtt-ms', values['backhaul-rtt-ms']));
+    if (values['lower-hold-after'] !== undefined) {
+      const [segments, samples, ...rest] = values['lower-hold-after'].split(',');
+      if (rest.length > 0 || samples === undefined) throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--lower-hold-after wants SEGMENTS,SAMPLES (e.g. 4,3), got ${values['lower-hold-after']}`);
+      set('lowerHoldAfterSegments', number('lower-hold-after', segments));
+      set('lowerHoldAfterSamples', number('lower-hold-after', samples));
+    }
     set('defaultRanMbps', number('default-ran-mbps', values['default-ran-mbps']));
     if (values['rni-url'] !== undefined) input.rni = { ...input.rni, url: values['rni-url'] };
     set('ranFailAction', values['ran-fail-action'] as EdgeConfigInput['ranFailAction']);

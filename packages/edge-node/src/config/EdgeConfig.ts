@@ -81,6 +81,14 @@ export interface EdgeConfig {
   backhaulSendWindowBytes: number | undefined;
   /** Backhaul loss rate for the model's Mathis cap, [0, 1] (default none). */
   backhaulLossRate: number | undefined;
+  /**
+   * Lowering x within hold-x (auto): the measured backhaul must support x − 1 for this many
+   * segment periods and this many samples in a row first (default 4 and 3: raise fast, lower
+   * slowly). Lower values let x come back down sooner after a slow patch, at the risk of lowering
+   * into the next one.
+   */
+  lowerHoldAfterSegments: number;
+  lowerHoldAfterSamples: number;
   /** Receiver radio throughput when neither RNI nor CMCD tells (Mbit/s). */
   defaultRanMbps: number;
   rni: RniConfig | undefined;
@@ -167,6 +175,8 @@ export interface EdgeConfigInput {
   backhaulReceiveWindowBytes?: number;
   backhaulSendWindowBytes?: number;
   backhaulLossRate?: number;
+  lowerHoldAfterSegments?: number;
+  lowerHoldAfterSamples?: number;
   defaultRanMbps?: number;
   rni?: { url: string; cacheMs?: number; timeoutMs?: number };
   ranFailAction?: RanFailAction;

@@ -12,6 +12,7 @@ const KNOWN_KEYS = new Set([
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
   'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
+  'lowerHoldAfterSegments', 'lowerHoldAfterSamples',
   'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream',
 ]);
 
@@ -208,6 +209,9 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     backhaulReceiveWindowBytes: input.backhaulReceiveWindowBytes === undefined ? defaultReceiveWindow() : num('backhaulReceiveWindowBytes', input.backhaulReceiveWindowBytes, 0, 1024, 1024 ** 3, true),
     backhaulSendWindowBytes: input.backhaulSendWindowBytes === undefined ? undefined : num('backhaulSendWindowBytes', input.backhaulSendWindowBytes, 0, 1024, 1024 ** 3, true),
     backhaulLossRate: input.backhaulLossRate === undefined ? undefined : num('backhaulLossRate', input.backhaulLossRate, 0, 0, 0.5),
+    // The defaults are nextStreamHold's own (dwellSegments 4, dwellSamples 3).
+    lowerHoldAfterSegments: num('lowerHoldAfterSegments', input.lowerHoldAfterSegments, 4, 0, 1000),
+    lowerHoldAfterSamples: num('lowerHoldAfterSamples', input.lowerHoldAfterSamples, 3, 1, 1000, true),
     defaultRanMbps: num('defaultRanMbps', input.defaultRanMbps, 100, 0.01, 100_000),
     rni,
     ranFailAction,

@@ -19,6 +19,8 @@ describe('ethle-edge serve', () => {
     [['--origin', 'http://127.0.0.1:1', '--workers', '0'], /--workers: an integer/],
     [['--origin', 'http://127.0.0.1:1', '--steering-url', 'ftp://x/steering', '--pathway', 'a', '--public-url', 'http://e'], /steeringUrl/],
     [['--origin', 'http://127.0.0.1:1', '--session-secret-file', '/nonexistent/secret'], /ERR_EDGE_CONFIG_FILE/],
+    [['--origin', 'http://127.0.0.1:1', '--lower-hold-after', '4'], /--lower-hold-after wants SEGMENTS,SAMPLES/],
+    [['--origin', 'http://127.0.0.1:1', '--lower-hold-after', '4,0'], /lowerHoldAfterSamples/],
   ])('%j → exit 2 with a message', async (argv, msg) => {
     const { out, io: cio } = io();
     expect(await runServe(argv, cio)).toBe(2);
@@ -30,11 +32,12 @@ describe('ethle-edge serve', () => {
     origin.produce(5);
     const { out, io: cio } = io();
     let edge: RunningEdge | undefined;
-    const code = runServe(['--origin', origin.url, '--port', '0', '--hold', '1', '--log-level', 'silent'], cio, { onStarted: (e) => (edge = e) });
+    const code = runServe(['--origin', origin.url, '--port', '0', '--hold', '1', '--lower-hold-after', '2,1', '--log-level', 'silent'], cio, { onStarted: (e) => (edge = e) });
     await new Promise<void>((r) => {
       const t = setInterval(() => edge && (clearInterval(t), r()), 10);
     });
     expect(out.stdout).toContain(edge!.url);
+    expect(edge!.config).toMatchObject({ lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 1 });
     const res = await request(`${edge!.url}/live/s/index.m3u8`);
     expect(res.headers['x-ethle-hold-segments']).toBe('1');
     await res.body.dump();
