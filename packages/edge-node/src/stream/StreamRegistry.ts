@@ -171,7 +171,7 @@ export class StreamRegistry {
       },
       flowMbps: () => policy.measuredBackhaulMbps(name),
       rttMs: () => this.#o.rttFor(name),
-      onNeedsHold: (x, reason) => policy.requireHold(key, x, reason),
+      onNeedsHold: (x, reason) => policy.requireHold(key, x, reason, now()),
       minFetchDeadlineMs: config.originHeadersTimeoutMs,
       maxBlocked: config.maxBlockedPerStream,
       // The held parts and the few a player reads behind them (PART-HOLD-BACK is ≥ 3 parts).

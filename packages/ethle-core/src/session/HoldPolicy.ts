@@ -59,6 +59,8 @@ interface StreamState {
   modelHold: number;
   /** The model's per-flow backhaul rate (Mbit/s), for the change log. */
   modelMbps: number;
+  /** When a missed deadline last raised x (ms), for requireHold's one-raise-per-segment rule. */
+  deadlineRaisedAtMs?: number;
 }
 
 export type ReceiverDecision =
@@ -208,12 +210,20 @@ export class HoldPolicy {
    * The planner found that a held segment will miss its deadline whatever it does now (its fetch
    * is projected to end after the segment becomes visible): x must be at least `x`. Raised at
    * once, like a slow sample; lowering follows the same dwell.
+   *
+   * With `nowMs`, at most once per segment period: one more x gives the late fetch one more
+   * segment length, so a raise before that has run out is the same miss seen again — by the
+   * stream's other track, or by a planning pass that projects a stalled fetch at its collapsed
+   * rate. Without this rule a 4 s origin stall of a DASH stream (video and audio, planning on every
+   * event) took x from 2 to 7 (e2e edge-hold-lower), where one per segment period gives 2 → 4.
    */
-  requireHold(stream: string, x: number, reason: string): void {
+  requireHold(stream: string, x: number, reason: string, nowMs?: number): void {
     const s = this.#streams.get(stream);
     if (this.config.hold !== 'auto' || s === undefined) return;
     const target = Math.min(x, this.config.maxHold);
     if (target <= s.x.hold) return;
+    if (nowMs !== undefined && s.deadlineRaisedAtMs !== undefined && nowMs - s.deadlineRaisedAtMs < s.segmentSeconds * 1000) return;
+    if (nowMs !== undefined) s.deadlineRaisedAtMs = nowMs;
     s.x = { hold: target, lowerSinceMs: undefined, lowerSamples: 0 };
     this.#onChange({ stream, hold: target, reason: `raised: ${reason}`, backhaulMbps: this.#backhaul.median(s.origin) ?? s.modelMbps });
   }

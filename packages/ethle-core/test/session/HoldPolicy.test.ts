@@ -110,6 +110,21 @@ describe('HoldPolicy', () => {
     expect(fixed.streamHold(ctx.stream)).toBe(2);
   });
 
+  it('requireHold with a time: one raise per segment period, however often the same miss is reported', () => {
+    const p = new HoldPolicy(config);
+    p.receiver(ctx, 'a', radio(20), 0);
+    const x = p.streamHold(ctx.stream);
+    const period = ctx.segmentSeconds * 1000;
+    p.requireHold(ctx.stream, x + 1, 'deadline', 10_000);
+    // The other track, and later passes over the same stalled fetch, within the period: no more.
+    p.requireHold(ctx.stream, x + 2, 'deadline', 10_000);
+    p.requireHold(ctx.stream, x + 2, 'deadline', 10_000 + period - 1);
+    expect(p.streamHold(ctx.stream)).toBe(x + 1);
+    // A period on, the fetch is still late under the raised x: one more.
+    p.requireHold(ctx.stream, x + 2, 'deadline', 10_000 + period);
+    expect(p.streamHold(ctx.stream)).toBe(x + 2);
+  });
+
   it('a fixed x: every receiver gets it, in the group it means; no context needed', () => {
     const p = new HoldPolicy({ ...config, hold: 2 });
     expect(p.receiver({ ...ctx, segmentBytes: undefined, rttMs: undefined }, 'a', radio(1), 0)).toEqual({ kind: 'hold', x: 2, group: 'hold-x', from: undefined });
