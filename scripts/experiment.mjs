@@ -10,6 +10,7 @@
 //   --receiver chromium|virtual (default chromium; virtual: packages/virtual-player in the client namespace)
 //   --receivers 1,4,16 (receivers in one cell; > 1 needs --receiver virtual)   --cell per-user|shared (shared needs --ran lte-a-walk)
 //   --join sync|spread (all within 2 s, or evenly over one segment)   --backhaul-mbps 300 (backhaul cap)
+//   --backhaul-loss 0.5 (random loss on the backhaul, % each way)   --ran lte-a-loss[:P] (the cell, P % loss; 0.5)
 //   --scheme … parts-2 with --ll   --ll (the low-latency renditions, players in LL mode; auto decides in parts)
 //   --scheme … auto-w4 (the edge as a parent tier + 4 worker edges: serve --workers 4)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
@@ -33,6 +34,7 @@ const options = {
     cell: { type: 'string', default: 'per-user' },
     join: { type: 'string', default: 'sync' },
     'backhaul-mbps': { type: 'string', default: '' },
+    'backhaul-loss': { type: 'string', default: '' },
     out: { type: 'string', default: 'results' },
     ll: { type: 'boolean', default: false },
     shard: { type: 'string' },
@@ -74,7 +76,7 @@ const env = {
   EXP_RTT: a.rtt, EXP_STREAM: a.stream, EXP_RAN: a.ran, EXP_SCHEME: a.scheme,
   EXP_REPEATS: a.repeats, EXP_DURATION: a.duration, EXP_PLAYER: a.player, EXP_CC: a.cc,
   EXP_TCP_BUFFERS: a['tcp-buffers'],
-  EXP_RECEIVER: a.receiver, EXP_RECEIVERS: a.receivers, EXP_CELL: a.cell, EXP_JOIN: a.join, EXP_BACKHAUL_MBPS: a['backhaul-mbps'],
+  EXP_RECEIVER: a.receiver, EXP_RECEIVERS: a.receivers, EXP_CELL: a.cell, EXP_JOIN: a.join, EXP_BACKHAUL_MBPS: a['backhaul-mbps'], EXP_BACKHAUL_LOSS: a['backhaul-loss'],
   EXP_LL: a.ll ? '1' : '0',
   EXP_WORKERS: String(parallel),
   EXP_OUT: new URL(a.out, `file://${process.cwd()}/`).pathname,

@@ -15,6 +15,13 @@ describe('matrix: receivers, cells and the paper matrix', () => {
     for (const bad of ['0', '3-2', 'x', '1-', '-3']) expect(() => matrix({ ...base, repeats: bad })).toThrow(/--repeats/);
   });
 
+  it('--backhaul-loss: a percentage each way, in the run id; out of range refused', () => {
+    const [s0] = matrix({ ...base, scheme: 'auto', backhaulLoss: '0.5' });
+    expect(s0!.backhaulLossPct).toBe(0.5);
+    expect(scenarioId(s0!)).toContain('-bhloss0.5-auto');
+    for (const bad of ['0', '50', 'x', '-1']) expect(() => matrix({ ...base, backhaulLoss: bad })).toThrow(/--backhaul-loss/);
+  });
+
   it('the full paper matrix is 4 RTTs × 6 streams × 4 schemes × repeats, with hold-paper', () => {
     const m = matrix({ ...base, rtt: '137,224,302,334', stream: '15M-2s,15M-4s,15M-10s,50M-2s,50M-4s,50M-10s', scheme: 'e2e,hold-0,hold-paper,auto', repeats: 5, receiver: 'virtual' });
     expect(m).toHaveLength(4 * 6 * 4 * 5);

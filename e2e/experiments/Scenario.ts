@@ -33,6 +33,8 @@ export interface Scenario {
   cell?: 'shared' | 'per-user';
   /** Backhaul rate cap, Mbit/s each way (default none). */
   backhaulMbps?: number;
+  /** Random loss on the backhaul, % of packets each way (default none): what the model's Mathis cap is for. */
+  backhaulLossPct?: number;
   /** When the receivers join: all within 2 s (`sync`, default — the worst case for on-off traffic) or evenly over one segment duration (`spread`). */
   join?: 'sync' | 'spread';
 }
@@ -49,7 +51,7 @@ export function joinOffsetsMs(s: Pick<Scenario, 'receivers' | 'join'>, segmentSe
 
 export const scenarioId = (s: Scenario) =>
   `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}${s.ll ? '-ll' : ''}` +
-  `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'per-user'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
+  `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${s.backhaulLossPct ? `-bhloss${s.backhaulLossPct}` : ''}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'per-user'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
 
 /** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */
 export function matrix(o: {
@@ -67,6 +69,8 @@ export function matrix(o: {
   receivers?: string;
   cell?: string;
   backhaulMbps?: string;
+  /** Backhaul loss, % each way. */
+  backhaulLoss?: string;
   join?: string;
   ll?: boolean;
 }): Scenario[] {
@@ -77,6 +81,8 @@ export function matrix(o: {
   if (cell !== 'shared' && cell !== 'per-user') throw new Error(`--cell must be shared or per-user, got ${cell}`);
   const backhaulMbps = o.backhaulMbps ? Number(o.backhaulMbps) : undefined;
   if (backhaulMbps !== undefined && !(backhaulMbps > 0 && backhaulMbps <= 10_000)) throw new Error(`--backhaul-mbps must be in (0, 10000], got ${o.backhaulMbps}`);
+  const backhaulLossPct = o.backhaulLoss ? Number(o.backhaulLoss) : undefined;
+  if (backhaulLossPct !== undefined && !(backhaulLossPct > 0 && backhaulLossPct < 50)) throw new Error(`--backhaul-loss must be a percentage in (0, 50), got ${o.backhaulLoss}`);
   const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
   const [firstRepeat, lastRepeat] = repeatRange(o.repeats);
   const out: Scenario[] = [];
@@ -110,6 +116,7 @@ export function matrix(o: {
                     ...(receiver === 'virtual' ? { receiver } : {}),
                     ...(receivers > 1 ? { receivers, cell: cell as Scenario['cell'], join: join as Scenario['join'] } : {}),
                     ...(backhaulMbps ? { backhaulMbps } : {}),
+                    ...(backhaulLossPct ? { backhaulLossPct } : {}),
                     ...(o.ll ? { ll: true } : {}),
                   });
                 }
@@ -143,6 +150,7 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     receivers: env.EXP_RECEIVERS || '1',
     cell: env.EXP_CELL || 'per-user',
     backhaulMbps: env.EXP_BACKHAUL_MBPS || undefined,
+    backhaulLoss: env.EXP_BACKHAUL_LOSS || undefined,
     join: env.EXP_JOIN || 'sync',
     ll: env.EXP_LL === '1',
   });

@@ -19,11 +19,25 @@ const ORIGIN_BIN = join(root, 'packages/live-origin/bin/ethle-origin.js');
 const EDGE_BIN = join(root, 'packages/edge-node/bin/ethle-edge.js');
 function ranSpec(ran: string, seed: number): LinkSpec {
   if (ran === 'lte-a') return lteA({ seed });
+  // The cell with residual radio loss after HARQ (`lte-a-loss` 0.5 %, `lte-a-loss:P` P %), each way.
+  const lossy = /^lte-a-loss(?::(\d+(?:\.\d+)?))?$/.exec(ran);
+  if (lossy) {
+    const pct = lossy[1] === undefined ? 0.5 : Number(lossy[1]);
+    if (!(pct > 0 && pct < 50)) throw new Error(`--ran lte-a-loss:P wants a loss percentage in (0, 50), got ${lossy[1]}`);
+    const l = lteA({ seed });
+    return { up: { ...l.up, loss: pct / 100 }, down: { ...l.down, loss: pct / 100 } };
+  }
   // The earlier model (a delay walk), so runs made with it can be repeated.
   if (ran === 'lte-a-walk') return lteAWalk({ seed });
   if (ran === 'none') return symmetric({ delayMs: 0.5 });
   if (ran.startsWith('trace:')) return traceSpec(ran.slice('trace:'.length), seed);
-  throw new Error(`unknown RAN profile ${ran} (lte-a, lte-a-walk, none, trace:FILE)`);
+  throw new Error(`unknown RAN profile ${ran} (lte-a, lte-a-loss[:P], lte-a-walk, none, trace:FILE)`);
+}
+
+/** Random loss on both directions of the backhaul, seeded from the run (the same losses for every scheme of a repeat). */
+function lossyBackhaul(link: LinkSpec, pct: number | undefined, seed: number): LinkSpec {
+  if (!pct) return link;
+  return { up: { ...link.up, loss: pct / 100, seed: (seed ^ 0x5bd1e995) >>> 0 }, down: { ...link.down, loss: pct / 100, seed: (seed ^ 0x27d4eb2f) >>> 0 } };
 }
 
 /**
@@ -85,7 +99,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
   const n = s.receivers ?? 1;
   const tb = await createTestbed({
     ran: ranSpec(s.ran, seed),
-    backhaul: backhaul(s.rttMs, s.backhaulMbps),
+    backhaul: lossyBackhaul(backhaul(s.rttMs, s.backhaulMbps), s.backhaulLossPct, seed),
     cc: s.cc ?? 'bbr',
     tcpBufferBytes: s.tcpBufferBytes,
     ...(n > 1 ? { cell: { users: n, mode: s.cell ?? 'per-user' } } : {}),
@@ -189,6 +203,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         receivers: n,
         ...(n > 1 ? { cell: s.cell ?? 'per-user', join: s.join ?? 'sync' } : {}),
         ...(s.backhaulMbps ? { backhaulMbps: s.backhaulMbps } : {}),
+        ...(s.backhaulLossPct ? { backhaulLossPct: s.backhaulLossPct } : {}),
       },
       report,
       ...(cpuPressure !== undefined ? { box: { cpuPressure } } : {}),

@@ -37,6 +37,13 @@ describe('dashboard data shaping', () => {
     expect(summarizeRun(set.runs[0]!)).toMatchObject({ cell: '15M-2s @ 224 ms', scheme: 'e2e', throughputMbps: 35, startupS: 14, stallS: 3, holdS: 0, latencyS: 20 });
   });
 
+  it('a cell names the network settings that differ from the paper\'s: a backhaul cap or loss makes another cell', () => {
+    const r = set.runs[0]!;
+    const withNet = (extra: object) => summarizeRun({ ...r, scenario: { ...r.scenario, ...extra } }).cell;
+    expect(withNet({ backhaulMbps: 150 })).toBe('15M-2s @ 224 ms (backhaul 150 Mbit/s)');
+    expect(withNet({ backhaulLossPct: 0.5, cc: 'cubic' })).toBe('15M-2s @ 224 ms (cubic, backhaul loss 0.5 %)');
+  });
+
   it('Table II averages repeats per cell and scheme, E2E first', () => {
     const rows = tableII(set);
     expect(rows.map((r) => r.scheme)).toEqual(['e2e', 'auto']);

@@ -33,6 +33,8 @@ export interface RunScenario {
   join?: 'sync' | 'spread';
   /** Backhaul rate cap, Mbit/s, when capped. */
   backhaulMbps?: number;
+  /** Random loss on the backhaul, % of packets each way (default none). */
+  backhaulLossPct?: number;
 }
 
 export interface ProbeLatencySample {

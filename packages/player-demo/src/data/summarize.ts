@@ -20,7 +20,12 @@ export const cellOf = (r: RunResult) => {
   const s = r.scenario;
   const stream = s.ll ? `${s.stream} LL` : s.stream;
   if (s.rttMs === undefined) return stream;
-  const net = [s.cc && s.cc !== 'bbr' ? s.cc : '', s.tcpBufferBytes ? `${Math.round(s.tcpBufferBytes / 2 ** 20)} MB buffers` : ''].filter(Boolean).join(', ');
+  const net = [
+    s.cc && s.cc !== 'bbr' ? s.cc : '',
+    s.tcpBufferBytes ? `${Math.round(s.tcpBufferBytes / 2 ** 20)} MB buffers` : '',
+    s.backhaulMbps ? `backhaul ${s.backhaulMbps} Mbit/s` : '',
+    s.backhaulLossPct ? `backhaul loss ${s.backhaulLossPct} %` : '',
+  ].filter(Boolean).join(', ');
   return `${stream} @ ${s.rttMs} ms${net ? ` (${net})` : ''}`;
 };
 
