@@ -3,11 +3,13 @@
  * files of several result directories (shards run on different machines) and the rows of earlier
  * runs.csv files (shards merged and committed by earlier sessions) into summary.csv (per cell ×
  * scheme: mean±95 % half-width over valid runs), runs.csv (every run, invalid ones marked),
- * counts.csv (runs per group, how many invalid) and tableII.md.
+ * counts.csv (runs per group, how many invalid), tableII.md and autoGoal.md (issue 19's goal per
+ * cell, autoGoal.ts).
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { autoGoal, autoGoalTable } from './autoGoal.js';
 import { readRunFiles } from './readRunFiles.js';
 import { COUNTS_COLUMNS, mergeRuns, readRunsCsv, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun, type RunRow } from './mergeRuns.js';
 
@@ -34,5 +36,6 @@ writeFileSync(join(values.out, 'runs.csv'), toCsv(RUNS_COLUMNS, m.runs));
 writeFileSync(join(values.out, 'counts.csv'), toCsv(COUNTS_COLUMNS, m.counts));
 const md = [`| ${SUMMARY_COLUMNS.join(' | ')} |`, `|${SUMMARY_COLUMNS.map(() => '---').join('|')}|`, ...m.summary.map((r) => `| ${SUMMARY_COLUMNS.map((c) => String(r[c] ?? '')).join(' | ')} |`)];
 writeFileSync(join(values.out, 'tableII.md'), `${md.join('\n')}\n`);
+writeFileSync(join(values.out, 'autoGoal.md'), autoGoalTable(autoGoal(m.rows)));
 console.log(`merged ${m.runs.length} runs (${m.invalid} invalid, excluded from means) into ${m.summary.length} rows: ${values.out}`);
 if (m.duplicates.length) console.warn(`the same run id in more than one input (kept the later start): ${m.duplicates.join(', ')}`);

@@ -226,5 +226,5 @@ export function mergeRows(rows: RunRow[]) {
     invalid: r.invalid,
     source: r.source,
   }));
-  return { summary, runs, counts, duplicates, invalid: all.filter((r) => r.invalid).length };
+  return { summary, runs, rows: all, counts, duplicates, invalid: all.filter((r) => r.invalid).length };
 }
