@@ -49,11 +49,16 @@ export interface DeadlineOutcome {
 }
 
 /**
- * Bytes/ms an in-flight fetch achieved since its first byte could arrive, or Infinity when there is
- * too little to tell (no bytes yet, or under 100 ms of body): then the measured flow rate stands.
+ * Bytes/ms an in-flight fetch achieved since its first byte could arrive — once it has run more
+ * than twice as long as the measured flow rate says the whole segment takes (`expectedMs`);
+ * before that, Infinity: the measured flow rate stands. A fresh connection spends its first RTTs
+ * in slow start, where its average so far is a fraction of what it will end at: projected at that
+ * average, a 7.5 MB fetch 0.8 s into slow start at 224 ms (155 kB in) looked 28 s from done, and
+ * `auto` raised x for 15M-4s every other segment, 1 → 4 (matrix runs of 2026-11-25). A fetch past
+ * twice its expected time is slow whatever its phase.
  */
-function ownRate(got: number, elapsedMs: number | undefined, firstByteMs: number): number {
-  if (elapsedMs === undefined || !Number.isFinite(elapsedMs) || got <= 0) return Number.POSITIVE_INFINITY;
+function ownRate(got: number, elapsedMs: number | undefined, firstByteMs: number, expectedMs: number): number {
+  if (elapsedMs === undefined || !Number.isFinite(elapsedMs) || got <= 0 || elapsedMs < 2 * expectedMs) return Number.POSITIVE_INFINITY;
   const bodyMs = elapsedMs - firstByteMs;
   return bodyMs < 100 ? Number.POSITIVE_INFINITY : got / bodyMs;
 }
@@ -105,7 +110,8 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     const bytes = positiveBytes(d.segmentBytes(id), id);
     const got = d.receivedBytes?.(id) ?? 0;
     if (!(got >= 0) || !Number.isFinite(got)) invalid('deadlines.receivedBytes', got);
-    const projectedMs = d.nowMs + Math.max(0, bytes - got) / Math.min(bytesPerMs, ownRate(got, d.fetchElapsedMs?.(id), firstByteMs));
+    const expectedMs = firstByteMs + bytes / bytesPerMs;
+    const projectedMs = d.nowMs + Math.max(0, bytes - got) / Math.min(bytesPerMs, ownRate(got, d.fetchElapsedMs?.(id), firstByteMs, expectedMs));
     if (projectedMs > deadline) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: true });
   }
   return { split, late, needsHold: late.length > 0 ? hold + 1 : undefined };

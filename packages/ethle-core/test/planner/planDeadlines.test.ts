@@ -100,6 +100,14 @@ describe('planPrefetch with deadlines', () => {
       const q = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: deadlines(10_000, 60, early) });
       expect(q.late).toEqual([]);
     }
+    // In slow start, not slow: 15M-4s (7.5 MB, 4 s segments) at 224 ms, measured 80 Mbit/s, so
+    // the whole segment is expected in 0.97 s; 0.8 s in, a fresh flow has 155 kB (2 Mbit/s so far).
+    // Its own rate would project 28 s; before twice the expected time the flow rate stands.
+    const ss = (elapsedMs: number, got: number) =>
+      planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: { ...deadlines(10_000, 80, { receivedBytes: () => got, fetchElapsedMs: () => elapsedMs }), segmentBytes: () => 7.5e6 } });
+    expect(ss(800, 155e3).late).toEqual([]);
+    // Still at 155 kB 2.5 s in (past twice 0.97 s): slow, projected at its own rate, late.
+    expect(ss(2500, 155e3).late).toMatchObject([{ id: 4, inFlight: true }]);
     // Faster than the flow rate: the flow rate (the lower) still decides.
     const fast = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: deadlines(10_000, 6, { receivedBytes: () => 1e6, fetchElapsedMs: () => 400 }) });
     expect(fast.late![0]!.projectedMs).toBeCloseTo(13_600, 0);
