@@ -43,7 +43,7 @@ export function autoGoal(rows: readonly RunRow[]): AutoGoalRow[] {
     list.push(r);
     byCell.set(r.cell, list);
   }
-  const out: AutoGoalRow[] = [];
+  const out: (AutoGoalRow & { order: number })[] = [];
   for (const [cell, list] of byCell) {
     const by = (scheme: string) => list.filter((r) => r.scheme === scheme);
     const schemes = [...new Set(list.map((r) => r.scheme))];
@@ -61,9 +61,12 @@ export function autoGoal(rows: readonly RunRow[]): AutoGoalRow[] {
       if (x === null || x === undefined || rs.some((r) => (r.stalls ?? 0) > 0)) continue;
       if (smallestStallFree === undefined || x < smallestStallFree.x) smallestStallFree = { scheme: s, x, latency: meanCi(rs.map((r) => r.latencyS)) };
     }
-    const segmentS = parseStreamName(list[0]!.stream)?.segmentSeconds;
+    const spec = parseStreamName(list[0]!.stream);
+    const segmentS = spec?.segmentSeconds;
     const sf = smallestStallFree?.latency ?? null;
     out.push({
+      // As tableII: by RTT, then bitrate and segment length.
+      order: (list[0]!.rttMs ?? 0) * 1e6 + (spec ? spec.bitrateMbps * 100 + spec.segmentSeconds : 99_999),
       cell,
       runs,
       auto,
@@ -77,7 +80,7 @@ export function autoGoal(rows: readonly RunRow[]): AutoGoalRow[] {
       latencyWithinOneSegment: auto?.latency && sf && segmentS !== undefined ? auto.latency.mean <= sf.mean + segmentS + 1e-9 : undefined,
     });
   }
-  return out.sort((a, b) => a.cell.localeCompare(b.cell));
+  return out.sort((a, b) => a.order - b.order || a.cell.localeCompare(b.cell)).map(({ order: _, ...r }) => r);
 }
 
 const f = (m: MeanCi | null | undefined) => (m ? (m.half === null ? m.mean.toFixed(1) : `${m.mean.toFixed(1)}±${m.half.toFixed(1)}`) : '–');
