@@ -11,6 +11,7 @@
 //   --receivers 1,4,16 (receivers in one cell; > 1 needs --receiver virtual)   --cell per-user|shared (shared needs --ran lte-a-walk)
 //   --join sync|spread (all within 2 s, or evenly over one segment)   --backhaul-mbps 300 (backhaul cap)
 //   --backhaul-loss 0.5 (random loss on the backhaul, % each way)   --ran lte-a-loss[:P] (the cell, P % loss; 0.5)
+//   EXP_EDGE_LOG=1 (environment): keep each run's edge debug log as ID.edge.log in --out
 //   --scheme … parts-2 with --ll   --ll (the low-latency renditions, players in LL mode; auto decides in parts)
 //   --scheme … auto-w4 (the edge as a parent tier + 4 worker edges: serve --workers 4)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserType } from '@playwright/test';
@@ -123,6 +123,12 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       // The edge logs every change of x and, at debug, every segment request (pino JSON lines):
       // kept with the run, so a stall can be traced to the edge (coalesced, miss) or the radio (hit).
       const edgeStarted = Date.now();
+      // EXP_EDGE_LOG=1: the edge's whole debug log next to the run file (ID.edge.log), to trace
+      // what the run's figures only summarise (why x changed, each planning decision's inputs).
+      if (process.env.EXP_EDGE_LOG === '1' && outDir) {
+        mkdirSync(outDir, { recursive: true });
+        edge.stdout!.pipe(createWriteStream(join(outDir, `${scenarioId(s)}.edge.log`)));
+      }
       let partial = '';
       edge.stdout!.on('data', (c: Buffer) => {
         const lines = (partial + c.toString()).split('\n');
