@@ -21,7 +21,7 @@ let edge: RunningEdge | undefined;
 test.describe.configure({ mode: 'serial' });
 test.beforeEach(async () => {
   origin = await startOrigin({ port: 0, streams: ['15M-2s'] });
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: 224, maxHold: 8, lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2, logLevel: (process.env.E2E_EDGE_LOG as 'info') ?? 'silent' }));
+  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: 224, maxHold: 8, lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2, logLevel: 'silent' }));
 });
 test.afterEach(async () => {
   origin?.resume('15M-2s');

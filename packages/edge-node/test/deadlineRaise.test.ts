@@ -12,6 +12,32 @@ afterEach(async () => {
   await origin?.close();
 });
 
+/**
+ * A receiver whose radio (2.2 Mbit/s, measured: it has media buffered) just carries the stream:
+ * eq. 3 holds, eq. 1 does not — it is in the hold-x group, so held segments have deadlines.
+ * `play()` reads its playlist and fetches the newest segment listed; returns the x served.
+ */
+function holdXReceiver(e: RunningEdge) {
+  let bl = 1000;
+  return async (): Promise<number> => {
+    const cmcd = encodeURIComponent(`bl=${(bl += 100)},mtp=2200,sid="r1"`);
+    const r = await request(`${e.url}/live/a/index.m3u8?CMCD=${cmcd}`);
+    const x = Number(r.headers['x-ethle-hold-segments']);
+    const last = /seg(\d+)\.ts\s*$/.exec((await r.body.text()).trim());
+    if (last) await (await request(`${e.url}/live/a/seg${last[1]}.ts`)).body.dump();
+    return x;
+  };
+}
+
+/** Plays until the playlist is held and the edge has a measured steady-state flow rate (three such fetches): deadlines need one. */
+async function heldAndMeasured(e: RunningEdge, play: () => Promise<number>): Promise<void> {
+  await until(async () => {
+    const x = await play();
+    const m = await (await request(`${e.url}/metrics`)).body.text();
+    return x >= 1 && (metricValue(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin', flows: 'steady' }) ?? 0) >= 3;
+  }, 'a held playlist and a measured backhaul', 15_000);
+}
+
 describe('deadline-aware prefetch at the edge (issue 19)', () => {
   it('a held segment whose fetch will end after it becomes visible raises x at once, before its slow sample arrives', async () => {
     // 256 KiB segments of 1 s (2.1 Mbit/s), produced once a second like a live origin.
@@ -25,30 +51,15 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, hold: 'auto' }));
     const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
     edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
-    // A receiver whose radio (2.2 Mbit/s, measured: it has media buffered) just carries the stream:
-    // eq. 3 holds, eq. 1 does not — it is in the hold-x group, so held segments have deadlines.
-    let bl = 1000;
-    const pl = async () => {
-      const cmcd = encodeURIComponent(`bl=${(bl += 100)},mtp=2200,sid="r1"`);
-      const r = await request(`${edge.url}/live/a/index.m3u8?CMCD=${cmcd}`);
-      return { x: Number(r.headers['x-ethle-hold-segments']), text: await r.body.text() };
-    };
-    await until(async () => {
-      const p = await pl();
-      const last = /seg(\d+)\.ts\s*$/.exec(p.text.trim());
-      if (last) await (await request(`${edge.url}/live/a/seg${last[1]}.ts`)).body.dump();
-      // Until the edge has a measured steady-state flow rate (three such fetches): deadlines need one.
-      const m = await (await request(`${edge.url}/metrics`)).body.text();
-      return p.x >= 1 && (metricValue(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin', flows: 'steady' }) ?? 0) >= 3;
-    }, 'a held playlist and a measured backhaul', 15_000);
-    const before = (await pl()).x;
+    const play = holdXReceiver(edge);
+    await heldAndMeasured(edge, play);
+    const before = await play();
     // From now on every segment trickles out in ~1.6 s (16 KiB per 100 ms): longer than x = 1 allows.
     const slowFrom = Date.now();
     origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 100 });
     const raised = await until(async () => {
       // The receiver plays: it asks for the newest segment its playlist lists.
-      const last = /seg(\d+)\.ts\s*$/.exec((await pl()).text.trim());
-      if (last) await (await request(`${edge.url}/live/a/seg${last[1]}.ts`)).body.dump();
+      await play();
       return changes.find((c) => c.atMs >= slowFrom && c.hold > before);
     }, 'x raised', 20_000);
     // Raised by the planner's deadline check, and before the deadline passed: the fetch under way
@@ -67,20 +78,8 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, hold: 'auto', lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2 }));
     const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
     edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
-    let bl = 1000;
-    const play = async () => {
-      const cmcd = encodeURIComponent(`bl=${(bl += 100)},mtp=2200,sid="r1"`);
-      const r = await request(`${edge.url}/live/a/index.m3u8?CMCD=${cmcd}`);
-      const x = Number(r.headers['x-ethle-hold-segments']);
-      const last = /seg(\d+)\.ts\s*$/.exec((await r.body.text()).trim());
-      if (last) await (await request(`${edge.url}/live/a/seg${last[1]}.ts`)).body.dump();
-      return x;
-    };
-    await until(async () => {
-      const x = await play();
-      const m = await (await request(`${edge.url}/metrics`)).body.text();
-      return x >= 1 && (metricValue(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin', flows: 'steady' }) ?? 0) >= 3;
-    }, 'a held playlist and a measured backhaul', 15_000);
+    const play = holdXReceiver(edge);
+    await heldAndMeasured(edge, play);
     const before = await play();
     origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 100 });
     const raised = await until(async () => (await play(), changes.find((c) => c.hold > before)), 'x raised', 20_000);

@@ -40,7 +40,7 @@ describe('DepartureRing (shaped datagrams from the receiving to the sending thre
 
   it('a second view of the same memory (the other thread) sees the same records', () => {
     const a = new DepartureRing(1024);
-    const b = new DepartureRing(a.buffer as SharedArrayBuffer);
+    const b = new DepartureRing(a.buffer);
     a.push(1, 5, bytes(3, 9));
     const got: number[] = [];
     b.drain((p, at, buf) => got.push(p, at, buf.length));

@@ -23,14 +23,16 @@ const STOP = 3;
 const align8 = (n: number) => (n + 7) & ~7;
 
 export class DepartureRing {
+  /** The shared memory: hand it to the other thread's DepartureRing. */
+  readonly buffer: SharedArrayBuffer;
   readonly header: Int32Array;
   private readonly view: DataView;
   private readonly bytes: Uint8Array;
   private readonly size: number;
 
-  /** A new ring of `dataBytes` (a multiple of 8), or a view of one made in another thread. */
-  constructor(readonly buffer: SharedArrayBuffer | number) {
-    const sab = typeof buffer === 'number' ? new SharedArrayBuffer(HEADER_BYTES + align8(buffer)) : buffer;
+  /** A new ring of `dataBytes` of records (rounded up to 8), or a view of one made in another thread. */
+  constructor(source: SharedArrayBuffer | number) {
+    const sab = typeof source === 'number' ? new SharedArrayBuffer(HEADER_BYTES + align8(source)) : source;
     this.buffer = sab;
     this.header = new Int32Array(sab, 0, 4);
     this.size = sab.byteLength - HEADER_BYTES;

@@ -76,7 +76,7 @@ async function startSender(cfg: RelayConfig, ring: DepartureRing): Promise<{ wor
   const users = cfg.cell && cfg.cell.users > 1 ? cfg.cell.users : 1;
   const toB: Pipes = { ids: [], lateness: new LatenessHistogram() };
   const toA: Pipes = { ids: [], lateness: new LatenessHistogram() };
-  const data: SenderData = { ring: ring.buffer as SharedArrayBuffer, pipes: [], lateness: [toB.lateness.buffer, toA.lateness.buffer], earlyMs: EARLY_MS };
+  const data: SenderData = { ring: ring.buffer, pipes: [], lateness: [toB.lateness.buffer, toA.lateness.buffer], earlyMs: EARLY_MS };
   for (const [pipes, port, hist] of [[toB, cfg.bPeer, 0], [toA, cfg.aPeer, 1]] as const) {
     for (let u = 0; u < users; u++) {
       pipes.ids.push(data.pipes.length);
