@@ -1,6 +1,6 @@
-import { Agent } from 'undici';
 import { createVirtualPlayerConfig } from './config/createVirtualPlayerConfig.js';
 import type { VirtualPlayerConfigInput } from './config/VirtualPlayerConfig.js';
+import { createConnectionPool } from './net/createConnectionPool.js';
 import { startDashPlayer } from './dash/startDashPlayer.js';
 import type { VirtualPlayerEvent, VirtualPlayerListener } from './events/VirtualPlayerEvents.js';
 import { startHlsPlayer } from './hls/startHlsPlayer.js';
@@ -25,18 +25,19 @@ export interface VirtualPlayer {
  */
 export async function startVirtualPlayer(input: VirtualPlayerConfigInput): Promise<VirtualPlayer> {
   const cfg = createVirtualPlayerConfig(input);
-  // Browsers keep up to 6 connections per host; hls.js/dash.js need at most 3 at once here.
-  const agent = new Agent({ connections: 6, keepAliveTimeout: 30_000, ...(cfg.localAddress ? { localAddress: cfg.localAddress } : {}) });
+  // Browsers keep up to 6 connections per host and reuse the most recently used idle one;
+  // hls.js/dash.js need at most 3 at once here, and talk to at most the edge and an origin.
+  const pool = createConnectionPool({ maxPerOrigin: 6, keepAliveTimeoutMs: 30_000, maxOrigins: 4, ...(cfg.localAddress ? { localAddress: cfg.localAddress } : {}) });
   const abort = new AbortController();
   const session = createSession(cfg.player, { sampleIntervalMs: cfg.sampleIntervalMs, stallThresholdMs: cfg.stallThresholdMs, maxEntries: cfg.maxEntries });
   const close = async () => {
     if (!abort.signal.aborted) abort.abort();
     session.emitter.clear();
-    await agent.destroy().catch(() => undefined);
+    await pool.destroy();
   };
   try {
-    if (cfg.player === 'hls') await startHlsPlayer(cfg.url, cfg.hls, agent, session, abort.signal);
-    else await startDashPlayer(cfg.url, cfg.dash, agent, session, abort.signal);
+    if (cfg.player === 'hls') await startHlsPlayer(cfg.url, cfg.hls, pool, session, abort.signal);
+    else await startDashPlayer(cfg.url, cfg.dash, pool, session, abort.signal);
   } catch (e) {
     await close();
     throw e;

@@ -1,6 +1,6 @@
-import type { Dispatcher } from 'undici';
 import { availableSegments, initializationUrl, parseMpd, type DashSegment, type MpdInfo, type MpdPeriod, type MpdRepresentation } from '@ethle/core';
 import type { DashSettings } from '../config/VirtualPlayerConfig.js';
+import type { ConnectionPool } from '../net/createConnectionPool.js';
 import { fetchTimed, header, type TimedResponse } from '../net/fetchTimed.js';
 import type { Session } from '../report/createSession.js';
 import { VirtualPlayerError, VirtualPlayerErrorCodes, isVirtualPlayerError } from '../VirtualPlayerError.js';
@@ -30,9 +30,9 @@ interface Track {
  * Segment availability is computed from the MPD and the synchronised clock, as dash.js does.
  * Resolves once the MPD is loaded and the start chosen; runs until `signal` aborts.
  */
-export async function startDashPlayer(url: string, s: DashSettings, dispatcher: Dispatcher, session: Session, signal: AbortSignal): Promise<void> {
+export async function startDashPlayer(url: string, s: DashSettings, pool: ConnectionPool, session: Session, signal: AbortSignal): Promise<void> {
   const now = session.now;
-  const get = (u: string, keepBody: boolean) => fetchTimed(dispatcher, u, { keepBody, signal, now });
+  const get = (u: string, keepBody: boolean) => fetchTimed(pool, u, { keepBody, signal, now });
 
   const first = await get(url, true);
   session.record('manifest', '', first);

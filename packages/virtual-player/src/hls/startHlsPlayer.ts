@@ -1,6 +1,6 @@
-import type { Dispatcher } from 'undici';
 import { isMultivariantPlaylist, parseMediaPlaylist, parseMultivariantPlaylist, type HlsMediaPlaylist } from '@ethle/core';
 import type { HlsSettings } from '../config/VirtualPlayerConfig.js';
+import type { ConnectionPool } from '../net/createConnectionPool.js';
 import { fetchTimed, header, type TimedResponse } from '../net/fetchTimed.js';
 import type { Session } from '../report/createSession.js';
 import { VirtualPlayerError, VirtualPlayerErrorCodes, isVirtualPlayerError } from '../VirtualPlayerError.js';
@@ -30,9 +30,9 @@ interface Fragment {
  * its cadence, one fragment at a time while the forward buffer is below the target. Resolves once
  * the first playlist is loaded and the start chosen; runs until `signal` aborts.
  */
-export async function startHlsPlayer(url: string, s: HlsSettings, dispatcher: Dispatcher, session: Session, signal: AbortSignal): Promise<void> {
+export async function startHlsPlayer(url: string, s: HlsSettings, pool: ConnectionPool, session: Session, signal: AbortSignal): Promise<void> {
   const now = session.now;
-  const get = (u: string, keepBody: boolean, firstByteTimeoutMs?: number) => fetchTimed(dispatcher, u, { keepBody, signal, now, firstByteTimeoutMs });
+  const get = (u: string, keepBody: boolean, firstByteTimeoutMs?: number) => fetchTimed(pool, u, { keepBody, signal, now, firstByteTimeoutMs });
 
   let first = await get(url, true);
   session.record('manifest', '', first);

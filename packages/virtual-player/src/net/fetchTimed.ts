@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { ConnectionPool } from './createConnectionPool.js';
 import { VirtualPlayerError, VirtualPlayerErrorCodes } from '../VirtualPlayerError.js';
 
 export interface TimedResponse {
@@ -13,6 +13,9 @@ export interface TimedResponse {
   requestStart: number;
   firstByte: number;
   lastByte: number;
+  /** The pool's connection that carried the final hop, and how many requests it had finished before. */
+  connection: number;
+  previousRequests: number;
 }
 
 export interface FetchTimedOptions {
@@ -27,9 +30,10 @@ const MAX_REDIRECTS = 5;
 
 /**
  * One GET over the player's own connection pool (real kernel sockets, undici), timed like the
- * probe's loaders time a request. Follows redirects; any non-2xx is an ERR_VPLAYER_HTTP.
+ * probe's loaders time a request. Follows redirects; any non-2xx is an ERR_VPLAYER_HTTP. The
+ * connection goes back to the pool once the body is read, as a browser's socket does.
  */
-export async function fetchTimed(dispatcher: Dispatcher, url: string, o: FetchTimedOptions): Promise<TimedResponse> {
+export async function fetchTimed(pool: ConnectionPool, url: string, o: FetchTimedOptions): Promise<TimedResponse> {
   const requestStart = o.now();
   let current = url;
   const timeoutAbort = new AbortController();
@@ -43,29 +47,41 @@ export async function fetchTimed(dispatcher: Dispatcher, url: string, o: FetchTi
   try {
     for (let hop = 0; ; hop++) {
       const u = new URL(current);
-      const res = await dispatcher.request({ origin: u.origin, path: u.pathname + u.search, method: 'GET', signal: timeoutAbort.signal });
-      if (res.statusCode >= 300 && res.statusCode < 400 && typeof res.headers.location === 'string' && hop < MAX_REDIRECTS) {
-        await res.body.dump();
-        current = new URL(res.headers.location, current).href;
-        continue;
-      }
-      if (res.statusCode < 200 || res.statusCode >= 300) {
-        const text = (await res.body.text()).slice(0, 200).trim();
-        throw new VirtualPlayerError(VirtualPlayerErrorCodes.HTTP, `GET ${current} answered ${res.statusCode}${text ? `: ${text}` : ''}`, { url: current, status: res.statusCode });
-      }
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      let firstByte = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        if (firstByte === 0) {
-          firstByte = o.now();
-          if (timer) clearTimeout(timer);
+      const lease = await pool.acquire(u.origin, timeoutAbort.signal);
+      let ok = false;
+      try {
+        const res = await lease.dispatcher.request({ origin: u.origin, path: u.pathname + u.search, method: 'GET', signal: timeoutAbort.signal });
+        if (res.statusCode >= 300 && res.statusCode < 400 && typeof res.headers.location === 'string' && hop < MAX_REDIRECTS) {
+          await res.body.dump();
+          ok = true;
+          current = new URL(res.headers.location, current).href;
+          continue;
         }
-        bytes += chunk.length;
-        if (o.keepBody) chunks.push(chunk);
+        if (res.statusCode < 200 || res.statusCode >= 300) {
+          const text = (await res.body.text()).slice(0, 200).trim();
+          ok = true;
+          throw new VirtualPlayerError(VirtualPlayerErrorCodes.HTTP, `GET ${current} answered ${res.statusCode}${text ? `: ${text}` : ''}`, { url: current, status: res.statusCode });
+        }
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        let firstByte = 0;
+        for await (const chunk of res.body as AsyncIterable<Buffer>) {
+          if (firstByte === 0) {
+            firstByte = o.now();
+            if (timer) clearTimeout(timer);
+          }
+          bytes += chunk.length;
+          if (o.keepBody) chunks.push(chunk);
+        }
+        const lastByte = o.now();
+        ok = true;
+        return {
+          url: current, status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), bytes,
+          requestStart, firstByte: firstByte || lastByte, lastByte, connection: lease.connection, previousRequests: lease.previousRequests,
+        };
+      } finally {
+        lease.release(ok);
       }
-      const lastByte = o.now();
-      return { url: current, status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), bytes, requestStart, firstByte: firstByte || lastByte, lastByte };
     }
   } catch (e) {
     if (e instanceof VirtualPlayerError) throw e;

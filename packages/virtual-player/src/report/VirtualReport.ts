@@ -13,6 +13,15 @@ export type { LatencySample, SegmentTiming, Summary };
 
 
 
+/**
+ * A request as the probe times it, plus what a browser does not expose: the connection that
+ * carried it and how many requests that connection had finished before (0: a fresh flow).
+ */
+export interface VirtualSegmentTiming extends SegmentTiming {
+  connection: number;
+  previousRequests: number;
+}
+
 export interface ErrorEntry {
   at: number;
   code: string;
@@ -32,7 +41,7 @@ export interface VirtualReport {
   edgeDistance: Summary;
   holdSeconds: number;
   latencySeries: LatencySample[];
-  segments: { count: number; bytes: number; list: SegmentTiming[] };
+  segments: { count: number; bytes: number; list: VirtualSegmentTiming[] };
   switches: never[];
   errors: ErrorEntry[];
   clock: { offsetMs: number; precisionMs: number; samples: number } | null;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createEmitter, type Emitter } from '../events/VirtualPlayerEvents.js';
 import { createPlayout, type BufferedSegment, type Playout, type PlayoutEvent, type PlayoutOptions, type PlayoutStall } from '../playout/createPlayout.js';
 import type { TimedResponse } from '../net/fetchTimed.js';
-import { summarize, type ErrorEntry, type LatencySample, type SegmentTiming, type VirtualReport } from './VirtualReport.js';
+import { summarize, type ErrorEntry, type LatencySample, type SegmentTiming, type VirtualReport, type VirtualSegmentTiming } from './VirtualReport.js';
 
 /**
  * What both players share: the playout, the event emitter and the report. The players own
@@ -48,7 +48,7 @@ export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: num
   const latency: number[] = [];
   const edge: number[] = [];
   const series: LatencySample[] = [];
-  const segments: SegmentTiming[] = [];
+  const segments: VirtualSegmentTiming[] = [];
   let segmentCount = 0;
   let segmentBytes = 0;
   const errors: ErrorEntry[] = [];
@@ -112,7 +112,7 @@ export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: num
     },
     record(kind, track, r, media) {
       const ms = Math.max(1, r.lastByte - r.requestStart);
-      const t: SegmentTiming = {
+      const t: VirtualSegmentTiming = {
         kind,
         url: r.url,
         track,
@@ -124,6 +124,8 @@ export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: num
         transferBps: (r.bytes * 8 * 1000) / Math.max(1, r.lastByte - r.firstByte),
         duration: media ? media.segment.end - media.segment.start : 0,
         rendition: media?.rendition ?? '',
+        connection: r.connection,
+        previousRequests: r.previousRequests,
       };
       segmentCount += 1;
       segmentBytes += r.bytes;
