@@ -1,6 +1,6 @@
 import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
-import { deltaMediaPlaylist, ETHLE_HEADERS, loadManifest, planPrefetch, segmentDeadlineMs, type HeldManifest, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
+import { deltaMediaPlaylist, ETHLE_HEADERS, loadManifest, planPrefetch, segmentDeadlineMs, type DeadlineMiss, type HeldManifest, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import type { OriginClient, SplitFetch } from '../origin/OriginClient.js';
 
@@ -71,6 +71,16 @@ const DUE_RETRY_MS = 100;
 const MAX_BACKOFF_MS = 8_000;
 /** A segment fetch must end within this many segment durations (its deadline; see fetchInto). */
 const DEADLINE_SEGMENTS = 4;
+/** An in-flight fetch's recent rate is measured over at least this long (ms): a few backhaul RTTs. */
+const RECENT_WINDOW_MS = 500;
+
+/** One late fetch for the log of the raise it caused: by how much, and on what it was projected. */
+function describeMiss(l: DeadlineMiss): string {
+  const by = `${((l.projectedMs - l.deadlineMs) / 1000).toFixed(2)} s late`;
+  if (!l.inFlight) return `${l.id} not started, ${by}`;
+  const mbps = l.projectedBps === undefined ? '' : ` at ${(l.projectedBps / 1e6).toFixed(1)} Mbit/s`;
+  return `${l.id} ${((l.receivedBytes ?? 0) / 1e6).toFixed(2)} MB in${mbps}, ${by}`;
+}
 
 /**
  * One active live stream at the edge: a single poller of the origin manifest (one origin flow
@@ -387,7 +397,7 @@ export class LiveStream {
         this.prefetch(s, most === undefined && i === 0 ? this.splitFor(s) : ranges !== undefined && approx !== undefined ? { parts: ranges, approxBytes: approx } : undefined);
       }
       // A fetch that misses its deadline whatever the plan does: x is too small for this backhaul.
-      if (plan.needsHold !== undefined) this.#o.onNeedsHold(plan.needsHold, `a held segment's fetch misses its deadline (${(plan.late ?? []).map((l) => l.id).join(', ')})`);
+      if (plan.needsHold !== undefined) this.#o.onNeedsHold(plan.needsHold, `a held segment's fetch misses its deadline (${(plan.late ?? []).map(describeMiss).join(', ')})`);
       if (most !== undefined) {
         let l = 0;
         while (cached.has(most + l + 1)) l += 1;
@@ -475,10 +485,35 @@ export class LiveStream {
         const e = s === undefined ? undefined : cache.peek(this.#cacheKey(s.path));
         return e === undefined ? undefined : nowWall - e.createdAt;
       },
+      recentBps: (id) => {
+        const s = byId.get(id);
+        const e = s === undefined ? undefined : cache.peek(this.#cacheKey(s.path));
+        return e === undefined ? undefined : this.#recentBps(e, nowWall);
+      },
       ...(rtt === undefined ? {} : { firstByteMs: rtt }),
       maxSplit: Math.max(1, this.#o.maxParallel),
     };
   }
+
+  /**
+   * An in-flight entry's rate since the planner last looked at it (at least RECENT_WINDOW_MS
+   * ago), bits/s; undefined on the first look. Kept in a WeakMap on the entry: it goes with it.
+   */
+  #recentBps(e: CacheEntry, nowMs: number): number | undefined {
+    const p = this.#progress.get(e);
+    if (p === undefined) {
+      this.#progress.set(e, { atMs: nowMs, bytes: e.bytes, bps: undefined });
+      return undefined;
+    }
+    if (nowMs - p.atMs >= RECENT_WINDOW_MS) {
+      p.bps = ((e.bytes - p.bytes) * 8 * 1000) / (nowMs - p.atMs);
+      p.atMs = nowMs;
+      p.bytes = e.bytes;
+    }
+    return p.bps;
+  }
+
+  readonly #progress = new WeakMap<CacheEntry, { atMs: number; bytes: number; bps: number | undefined }>();
 
   #approxBytes(track: string): number | undefined {
     const sizes = this.#sizes.get(track);

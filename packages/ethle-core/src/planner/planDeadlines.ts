@@ -19,6 +19,13 @@ export interface PrefetchDeadlines {
    * the past, and a backhaul that has just slowed down shows first in the fetches under way.
    */
   fetchElapsedMs?: (id: number) => number | undefined;
+  /**
+   * The in-flight fetch of `id`'s rate over its latest observation window, bits/s (undefined:
+   * unknown). A flow ramping out of slow start runs faster now than its average since the start,
+   * so a slow fetch is projected at the better of the two: the average alone took fetches that
+   * then finished in time for misses, and x hunted up and down (15M-4s at 224 ms, x 1 → 3 → 2 → 3).
+   */
+  recentBps?: (id: number) => number | undefined;
   /** Wait before a new fetch's first byte: the request's RTT, ms (default 0). */
   firstByteMs?: number;
   /** Most byte ranges one segment may be fetched as (default 4). */
@@ -39,6 +46,9 @@ export interface DeadlineMiss {
   projectedMs: number;
   deadlineMs: number;
   inFlight: boolean;
+  /** In flight: bytes received and the rate it was projected at (bits/s), for the log of a raise. */
+  receivedBytes?: number;
+  projectedBps?: number;
 }
 
 export interface DeadlineOutcome {
@@ -111,8 +121,13 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     const got = d.receivedBytes?.(id) ?? 0;
     if (!(got >= 0) || !Number.isFinite(got)) invalid('deadlines.receivedBytes', got);
     const expectedMs = firstByteMs + bytes / bytesPerMs;
-    const projectedMs = d.nowMs + Math.max(0, bytes - got) / Math.min(bytesPerMs, ownRate(got, d.fetchElapsedMs?.(id), firstByteMs, expectedMs));
-    if (projectedMs > deadline) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: true });
+    const recent = d.recentBps?.(id);
+    if (recent !== undefined && !(recent >= 0 && Number.isFinite(recent))) invalid('deadlines.recentBps', { id, bps: recent });
+    const own = ownRate(got, d.fetchElapsedMs?.(id), firstByteMs, expectedMs);
+    // Past its expected time the fetch is projected at its own pace: the better of its average and its recent rate.
+    const rate = Math.min(bytesPerMs, Number.isFinite(own) && recent !== undefined ? Math.max(own, recent / 8 / 1000) : own);
+    const projectedMs = d.nowMs + Math.max(0, bytes - got) / rate;
+    if (projectedMs > deadline) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 });
   }
   return { split, late, needsHold: late.length > 0 ? hold + 1 : undefined };
 }

@@ -8,6 +8,10 @@ export interface StreamHoldState {
   lowerSinceMs: number | undefined;
   /** How many samples in a row have supported x − 1. */
   lowerSamples: number;
+  /** When x was last lowered (ms), to tell a flap (a raise soon after) from a lower that held. */
+  loweredAtMs?: number | undefined;
+  /** The dwell's multiplier: doubled by each flap up to MAX_DWELL_SCALE, back to 1 by a raise that is not one (default 1). */
+  dwellScale?: number;
 }
 
 export interface StreamHoldSample {
@@ -54,6 +58,24 @@ export interface StreamHoldStep {
 }
 
 const EPS = 1e-9;
+/** A lower that a raise undoes within this many dwells was a flap. */
+const FLAP_DWELLS = 2;
+/** The dwell grows to at most this many times its configured length. */
+export const MAX_DWELL_SCALE = 8;
+/** StreamHoldOptions.dwellSegments when unset. */
+export const DEFAULT_DWELL_SEGMENTS = 4;
+
+/**
+ * x raised to `hold` at `nowMs` (by a sample, the model or a missed deadline). A raise within
+ * FLAP_DWELLS dwells of the last lower means that lower came too soon: the next lower must wait
+ * twice as long (up to MAX_DWELL_SCALE times), so x that hunts between two values settles, at a
+ * cost of latency, instead of moving every few segments. Any other raise resets the dwell.
+ */
+export function raiseStreamHold(state: StreamHoldState, hold: number, nowMs: number, dwellMs: number): StreamHoldState {
+  const scale = state.dwellScale ?? 1;
+  const flapped = state.loweredAtMs !== undefined && nowMs >= state.loweredAtMs && nowMs - state.loweredAtMs < FLAP_DWELLS * dwellMs * scale;
+  return { hold, lowerSinceMs: undefined, lowerSamples: 0, loweredAtMs: undefined, dwellScale: flapped ? Math.min(MAX_DWELL_SCALE, scale * 2) : 1 };
+}
 
 /** The state to start a stream with: the model's x, within x_max. */
 export function initialStreamHold(options: Pick<StreamHoldOptions, 'modelHold' | 'maxHold'>): StreamHoldState {
@@ -67,8 +89,9 @@ export function initialStreamHold(options: Pick<StreamHoldOptions, 'modelHold' |
  * steady-state rate needs more (eq. 2: x = ⌈s·8 / (th_bh·l)⌉), lower by one only after the
  * measured rate has supported x − 1, with a margin, for `dwellSegments` segment periods and
  * `dwellSamples` samples in a row. Raising late costs stalls, lowering late only latency, and a
- * player copes with the playlist's edge jumping one segment forward, not with x flapping. Never
- * below the model's x, never above x_max.
+ * player copes with the playlist's edge jumping one segment forward, not with x flapping: a lower
+ * undone soon after doubles the next dwell (raiseStreamHold). Never below the model's x, never
+ * above x_max.
  *
  * Receivers' membership of hold-0 / hold-x (the paper's group rule) is separate and stays
  * monotone; this only moves the x the hold-x group is held at.
@@ -78,7 +101,7 @@ export function nextStreamHold(state: StreamHoldState, sample: StreamHoldSample 
   const l = requireRange('segmentSeconds', options.segmentSeconds, 0, LIMITS.maxSegmentSeconds, true);
   const maxHold = requireInteger('maxHold', options.maxHold, 0, LIMITS.maxHold);
   const floor = Math.min(requireInteger('modelHold', options.modelHold, 0, LIMITS.maxHold), maxHold);
-  const dwellSegments = requireRange('dwellSegments', options.dwellSegments ?? 4, 0, 1000);
+  const dwellSegments = requireRange('dwellSegments', options.dwellSegments ?? DEFAULT_DWELL_SEGMENTS, 0, 1000);
   const dwellSamples = requireInteger('dwellSamples', options.dwellSamples ?? 3, 1, 1000);
   const margin = requireRange('margin', options.margin ?? 0.2, 0, 10);
   requireRange('nowMs', nowMs, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
@@ -90,12 +113,15 @@ export function nextStreamHold(state: StreamHoldState, sample: StreamHoldSample 
     const bps = requireRange('backhaulBps', sample.backhaulBps, 0, Number.POSITIVE_INFINITY, true);
     sampleHold = Math.max(1, Math.ceil(bits / (bps * l) - EPS));
   }
-  const reset = (x: number): StreamHoldState => ({ hold: x, lowerSinceMs: undefined, lowerSamples: 0 });
+  const scale = state.dwellScale ?? 1;
+  const dwellMs = dwellSegments * l * 1000;
+  // A run of supporting samples ends; the flap memory stays.
+  const reset = (x: number): StreamHoldState => ({ hold: x, lowerSinceMs: undefined, lowerSamples: 0, loweredAtMs: state.loweredAtMs, dwellScale: scale });
 
   if (hold > maxHold) return { state: reset(maxHold), hold: maxHold, change: 'lower', reason: 'max-hold', sampleHold };
   const target = Math.min(maxHold, Math.max(floor, sampleHold ?? 0));
   if (target > hold) {
-    return { state: reset(target), hold: target, change: 'raise', reason: sampleHold !== undefined && sampleHold >= target ? 'measured-slow' : 'model-floor', sampleHold };
+    return { state: raiseStreamHold(state, target, nowMs, dwellMs), hold: target, change: 'raise', reason: sampleHold !== undefined && sampleHold >= target ? 'measured-slow' : 'model-floor', sampleHold };
   }
   if (sample === undefined) return { state, hold, change: 'none', reason: state.lowerSinceMs === undefined ? 'steady' : 'dwelling', sampleHold };
 
@@ -107,8 +133,8 @@ export function nextStreamHold(state: StreamHoldState, sample: StreamHoldSample 
   // A clock that went backwards restarts the dwell rather than shortening it.
   const since = state.lowerSinceMs === undefined || nowMs < state.lowerSinceMs ? nowMs : state.lowerSinceMs;
   const samples = since === state.lowerSinceMs ? state.lowerSamples + 1 : 1;
-  if (samples >= dwellSamples && nowMs - since >= dwellSegments * l * 1000) {
-    return { state: reset(candidate), hold: candidate, change: 'lower', reason: 'recovered', sampleHold };
+  if (samples >= dwellSamples && nowMs - since >= dwellMs * scale) {
+    return { state: { ...reset(candidate), loweredAtMs: nowMs }, hold: candidate, change: 'lower', reason: 'recovered', sampleHold };
   }
-  return { state: { hold, lowerSinceMs: since, lowerSamples: samples }, hold, change: 'none', reason: 'dwelling', sampleHold };
+  return { state: { ...reset(hold), lowerSinceMs: since, lowerSamples: samples }, hold, change: 'none', reason: 'dwelling', sampleHold };
 }

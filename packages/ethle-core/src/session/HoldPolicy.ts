@@ -1,4 +1,4 @@
-import { initialStreamHold, nextStreamHold, type StreamHoldState } from '../policy/nextStreamHold.js';
+import { DEFAULT_DWELL_SEGMENTS, initialStreamHold, nextStreamHold, raiseStreamHold, type StreamHoldState } from '../policy/nextStreamHold.js';
 import type { RadioEstimate } from '../policy/RadioEstimate.js';
 import { shouldRedirect } from '../policy/shouldRedirect.js';
 import { BackhaulSamples, type FetchRegime } from './BackhaulSamples.js';
@@ -224,7 +224,7 @@ export class HoldPolicy {
     if (target <= s.x.hold) return;
     if (nowMs !== undefined && s.deadlineRaisedAtMs !== undefined && nowMs - s.deadlineRaisedAtMs < s.segmentSeconds * 1000) return;
     if (nowMs !== undefined) s.deadlineRaisedAtMs = nowMs;
-    s.x = { hold: target, lowerSinceMs: undefined, lowerSamples: 0 };
+    s.x = raiseStreamHold(s.x, target, nowMs ?? Number.NEGATIVE_INFINITY, (this.config.lowerAfterSegments ?? DEFAULT_DWELL_SEGMENTS) * s.segmentSeconds * 1000);
     this.#onChange({ stream, hold: target, reason: `raised: ${reason}`, backhaulMbps: this.#backhaul.median(s.origin) ?? s.modelMbps });
   }
 

@@ -113,6 +113,29 @@ describe('planPrefetch with deadlines', () => {
     expect(fast.late![0]!.projectedMs).toBeCloseTo(13_600, 0);
   });
 
+  it("a slow fetch's recent rate, when better than its average, decides: a flow ramping up is not late", () => {
+    // A 7.2 MB segment at 224 ms, measured 81 Mbit/s (0.93 s expected); 4 is due at 12 s. At 10 s
+    // its fetch has run 3 s, past twice that, and has 4 MB: 11.5 Mbit/s on average, so the 3.2 MB
+    // left project to 12.22 s, late. Over its latest window it ran at 40 Mbit/s (the ramp out of
+    // slow start): 3.2 MB take 0.64 s → 10.64 s, in time.
+    const at = (got: number, recentMbps: number | undefined) =>
+      planPrefetch({
+        produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8,
+        deadlines: {
+          ...deadlines(10_000, 81, { receivedBytes: () => got, fetchElapsedMs: () => 3000, ...(recentMbps === undefined ? {} : { recentBps: () => recentMbps * 1e6 }) }),
+          segmentBytes: () => 7.2e6,
+        },
+      });
+    expect(at(4e6, undefined).late).toMatchObject([{ id: 4, inFlight: true, receivedBytes: 4e6 }]);
+    expect(at(4e6, undefined).late![0]!.projectedBps).toBeCloseTo((4e6 * 8) / 2.776, -3);
+    expect(at(4e6, 40).late).toEqual([]);
+    // A recent rate below the average (a fetch that is stalling now) does not make it look worse
+    // than its average, nor does one above the measured flow rate make it look better than that.
+    expect(at(4e6, 1).late![0]!.projectedBps).toBeCloseTo((4e6 * 8) / 2.776, -3);
+    expect(at(1e5, 500).late).toEqual([]);
+    expect(() => at(4e6, Number.NaN)).toThrow(EthleError);
+  });
+
   it('earliest deadline first under the parallel cap, after the segments receivers wait for', () => {
     // Two groups' deadlines out of id order: 17 is due first, 18 has none.
     const due: Record<number, number> = { 15: 5000, 16: 6000, 17: 1000 };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EthleError, initialStreamHold, nextStreamHold, type StreamHoldOptions, type StreamHoldState } from '@ethle/core';
+import { EthleError, initialStreamHold, MAX_DWELL_SCALE, nextStreamHold, raiseStreamHold, type StreamHoldOptions, type StreamHoldState } from '@ethle/core';
 
 // 15M-2s: 29.6 Mbit a segment. eq. 2 needs 14.8 Mbit/s per flow for x = 1, 7.4 for 2, 4.93 for 3,
 // 3.7 for 4. The model says x = 2 (Table III), the operator allows 4.
@@ -41,6 +41,29 @@ describe('nextStreamHold: x both ways within hold-x', () => {
     expect(steps[4]).toMatchObject({ change: 'none', reason: 'dwelling' });
     // Down to the model's x and no further: 20 Mbit/s would carry x = 1 (needs 17.8), the model says 2.
     expect(run(at([30000, 40000, 50000, 60000]), OPTS, steps[10]!.state).map((s) => s.hold)).toEqual([2, 2, 2, 2]);
+  });
+
+  it('a lower undone within two dwells doubles the next dwell (up to 8×); a raise long after resets it', () => {
+    // Dwell: 4 periods × 2 s = 8 s. Raised to 3 at 0 s, 20 Mbit/s supports 2 from 2 s: lowered at 10 s.
+    const every2s = (from: number, to: number): Array<[number, number]> => Array.from({ length: (to - from) / 2000 + 1 }, (_, i) => [from + i * 2000, 20]);
+    const first = run([[0, 6], ...every2s(2000, 10000)]);
+    expect(first.at(-1)).toMatchObject({ hold: 2, change: 'lower' });
+    // 6 Mbit/s at 14 s (4 s after the lower, within 2 × 8 s) raises to 3 again: a flap.
+    const flap = run([[14000, 6]], OPTS, first.at(-1)!.state)[0]!;
+    expect(flap).toMatchObject({ hold: 3, change: 'raise' });
+    expect(flap.state.dwellScale).toBe(2);
+    // The next lower now needs 16 s of support, not 8: still 3 at 24 s (8 s in), 2 at 32 s.
+    const slower = run(every2s(16000, 32000), OPTS, flap.state);
+    expect(slower.find((s) => s.change === 'lower')).toMatchObject({ reason: 'recovered' });
+    expect(slower.findIndex((s) => s.change === 'lower')).toBe(8);
+    // Flapping on: 2×, 4×, 8×, and no further.
+    let st = flap.state;
+    for (let i = 0; i < 5; i++) st = raiseStreamHold({ ...st, hold: 2, loweredAtMs: 100_000 * (i + 1) }, 3, 100_000 * (i + 1) + 1000, 8000);
+    expect(st.dwellScale).toBe(MAX_DWELL_SCALE);
+    // A raise long after the lower (the lower held): the dwell is back to its length.
+    expect(raiseStreamHold({ ...st, hold: 2, loweredAtMs: 0 }, 3, 10 * 8000 * MAX_DWELL_SCALE, 8000).dwellScale).toBe(1);
+    // Without a lower before it, a raise is no flap.
+    expect(raiseStreamHold(initialStreamHold(OPTS), 3, 1000, 8000).dwellScale).toBe(1);
   });
 
   it('one sample that does not support x − 1 restarts the dwell', () => {
