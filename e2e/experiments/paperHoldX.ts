@@ -20,11 +20,14 @@ export function paperHoldX(stream: string, rttMs: number): number | undefined {
 /** A scheme's edge worker count: `auto-w4` = `auto` through a parent tier and 4 worker edges (`serve --workers 4`). */
 const WORKERS = /-w(\d+)$/;
 
-/** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto` → auto (any `-wN` aside); e2e has none. */
+/** `auto-measured`: auto whose x may go below the model's on measured backhaul rates (`--hold-floor measured`). */
+const AUTO_MEASURED = 'auto-measured';
+
+/** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto`/`auto-measured` → auto (any `-wN` aside); e2e has none. */
 export function holdArg(scheme: string, stream: string, rttMs: number): string | undefined {
   scheme = scheme.replace(WORKERS, '');
   if (scheme === 'e2e') return undefined;
-  if (scheme === 'auto') return 'auto';
+  if (scheme === 'auto' || scheme === AUTO_MEASURED) return 'auto';
   // Held in parts (the edge's --hold-parts), not in whole segments.
   if (scheme.startsWith('parts-')) return '0';
   if (scheme === 'hold-paper') {
@@ -50,5 +53,6 @@ export function edgeHoldArgs(scheme: string, stream: string, rttMs: number, ll: 
   const base = scheme.replace(WORKERS, '');
   if (base.startsWith('parts-')) return ['--hold', '0', '--hold-parts', base.slice('parts-'.length), ...workers];
   if (base === 'auto' && ll) return ['--hold', 'auto', '--hold-parts', 'auto', ...workers];
+  if (base === AUTO_MEASURED) return ['--hold', 'auto', '--hold-floor', 'measured', ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
   return ['--hold', hold, ...workers];
 }

@@ -59,6 +59,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       ...(config.backhaulLossRate === undefined ? {} : { lossRate: config.backhaulLossRate }),
       lowerAfterSegments: config.lowerHoldAfterSegments,
       lowerAfterSamples: config.lowerHoldAfterSamples,
+      holdFloor: config.holdFloor,
     },
     (c) => events.emit('hold-change', c),
   );

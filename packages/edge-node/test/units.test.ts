@@ -36,6 +36,7 @@ describe('createEdgeConfig', () => {
     [{ origin: 'http://x', lowerHoldAfterSegments: -1 }, /lowerHoldAfterSegments/],
     [{ origin: 'http://x', lowerHoldAfterSamples: 0 }, /lowerHoldAfterSamples/],
     [{ origin: 'http://x', lowerHoldAfterSamples: 1.5 }, /lowerHoldAfterSamples: expected an integer/],
+    [{ origin: 'http://x', holdFloor: 'none' as never }, /holdFloor/],
   ])('rejects %j with a coded, actionable error', (input, msg) => {
     let err: unknown;
     try {
@@ -54,7 +55,8 @@ describe('createEdgeConfig', () => {
     expect(createEdgeConfig({ origin: 'http://x', holdParts: 3 }).maxBlockedPerStream).toBe(1000);
   });
   it('lowering x: nextStreamHold\'s dwell (4 segment periods, 3 samples) unless set', () => {
-    expect(createEdgeConfig({ origin: 'http://x' })).toMatchObject({ lowerHoldAfterSegments: 4, lowerHoldAfterSamples: 3 });
+    expect(createEdgeConfig({ origin: 'http://x' })).toMatchObject({ lowerHoldAfterSegments: 4, lowerHoldAfterSamples: 3, holdFloor: 'model' });
+    expect(createEdgeConfig({ origin: 'http://x', holdFloor: 'measured' }).holdFloor).toBe('measured');
     expect(createEdgeConfig({ origin: 'http://x', lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 })).toMatchObject({ lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 });
   });
   it('accepts hold as a CLI string', () => {

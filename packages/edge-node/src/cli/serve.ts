@@ -27,6 +27,8 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
   --backhaul-rtt-ms MS    use this RTT instead of measuring it
   --lower-hold-after S,N  auto: lower x only after the backhaul has supported x − 1 for S segment
                           periods and N samples in a row (default 4,3)
+  --hold-floor F          auto: model (default; x never below the model's) | measured (x may go
+                          below it, to 1, once measured backhaul rates support it)
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
   --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
   --ran-fail-action A     redirect-307 (default) | redirect-302 | pass-through
@@ -71,6 +73,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         'hold-parts': { type: 'string' },
         'backhaul-rtt-ms': { type: 'string' },
         'lower-hold-after': { type: 'string' },
+        'hold-floor': { type: 'string' },
         'default-ran-mbps': { type: 'string' },
         'rni-url': { type: 'string' },
         'ran-fail-action': { type: 'string' },
@@ -130,6 +133,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       set('lowerHoldAfterSegments', number('lower-hold-after', segments));
       set('lowerHoldAfterSamples', number('lower-hold-after', samples));
     }
+    set('holdFloor', values['hold-floor'] as EdgeConfigInput['holdFloor']);
     set('defaultRanMbps', number('default-ran-mbps', values['default-ran-mbps']));
     if (values['rni-url'] !== undefined) input.rni = { ...input.rni, url: values['rni-url'] };
     set('ranFailAction', values['ran-fail-action'] as EdgeConfigInput['ranFailAction']);

@@ -89,6 +89,11 @@ export interface EdgeConfig {
    */
   lowerHoldAfterSegments: number;
   lowerHoldAfterSamples: number;
+  /**
+   * auto's floor for x within hold-x: 'model' (default, never below the model's x) or 'measured'
+   * (below it, to 1, once measured steady-state backhaul rates support it; HoldPolicyConfig.holdFloor).
+   */
+  holdFloor: 'model' | 'measured';
   /** Receiver radio throughput when neither RNI nor CMCD tells (Mbit/s). */
   defaultRanMbps: number;
   rni: RniConfig | undefined;
@@ -177,6 +182,7 @@ export interface EdgeConfigInput {
   backhaulLossRate?: number;
   lowerHoldAfterSegments?: number;
   lowerHoldAfterSamples?: number;
+  holdFloor?: 'model' | 'measured';
   defaultRanMbps?: number;
   rni?: { url: string; cacheMs?: number; timeoutMs?: number };
   ranFailAction?: RanFailAction;

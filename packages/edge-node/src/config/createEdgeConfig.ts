@@ -12,7 +12,7 @@ const KNOWN_KEYS = new Set([
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
   'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
-  'lowerHoldAfterSegments', 'lowerHoldAfterSamples',
+  'lowerHoldAfterSegments', 'lowerHoldAfterSamples', 'holdFloor',
   'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream',
 ]);
 
@@ -163,6 +163,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     };
   }
 
+  const holdFloor = input.holdFloor ?? 'model';
+  if (holdFloor !== 'model' && holdFloor !== 'measured') fail('holdFloor', "'model' or 'measured'", holdFloor);
   const ranFailAction = input.ranFailAction ?? 'redirect-307';
   if (!RAN_FAIL_ACTIONS.includes(ranFailAction)) {
     fail('ranFailAction', `one of ${RAN_FAIL_ACTIONS.join(', ')} (a 301 would be cached by clients for good)`, ranFailAction);
@@ -212,6 +214,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     // The defaults are nextStreamHold's own (dwellSegments 4, dwellSamples 3).
     lowerHoldAfterSegments: num('lowerHoldAfterSegments', input.lowerHoldAfterSegments, 4, 0, 1000),
     lowerHoldAfterSamples: num('lowerHoldAfterSamples', input.lowerHoldAfterSamples, 3, 1, 1000, true),
+    holdFloor,
     defaultRanMbps: num('defaultRanMbps', input.defaultRanMbps, 100, 0.01, 100_000),
     rni,
     ranFailAction,

@@ -28,6 +28,14 @@ export interface HoldPolicyConfig {
   /** Lowering x: the lower x must be supported this many segment periods and samples (nextStreamHold). */
   lowerAfterSegments?: number;
   lowerAfterSamples?: number;
+  /**
+   * How low auto's x may go within hold-x. 'model' (default): never below the model's x — the
+   * paper's slow-start model is an optimistic bound (Section IV), so its x is the least that is
+   * safe without evidence. 'measured': once the edge has steady-state backhaul samples, x may be
+   * lowered below the model's, to 1, on the same dwell — for a backhaul the edge keeps warm (one
+   * shared flow, prefetching every segment), where the measured rate beats a fresh flow's slow start.
+   */
+  holdFloor?: 'model' | 'measured';
 }
 
 /** What an edge knows of one stream when it decides. */
@@ -283,10 +291,11 @@ export class HoldPolicy {
 
   /** One nextStreamHold step for a stream (a backhaul sample in Mbit/s, or none: the model's floor only). */
   #step(stream: string, s: StreamState, nowMs: number, sampleMbps: number | undefined): void {
+    const measuredFloor = this.config.holdFloor === 'measured' && this.#backhaul.median(s.origin) !== undefined;
     const step = nextStreamHold(s.x, sampleMbps === undefined ? undefined : { backhaulBps: sampleMbps * 1e6 }, nowMs, {
       segmentBytes: s.segmentBytes,
       segmentSeconds: s.segmentSeconds,
-      modelHold: s.modelHold,
+      modelHold: measuredFloor ? Math.min(s.modelHold, 1) : s.modelHold,
       maxHold: this.config.maxHold,
       ...(this.config.lowerAfterSegments === undefined ? {} : { dwellSegments: this.config.lowerAfterSegments }),
       ...(this.config.lowerAfterSamples === undefined ? {} : { dwellSamples: this.config.lowerAfterSamples }),

@@ -54,6 +54,44 @@ describe('HoldPolicy', () => {
     expect(changes.some((c) => c.reason.startsWith('lowered'))).toBe(true);
   });
 
+  it("holdFloor 'measured': sustained fast samples take x below the model's, to 1, and a receiver's request does not put it back", () => {
+    const p = new HoldPolicy({ ...config, holdFloor: 'measured', lowerAfterSegments: 2, lowerAfterSamples: 2 });
+    p.receiver(ctx, 'a', radio(20), 0);
+    const x0 = p.streamHold(ctx.stream);
+    expect(x0).toBeGreaterThan(1); // Table III: 2
+    for (let t = 1000; t < 200_000; t += 5_000) p.addBackhaulSample('o', 80, 1, t);
+    expect(p.streamHold(ctx.stream)).toBe(1);
+    p.receiver(ctx, 'a', radio(20, 2), 200_000);
+    expect(p.streamHold(ctx.stream)).toBe(1);
+    // A slow sample still raises at once; the default floor ('model') stops at the model's x.
+    p.addBackhaulSample('o', 4, 1, 201_000);
+    expect(p.streamHold(ctx.stream)).toBeGreaterThan(1);
+    const q = new HoldPolicy({ ...config, lowerAfterSegments: 2, lowerAfterSamples: 2 });
+    q.receiver(ctx, 'a', radio(20), 0);
+    for (let t = 1000; t < 200_000; t += 5_000) q.addBackhaulSample('o', 80, 1, t);
+    expect(q.streamHold(ctx.stream)).toBe(x0);
+  });
+
+  it('a deadline raise soon after a lower is a flap: the next lower waits twice the dwell', () => {
+    // Dwell 2 segment periods (4 s) and 2 samples.
+    const p = new HoldPolicy({ ...config, lowerAfterSegments: 2, lowerAfterSamples: 2 });
+    p.receiver(ctx, 'a', radio(20), 0);
+    const x0 = p.streamHold(ctx.stream);
+    p.requireHold(ctx.stream, x0 + 1, 'late', 1000);
+    const lowerAt = (from: number): number => {
+      for (let t = from; t < from + 60_000; t += 1000) {
+        p.addBackhaulSample('o', 80, 1, t);
+        if (p.streamHold(ctx.stream) === x0) return t - from;
+      }
+      return Number.NaN;
+    };
+    const first = lowerAt(2000);
+    expect(first).toBe(4000);
+    // Raised again 1 s after that lower (within two dwells): a flap.
+    p.requireHold(ctx.stream, x0 + 1, 'late', 2000 + first + 1000);
+    expect(lowerAt(2000 + first + 2000)).toBe(2 * first);
+  });
+
   it('groups: hold-0 → hold-x when eq. 1 fails later, never back', () => {
     const p = new HoldPolicy({ ...config });
     const fast = { ...ctx, rttMs: 1 }; // eq. 1 holds on a short backhaul with a fast radio
