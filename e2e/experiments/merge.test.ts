@@ -166,6 +166,17 @@ describe('receiverPairs: Chromium vs virtual on the same seed', () => {
       ['15M-2s-224ms-lte-a-e2e-hls-r1', true, true, true], // +12.5 %, 0.9 s ≤ 1 s, 0 vs 1
     ]);
   });
+
+  it("reports each side's median segment time and, for the virtual receiver, segments on a fresh flow", () => {
+    const seg = (requestStart: number, lastByte: number, previousRequests?: number) => ({ kind: 'media', requestStart, lastByte, ...(previousRequests === undefined ? {} : { previousRequests }) });
+    const withSegments = (r: MergedRun, list: object[]): MergedRun => ({ ...r, report: { ...r.report, segments: { list } } as unknown as MergedRun['report'] });
+    const [p] = receiverPairs([
+      withSegments(run({ id: 'x-e2e-hls-r1', scheme: 'e2e', startupS: 4 }), [seg(0, 2000), seg(0, 3000), seg(0, 1000), { kind: 'manifest', requestStart: 0, lastByte: 9000 }]),
+      withSegments(run({ id: 'x-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4, receiver: 'virtual' }), [seg(0, 3400, 0), seg(0, 2800, 5), seg(0, 3100, 0)]),
+    ]);
+    expect(p!.chromium).toMatchObject({ segmentS: 2, freshFlowSegments: null, latencyS: 10 });
+    expect(p!.virtual).toMatchObject({ segmentS: 3.1, freshFlowSegments: 2 });
+  });
 });
 
 describe('runs.csv as a merge input (shards merged in earlier sessions)', () => {

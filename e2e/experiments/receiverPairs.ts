@@ -7,12 +7,25 @@ export interface ReceiverPair {
   key: string;
   scheme: string;
   repeat: number | undefined;
-  chromium: { startupS: number | null; stallS: number; stalls: number; invalid: boolean };
-  virtual: { startupS: number | null; stallS: number; stalls: number; invalid: boolean };
+  chromium: PairSide;
+  virtual: PairSide;
   /** The issue's criteria (item 2): startup within 15 %, buffering within 1 s or 15 %, stall count ± 1. */
   startupOk: boolean;
   bufferingOk: boolean;
   stallsOk: boolean;
+}
+
+export interface PairSide {
+  startupS: number | null;
+  stallS: number;
+  stalls: number;
+  invalid: boolean;
+  /** Live latency at the end of the run, s. */
+  latencyS: number | null;
+  /** Median media segment time, request to last byte, s (what the two players' loaders time alike). */
+  segmentS: number | null;
+  /** Media segments the virtual receiver got over a fresh connection (its first request); null for Chromium, which does not expose it. */
+  freshFlowSegments: number | null;
 }
 
 /** A run's id without its receiver mark: the pair's key (Scenario ids differ only by `-virtual`). */
@@ -28,9 +41,20 @@ export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
     const k = pairKey(r.id);
     by.set(k, { ...by.get(k), [receiverOf(r) === 'virtual' ? 'virtual' : 'chromium']: r });
   }
-  const side = (r: MergedRun) => {
+  const side = (r: MergedRun): PairSide => {
     const m = summarizeRun(r);
-    return { startupS: m.startupS, stallS: m.stallS, stalls: m.stallCount, invalid: Boolean(r.invalid) };
+    const media = r.report.segments.list.filter((s) => s.kind === 'media');
+    const times = media.map((s) => (s.lastByte - s.requestStart) / 1000).sort((a, b) => a - b);
+    const fresh = media.filter((s) => 'previousRequests' in s);
+    return {
+      startupS: m.startupS,
+      stallS: m.stallS,
+      stalls: m.stallCount,
+      invalid: Boolean(r.invalid),
+      latencyS: m.latencyS,
+      segmentS: times.length === 0 ? null : times[Math.floor((times.length - 1) / 2)]!,
+      freshFlowSegments: fresh.length === 0 ? null : fresh.filter((s) => (s as { previousRequests: number }).previousRequests === 0).length,
+    };
   };
   const out: ReceiverPair[] = [];
   for (const [key, p] of [...by].sort(([a], [b]) => a.localeCompare(b))) {
