@@ -167,12 +167,12 @@ describe('receiverPairs: Chromium vs virtual on the same seed', () => {
     ]);
   });
 
-  it("reports each side's median segment time and, for the virtual receiver, segments on a fresh flow", () => {
-    const seg = (requestStart: number, lastByte: number, previousRequests?: number) => ({ kind: 'media', requestStart, lastByte, ...(previousRequests === undefined ? {} : { previousRequests }) });
+  it("reports each side's median segment time and its segments on a new connection (null when unlabelled)", () => {
+    const seg = (requestStart: number, lastByte: number, connection?: 'new' | 'reused') => ({ kind: 'media', requestStart, lastByte, ...(connection === undefined ? {} : { connection }) });
     const withSegments = (r: MergedRun, list: object[]): MergedRun => ({ ...r, report: { ...r.report, segments: { list } } as unknown as MergedRun['report'] });
     const [p] = receiverPairs([
       withSegments(run({ id: 'x-e2e-hls-r1', scheme: 'e2e', startupS: 4 }), [seg(0, 2000), seg(0, 3000), seg(0, 1000), { kind: 'manifest', requestStart: 0, lastByte: 9000 }]),
-      withSegments(run({ id: 'x-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4, receiver: 'virtual' }), [seg(0, 3400, 0), seg(0, 2800, 5), seg(0, 3100, 0)]),
+      withSegments(run({ id: 'x-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4, receiver: 'virtual' }), [seg(0, 3400, 'new'), seg(0, 2800, 'reused'), seg(0, 3100, 'new')]),
     ]);
     expect(p!.chromium).toMatchObject({ segmentS: 2, freshFlowSegments: null, latencyS: 10 });
     expect(p!.virtual).toMatchObject({ segmentS: 3.1, freshFlowSegments: 2 });

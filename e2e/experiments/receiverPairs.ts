@@ -24,7 +24,7 @@ export interface PairSide {
   latencyS: number | null;
   /** Median media segment time, request to last byte, s (what the two players' loaders time alike). */
   segmentS: number | null;
-  /** Media segments the virtual receiver got over a fresh connection (its first request); null for Chromium, which does not expose it. */
+  /** Media segments that opened a new connection (slow start); null when the run does not tell (no Timing-Allow-Origin, older runs). */
   freshFlowSegments: number | null;
 }
 
@@ -45,7 +45,7 @@ export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
     const m = summarizeRun(r);
     const media = r.report.segments.list.filter((s) => s.kind === 'media');
     const times = media.map((s) => (s.lastByte - s.requestStart) / 1000).sort((a, b) => a - b);
-    const fresh = media.filter((s) => 'previousRequests' in s);
+    const fresh = media.filter((s) => s.connection !== undefined);
     return {
       startupS: m.startupS,
       stallS: m.stallS,
@@ -53,7 +53,7 @@ export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
       invalid: Boolean(r.invalid),
       latencyS: m.latencyS,
       segmentS: times.length === 0 ? null : times[Math.floor((times.length - 1) / 2)]!,
-      freshFlowSegments: fresh.length === 0 ? null : fresh.filter((s) => (s as { previousRequests: number }).previousRequests === 0).length,
+      freshFlowSegments: fresh.length === 0 ? null : fresh.filter((s) => s.connection === 'new').length,
     };
   };
   const out: ReceiverPair[] = [];

@@ -44,6 +44,18 @@ for (const player of ['hls', 'dash'] as const) {
       expect(startupMs).toBeLessThan(15_000);
     });
 
+    await test.step('each media request is labelled new or reused connection (Resource Timing, cross-origin through Timing-Allow-Origin)', async () => {
+      await expect.poll(async () => (await report(page)).segments.list.filter((s: any) => s.kind === 'media').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+      const media = (await report(page)).segments.list.filter((s: any) => s.kind === 'media');
+      // A label may follow its request by one observer callback.
+      await expect.poll(async () => (await report(page)).segments.list.filter((s: any) => s.kind === 'media' && s.connection === undefined && media.some((m: any) => m.url === s.url)).length, { timeout: 5_000 }).toBe(0);
+      const labels = (await report(page)).segments.list.filter((s: any) => s.kind === 'media').map((s: any) => s.connection);
+      test.info().annotations.push({ type: 'connections', description: `${player}: ${labels.join(' ')}` });
+      // Keep-alive on loopback: most requests reuse a connection; a browser opens at most 6 per host.
+      expect(labels.filter((l: string) => l === 'reused').length).toBeGreaterThan(0);
+      expect(labels.filter((l: string) => l === 'new').length).toBeLessThanOrEqual(6);
+    });
+
     await test.step('direct path: true latency − distance to the manifest edge ≈ 0 ± 0.5 s', async () => {
       // Wait for the clock (and, for HLS, the playlist's edge timing) to settle, then 5 samples.
       await expect

@@ -60,6 +60,12 @@ export interface SegmentTiming {
   duration: number;
   /** Rendition: hls.js level index or dash.js representation id. */
   rendition: string;
+  /**
+   * Whether the request opened a new connection or reused one (Resource Timing; set once its
+   * entry arrives, possibly after the 'segment' event). Absent when the browser cannot tell:
+   * cross-origin media without `Timing-Allow-Origin`, or no PerformanceObserver.
+   */
+  connection?: 'new' | 'reused';
 }
 
 export interface SwitchData {

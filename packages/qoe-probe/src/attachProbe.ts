@@ -3,6 +3,7 @@ import { attachDash, isDash } from './adapters/attachDash.js';
 import { attachHls, isHls } from './adapters/attachHls.js';
 import { createBeacon, type Beacon } from './beacon/createBeacon.js';
 import { createClockOffsetEstimator, parseHttpDate } from './clock/createClockOffsetEstimator.js';
+import { createConnectionObserver } from './connection/createConnectionObserver.js';
 import { createEmitter } from './createEmitter.js';
 import type { ErrorData, EventName, QoeEventMap, QoeListener } from './Events.js';
 import { resolveOptions, type ProbeOptions } from './options.js';
@@ -48,6 +49,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
   const clock = createClockOffsetEstimator();
   let destroyed = false;
   let lastLatencyAt = 0;
+  const connections = createConnectionObserver();
 
   const error = (source: string, detail: string, message: string, fatal: boolean) => {
     const code = source === 'media' ? ErrorCodes.MEDIA_ERROR : ErrorCodes.PLAYER_ERROR;
@@ -60,6 +62,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
     segment(s) {
       state.segmentCount++;
       state.segmentBytes += s.bytes;
+      if (s.kind !== 'manifest') connections?.label(s);
       pushBounded(state.segments, s, max);
       publish('segment', s);
     },
@@ -229,6 +232,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
       clearInterval(timer);
       clearTimeout(probeTimer);
       abort.abort();
+      connections?.disconnect();
       bind(null);
       adapter.destroy();
       beacon?.close(beaconReport(rep()));

@@ -13,9 +13,11 @@ const EXPOSED = `Date, ${ETHLE_EXPOSED_HEADERS}, Content-Range, Accept-Ranges`;
  * CORS for media responses (players run on other origins, e.g. the demo app). Sent only to
  * requests with an Origin header — browsers always send one cross-origin — so other clients get
  * lean responses (header validation is a large share of a small manifest response's cost in Node).
+ * Timing-Allow-Origin lets the page's QoE probe see from Resource Timing whether a request opened
+ * a connection.
  * Not for /metrics: that is for the operator's scraper, never for a page on another origin.
  */
-export const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED } as const;
+export const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED, 'timing-allow-origin': '*' } as const;
 export const NO_CORS = {} as const;
 
 /** The answer to a CORS preflight: players send CMCD headers and Range. */

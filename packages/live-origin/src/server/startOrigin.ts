@@ -77,6 +77,8 @@ const MAX_SEGMENT = 1e9;
 
 const CORS = {
   'access-control-allow-origin': '*',
+  // Pages on other origins may read the connection phases of Resource Timing (the QoE probe labels each segment's connection new or reused).
+  'timing-allow-origin': '*',
   'access-control-expose-headers': 'Date, Content-Length, Content-Range, X-Ethle-Production-Start, X-Ethle-Production-End',
 };
 

@@ -57,6 +57,8 @@ export interface ProbeSegment {
   lastByte: number;
   bytes: number;
   throughputBps: number;
+  /** New or reused connection, when the probe could tell (Timing-Allow-Origin). */
+  connection?: 'new' | 'reused';
 }
 
 /** The subset of the probe's report() the dashboard reads. */

@@ -14,11 +14,12 @@ export type { LatencySample, SegmentTiming, Summary };
 
 
 /**
- * A request as the probe times it, plus what a browser does not expose: the connection that
- * carried it and how many requests that connection had finished before (0: a fresh flow).
+ * A request as the probe times it (with `connection` new or reused, as the probe reads it from
+ * Resource Timing), plus what a browser does not expose: which of the player's connections carried
+ * it and how many requests that connection had finished before (0: a fresh flow).
  */
 export interface VirtualSegmentTiming extends SegmentTiming {
-  connection: number;
+  connectionId: number;
   previousRequests: number;
 }
 

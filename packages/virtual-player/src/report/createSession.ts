@@ -124,7 +124,8 @@ export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: num
         transferBps: (r.bytes * 8 * 1000) / Math.max(1, r.lastByte - r.firstByte),
         duration: media ? media.segment.end - media.segment.start : 0,
         rendition: media?.rendition ?? '',
-        connection: r.connection,
+        connection: r.previousRequests === 0 ? 'new' : 'reused',
+        connectionId: r.connection,
         previousRequests: r.previousRequests,
       };
       segmentCount += 1;
