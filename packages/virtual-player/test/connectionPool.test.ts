@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectionPool, type ConnectionPool } from '../src/net/createConnectionPool.js';
 import { fetchTimed } from '../src/net/fetchTimed.js';
+import { waitFor } from './helpers/waitFor.js';
 
 let server: Server;
 let origin: string;
@@ -112,6 +113,19 @@ describe('createConnectionPool (Chromium reuse)', () => {
     const after = await get('/after');
     expect(after.previousRequests).toBe(0);
     expect(after.connection).not.toBe(ok.connection);
+  });
+
+  it('a connection closed while idle leaves the pool: the next request is a fresh flow, as a browser discards a dead socket', async () => {
+    // The server closes idle connections after 300 ms (the live origin: Node's 5 s); undici would
+    // reconnect inside the same Client.
+    server.keepAliveTimeout = 300;
+    pool = createConnectionPool({ maxPerOrigin: 6, keepAliveTimeoutMs: 30_000, maxOrigins: 4 });
+    const first = await get('/one');
+    await waitFor('the idle connection to close', () => pool.connections(origin) === 0, 5_000, 10).finally(() => (server.keepAliveTimeout = 60_000));
+    const next = await get('/two');
+    expect(next.previousRequests).toBe(0);
+    expect(next.connection).not.toBe(first.connection);
+    expect(port(next)).not.toBe(port(first));
   });
 
   it('an aborted wait leaves the queue and rejects', async () => {

@@ -14,6 +14,8 @@ export interface Lease {
 export interface ConnectionPool {
   /** Waits for a connection to `origin` when all `maxPerOrigin` are busy; rejects when `signal` aborts. */
   acquire(origin: string, signal: AbortSignal): Promise<Lease>;
+  /** Connections kept for `origin` now, busy or idle (at most maxPerOrigin). */
+  connections(origin: string): number;
   destroy(): Promise<void>;
 }
 
@@ -33,6 +35,8 @@ interface Conn {
   finished: number;
   /** When it last went idle (a pool-wide sequence number, not a time). */
   releasedAt: number;
+  /** Its socket closed while a request was on it: dropped when that request releases it. */
+  closed: boolean;
 }
 
 interface OriginConns {
@@ -71,11 +75,28 @@ export function createConnectionPool(o: ConnectionPoolOptions): ConnectionPool {
         busy: false,
         finished: 0,
         releasedAt: 0,
+        closed: false,
       };
+      // A closed connection (the server's or undici's keep-alive timeout) would reconnect inside
+      // the same Client as a fresh flow: like a browser discarding a dead idle socket, it leaves
+      // the pool when idle, and a busy one's request fails and is dropped by release(false).
+      c.client.on('disconnect', () => {
+        if (c.busy) {
+          c.closed = true;
+          return;
+        }
+        drop(oc, c);
+      });
       oc.conns.push(c);
       return c;
     }
     return undefined;
+  }
+
+  function drop(oc: OriginConns, c: Conn): void {
+    const i = oc.conns.indexOf(c);
+    if (i >= 0) oc.conns.splice(i, 1);
+    void c.client.destroy().catch(() => undefined);
   }
 
   function lease(oc: OriginConns, c: Conn): Lease {
@@ -88,9 +109,8 @@ export function createConnectionPool(o: ConnectionPoolOptions): ConnectionPool {
       release(ok) {
         if (released) return;
         released = true;
-        if (!ok) {
-          oc.conns.splice(oc.conns.indexOf(c), 1);
-          void c.client.destroy().catch(() => undefined);
+        if (!ok || c.closed) {
+          drop(oc, c);
           // A waiter gets a fresh connection in the freed place.
           const next = oc.waiters.shift();
           const fresh = next && pick(oc);
@@ -145,6 +165,9 @@ export function createConnectionPool(o: ConnectionPoolOptions): ConnectionPool {
         signal.addEventListener('abort', onAbort, { once: true });
         here.waiters.push(waiter);
       });
+    },
+    connections(origin) {
+      return origins.get(origin)?.conns.length ?? 0;
     },
     async destroy() {
       const all = [...origins.values()].flatMap((oc) => oc.conns);
