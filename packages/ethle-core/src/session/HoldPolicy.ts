@@ -217,7 +217,8 @@ export class HoldPolicy {
   /**
    * The planner found that a held segment will miss its deadline whatever it does now (its fetch
    * is projected to end after the segment becomes visible): x must be at least `x`. Raised at
-   * once, like a slow sample; lowering follows the same dwell.
+   * once, like a slow sample; lowering follows the same dwell. Only while some receiver of the
+   * stream is in hold-x: the deadline is theirs.
    *
    * With `nowMs`, at most once per segment period: one more x gives the late fetch one more
    * segment length, so a raise before that has run out is the same miss seen again — by the
@@ -228,6 +229,11 @@ export class HoldPolicy {
   requireHold(stream: string, x: number, reason: string, nowMs?: number): void {
     const s = this.#streams.get(stream);
     if (this.config.hold !== 'auto' || s === undefined) return;
+    // The deadline is when the hold-x group sees the segment: with nobody in that group it is
+    // nobody's (hold-0 receivers see every segment at once, and x does not change what they are
+    // served). Raising x then only hunted: 15M-4s at 224 ms, receivers all in hold-0, x 1 ↔ 2
+    // every 20–40 s on fetches projected late for no one (matrix runs of 2026-11-26).
+    if (this.#groups.counts(stream)['hold-x'] === 0) return;
     const target = Math.min(x, this.config.maxHold);
     if (target <= s.x.hold) return;
     if (nowMs !== undefined && s.deadlineRaisedAtMs !== undefined && nowMs - s.deadlineRaisedAtMs < s.segmentSeconds * 1000) return;

@@ -148,6 +148,20 @@ describe('HoldPolicy', () => {
     expect(fixed.streamHold(ctx.stream)).toBe(2);
   });
 
+  it('requireHold: no raise while every receiver of the stream is in hold-0 (the deadline is the hold-x group\'s)', () => {
+    const p = new HoldPolicy(config);
+    const fast = { ...ctx, rttMs: 1 }; // eq. 1 holds on a short backhaul with a fast radio
+    expect(p.receiver(fast, 'a', radio(1000, 1), 0)).toMatchObject({ group: 'hold-0' });
+    const x = p.streamHold(ctx.stream);
+    p.requireHold(ctx.stream, x + 1, 'deadline', 1000);
+    expect(p.streamHold(ctx.stream)).toBe(x);
+    // A hold-x receiver joins: a miss raises x.
+    p.receiver(ctx, 'b', radio(20, 1), 2000);
+    const joined = p.streamHold(ctx.stream);
+    p.requireHold(ctx.stream, joined + 1, 'deadline', 3000);
+    expect(p.streamHold(ctx.stream)).toBe(joined + 1);
+  });
+
   it('requireHold with a time: one raise per segment period, however often the same miss is reported', () => {
     const p = new HoldPolicy(config);
     p.receiver(ctx, 'a', radio(20), 0);
