@@ -45,7 +45,7 @@ export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
     const m = summarizeRun(r);
     const media = r.report.segments.list.filter((s) => s.kind === 'media');
     const times = media.map((s) => (s.lastByte - s.requestStart) / 1000).sort((a, b) => a - b);
-    const fresh = media.filter((s) => s.connection !== undefined);
+    const labelled = media.filter((s) => s.connection !== undefined);
     return {
       startupS: m.startupS,
       stallS: m.stallS,
@@ -53,7 +53,7 @@ export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
       invalid: Boolean(r.invalid),
       latencyS: m.latencyS,
       segmentS: times.length === 0 ? null : times[Math.floor((times.length - 1) / 2)]!,
-      freshFlowSegments: fresh.length === 0 ? null : fresh.filter((s) => s.connection === 'new').length,
+      freshFlowSegments: labelled.length === 0 ? null : labelled.filter((s) => s.connection === 'new').length,
     };
   };
   const out: ReceiverPair[] = [];

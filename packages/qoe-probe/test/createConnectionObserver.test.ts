@@ -16,7 +16,7 @@ class FakeObserver {
   disconnect() {
     this.disconnected = true;
   }
-  deliver(entries: Array<{ name: string; fetchStart: number; connectStart: number; connectEnd: number }>) {
+  deliver(entries: Array<{ name: string; connectStart: number; connectEnd: number }>) {
     this.cb({ getEntries: () => entries });
   }
 }
@@ -34,7 +34,7 @@ describe('createConnectionObserver (Resource Timing → new or reused connection
     const o = createConnectionObserver()!;
     expect(FakeObserver.last!.observed).toEqual({ type: 'resource', buffered: false });
     // A TCP phase (connectEnd > connectStart): a new connection.
-    FakeObserver.last!.deliver([{ name: 'http://o/1.m4s', fetchStart: 100, connectStart: 101, connectEnd: 330 }]);
+    FakeObserver.last!.deliver([{ name: 'http://o/1.m4s', connectStart: 101, connectEnd: 330 }]);
     const a = seg('http://o/1.m4s');
     o.label(a);
     expect(a.connection).toBe('new');
@@ -42,19 +42,19 @@ describe('createConnectionObserver (Resource Timing → new or reused connection
     const b = seg('http://o/2.m4s');
     o.label(b);
     expect(b.connection).toBeUndefined();
-    FakeObserver.last!.deliver([{ name: 'http://o/2.m4s', fetchStart: 2000, connectStart: 2000, connectEnd: 2000 }]);
+    FakeObserver.last!.deliver([{ name: 'http://o/2.m4s', connectStart: 2000, connectEnd: 2000 }]);
     expect(b.connection).toBe('reused');
   });
 
   it('leaves requests unlabelled without Timing-Allow-Origin (connect phase zeroed), and keeps its maps bounded', () => {
     globalThis.PerformanceObserver = FakeObserver as unknown as typeof PerformanceObserver;
     const o = createConnectionObserver()!;
-    FakeObserver.last!.deliver([{ name: 'http://x/3.m4s', fetchStart: 5, connectStart: 0, connectEnd: 0 }]);
+    FakeObserver.last!.deliver([{ name: 'http://x/3.m4s', connectStart: 0, connectEnd: 0 }]);
     const c = seg('http://x/3.m4s');
     o.label(c);
     expect(c.connection).toBeUndefined();
     // 100 entries nobody asks for, then the first of them: forgotten (only the 32 newest are kept).
-    FakeObserver.last!.deliver(Array.from({ length: 100 }, (_, i) => ({ name: `http://o/${i}.m4s`, fetchStart: 1, connectStart: 1, connectEnd: 2 })));
+    FakeObserver.last!.deliver(Array.from({ length: 100 }, (_, i) => ({ name: `http://o/${i}.m4s`, connectStart: 1, connectEnd: 2 })));
     const old = seg('http://o/0.m4s');
     o.label(old);
     expect(old.connection).toBeUndefined();

@@ -19,6 +19,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const answer = () => res.end(String(req.socket.remotePort));
     if (req.url?.startsWith('/hold/')) held.set(req.url, answer);
+    else if (req.url?.startsWith('/holdfail/')) held.set(req.url, () => req.socket.destroy());
     else if (req.url === '/fail') req.socket.destroy();
     else answer();
   });
@@ -126,6 +127,20 @@ describe('createConnectionPool (Chromium reuse)', () => {
     expect(next.previousRequests).toBe(0);
     expect(next.connection).not.toBe(first.connection);
     expect(port(next)).not.toBe(port(first));
+  });
+
+  it('a request waiting for the only connection gets a fresh one when that connection fails', async () => {
+    pool = createConnectionPool({ maxPerOrigin: 1, keepAliveTimeoutMs: 30_000, maxOrigins: 4 });
+    const ok = await get('/warm');
+    const failing = get('/holdfail/1');
+    await untilHeld('/holdfail/1');
+    const waiting = get('/queued');
+    held.get('/holdfail/1')!();
+    await expect(failing).rejects.toMatchObject({ code: 'ERR_VPLAYER_HTTP' });
+    const r = await waiting;
+    expect(r.previousRequests).toBe(0);
+    expect(r.connection).not.toBe(ok.connection);
+    expect(pool.connections(origin)).toBe(1);
   });
 
   it('an aborted wait leaves the queue and rejects', async () => {

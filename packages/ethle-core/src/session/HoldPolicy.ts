@@ -88,8 +88,8 @@ export type ReceiverDecision =
  * x within the hold-x group moves both ways (nextStreamHold): up at once when the model or a
  * steady-state backhaul sample needs more, down by one only after the lower x has been supported
  * for a while — never below the model's x (unless holdFloor is 'measured'). Receivers' groups
- * stay monotone (hold-0 → hold-x, never back). A receiver is redirected (eq. 3) only on sustained evidence (shouldRedirect), never on a
- * first request or a default estimate. Every change of x goes to `onChange`.
+ * stay monotone (hold-0 → hold-x, never back). A receiver is redirected (eq. 3) only on
+ * sustained evidence (shouldRedirect), never on a first request or a default estimate. Every change of x goes to `onChange`.
  */
 export class HoldPolicy {
   readonly config: HoldPolicyConfig;

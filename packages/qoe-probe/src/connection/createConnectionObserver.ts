@@ -12,7 +12,6 @@ export interface ConnectionObserver {
 /** The subset of PerformanceResourceTiming read here. */
 interface ResourceEntry {
   name: string;
-  fetchStart: number;
   connectStart: number;
   connectEnd: number;
 }

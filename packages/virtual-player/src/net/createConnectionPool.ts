@@ -111,13 +111,9 @@ export function createConnectionPool(o: ConnectionPoolOptions): ConnectionPool {
         released = true;
         if (!ok || c.closed) {
           drop(oc, c);
-          // A waiter gets a fresh connection in the freed place.
-          const next = oc.waiters.shift();
-          const fresh = next && pick(oc);
-          if (next && fresh) {
-            fresh.busy = true;
-            next(fresh);
-          } else if (next) oc.waiters.unshift(next);
+          // The freed slot goes to the first waiter, as a fresh connection.
+          const fresh = oc.waiters.length > 0 ? pick(oc) : undefined;
+          if (fresh) oc.waiters.shift()!(fresh);
           return;
         }
         c.finished += 1;
