@@ -70,6 +70,33 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     expect(raised.atMs).toBeLessThan(visibleAt);
   }, 30_000);
 
+  it('a held segment that would miss its deadline waiting for a parallel slot is fetched at once, beyond x + 1 (up to maxHold + 1)', async () => {
+    origin = await startTestOrigin({ segmentBytes: 256 * 1024, window: 10, targetDuration: 1, bitrateKbps: 2097, programDateTime: true });
+    origin.produce(6);
+    producer = setInterval(() => origin.produce(1), 1000);
+    // A fixed x = 1, so x cannot grow instead: 2 parallel fetches, up to 5 (maxHold + 1) in a burst.
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, hold: 1, maxHold: 4 }));
+    const play = holdXReceiver(edge);
+    await heldAndMeasured(edge, play);
+    const bursts = async () => metricValue(await (await request(`${edge.url}/metrics`)).body.text(), 'ethle_prefetch_bursts_total', { origin: 'origin' }) ?? 0;
+    expect(await bursts()).toBe(0);
+    // Every segment now takes ~3.2 s (16 KiB per 200 ms) and one is produced a second: x + 1
+    // slots fill, and the next segment would wait for one past its deadline.
+    origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 200 });
+    origin.takePeakSegmentsInProgress();
+    let servedX = 0;
+    await until(async () => {
+      servedX = Math.max(servedX, await play());
+      return (await bursts()) > 0;
+    }, 'a prefetch beyond x + 1', 20_000);
+    // The origin saw more segments sent at once than x + 1 (the receiver's own fetch of the newest
+    // listed segment is one of them), and no more than maxHold + 1.
+    expect(servedX).toBe(1);
+    const peak = origin.takePeakSegmentsInProgress();
+    expect(peak).toBeGreaterThan(2);
+    expect(peak).toBeLessThanOrEqual(5);
+  }, 40_000);
+
   it('x both ways: raised on a slow patch, lowered once the backhaul has recovered for the configured dwell (lowerHoldAfterSegments/Samples)', async () => {
     origin = await startTestOrigin({ segmentBytes: 256 * 1024, window: 10, targetDuration: 1, bitrateKbps: 2097, programDateTime: true });
     origin.produce(6);

@@ -39,6 +39,8 @@ export interface LiveStreamOptions {
   rttMs: () => number | undefined;
   /** The planner projects a held segment to miss its deadline whatever it does: x must grow. */
   onNeedsHold: (x: number, reason: string) => void;
+  /** Segments fetched beyond x + 1 parallel fetches (up to maxParallel + 1): waiting, they would miss their deadline. */
+  onBurst: (ids: number[]) => void;
   /** Shortest deadline of one segment fetch (ms); longer segments get 4 × their duration. */
   minFetchDeadlineMs: number;
   /** Blocking reloads parked at once at most (config.maxBlockedPerStream). */
@@ -77,6 +79,7 @@ const RECENT_WINDOW_MS = 500;
 /** One late fetch for the log of the raise it caused: by how much, and on what it was projected. */
 function describeMiss(l: DeadlineMiss): string {
   const by = `${((l.projectedMs - l.deadlineMs) / 1000).toFixed(2)} s late`;
+  if (l.queued === true) return `${l.id} waiting for a parallel slot, ${by}`;
   if (!l.inFlight) return `${l.id} not started, ${by}`;
   const mbps = l.projectedBps === undefined ? '' : ` at ${(l.projectedBps / 1e6).toFixed(1)} Mbit/s`;
   return `${l.id} ${((l.receivedBytes ?? 0) / 1e6).toFixed(2)} MB in${mbps}, ${by}`;
@@ -383,8 +386,12 @@ export class LiveStream {
         // x connections for the held segments plus one for the segment a receiver waits for
         // (paper III-B), within the operator's cap.
         maxParallel: Math.min(Math.max(1, x), this.#o.maxParallel) + 1,
+        // Beyond that, up to the operator's cap, for a segment that would miss its deadline
+        // waiting for a slot: an earlier start costs no latency, a larger x costs l_seg.
+        burstParallel: this.#o.maxParallel + 1,
         ...(deadlines === undefined ? {} : { deadlines }),
       });
+      if (plan.burst !== undefined) this.#o.onBurst(plan.burst);
       const splits = new Map((plan.split ?? []).map((d) => [d.id, d.ranges] as const));
       for (const [i, id] of plan.fetch.entries()) {
         const s = byId.get(id);

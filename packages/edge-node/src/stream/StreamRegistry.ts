@@ -172,6 +172,10 @@ export class StreamRegistry {
       flowMbps: () => policy.measuredBackhaulMbps(name),
       rttMs: () => this.#o.rttFor(name),
       onNeedsHold: (x, reason) => policy.requireHold(key, x, reason, now()),
+      onBurst: (ids) => {
+        metrics.prefetchBursts.inc({ origin: name }, ids.length);
+        log.debug({ stream: key, ids }, 'prefetch beyond x + 1: waiting for a slot would miss the deadline');
+      },
       minFetchDeadlineMs: config.originHeadersTimeoutMs,
       maxBlocked: config.maxBlockedPerStream,
       // The held parts and the few a player reads behind them (PART-HOLD-BACK is ≥ 3 parts).

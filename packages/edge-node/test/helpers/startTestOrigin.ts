@@ -82,9 +82,21 @@ export async function startTestOrigin(
   };
   const multivariant = (): string => `#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=${opts.variantBandwidth ?? 1_000_000}\na/index.m3u8\n`;
 
+  // Segment paths with a response under way (a split fetch's ranges count once), and the most at once.
+  const open = new Map<string, number>();
+  let peakOpen = 0;
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     requests.set(path, (requests.get(path) ?? 0) + 1);
+    if (/\.(ts|m4s)$/.test(path)) {
+      open.set(path, (open.get(path) ?? 0) + 1);
+      peakOpen = Math.max(peakOpen, open.size);
+      res.on('close', () => {
+        const n = open.get(path)! - 1;
+        if (n === 0) open.delete(path);
+        else open.set(path, n);
+      });
+    }
     ports.set(path, [...(ports.get(path) ?? []), req.socket.remotePort ?? 0]);
     if (req.headers.range !== undefined) ranges.set(path, [...(ranges.get(path) ?? []), req.headers.range]);
     res.on('close', () => {
@@ -231,6 +243,12 @@ export async function startTestOrigin(
       for (const r of hanging) r.destroy();
     },
     requests: (path: string) => requests.get(path) ?? 0,
+    /** The most segments being sent at once since the last call (then counting starts anew). */
+    takePeakSegmentsInProgress(): number {
+      const p = peakOpen;
+      peakOpen = open.size;
+      return p;
+    },
     ports: (path: string) => ports.get(path) ?? [],
     ranges: (path: string) => ranges.get(path) ?? [],
     allRequests: () => new Map(requests),

@@ -46,14 +46,29 @@ export interface DeadlineMiss {
   projectedMs: number;
   deadlineMs: number;
   inFlight: boolean;
+  /**
+   * Not started because every parallel slot is taken: projected to start when the slot it waits
+   * for frees up (the earliest fetch under way to finish), and no burst slot was left for it.
+   */
+  queued?: boolean;
   /** In flight: bytes received and the rate it was projected at (bits/s), for the log of a raise. */
   receivedBytes?: number;
   projectedBps?: number;
 }
 
+/** Wanted segments waiting for a parallel slot, and how many more fetches the plan may start for them. */
+export interface DeadlineQueue {
+  /** Ids not fetched for want of a slot, in the order they would get one (earliest deadline first). */
+  ids: readonly number[];
+  /** Fetches the plan may start beyond its parallel budget for a queued segment that cannot wait. */
+  burst: number;
+}
+
 export interface DeadlineOutcome {
   split: DeadlineSplit[];
   late: DeadlineMiss[];
+  /** Queued ids to start now, beyond the parallel budget: waiting for a slot they would miss their deadline. */
+  burst: number[];
   /** x + 1 when some fetch will miss its deadline whatever the plan does now. */
   needsHold: number | undefined;
 }
@@ -93,30 +108,46 @@ export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstBy
  * still lacks. A fetch that misses its deadline anyway means x is too small for this backhaul:
  * a larger x gives every later segment one more segment length (needsHold = x + 1). Splitting
  * costs no latency and holding more costs l_seg, so splitting comes first.
+ *
+ * A wanted segment with no parallel slot left (`queue`) starts when a fetch under way finishes:
+ * the k-th queued one when the k-th earliest projected fetch ends. One that would then miss its
+ * deadline is started now instead, beyond the budget, while `queue.burst` allows — starting
+ * earlier costs no latency either — and otherwise is late. Without this a queued segment was
+ * first looked at when it got its slot, with its deadline already close, and x was raised for
+ * it: 50M-2s at 224 ms, x 2 → 3, "81 not started, 1.16 s late" (docs/experiments.md).
  */
-export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], inFlight: readonly number[], budget: number, hold: number): DeadlineOutcome {
+export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], inFlight: readonly number[], budget: number, hold: number, queue?: DeadlineQueue): DeadlineOutcome {
   const { maxSplit, firstByteMs } = readDeadlines(d);
   const bytesPerMs = d.flowBps / 8 / 1000;
   const split: DeadlineSplit[] = [];
   const late: DeadlineMiss[] = [];
+  // When each fetch under way or started now is projected to end: the slots queued segments wait for.
+  const ends: number[] = [];
   let spare = budget;
 
   for (const id of fetch) {
     const deadline = d.deadlineMs(id);
-    if (deadline === undefined) continue;
     const bytes = positiveBytes(d.segmentBytes(id), id);
+    const single = d.nowMs + firstByteMs + bytes / bytesPerMs;
+    if (deadline === undefined) {
+      ends.push(single);
+      continue;
+    }
     const window = deadline - d.nowMs - firstByteMs;
     const needed = window > 0 ? Math.ceil(bytes / (bytesPerMs * window) - 1e-9) : Number.POSITIVE_INFINITY;
-    if (needed <= 1) continue;
+    if (needed <= 1) {
+      ends.push(single);
+      continue;
+    }
     const ranges = Math.max(1, Math.min(needed, maxSplit, 1 + spare));
     spare -= ranges - 1;
     const projectedMs = d.nowMs + firstByteMs + bytes / (bytesPerMs * ranges);
+    ends.push(projectedMs);
     if (ranges > 1) split.push({ id, ranges, projectedMs, deadlineMs: deadline });
     if (ranges < needed) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: false });
   }
   for (const id of inFlight) {
     const deadline = d.deadlineMs(id);
-    if (deadline === undefined) continue;
     const bytes = positiveBytes(d.segmentBytes(id), id);
     const got = d.receivedBytes?.(id) ?? 0;
     if (!(got >= 0) || !Number.isFinite(got)) invalid('deadlines.receivedBytes', got);
@@ -127,9 +158,39 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     // Past its expected time the fetch is projected at its own pace: the better of its average and its recent rate.
     const rate = Math.min(bytesPerMs, Number.isFinite(own) && recent !== undefined ? Math.max(own, recent / 8 / 1000) : own);
     const projectedMs = d.nowMs + Math.max(0, bytes - got) / rate;
-    if (projectedMs > deadline) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 });
+    ends.push(projectedMs);
+    if (deadline !== undefined && projectedMs > deadline) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 });
   }
-  return { split, late, needsHold: late.length > 0 ? hold + 1 : undefined };
+  const burst = queue === undefined ? [] : planQueue(d, queue, ends, firstByteMs, bytesPerMs, late);
+  return { split, late, burst, needsHold: late.length > 0 ? hold + 1 : undefined };
+}
+
+/** Which queued segments start now (beyond the budget) and which are late waiting for a slot; see planDeadlines. */
+function planQueue(d: PrefetchDeadlines, queue: DeadlineQueue, ends: number[], firstByteMs: number, bytesPerMs: number, late: DeadlineMiss[]): number[] {
+  if (!Number.isInteger(queue.burst) || queue.burst < 0) invalid('deadlines.queue.burst', queue.burst);
+  ends.sort((a, b) => a - b);
+  const burst: number[] = [];
+  let slot = 0;
+  for (const id of queue.ids) {
+    const deadline = d.deadlineMs(id);
+    if (deadline === undefined) continue; // no deadline: it may wait (these come last in the queue)
+    const single = firstByteMs + positiveBytes(d.segmentBytes(id), id) / bytesPerMs;
+    // A slot held by a fetch the plan cannot see (outside the wanted window) is assumed to free up
+    // within one such fetch: a guess, but a finite one — Infinity would call every queued segment late.
+    const startMs = slot < ends.length ? Math.max(d.nowMs, ends[slot]!) : d.nowMs + single;
+    if (startMs + single <= deadline) {
+      slot += 1;
+      continue;
+    }
+    if (burst.length < queue.burst) {
+      burst.push(id);
+      if (d.nowMs + single > deadline) late.push({ id, projectedMs: d.nowMs + single, deadlineMs: deadline, inFlight: false });
+      continue;
+    }
+    late.push({ id, projectedMs: startMs + single, deadlineMs: deadline, inFlight: false, queued: true });
+    slot += 1;
+  }
+  return burst;
 }
 
 function positiveBytes(v: number, id: number): number {

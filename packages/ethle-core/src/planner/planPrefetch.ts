@@ -39,6 +39,13 @@ export interface PrefetchInput {
   /** Cap on parallel origin fetches (operator's x_max + 1 for the waited-for one, typically). */
   maxParallel: number;
   /**
+   * With `deadlines`: parallel fetches the plan may reach, beyond `maxParallel`, for a wanted
+   * segment that would miss its deadline waiting for a slot (default `maxParallel`: no burst).
+   * The edge passes its operator cap: x + 1 connections is the paper's steady state, not a limit
+   * worth a larger x.
+   */
+  burstParallel?: number;
+  /**
    * Before any receiver has requested a segment: how many segments behind the newest segment it
    * can see a player starts (hls.js starts 3 target durations behind the live edge: the third
    * segment from the end). Default 3.
@@ -69,6 +76,8 @@ export interface PrefetchPlan {
   late?: DeadlineMiss[];
   /** With `deadlines`: x + 1 when a fetch will miss its deadline whatever the plan does. */
   needsHold?: number;
+  /** With `deadlines`: ids in `fetch` started beyond `maxParallel` (burstParallel) to meet their deadline. */
+  burst?: number[];
 }
 
 /**
@@ -90,6 +99,7 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   if (!Number.isInteger(hold) || hold < 0 || hold > 100) invalid('hold', hold);
   if (!Number.isInteger(input.maxParallel) || input.maxParallel < 1 || input.maxParallel > 1000) invalid('maxParallel', input.maxParallel);
   if (!Number.isInteger(input.inFlightCount) || input.inFlightCount < 0) invalid('inFlightCount', input.inFlightCount);
+  if (input.burstParallel !== undefined && (!Number.isInteger(input.burstParallel) || input.burstParallel < 1 || input.burstParallel > 1000)) invalid('burstParallel', input.burstParallel);
   if (input.deadlines !== undefined) readDeadlines(input.deadlines);
   const startBehind = input.startBehind ?? 3;
   if (!Number.isInteger(startBehind) || startBehind < 1 || startBehind > 1000) invalid('startBehind', startBehind);
@@ -99,7 +109,7 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   for (const h of heads) if (!Number.isSafeInteger(h)) invalid(h === mostAdvanced ? 'mostAdvanced' : 'groupHeads', h);
   const top = heads.length === 0 ? undefined : Math.max(...heads);
 
-  if (produced.length === 0) return withDeadlines(input, { fetch: [], want: undefined, lead: 0, reason: 'idle' }, [], 0);
+  if (produced.length === 0) return withDeadlines(input, { fetch: [], want: undefined, lead: 0, reason: 'idle' }, [], 0, []);
   const oldest = produced[0]!;
   const newest = produced[produced.length - 1]!;
   if (!Number.isSafeInteger(oldest) || !Number.isSafeInteger(newest) || newest < oldest) invalid('produced', [oldest, newest]);
@@ -146,9 +156,13 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
     taken.add(id);
     budget -= 1;
   };
+  const order = input.deadlines === undefined ? ids : byDeadline(ids, input.deadlines);
   for (const id of input.waiting ?? []) take(id);
-  for (const id of input.deadlines === undefined ? ids : byDeadline(ids, input.deadlines)) take(id);
+  for (const id of order) take(id);
 
+  // Wanted, produced, not local and without a slot: in the order they would get one.
+  const queued: number[] = [];
+  for (const id of order) if (!local(id) && !taken.has(id) && isProduced(id)) queued.push(id);
   let missing = 0;
   for (const id of ids) if (!local(id) && !taken.has(id)) missing += 1;
 
@@ -161,7 +175,7 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   if (input.deadlines === undefined) return plan;
   // The planner runs on every request and manifest refresh: only a deadline plan pays for this.
   const fetching = [...new Set([...(input.waiting ?? []), ...ids])].filter((id) => inFlight.has(id) && !cached.has(id));
-  return withDeadlines(input, plan, fetching, budget);
+  return withDeadlines(input, plan, fetching, budget, queued);
 }
 
 /** Earliest deadline first; segments without one after, oldest first (the default order). */
@@ -170,10 +184,17 @@ function byDeadline(ids: readonly number[], d: PrefetchDeadlines): number[] {
   return [...ids].sort((a, b) => key(a) - key(b) || a - b);
 }
 
-function withDeadlines(input: PrefetchInput, plan: PrefetchPlan, inFlight: readonly number[], budget: number): PrefetchPlan {
+function withDeadlines(input: PrefetchInput, plan: PrefetchPlan, inFlight: readonly number[], budget: number, queued: readonly number[]): PrefetchPlan {
   if (input.deadlines === undefined) return plan;
-  const o = planDeadlines(input.deadlines, plan.fetch, inFlight, Math.max(0, budget), input.hold);
-  return { ...plan, split: o.split, late: o.late, ...(o.needsHold === undefined ? {} : { needsHold: o.needsHold }) };
+  const burst = Math.max(0, Math.max(input.burstParallel ?? 0, input.maxParallel) - input.inFlightCount - plan.fetch.length);
+  const o = planDeadlines(input.deadlines, plan.fetch, inFlight, Math.max(0, budget), input.hold, { ids: queued, burst });
+  return {
+    ...plan,
+    ...(o.burst.length > 0 ? { fetch: [...plan.fetch, ...o.burst], burst: o.burst } : {}),
+    split: o.split,
+    late: o.late,
+    ...(o.needsHold === undefined ? {} : { needsHold: o.needsHold }),
+  };
 }
 
 function invalid(field: string, value: unknown): never {

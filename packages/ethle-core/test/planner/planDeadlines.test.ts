@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EthleError, planPrefetch, segmentDeadlineMs, type PrefetchDeadlines, type PrefetchInput } from '@ethle/core';
+import { EthleError, planDeadlines, planPrefetch, segmentDeadlineMs, type PrefetchDeadlines, type PrefetchInput } from '@ethle/core';
 
 const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
@@ -146,6 +146,63 @@ describe('planPrefetch with deadlines', () => {
     expect(planPrefetch({ ...base, deadlines: d, waiting: [16] }).fetch).toEqual([16, 17]);
   });
 
+  describe('a segment queued for want of a parallel slot', () => {
+    // 50M-2s at 224 ms, x = 2, 40 Mbit/s per flow: a 12.5 MB segment takes 0.224 + 2.5 s. At 20 s
+    // the receiver is at 8 (local), 9 is in flight, and two fetches outside the window (6 and 7,
+    // for a receiver behind) fill the x + 1 = 3 slots; 10 was just produced, due at 24 s.
+    const d50 = (got9: number): PrefetchDeadlines => ({ ...deadlines(20_000, 40, { receivedBytes: (id) => (id === 9 ? got9 : undefined) }), segmentBytes: () => 12.5e6 });
+    const queuedAt = (got9: number, burstParallel?: number) =>
+      planPrefetch({ produced: range(0, 10), mostAdvanced: 8, cached: new Set([8]), inFlight: new Set([6, 7, 9]), inFlightCount: 3, hold: X, maxParallel: 3, deadlines: d50(got9), ...(burstParallel === undefined ? {} : { burstParallel }) });
+
+    it('waits for the slot it will get in time', () => {
+      // 9 has 10 MB: done at 20.5 s; 10 then starts and is whole at 23.22 s, before 24 s.
+      const p = queuedAt(10e6, 5);
+      expect(p.fetch).toEqual([]);
+      expect(p.late).toEqual([]);
+      expect(p.burst).toBeUndefined();
+      expect(p.needsHold).toBeUndefined();
+    });
+
+    it('is late, and x must grow, when the slot it waits for frees too late', () => {
+      // 9 has 5 MB: done at 21.5 s, so 10 would be whole at 24.22 s, past 24 s — known now, 4 s
+      // before its deadline, not when the slot frees with 2.5 s left.
+      const p = queuedAt(5e6);
+      expect(p.fetch).toEqual([]);
+      expect(p.late).toMatchObject([{ id: 10, inFlight: false, queued: true, deadlineMs: 24_000 }]);
+      expect(p.late![0]!.projectedMs).toBeCloseTo(21_500 + 224 + 2500, 0);
+      expect(p.needsHold).toBe(3);
+    });
+
+    it('starts now beyond the parallel budget when a burst slot is allowed: no larger x', () => {
+      const p = queuedAt(5e6, 5);
+      expect(p.fetch).toEqual([10]);
+      expect(p.burst).toEqual([10]);
+      expect(p.late).toEqual([]);
+      expect(p.needsHold).toBeUndefined();
+      // No burst slot left (5 in flight of 5): late, as without one.
+      const full = planPrefetch({ produced: range(0, 10), mostAdvanced: 8, cached: new Set([8]), inFlight: new Set([4, 5, 6, 7, 9]), inFlightCount: 5, hold: X, maxParallel: 3, burstParallel: 5, deadlines: d50(5e6) });
+      expect(full.fetch).toEqual([]);
+      expect(full.late).toMatchObject([{ id: 10, queued: true }]);
+    });
+
+    it('the k-th queued segment waits for the k-th slot to free; bursts go to the earliest deadlines', () => {
+      // Three slots end at 1, 2 and 6 s; 1 MB segments take 0.1 s at 80 Mbit/s; queued 20, 21, 22.
+      const d: PrefetchDeadlines = { nowMs: 0, flowBps: 80e6, segmentBytes: () => 1e6, deadlineMs: (id) => ({ 1: 1000, 2: 2000, 3: 6000, 20: 1500, 21: 2500, 22: 3000 })[id] };
+      const got = { 1: 0.9e6, 2: 0.8e6, 3: 0.4e6 } as Record<number, number>;
+      const slow: PrefetchDeadlines = { ...d, receivedBytes: (id) => got[id], fetchElapsedMs: () => 10_000 };
+      // In flight for 10 s: projected at their own rates (0.09, 0.08, 0.04 MB/s): done at 1.1, 2.5, 15 s.
+      const o = planDeadlines(slow, [], [1, 2, 3], 0, 2, { ids: [20, 21, 22], burst: 1 });
+      // 20 starts at 1.1 s, whole at 1.2 s: waits. 21 gets the second slot (2.5 s): late, so it takes
+      // the one burst slot. 22 then gets the second slot too: 2.6 s, in time.
+      expect(o.burst).toEqual([21]);
+      expect(o.late.map((l) => l.id)).toEqual([1, 2, 3]);
+      const none = planDeadlines(slow, [], [1, 2, 3], 0, 2, { ids: [20, 21, 22], burst: 0 });
+      expect(none.burst).toEqual([]);
+      expect(none.late.filter((l) => l.queued).map((l) => l.id)).toEqual([21, 22]);
+      expect(() => planDeadlines(d, [], [], 0, 2, { ids: [20], burst: -1 })).toThrow(EthleError);
+    });
+  });
+
   it('property: with deadlines in id order that never bind, the plan is the default one', () => {
     fc.assert(
       fc.property(
@@ -190,6 +247,29 @@ describe('planPrefetch with deadlines', () => {
           } else {
             expect(p.needsHold).toBe(hold + 1);
           }
+        },
+      ),
+    );
+  });
+
+  it('property: a plan never has more fetches in flight than burstParallel, nor bursts without it', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.5, max: 200, noNaN: true }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.integer({ min: 0, max: 4 }),
+        (mbps, maxParallel, extra, stale, hold) => {
+          const inFlight = new Set(range(0, stale - 1));
+          const input: PrefetchInput = { produced: range(0, 12), mostAdvanced: 10 - hold, cached: new Set(), inFlight, inFlightCount: inFlight.size, hold, maxParallel, deadlines: { ...deadlines(10_000, mbps), segmentBytes: () => 3.7e6 } };
+          const plain = planPrefetch(input);
+          expect(plain.burst).toBeUndefined();
+          const burstParallel = maxParallel + extra;
+          const p = planPrefetch({ ...input, burstParallel });
+          const ranges = p.split!.reduce((n, s) => n + s.ranges - 1, 0);
+          expect(inFlight.size + p.fetch.length + ranges).toBeLessThanOrEqual(Math.max(burstParallel, inFlight.size + plain.fetch.length + ranges));
+          for (const id of p.burst ?? []) expect(plain.fetch).not.toContain(id);
         },
       ),
     );
