@@ -3,13 +3,15 @@
  * files of several result directories (shards run on different machines) and the rows of earlier
  * runs.csv files (shards merged and committed by earlier sessions) into summary.csv (per cell ×
  * scheme: mean±95 % half-width over valid runs), runs.csv (every run, invalid ones marked),
- * counts.csv (runs per group, how many invalid), tableII.md and autoGoal.md (issue 19's goal per
- * cell, autoGoal.ts).
+ * counts.csv (runs per group, how many invalid), tableII.md, autoGoal.md (issue 19's goal per
+ * cell, autoGoal.ts) and progress.md (how much of the paper's matrix is run, and the commands for
+ * the rest, matrixProgress.ts).
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { autoGoal, autoGoalTable } from './autoGoal.js';
+import { matrixProgress, matrixProgressMarkdown } from './matrixProgress.js';
 import { readRunFiles } from './readRunFiles.js';
 import { COUNTS_COLUMNS, mergeRuns, readRunsCsv, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun, type RunRow } from './mergeRuns.js';
 
@@ -37,5 +39,8 @@ writeFileSync(join(values.out, 'counts.csv'), toCsv(COUNTS_COLUMNS, m.counts));
 const md = [`| ${SUMMARY_COLUMNS.join(' | ')} |`, `|${SUMMARY_COLUMNS.map(() => '---').join('|')}|`, ...m.summary.map((r) => `| ${SUMMARY_COLUMNS.map((c) => String(r[c] ?? '')).join(' | ')} |`)];
 writeFileSync(join(values.out, 'tableII.md'), `${md.join('\n')}\n`);
 writeFileSync(join(values.out, 'autoGoal.md'), autoGoalTable(autoGoal(m.rows)));
+const progress = matrixProgress(m.rows);
+writeFileSync(join(values.out, 'progress.md'), matrixProgressMarkdown(progress));
 console.log(`merged ${m.runs.length} runs (${m.invalid} invalid, excluded from means) into ${m.summary.length} rows: ${values.out}`);
+console.log(`the paper's matrix: ${progress.done} of ${progress.total} runs (progress.md lists the commands for the rest)`);
 if (m.duplicates.length) console.warn(`the same run id in more than one input (kept the later start): ${m.duplicates.join(', ')}`);

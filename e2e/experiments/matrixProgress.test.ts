@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { matrixProgress, matrixProgressMarkdown, PAPER_MATRIX, type MatrixSpec } from './matrixProgress.js';
+import type { RunRow } from './mergeRuns.js';
+
+const row = (o: { receiver?: string; rtt?: number; stream?: string; scheme?: string; repeat?: number; invalid?: string; cell?: string }): RunRow => {
+  const receiver = o.receiver ?? 'virtual';
+  const rtt = o.rtt ?? 224;
+  const stream = o.stream ?? '15M-2s';
+  return {
+    id: `${stream}-${rtt}-${o.scheme ?? 'e2e'}-${receiver}-r${o.repeat ?? 1}`,
+    cell: o.cell ?? `${stream} @ ${rtt} ms [${receiver}]`,
+    rttMs: rtt,
+    stream,
+    scheme: o.scheme ?? 'e2e',
+    receiver,
+    repeat: o.repeat ?? 1,
+    startupS: 3,
+    bufferingS: 0,
+    stalls: 0,
+    latencyS: 10,
+    x: null,
+    holdS: 0,
+    cpuPressure: 0.1,
+    startedAt: '2026-11-26T00:00:00.000Z',
+    invalid: o.invalid ?? '',
+    source: 'test',
+  };
+};
+
+// A small matrix: 2 RTTs × 2 streams × 2 schemes × 3 repeats.
+const SMALL: MatrixSpec = { rtts: [137, 224], streams: ['15M-2s', '50M-2s'], receivers: { virtual: { schemes: ['e2e', 'auto'], repeats: 3 } }, durationS: 120 };
+
+/** Every run the commands would make, as receiver|rtt|stream|scheme|repeat. */
+function expand(commands: string[]): string[] {
+  const out: string[] = [];
+  for (const c of commands) {
+    const arg = (name: string) => new RegExp(`--${name} (\\S+)`).exec(c)![1]!;
+    const [a, b] = arg('repeats').split('-').map(Number);
+    for (const rtt of arg('rtt').split(','))
+      for (const stream of arg('stream').split(','))
+        for (const scheme of arg('scheme').split(',')) for (let k = a!; k <= b!; k++) out.push(`${arg('receiver')}|${rtt}|${stream}|${scheme}|${k}`);
+  }
+  return out.sort();
+}
+
+describe('matrixProgress: what of the paper matrix is run, and the commands for the rest', () => {
+  it('nothing run: one command runs the whole matrix', () => {
+    const p = matrixProgress([], SMALL);
+    expect(p).toMatchObject({ done: 0, total: 24 });
+    expect(p.commands).toEqual(['npm run experiment -- --receiver virtual --rtt 137,224 --stream 15M-2s,50M-2s --scheme e2e,auto --repeats 1-3 --duration 120']);
+  });
+
+  it('the commands run exactly what is missing: no run twice, none that is there', () => {
+    const rows = [
+      row({ rtt: 224, stream: '15M-2s', scheme: 'e2e', repeat: 1 }),
+      row({ rtt: 224, stream: '15M-2s', scheme: 'e2e', repeat: 2 }),
+      row({ rtt: 224, stream: '15M-2s', scheme: 'auto', repeat: 1 }),
+      row({ rtt: 137, stream: '50M-2s', scheme: 'auto', repeat: 3 }),
+      // Counted once however often it ran.
+      row({ rtt: 137, stream: '50M-2s', scheme: 'auto', repeat: 3 }),
+    ];
+    const p = matrixProgress(rows, SMALL);
+    expect(p.done).toBe(4);
+    const want: string[] = [];
+    for (const rtt of SMALL.rtts)
+      for (const stream of SMALL.streams)
+        for (const scheme of ['e2e', 'auto'])
+          for (let k = 1; k <= 3; k++) if (!rows.some((r) => r.rttMs === rtt && r.stream === stream && r.scheme === scheme && r.repeat === k)) want.push(`virtual|${rtt}|${stream}|${scheme}|${k}`);
+    expect(expand(p.commands)).toEqual(want.sort());
+    expect(p.commands.length).toBeLessThan(want.length);
+  });
+
+  it('invalid runs, other cells (another RAN, dash.js) and other receivers do not count', () => {
+    const p = matrixProgress(
+      [
+        row({ repeat: 1, invalid: 'relay late' }),
+        row({ repeat: 2, cell: '15M-2s @ 224 ms [virtual, dash.js]' }),
+        row({ repeat: 3, cell: '15M-2s @ 224 ms, lte-a-loss [virtual]' }),
+        row({ repeat: 1, receiver: 'chromium' }),
+      ],
+      SMALL,
+    );
+    expect(p.done).toBe(0);
+  });
+
+  it('the paper matrix: 480 virtual runs and a Chromium subset of 48; Markdown says what is left', () => {
+    const p = matrixProgress([row({ receiver: 'chromium', scheme: 'auto' })]);
+    expect(p.byReceiver).toEqual({ virtual: { done: 0, total: 480 }, chromium: { done: 1, total: 48 } });
+    expect(PAPER_MATRIX.rtts).toEqual([137, 224, 302, 334]);
+    const md = matrixProgressMarkdown(p);
+    expect(md).toContain('1 of 528');
+    expect(md).toContain('--receiver chromium');
+    expect(matrixProgressMarkdown(matrixProgress([], SMALL))).toContain('0 of 24');
+  });
+});
