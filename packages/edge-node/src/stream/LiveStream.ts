@@ -78,7 +78,7 @@ const RECENT_WINDOW_MS = 500;
 
 /** One late fetch for the log of the raise it caused: by how much, and on what it was projected. */
 function describeMiss(l: DeadlineMiss): string {
-  const by = `${((l.projectedMs - l.deadlineMs) / 1000).toFixed(2)} s late`;
+  const by = `${((l.projectedMs - l.deadlineMs) / 1000).toFixed(2)} s late${l.backlog === true ? ' (started late: not counted)' : ''}`;
   if (l.queued === true) return `${l.id} waiting for a parallel slot, ${by}`;
   if (!l.inFlight) return `${l.id} not started, ${by}`;
   const mbps = l.projectedBps === undefined ? '' : ` at ${(l.projectedBps / 1e6).toFixed(1)} Mbit/s`;
@@ -482,6 +482,8 @@ export class LiveStream {
         const s = byId.get(id);
         return s?.availableAtMs === undefined ? undefined : segmentDeadlineMs(s.availableAtMs, x, s.durationSeconds);
       },
+      // A miss that only starting late explains (a backlog) does not raise x: see planDeadlines.
+      producedAtMs: (id) => byId.get(id)?.availableAtMs,
       receivedBytes: (id) => {
         const s = byId.get(id);
         return s === undefined ? undefined : cache.peek(this.#cacheKey(s.path))?.bytes;

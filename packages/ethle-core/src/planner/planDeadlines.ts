@@ -14,6 +14,13 @@ export interface PrefetchDeadlines {
   /** Bytes an in-flight fetch of `id` has received so far (undefined: 0). */
   receivedBytes?: (id: number) => number | undefined;
   /**
+   * When segment `id` became available at the origin, ms (undefined: unknown). With it, a miss
+   * raises x only if the fetch would miss even had it started then, at the rate it is projected
+   * at: a segment fetched late — the stream just started, a receiver jumped ahead, the fetch waited
+   * for a slot — is a backlog that splitting and bursting serve, and a larger x does not.
+   */
+  producedAtMs?: (id: number) => number | undefined;
+  /**
    * How long the in-flight fetch of `id` has run, ms (undefined: unknown). With it, a fetch that is
    * running slower than the measured flow rate is projected at its own rate: the measured rate is
    * the past, and a backhaul that has just slowed down shows first in the fetches under way.
@@ -47,6 +54,11 @@ export interface DeadlineMiss {
   deadlineMs: number;
   inFlight: boolean;
   /**
+   * Late only because its fetch started (or starts) late: started when the segment was produced,
+   * at the same rate, it would have been in time. Such a miss does not raise x.
+   */
+  backlog?: boolean;
+  /**
    * Not started because every parallel slot is taken: projected to start when the slot it waits
    * for frees up (the earliest fetch under way to finish), and no burst slot was left for it.
    */
@@ -69,7 +81,7 @@ export interface DeadlineOutcome {
   late: DeadlineMiss[];
   /** Queued ids to start now, beyond the parallel budget: waiting for a slot they would miss their deadline. */
   burst: number[];
-  /** x + 1 when some fetch will miss its deadline whatever the plan does now. */
+  /** x + 1 when some fetch will miss its deadline whatever the plan does now, and not only for starting late. */
   needsHold: number | undefined;
 }
 
@@ -115,6 +127,12 @@ export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstBy
  * earlier costs no latency either — and otherwise is late. Without this a queued segment was
  * first looked at when it got its slot, with its deadline already close, and x was raised for
  * it: 50M-2s at 224 ms, x 2 → 3, "81 not started, 1.16 s late" (docs/experiments.md).
+ *
+ * With `producedAtMs`, only a miss that would happen even for a fetch started at the segment's
+ * production, at the rate it is projected at, asks for x + 1: that is what x buys (x segment
+ * lengths between production and visibility). A segment first wanted long after it was produced
+ * misses for its late start; the same run with the queue rule alone raised 2 → 3 → 4 for two such
+ * segments in its first 10 s ("72 not started, 2.94 s late").
  */
 export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], inFlight: readonly number[], budget: number, hold: number, queue?: DeadlineQueue): DeadlineOutcome {
   const { maxSplit, firstByteMs } = readDeadlines(d);
@@ -144,7 +162,7 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     const projectedMs = d.nowMs + firstByteMs + bytes / (bytesPerMs * ranges);
     ends.push(projectedMs);
     if (ranges > 1) split.push({ id, ranges, projectedMs, deadlineMs: deadline });
-    if (ranges < needed) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: false });
+    if (ranges < needed) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: false }, firstByteMs + bytes / (bytesPerMs * ranges)));
   }
   for (const id of inFlight) {
     const deadline = d.deadlineMs(id);
@@ -159,10 +177,18 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     const rate = Math.min(bytesPerMs, Number.isFinite(own) && recent !== undefined ? Math.max(own, recent / 8 / 1000) : own);
     const projectedMs = d.nowMs + Math.max(0, bytes - got) / rate;
     ends.push(projectedMs);
-    if (deadline !== undefined && projectedMs > deadline) late.push({ id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 });
+    if (deadline !== undefined && projectedMs > deadline) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 }, firstByteMs + bytes / rate));
   }
   const burst = queue === undefined ? [] : planQueue(d, queue, ends, firstByteMs, bytesPerMs, late);
-  return { split, late, burst, needsHold: late.length > 0 ? hold + 1 : undefined };
+  return { split, late, burst, needsHold: late.some((l) => l.backlog !== true) ? hold + 1 : undefined };
+}
+
+/** A miss, marked `backlog` when the whole fetch (`wholeMs`, first byte included) from the segment's production would have been in time. */
+function miss(d: PrefetchDeadlines, m: DeadlineMiss, wholeMs: number): DeadlineMiss {
+  const producedAt = d.producedAtMs?.(m.id);
+  if (producedAt === undefined) return m;
+  if (!Number.isFinite(producedAt)) invalid('deadlines.producedAtMs', { id: m.id, ms: producedAt });
+  return producedAt + wholeMs <= m.deadlineMs ? { ...m, backlog: true } : m;
 }
 
 /** Which queued segments start now (beyond the budget) and which are late waiting for a slot; see planDeadlines. */
@@ -184,10 +210,10 @@ function planQueue(d: PrefetchDeadlines, queue: DeadlineQueue, ends: number[], f
     }
     if (burst.length < queue.burst) {
       burst.push(id);
-      if (d.nowMs + single > deadline) late.push({ id, projectedMs: d.nowMs + single, deadlineMs: deadline, inFlight: false });
+      if (d.nowMs + single > deadline) late.push(miss(d, { id, projectedMs: d.nowMs + single, deadlineMs: deadline, inFlight: false }, single));
       continue;
     }
-    late.push({ id, projectedMs: startMs + single, deadlineMs: deadline, inFlight: false, queued: true });
+    late.push(miss(d, { id, projectedMs: startMs + single, deadlineMs: deadline, inFlight: false, queued: true }, single));
     slot += 1;
   }
   return burst;

@@ -146,6 +146,38 @@ describe('planPrefetch with deadlines', () => {
     expect(planPrefetch({ ...base, deadlines: d, waiting: [16] }).fetch).toEqual([16, 17]);
   });
 
+  describe('a miss only for starting late (producedAtMs): a backlog, not a reason for a larger x', () => {
+    it('a new fetch: late for a segment just produced asks for x + 1; late for one produced 3 s ago does not', () => {
+      // 1.5 Mbit/s: 5 was produced at 10 s and even 4 ranges end at 15.16 s, past 14 s: x is too small.
+      const fresh = keepLead(deadlines(10_000, 1.5, { producedAtMs: producedAt }));
+      expect(fresh.late).toMatchObject([{ id: 5, inFlight: false }]);
+      expect(fresh.late![0]!.backlog).toBeUndefined();
+      expect(fresh.needsHold).toBe(3);
+      // 6 Mbit/s at 13 s: 4 ranges end at 14.46 s, late — but from 10 s they would have ended at 11.46 s.
+      const late = keepLead(deadlines(13_000, 6, { producedAtMs: producedAt }));
+      expect(late.late).toMatchObject([{ id: 5, backlog: true }]);
+      expect(late.needsHold).toBeUndefined();
+      // Without production times every miss raises, as before.
+      expect(keepLead(deadlines(13_000, 6)).needsHold).toBe(3);
+    });
+
+    it('an in-flight fetch: slow from its start asks for x + 1; at the flow rate but started late does not', () => {
+      // 4 produced and started at 8 s; 1 MB in at 10 s is 4.5 Mbit/s: from 8 s it ends at 14.8 s, past 12 s.
+      const slow = deadlines(10_000, 60, { receivedBytes: (id) => (id === 4 ? 1e6 : undefined), fetchElapsedMs: (id) => (id === 4 ? 2000 : undefined), producedAtMs: producedAt });
+      const p = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: slow });
+      expect(p.late).toMatchObject([{ id: 4, inFlight: true }]);
+      expect(p.late![0]!.backlog).toBeUndefined();
+      expect(p.needsHold).toBe(3);
+      // Produced at 6 s, due at 12 s, started 0.3 s ago at 11.5 s: at 60 Mbit/s it ends at 12.28 s —
+      // late, though from 6 s it would have ended at 6.72 s.
+      const d: PrefetchDeadlines = { nowMs: 11_800, flowBps: 60e6, segmentBytes: () => 3.7e6, deadlineMs: () => 12_000, firstByteMs: 224, receivedBytes: () => 0.1e6, fetchElapsedMs: () => 300, producedAtMs: () => 6000 };
+      const o = planDeadlines(d, [], [4], 0, 2);
+      expect(o.late).toMatchObject([{ id: 4, inFlight: true, backlog: true }]);
+      expect(o.needsHold).toBeUndefined();
+      expect(() => planDeadlines({ ...d, producedAtMs: () => Number.NaN }, [], [4], 0, 2)).toThrow(EthleError);
+    });
+  });
+
   describe('a segment queued for want of a parallel slot', () => {
     // 50M-2s at 224 ms, x = 2, 40 Mbit/s per flow: a 12.5 MB segment takes 0.224 + 2.5 s. At 20 s
     // the receiver is at 8 (local), 9 is in flight, and two fetches outside the window (6 and 7,
