@@ -15,9 +15,10 @@ export interface PrefetchDeadlines {
   receivedBytes?: (id: number) => number | undefined;
   /**
    * When segment `id` became available at the origin, ms (undefined: unknown). With it, a miss
-   * raises x only if the fetch would miss even had it started then, at the rate it is projected
-   * at: a segment fetched late — the stream just started, a receiver jumped ahead, the fetch waited
-   * for a slot — is a backlog that splitting and bursting serve, and a larger x does not.
+   * that only the fetch's late start explains (started then, at the rate it is projected at, it
+   * would have been in time) does not raise x: a segment fetched late — the stream just started,
+   * a receiver jumped ahead, the fetch waited for a slot — is a backlog that splitting and
+   * bursting serve, and a larger x does not. In-flight fetches need `fetchElapsedMs` for this.
    */
   producedAtMs?: (id: number) => number | undefined;
   /**
@@ -162,7 +163,7 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     const projectedMs = d.nowMs + firstByteMs + bytes / (bytesPerMs * ranges);
     ends.push(projectedMs);
     if (ranges > 1) split.push({ id, ranges, projectedMs, deadlineMs: deadline });
-    if (ranges < needed) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: false }, firstByteMs + bytes / (bytesPerMs * ranges)));
+    if (ranges < needed) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: false }, d.nowMs, firstByteMs + bytes / (bytesPerMs * ranges)));
   }
   for (const id of inFlight) {
     const deadline = d.deadlineMs(id);
@@ -177,18 +178,25 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     const rate = Math.min(bytesPerMs, Number.isFinite(own) && recent !== undefined ? Math.max(own, recent / 8 / 1000) : own);
     const projectedMs = d.nowMs + Math.max(0, bytes - got) / rate;
     ends.push(projectedMs);
-    if (deadline !== undefined && projectedMs > deadline) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 }, firstByteMs + bytes / rate));
+    const elapsed = d.fetchElapsedMs?.(id);
+    const startedMs = elapsed === undefined || !Number.isFinite(elapsed) ? undefined : d.nowMs - elapsed;
+    if (deadline !== undefined && projectedMs > deadline) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 }, startedMs, firstByteMs + bytes / rate));
   }
   const burst = queue === undefined ? [] : planQueue(d, queue, ends, firstByteMs, bytesPerMs, late);
   return { split, late, burst, needsHold: late.some((l) => l.backlog !== true) ? hold + 1 : undefined };
 }
 
-/** A miss, marked `backlog` when the whole fetch (`wholeMs`, first byte included) from the segment's production would have been in time. */
-function miss(d: PrefetchDeadlines, m: DeadlineMiss, wholeMs: number): DeadlineMiss {
+/**
+ * A miss, marked `backlog` when its start (`startMs`) explains it: the whole fetch (`wholeMs`,
+ * first byte included, at the rate it is projected at) would have been in time from the segment's
+ * production, but is not from when it started. A fetch that started in time and then slowed or
+ * stopped (an origin that hangs) is not a backlog; neither is one whose start is unknown.
+ */
+function miss(d: PrefetchDeadlines, m: DeadlineMiss, startMs: number | undefined, wholeMs: number): DeadlineMiss {
   const producedAt = d.producedAtMs?.(m.id);
-  if (producedAt === undefined) return m;
+  if (producedAt === undefined || startMs === undefined) return m;
   if (!Number.isFinite(producedAt)) invalid('deadlines.producedAtMs', { id: m.id, ms: producedAt });
-  return producedAt + wholeMs <= m.deadlineMs ? { ...m, backlog: true } : m;
+  return producedAt + wholeMs <= m.deadlineMs && startMs + wholeMs > m.deadlineMs ? { ...m, backlog: true } : m;
 }
 
 /** Which queued segments start now (beyond the budget) and which are late waiting for a slot; see planDeadlines. */
@@ -210,10 +218,10 @@ function planQueue(d: PrefetchDeadlines, queue: DeadlineQueue, ends: number[], f
     }
     if (burst.length < queue.burst) {
       burst.push(id);
-      if (d.nowMs + single > deadline) late.push(miss(d, { id, projectedMs: d.nowMs + single, deadlineMs: deadline, inFlight: false }, single));
+      if (d.nowMs + single > deadline) late.push(miss(d, { id, projectedMs: d.nowMs + single, deadlineMs: deadline, inFlight: false }, d.nowMs, single));
       continue;
     }
-    late.push(miss(d, { id, projectedMs: startMs + single, deadlineMs: deadline, inFlight: false, queued: true }, single));
+    late.push(miss(d, { id, projectedMs: startMs + single, deadlineMs: deadline, inFlight: false, queued: true }, startMs, single));
     slot += 1;
   }
   return burst;

@@ -175,6 +175,14 @@ describe('planPrefetch with deadlines', () => {
       expect(o.late).toMatchObject([{ id: 4, inFlight: true, backlog: true }]);
       expect(o.needsHold).toBeUndefined();
       expect(() => planDeadlines({ ...d, producedAtMs: () => Number.NaN }, [], [4], 0, 2)).toThrow(EthleError);
+      // The same fetch started at 6 s and has received nothing since (an origin that hangs): it
+      // started in time, so its lateness is the backhaul's, and x must grow.
+      const hung = planDeadlines({ ...d, receivedBytes: () => 0, fetchElapsedMs: () => 5800 }, [], [4], 0, 2);
+      expect(hung.late).toMatchObject([{ id: 4, inFlight: true }]);
+      expect(hung.late[0]!.backlog).toBeUndefined();
+      expect(hung.needsHold).toBe(3);
+      // Without its start time an in-flight miss counts, as before.
+      expect(planDeadlines({ ...d, fetchElapsedMs: undefined }, [], [4], 0, 2).needsHold).toBe(3);
     });
   });
 
