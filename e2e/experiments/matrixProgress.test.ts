@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matrixProgress, matrixProgressMarkdown, PAPER_MATRIX, type MatrixSpec } from './matrixProgress.js';
+import { matrixProgress, matrixProgressMarkdown, type MatrixSpec } from './matrixProgress.js';
 import type { RunRow } from './mergeRuns.js';
 
 const row = (o: { receiver?: string; rtt?: number; stream?: string; scheme?: string; repeat?: number; invalid?: string; cell?: string }): RunRow => {
@@ -86,7 +86,6 @@ describe('matrixProgress: what of the paper matrix is run, and the commands for 
   it('the paper matrix: 480 virtual runs and a Chromium subset of 48; Markdown says what is left', () => {
     const p = matrixProgress([row({ receiver: 'chromium', scheme: 'auto' })]);
     expect(p.byReceiver).toEqual({ virtual: { done: 0, total: 480 }, chromium: { done: 1, total: 48 } });
-    expect(PAPER_MATRIX.rtts).toEqual([137, 224, 302, 334]);
     const md = matrixProgressMarkdown(p);
     expect(md).toContain('1 of 528');
     expect(md).toContain('--receiver chromium');

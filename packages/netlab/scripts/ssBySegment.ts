@@ -50,7 +50,11 @@ for (const s of run.report.segments.list.filter((x) => x.kind === 'media')) {
   // send buffer meanwhile (an edge or origin may have several; counters are per connection).
   const busy = samples.filter((x) => x.t >= s.requestStart && x.t <= s.lastByte && x.sendq > 100_000);
   const byConn = new Map<string, Sample[]>();
-  for (const x of busy) byConn.set(x.conn, [...(byConn.get(x.conn) ?? []), x]);
+  for (const x of busy) {
+    const list = byConn.get(x.conn);
+    if (list === undefined) byConn.set(x.conn, [x]);
+    else list.push(x);
+  }
   const during = [...byConn.values()].sort((a, b) => b.length - a.length)[0] ?? [];
   if (during.length < 3) continue;
   const ratio = during.map((x) => num(x, / rtt:([\d.]+)/) / num(x, /minrtt:([\d.]+)/));

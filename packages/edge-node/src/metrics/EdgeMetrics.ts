@@ -36,8 +36,8 @@ export class EdgeMetrics {
   readonly staleManifests = new Counter({ name: 'ethle_manifest_stale_served_total', help: 'manifest responses served from the last good version while the origin was broken', labelNames: ['stream'], registers: [this.registry] });
   // Per origin, not per stream: a junk path is a "stream" that never was, and must not become a
   // series of its own (the stream is in the log line).
-  readonly prefetchBursts = new Counter({ name: 'ethle_prefetch_bursts_total', help: 'segment prefetches started beyond x + 1 parallel fetches because waiting for a slot would miss their deadline', labelNames: ['origin'], registers: [this.registry] });
   readonly manifestErrors = new Counter({ name: 'ethle_manifest_errors_total', help: 'origin manifests that could not be fetched or parsed', labelNames: ['origin', 'reason'], registers: [this.registry] });
+  readonly prefetchBursts = new Counter({ name: 'ethle_prefetch_bursts_total', help: 'segment prefetches started beyond x + 1 parallel fetches because waiting for a slot would miss their deadline', labelNames: ['origin'], registers: [this.registry] });
   readonly refused = new Counter({ name: 'ethle_connections_refused_total', help: 'receiver connections refused or closed by the edge (max_connections, timeout, malformed)', labelNames: ['reason'], registers: [this.registry] });
   readonly originQueue = new Gauge({ name: 'ethle_origin_fetches_queued', help: 'segment fetches waiting for a slot, per origin', labelNames: ['origin'], registers: [this.registry] });
   readonly streams = new Gauge({ name: 'ethle_streams', help: 'active streams (origin pollers)', registers: [this.registry] });

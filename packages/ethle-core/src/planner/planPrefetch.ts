@@ -160,9 +160,6 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   for (const id of input.waiting ?? []) take(id);
   for (const id of order) take(id);
 
-  // Wanted, produced, not local and without a slot: in the order they would get one.
-  const queued: number[] = [];
-  for (const id of order) if (!local(id) && !taken.has(id) && isProduced(id)) queued.push(id);
   let missing = 0;
   for (const id of ids) if (!local(id) && !taken.has(id)) missing += 1;
 
@@ -175,6 +172,8 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   if (input.deadlines === undefined) return plan;
   // The planner runs on every request and manifest refresh: only a deadline plan pays for this.
   const fetching = [...new Set([...(input.waiting ?? []), ...ids])].filter((id) => inFlight.has(id) && !cached.has(id));
+  // Wanted, produced, not local and without a slot: in the order they would get one.
+  const queued = order.filter((id) => !local(id) && !taken.has(id) && isProduced(id));
   return withDeadlines(input, plan, fetching, budget, queued);
 }
 
