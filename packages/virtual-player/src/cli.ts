@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import type { VirtualPlayerConfigInput } from './config/VirtualPlayerConfig.js';
 import { playReceivers } from './playReceivers.js';
 import { playVirtual } from './playVirtual.js';
 import { isVirtualPlayerError } from './VirtualPlayerError.js';
 
 const HELP = `usage: ethle-vplayer --url URL [--player hls|dash] [--seconds 30] [--scheme e2e] [--pretty]
                      [--local-address IP[,IP…]] [--start-offsets-ms MS[,MS…]] [--id ID]
-                     [--max-buffer-length S]
+                     [--max-buffer-length S] [--append-ms MS]
 
 A virtual receiver: fetches the live HLS playlist or DASH MPD at URL the way hls.js 1.7.4 or
 dash.js 5.2.1 do with their defaults, plays out at 1x from the wall clock (no decoding) and prints
@@ -14,6 +15,8 @@ the run as JSON in the experiments' results format (startup, stalls, true latenc
 --player defaults from the URL (.mpd = dash, else hls).
 --max-buffer-length caps the forward buffer (hls.js maxBufferLength and maxMaxBufferLength,
 dash.js bufferTimeAtTopQuality), as the experiments cap Chromium's for its Media Source quota.
+--append-ms is how long after a segment's last byte the next request waits (Chromium's parse and
+Media Source append; default 25, 0 = at once).
 Several --local-address values play one receiver per address in this process (joining at the
 matching --start-offsets-ms, default all at once) and print one JSON line per receiver:
 {"receiver":i,"run":{…}} or {"receiver":i,"error":"…"}.
@@ -39,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
         'start-offsets-ms': { type: 'string' },
         id: { type: 'string' },
         'max-buffer-length': { type: 'string' },
+        'append-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -56,7 +60,10 @@ export async function main(argv: string[]): Promise<number> {
   if (!(seconds > 0 && seconds <= 86_400)) return fail(`ERR_VPLAYER_CONFIG: --seconds must be a number in (0, 86400], got ${v.seconds}`);
   const maxBuffer = v['max-buffer-length'] === undefined ? undefined : Number(v['max-buffer-length']);
   if (maxBuffer !== undefined && !(maxBuffer > 0 && maxBuffer <= 600)) return fail(`ERR_VPLAYER_CONFIG: --max-buffer-length must be in (0, 600] s, got ${v['max-buffer-length']}`);
-  const buffers = maxBuffer === undefined ? {} : { hls: { maxBufferLength: maxBuffer, maxMaxBufferLength: maxBuffer }, dash: { bufferTarget: maxBuffer } };
+  const buffers: Pick<VirtualPlayerConfigInput, 'hls' | 'dash' | 'appendMs'> = maxBuffer === undefined ? {} : { hls: { maxBufferLength: maxBuffer, maxMaxBufferLength: maxBuffer }, dash: { bufferTarget: maxBuffer } };
+  const appendMs = v['append-ms'] === undefined ? undefined : Number(v['append-ms']);
+  if (appendMs !== undefined && !(appendMs >= 0 && appendMs <= 1000)) return fail(`ERR_VPLAYER_CONFIG: --append-ms must be in [0, 1000] ms, got ${v['append-ms']}`);
+  if (appendMs !== undefined) buffers.appendMs = appendMs;
   const addresses = v['local-address']?.split(',').map((a) => a.trim()) ?? [];
   const offsets = v['start-offsets-ms']?.split(',').map(Number) ?? new Array<number>(Math.max(1, addresses.length)).fill(0);
   if (offsets.length !== Math.max(1, addresses.length) || offsets.some((o) => !(o >= 0 && o <= 3_600_000))) {

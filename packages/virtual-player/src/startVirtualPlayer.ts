@@ -29,15 +29,15 @@ export async function startVirtualPlayer(input: VirtualPlayerConfigInput): Promi
   // hls.js/dash.js need at most 3 at once here, and talk to at most the edge and an origin.
   const pool = createConnectionPool({ maxPerOrigin: 6, keepAliveTimeoutMs: 30_000, maxOrigins: 4, ...(cfg.localAddress ? { localAddress: cfg.localAddress } : {}) });
   const abort = new AbortController();
-  const session = createSession(cfg.player, { sampleIntervalMs: cfg.sampleIntervalMs, stallThresholdMs: cfg.stallThresholdMs, maxEntries: cfg.maxEntries });
+  const session = createSession(cfg.player, { sampleIntervalMs: cfg.sampleIntervalMs, stallThresholdMs: cfg.stallThresholdMs, maxEntries: cfg.maxEntries, appendMs: cfg.appendMs });
   const close = async () => {
     if (!abort.signal.aborted) abort.abort();
     session.emitter.clear();
     await pool.destroy();
   };
   try {
-    if (cfg.player === 'hls') await startHlsPlayer(cfg.url, cfg.hls, pool, session, abort.signal);
-    else await startDashPlayer(cfg.url, cfg.dash, pool, session, abort.signal);
+    if (cfg.player === 'hls') await startHlsPlayer(cfg.url, cfg.hls, cfg.appendMs, pool, session, abort.signal);
+    else await startDashPlayer(cfg.url, cfg.dash, cfg.appendMs, pool, session, abort.signal);
   } catch (e) {
     await close();
     throw e;

@@ -7,6 +7,8 @@ describe('createVirtualPlayerConfig', () => {
     const c = createVirtualPlayerConfig({ url: 'http://127.0.0.1:1/live/x/index.m3u8', player: 'hls', hls: { maxBufferLength: 10 } });
     expect(c.hls).toMatchObject({ liveSyncDurationCount: 3, maxBufferLength: 10, maxMaxBufferLength: 600 });
     expect(c.dash.bufferTarget).toBe(30);
+    expect(c.appendMs).toBe(25);
+    expect(createVirtualPlayerConfig({ url: 'http://127.0.0.1:1/x.mpd', player: 'dash', appendMs: 0 }).appendMs).toBe(0);
   });
   it.each([
     [{ url: 'not a url', player: 'hls' }, /url is not an absolute URL/],
@@ -14,6 +16,8 @@ describe('createVirtualPlayerConfig', () => {
     [{ url: 'http://x/y.m3u8', player: 'vlc' }, /player must be hls or dash/],
     [{ url: 'http://x/y.m3u8', player: 'hls', hls: { liveSyncDurationCount: 0 } }, /hls.liveSyncDurationCount must be a positive number/],
     [{ url: 'http://x/y.mpd', player: 'dash', dash: { liveDelay: -1 } }, /dash.liveDelay must be a positive number/],
+    [{ url: 'http://x/y.m3u8', player: 'hls', appendMs: -1 }, /appendMs must be a number in \[0, 1000\]/],
+    [{ url: 'http://x/y.m3u8', player: 'hls', appendMs: Number.NaN }, /appendMs must be a number in \[0, 1000\]/],
   ])('rejects %j with ERR_VPLAYER_CONFIG', (input, message) => {
     expect(() => createVirtualPlayerConfig(input as never)).toThrow(message);
     expect(() => createVirtualPlayerConfig(input as never)).toThrow(/^ERR_VPLAYER_CONFIG: /);

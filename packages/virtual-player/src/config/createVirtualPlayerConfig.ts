@@ -45,6 +45,8 @@ export function createVirtualPlayerConfig(input: VirtualPlayerConfigInput): Virt
   if (!Number.isNaN(dash.liveDelayFragmentCount)) positive('dash.liveDelayFragmentCount', dash.liveDelayFragmentCount);
   positive('dash.bufferTarget', dash.bufferTarget);
   positive('dash.scheduleTimeoutMs', dash.scheduleTimeoutMs);
+  const appendMs = input.appendMs ?? 25;
+  if (!(typeof appendMs === 'number' && appendMs >= 0 && appendMs <= 1000)) throw bad(`appendMs must be a number in [0, 1000] ms, got ${String(appendMs)}`, { name: 'appendMs', value: appendMs });
   const sampleIntervalMs = input.sampleIntervalMs ?? 1000;
   positive('sampleIntervalMs', sampleIntervalMs);
   const stallThresholdMs = input.stallThresholdMs ?? 1000;
@@ -53,5 +55,5 @@ export function createVirtualPlayerConfig(input: VirtualPlayerConfigInput): Virt
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw bad(`maxEntries must be a positive integer, got ${maxEntries}`);
   const localAddress = input.localAddress;
   if (localAddress !== undefined && isIP(localAddress) === 0) throw bad(`localAddress must be an IP address, got ${JSON.stringify(localAddress)}`);
-  return { url: url.href, player: input.player, hls, dash, sampleIntervalMs, stallThresholdMs, maxEntries, ...(localAddress ? { localAddress } : {}) };
+  return { url: url.href, player: input.player, hls, dash, appendMs, sampleIntervalMs, stallThresholdMs, maxEntries, ...(localAddress ? { localAddress } : {}) };
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { availableSegments, initializationUrl, parseMpd, type DashSegment, type MpdInfo, type MpdPeriod, type MpdRepresentation } from '@ethle/core';
 import type { DashSettings } from '../config/VirtualPlayerConfig.js';
 import type { ConnectionPool } from '../net/createConnectionPool.js';
@@ -30,7 +31,7 @@ interface Track {
  * Segment availability is computed from the MPD and the synchronised clock, as dash.js does.
  * Resolves once the MPD is loaded and the start chosen; runs until `signal` aborts.
  */
-export async function startDashPlayer(url: string, s: DashSettings, pool: ConnectionPool, session: Session, signal: AbortSignal): Promise<void> {
+export async function startDashPlayer(url: string, s: DashSettings, appendMs: number, pool: ConnectionPool, session: Session, signal: AbortSignal): Promise<void> {
   const now = session.now;
   const get = (u: string, keepBody: boolean) => fetchTimed(pool, u, { keepBody, signal, now });
 
@@ -149,6 +150,8 @@ export async function startDashPlayer(url: string, s: DashSettings, pool: Connec
       const productionStartMs = produced !== undefined ? Date.parse(produced) : info.availabilityStartTimeMs + seg.startSeconds * 1000 - session.report().holdSeconds * 1000;
       session.record('media', t.name, r, { segment: { track: t.name, start: seg.startSeconds, end: seg.endSeconds, productionStartMs }, rendition: t.rep.id });
       t.next = seg.number + 1;
+      // Append before the next request (VirtualPlayerConfig.appendMs).
+      if (appendMs > 0) await sleep(appendMs, undefined, { signal });
       t.loading = false;
       schedule(t, 0);
     } catch (e) {

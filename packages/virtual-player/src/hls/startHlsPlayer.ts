@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isMultivariantPlaylist, parseMediaPlaylist, parseMultivariantPlaylist, type HlsMediaPlaylist } from '@ethle/core';
 import type { HlsSettings } from '../config/VirtualPlayerConfig.js';
 import type { ConnectionPool } from '../net/createConnectionPool.js';
@@ -30,7 +31,7 @@ interface Fragment {
  * its cadence, one fragment at a time while the forward buffer is below the target. Resolves once
  * the first playlist is loaded and the start chosen; runs until `signal` aborts.
  */
-export async function startHlsPlayer(url: string, s: HlsSettings, pool: ConnectionPool, session: Session, signal: AbortSignal): Promise<void> {
+export async function startHlsPlayer(url: string, s: HlsSettings, appendMs: number, pool: ConnectionPool, session: Session, signal: AbortSignal): Promise<void> {
   const now = session.now;
   const get = (u: string, keepBody: boolean, firstByteTimeoutMs?: number) => fetchTimed(pool, u, { keepBody, signal, now, firstByteTimeoutMs });
 
@@ -178,6 +179,8 @@ export async function startHlsPlayer(url: string, s: HlsSettings, pool: Connecti
       nextMsn = f.msn + 1;
       errorRetries = 0;
       timeoutRetries = 0;
+      // Parse and append before the next tick can load another (VirtualPlayerConfig.appendMs).
+      if (appendMs > 0) await sleep(appendMs, undefined, { signal });
     } catch (e) {
       if (signal.aborted) return;
       if (!isVirtualPlayerError(e)) throw e;

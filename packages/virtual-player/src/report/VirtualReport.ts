@@ -51,6 +51,8 @@ export interface VirtualReport {
   shortStalls: { count: number; totalMs: number };
   /** What this receiver is (not in the probe's report): lets a reader tell virtual runs from Chromium's. */
   receiver: 'virtual';
+  /** The append delay this receiver modelled (VirtualPlayerConfig.appendMs): runs before it existed modelled none. Not in the probe's report. */
+  appendMs: number;
   /** Where playback started on the player's timeline and how far that was behind the live edge it computed, s. */
   start: { position: number; offsetSeconds: number } | null;
 }

@@ -31,7 +31,7 @@ export interface Session {
  * (the probe's `stallThresholdMs`, default 1000): shorter ones are tallied as `shortStalls`, so a
  * virtual run's stall count means what a Chromium run's means.
  */
-export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: number; maxEntries: number; stallThresholdMs: number; now?: () => number }): Session {
+export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: number; maxEntries: number; stallThresholdMs: number; appendMs?: number; now?: () => number }): Session {
   const now = o.now ?? Date.now;
   const emitter = createEmitter(now);
   const loadStartMs = now();
@@ -179,6 +179,7 @@ export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: num
         clock,
         manifestLag: null,
         receiver: 'virtual',
+        appendMs: o.appendMs ?? 0,
         start,
       };
     },
