@@ -54,9 +54,10 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     const play = holdXReceiver(edge);
     await heldAndMeasured(edge, play);
     const before = await play();
-    // From now on every segment trickles out in ~1.6 s (16 KiB per 100 ms): longer than x = 1 allows.
+    // From now on every segment trickles out in ~3.2 s (8 KiB per 100 ms): 2.2 s more than x = 1
+    // allows, beyond the half segment a miss is tolerated.
     const slowFrom = Date.now();
-    origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 100 });
+    origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 8 * 1024, intervalMs: 100 });
     const raised = await until(async () => {
       // The receiver plays: it asks for the newest segment its playlist lists.
       await play();

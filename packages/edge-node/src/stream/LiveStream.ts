@@ -73,12 +73,19 @@ const DUE_RETRY_MS = 100;
 const MAX_BACKOFF_MS = 8_000;
 /** A segment fetch must end within this many segment durations (its deadline; see fetchInto). */
 const DEADLINE_SEGMENTS = 4;
+/**
+ * A held segment's fetch projected late by at most this many segment lengths does not raise x:
+ * the raise would cost every hold-x receiver a whole segment of buffer (its playlist's edge stands
+ * still for one), the miss costs them its lateness, once. See PrefetchDeadlines.toleranceMs.
+ */
+const MISS_TOLERANCE_SEGMENTS = 0.5;
 /** An in-flight fetch's recent rate is measured over at least this long (ms): a few backhaul RTTs. */
 const RECENT_WINDOW_MS = 500;
 
 /** One late fetch for the log of the raise it caused: by how much, and on what it was projected. */
 function describeMiss(l: DeadlineMiss): string {
-  const by = `${((l.projectedMs - l.deadlineMs) / 1000).toFixed(2)} s late${l.backlog === true ? ' (started late: not counted)' : ''}`;
+  const why = l.backlog === true ? ' (started late: not counted)' : l.tolerated === true ? ' (within tolerance: not counted)' : '';
+  const by = `${((l.projectedMs - l.deadlineMs) / 1000).toFixed(2)} s late${why}`;
   if (l.queued === true) return `${l.id} waiting for a parallel slot, ${by}`;
   if (!l.inFlight) return `${l.id} not started, ${by}`;
   const mbps = l.projectedBps === undefined ? '' : ` at ${(l.projectedBps / 1e6).toFixed(1)} Mbit/s`;
@@ -474,6 +481,9 @@ export class LiveStream {
     if (flowMbps === undefined || bytes === undefined || x < 1) return undefined;
     const cache = this.#o.cache;
     const rtt = this.#o.rttMs();
+    // The newest segment's length: what a raise of x would cost the receivers.
+    let segmentSeconds: number | undefined;
+    for (const s of byId.values()) segmentSeconds = s.durationSeconds;
     return {
       nowMs: nowWall,
       flowBps: flowMbps * 1e6,
@@ -501,6 +511,7 @@ export class LiveStream {
       },
       ...(rtt === undefined ? {} : { firstByteMs: rtt }),
       maxSplit: Math.max(1, this.#o.maxParallel),
+      ...(segmentSeconds === undefined ? {} : { toleranceMs: MISS_TOLERANCE_SEGMENTS * segmentSeconds * 1000 }),
     };
   }
 

@@ -38,6 +38,15 @@ export interface PrefetchDeadlines {
   firstByteMs?: number;
   /** Most byte ranges one segment may be fetched as (default 4). */
   maxSplit?: number;
+  /**
+   * A miss projected at most this late (ms) does not raise x; it stays in `late`, marked
+   * `tolerated` (default 0: every miss counts). Raising x costs every receiver of the hold-x group
+   * one segment length of forward buffer at once — its playlist's edge stands still for a segment
+   * — while a segment that is d late costs them d, once: a constant lateness shifts arrivals, it
+   * does not accumulate. So a raise for a miss much smaller than a segment trades a small,
+   * absorbed delay for a large one (the edge passes half a segment; docs/experiments.md).
+   */
+  toleranceMs?: number;
 }
 
 export interface DeadlineSplit {
@@ -64,6 +73,8 @@ export interface DeadlineMiss {
    * for frees up (the earliest fetch under way to finish), and no burst slot was left for it.
    */
   queued?: boolean;
+  /** Projected late by no more than `toleranceMs`: does not raise x. */
+  tolerated?: boolean;
   /** In flight: bytes received and the rate it was projected at (bits/s), for the log of a raise. */
   receivedBytes?: number;
   projectedBps?: number;
@@ -82,7 +93,7 @@ export interface DeadlineOutcome {
   late: DeadlineMiss[];
   /** Queued ids to start now, beyond the parallel budget: waiting for a slot they would miss their deadline. */
   burst: number[];
-  /** x + 1 when some fetch will miss its deadline whatever the plan does now, and not only for starting late. */
+  /** x + 1 when some fetch will miss its deadline by more than the tolerance whatever the plan does now, and not only for starting late. */
   needsHold: number | undefined;
 }
 
@@ -102,7 +113,7 @@ function ownRate(got: number, elapsedMs: number | undefined, firstByteMs: number
 }
 
 /** Validates the deadline options once; returns the numbers the projection needs. */
-export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstByteMs: number } {
+export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstByteMs: number; toleranceMs: number } {
   if (!Number.isFinite(d.nowMs)) invalid('deadlines.nowMs', d.nowMs);
   if (!(d.flowBps > 0) || !Number.isFinite(d.flowBps)) invalid('deadlines.flowBps', d.flowBps);
   if (typeof d.segmentBytes !== 'function' || typeof d.deadlineMs !== 'function') invalid('deadlines', 'segmentBytes and deadlineMs must be functions');
@@ -110,7 +121,9 @@ export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstBy
   if (!Number.isInteger(maxSplit) || maxSplit < 1 || maxSplit > 64) invalid('deadlines.maxSplit', maxSplit);
   const firstByteMs = d.firstByteMs ?? 0;
   if (!(firstByteMs >= 0) || !Number.isFinite(firstByteMs)) invalid('deadlines.firstByteMs', firstByteMs);
-  return { maxSplit, firstByteMs };
+  const toleranceMs = d.toleranceMs ?? 0;
+  if (!(toleranceMs >= 0) || !Number.isFinite(toleranceMs)) invalid('deadlines.toleranceMs', toleranceMs);
+  return { maxSplit, firstByteMs, toleranceMs };
 }
 
 /**
@@ -134,9 +147,13 @@ export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstBy
  * lengths between production and visibility). A segment first wanted long after it was produced
  * misses for its late start; the same run with the queue rule alone raised 2 → 3 → 4 for two such
  * segments in its first 10 s ("72 not started, 2.94 s late").
+ *
+ * With `toleranceMs`, a miss projected no later than that does not ask for x + 1 either (see the
+ * option): 50M-10s at 334 ms, a raise for a fetch 0.69 s late froze a receiver's playlist for
+ * 10 s and it stalled 4.8 s; 50M-2s at 224 ms raised three times for fetches 0.01–0.06 s late.
  */
 export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], inFlight: readonly number[], budget: number, hold: number, queue?: DeadlineQueue): DeadlineOutcome {
-  const { maxSplit, firstByteMs } = readDeadlines(d);
+  const { maxSplit, firstByteMs, toleranceMs } = readDeadlines(d);
   const bytesPerMs = d.flowBps / 8 / 1000;
   const split: DeadlineSplit[] = [];
   const late: DeadlineMiss[] = [];
@@ -183,7 +200,8 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     if (deadline !== undefined && projectedMs > deadline) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 }, startedMs, firstByteMs + bytes / rate));
   }
   const burst = queue === undefined ? [] : planQueue(d, queue, ends, firstByteMs, bytesPerMs, late);
-  return { split, late, burst, needsHold: late.some((l) => l.backlog !== true) ? hold + 1 : undefined };
+  for (const [i, l] of late.entries()) if (l.projectedMs - l.deadlineMs <= toleranceMs) late[i] = { ...l, tolerated: true };
+  return { split, late, burst, needsHold: late.some((l) => l.backlog !== true && l.tolerated !== true) ? hold + 1 : undefined };
 }
 
 /**

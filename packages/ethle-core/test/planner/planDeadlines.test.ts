@@ -59,6 +59,25 @@ describe('planPrefetch with deadlines', () => {
     expect(keepLead(deadlines(10_000, 1.5, { maxSplit: 8 }))).toMatchObject({ split: [{ id: 5, ranges: 6 }], late: [] });
   });
 
+  it('a miss within the tolerance stays in late, marked tolerated, and does not ask for x + 1; beyond it, it does', () => {
+    // As above: projected at 15.16 s against 14 s, 1.16 s late.
+    const within = keepLead(deadlines(10_000, 1.5, { toleranceMs: 1200 }));
+    expect(within.late).toMatchObject([{ id: 5, tolerated: true }]);
+    expect(within.needsHold).toBeUndefined();
+    const beyond = keepLead(deadlines(10_000, 1.5, { toleranceMs: 1100 }));
+    expect(beyond.late).toMatchObject([{ id: 5 }]);
+    expect(beyond.late![0]!.tolerated).toBeUndefined();
+    expect(beyond.needsHold).toBe(3);
+    // A fetch started at 4's production (8 s) that has 0.1 MB after 2 s of an expected 0.72 s (60
+    // Mbit/s) is projected at its own rate, a minute away: a hanging origin still raises x.
+    const hung = deadlines(10_000, 60, { toleranceMs: 1000, receivedBytes: (id) => (id === 4 ? 0.1e6 : undefined), fetchElapsedMs: (id) => (id === 4 ? 2000 : undefined) });
+    const h = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set([3, 5]), inFlight: new Set([4]), inFlightCount: 1, hold: X, maxParallel: 8, deadlines: hung });
+    expect(h.late).toMatchObject([{ id: 4, inFlight: true }]);
+    expect(h.late![0]!.projectedMs - h.late![0]!.deadlineMs).toBeGreaterThan(30_000);
+    expect(h.late![0]!.tolerated).toBeUndefined();
+    expect(h.needsHold).toBe(3);
+  });
+
   it('splits only use the parallel budget left after every wanted segment has its fetch', () => {
     // Receiver at 3, nothing local, 3 fetches allowed: 3, 4, 5 take all three; no range to spare.
     const tight = planPrefetch({ produced: range(0, 5), mostAdvanced: 3, cached: new Set(), inFlight: new Set(), inFlightCount: 0, hold: X, maxParallel: 3, deadlines: deadlines(10_000, 2) });
@@ -317,7 +336,7 @@ describe('planPrefetch with deadlines', () => {
 
   it('bad deadline options are a coded error', () => {
     const base = { produced: range(0, 5), mostAdvanced: 3, cached: new Set<number>(), inFlight: new Set<number>(), inFlightCount: 0, hold: 2, maxParallel: 4 };
-    for (const bad of [{ flowBps: 0 }, { nowMs: Number.NaN }, { maxSplit: 0 }, { firstByteMs: -1 }]) {
+    for (const bad of [{ flowBps: 0 }, { nowMs: Number.NaN }, { maxSplit: 0 }, { firstByteMs: -1 }, { toleranceMs: -1 }, { toleranceMs: Number.POSITIVE_INFINITY }]) {
       try {
         planPrefetch({ ...base, deadlines: { ...deadlines(0, 10), ...bad } });
         expect.unreachable();
