@@ -12,6 +12,7 @@
 //   --join sync|spread (all within 2 s, or evenly over one segment)   --backhaul-mbps 300 (backhaul cap)
 //   --backhaul-loss 0.5 (random loss on the backhaul, % each way)   --ran lte-a-loss[:P] (the cell, P % loss; 0.5)
 //   EXP_EDGE_LOG=1 (environment): keep each run's edge debug log as ID.edge.log in --out
+//   EXP_VPLAYER_APPEND_MS=0 (environment): the virtual receivers' append gap, ms (their default: 25)
 //   --scheme … parts-2 with --ll   --ll (the low-latency renditions, players in LL mode; auto decides in parts)
 //   --scheme … auto-w4 (the edge as a parent tier + 4 worker edges: serve --workers 4)
 //   --scheme … auto-measured (auto whose x may go below the model's on measured rates: --hold-floor measured)
