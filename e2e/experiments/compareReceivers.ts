@@ -17,11 +17,11 @@ const pairs = receiverPairs(runs);
 const f = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
 const star = (b: boolean) => (b ? '*' : '');
 const ok = (b: boolean) => (b ? 'yes' : 'no');
-console.log('| scenario | startup Chromium / virtual (s) | within 15 % | buffering Chromium / virtual (s) | within 1 s or 15 % | stalls Chromium / virtual | ± 1 | latency Chromium / virtual (s) | median segment time Chromium / virtual (s) | segments on a new connection Chromium / virtual |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('| scenario | startup Chromium / virtual (s) | within 15 % | buffering Chromium / virtual (s) | within 1 s or 15 % | stalls Chromium / virtual | ± 1 | latency Chromium / virtual (s) | median segment time Chromium / virtual (s) | segments on a new connection Chromium / virtual | next-request gap Chromium / virtual (ms) | segments moved to a media-cold connection, virtual |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const p of pairs) {
   console.log(
-    `| ${p.key} | ${f(p.chromium.startupS)}${star(p.chromium.invalid)} / ${f(p.virtual.startupS)}${star(p.virtual.invalid)} | ${ok(p.startupOk)} | ${f(p.chromium.stallS)} / ${f(p.virtual.stallS)} | ${ok(p.bufferingOk)} | ${p.chromium.stalls} / ${p.virtual.stalls} | ${ok(p.stallsOk)} | ${f(p.chromium.latencyS, 1)} / ${f(p.virtual.latencyS, 1)} | ${f(p.chromium.segmentS)} / ${f(p.virtual.segmentS)} | ${p.chromium.freshFlowSegments ?? '–'} / ${p.virtual.freshFlowSegments ?? '–'} |`,
+    `| ${p.key} | ${f(p.chromium.startupS)}${star(p.chromium.invalid)} / ${f(p.virtual.startupS)}${star(p.virtual.invalid)} | ${ok(p.startupOk)} | ${f(p.chromium.stallS)} / ${f(p.virtual.stallS)} | ${ok(p.bufferingOk)} | ${p.chromium.stalls} / ${p.virtual.stalls} | ${ok(p.stallsOk)} | ${f(p.chromium.latencyS, 1)} / ${f(p.virtual.latencyS, 1)} | ${f(p.chromium.segmentS)} / ${f(p.virtual.segmentS)} | ${p.chromium.freshFlowSegments ?? '–'} / ${p.virtual.freshFlowSegments ?? '–'} | ${f(p.chromium.nextRequestGapMs, 0)} / ${f(p.virtual.nextRequestGapMs, 0)} | ${p.virtual.movedSegments ?? '–'} |`,
   );
 }
 const n = (k: 'startupOk' | 'bufferingOk' | 'stallsOk') => pairs.filter((p) => p[k]).length;

@@ -177,6 +177,18 @@ describe('receiverPairs: Chromium vs virtual on the same seed', () => {
     expect(p!.chromium).toMatchObject({ segmentS: 2, freshFlowSegments: null, latencyS: 10 });
     expect(p!.virtual).toMatchObject({ segmentS: 3.1, freshFlowSegments: 2 });
   });
+
+  it('reports the wait before the next request when the player wanted it at once, and segments that moved to a media-cold connection', () => {
+    const seg = (requestStart: number, lastByte: number, connectionId?: number) => ({ kind: 'media', track: 'main', requestStart, lastByte, ...(connectionId === undefined ? {} : { connectionId }) });
+    const withSegments = (r: MergedRun, list: object[]): MergedRun => ({ ...r, report: { ...r.report, segments: { list } } as unknown as MergedRun['report'] });
+    // Chromium: 30 and 20 ms after the previous last byte; the 4 s wait (buffer full) is not the player's delay.
+    const chromium = withSegments(run({ id: 'y-e2e-hls-r1', scheme: 'e2e', startupS: 4 }), [seg(0, 2000), seg(2030, 4000), seg(4020, 6000), seg(10_000, 12_000)]);
+    // Virtual: media on 1, then 2 (which had only carried playlists), back to 1 (it had carried media), then 3.
+    const virtual = withSegments(run({ id: 'y-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4, receiver: 'virtual' }), [seg(0, 2000, 1), seg(2000, 4000, 2), seg(4000, 6000, 1), seg(6000, 8000, 3)]);
+    const [p] = receiverPairs([chromium, virtual]);
+    expect(p!.chromium).toMatchObject({ nextRequestGapMs: 25, movedSegments: null });
+    expect(p!.virtual).toMatchObject({ nextRequestGapMs: 0, movedSegments: 2 });
+  });
 });
 
 describe('runs.csv as a merge input (shards merged in earlier sessions)', () => {

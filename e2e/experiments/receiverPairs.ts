@@ -26,6 +26,56 @@ export interface PairSide {
   segmentS: number | null;
   /** Media segments that opened a new connection (slow start); null when the run does not tell (no Timing-Allow-Origin, older runs). */
   freshFlowSegments: number | null;
+  /**
+   * Median wait from a media segment's last byte to the next media request, over waits under 1 s
+   * (the player wanted the next one at once; longer waits are for buffer room or the playlist), ms.
+   * hls.js in Chromium appends first: 20–30 ms in the 50M cells; null with fewer than 2 segments.
+   */
+  nextRequestGapMs: number | null;
+  /**
+   * Media segments fetched on another connection than the segment before, which had carried only
+   * other requests (a playlist's connection: as cold as a new one over a long RTT). Only the
+   * virtual receiver can tell (`connectionId`); null otherwise.
+   */
+  movedSegments: number | null;
+}
+
+type Media = { requestStart: number; lastByte: number; track?: string; connectionId?: number };
+
+const median = (v: number[]): number | null => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length === 0 ? null : s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Per track, in request order: next request − previous last byte, for the waits under 1 s. */
+function gaps(media: readonly Media[]): number[] {
+  const out: number[] = [];
+  const byTrack = new Map<string, Media[]>();
+  for (const m of media) byTrack.set(m.track ?? '', [...(byTrack.get(m.track ?? '') ?? []), m]);
+  for (const list of byTrack.values()) {
+    list.sort((a, b) => a.requestStart - b.requestStart);
+    for (let i = 1; i < list.length; i++) {
+      const g = list[i]!.requestStart - list[i - 1]!.lastByte;
+      if (g >= 0 && g < 1000) out.push(g);
+    }
+  }
+  return out;
+}
+
+/** Segments on a connection other than the previous segment's that had carried no media before (see PairSide). */
+function moved(media: readonly Media[]): number | null {
+  if (!media.some((m) => m.connectionId !== undefined)) return null;
+  const seen = new Set<number>();
+  let n = 0;
+  let prev: number | undefined;
+  for (const m of [...media].sort((a, b) => a.requestStart - b.requestStart)) {
+    const c = m.connectionId;
+    if (c === undefined) continue;
+    if (prev !== undefined && c !== prev && !seen.has(c)) n += 1;
+    seen.add(c);
+    prev = c;
+  }
+  return n;
 }
 
 /** A run's id without its receiver mark: the pair's key (Scenario ids differ only by `-virtual`). */
@@ -54,6 +104,8 @@ export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
       latencyS: m.latencyS,
       segmentS: times.length === 0 ? null : times[Math.floor((times.length - 1) / 2)]!,
       freshFlowSegments: labelled.length === 0 ? null : labelled.filter((s) => s.connection === 'new').length,
+      nextRequestGapMs: median(gaps(media)),
+      movedSegments: moved(media),
     };
   };
   const out: ReceiverPair[] = [];
