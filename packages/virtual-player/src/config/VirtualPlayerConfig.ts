@@ -42,8 +42,8 @@ export interface VirtualPlayerConfig {
    * After a media segment's last byte, the player requests the next one only this much later, ms:
    * in Chromium hls.js parses the fragment and appends it to Media Source before its next tick
    * loads another (dash.js likewise after the append). Measured in the Chromium runs of the paper
-   * matrix where the buffer was below target (hls.js 1.7.4, 12–61 MB fMP4 segments): p10 of that
-   * gap 16–40 ms, median 21–31 ms in the 50M cells. It matters beyond the lost link time: a
+   * matrix (hls.js 1.7.4, waits under 1 s): median 31 ms for 50M-2s (12 MB fMP4 segments), 21 ms
+   * for 50M-4s (25 MB); p10 16–40 ms over the 50M cells. It matters beyond the lost link time: a
    * playlist reload that completes inside the gap makes its connection the most recently used,
    * so the next segment goes there (see the connection pool). Default 25; 0 requests at once.
    */
