@@ -47,7 +47,7 @@ describe('matrixProgress: what of the paper matrix is run, and the commands for 
   it('nothing run: one command runs the whole matrix', () => {
     const p = matrixProgress([], SMALL);
     expect(p).toMatchObject({ done: 0, total: 24 });
-    expect(p.commands).toEqual(['npm run experiment -- --receiver virtual --rtt 137,224 --stream 15M-2s,50M-2s --scheme e2e,auto --repeats 1-3 --duration 120']);
+    expect(p.commands).toEqual(['EXP_VPLAYER_APPEND_MS=0 npm run experiment -- --receiver virtual --rtt 137,224 --stream 15M-2s,50M-2s --scheme e2e,auto --repeats 1-3 --duration 120']);
   });
 
   it('the commands run exactly what is missing: no run twice, none that is there', () => {

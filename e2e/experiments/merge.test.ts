@@ -109,6 +109,18 @@ describe('mergeRuns: shards into summary.csv / runs.csv', () => {
     expect(mergeRuns([{ run: run({ id: 'q', scheme: 'parts-2', startupS: 3, x: 1 }), source: 's' }]).summary[0]!.x).toBe('');
   });
 
+  it('never averages two virtual receiver models: runs with an append gap are a cell of their own', () => {
+    const v = (id: string, appendMs?: number): MergedRun => {
+      const r = run({ id, scheme: 'e2e', startupS: 3, receiver: 'virtual' });
+      return appendMs === undefined ? r : { ...r, report: { ...r.report, appendMs } as MergedRun['report'] };
+    };
+    const m = mergeRuns([v('a'), v('b', 0), v('c', 25)].map((run) => ({ run, source: 's' })));
+    expect(m.summary.map((r) => [r.cell, r.runs])).toEqual([
+      ['15M-2s @ 224 ms [virtual, append 25 ms]', 1],
+      ['15M-2s @ 224 ms [virtual]', 2],
+    ]);
+  });
+
   it('never averages two players together: dash.js runs are a cell of their own', () => {
     const m = mergeRuns([
       { run: run({ id: 'h', scheme: 'e2e', startupS: 2 }), source: 's' },

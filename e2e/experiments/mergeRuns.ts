@@ -48,7 +48,11 @@ export const receiverOf = (r: MergedRun): string => r.scenario.receiver ?? ((r.r
  */
 export function mergedCell(r: MergedRun): string {
   const ran = r.scenario.ran && r.scenario.ran !== 'lte-a' ? `, ${r.scenario.ran}` : '';
-  return `${cellOf(r)}${ran} [${receiverOf(r)}${r.scenario.player === 'dash' ? ', dash.js' : ''}]`;
+  // A virtual receiver that waits for an append before its next request (VirtualPlayerConfig.appendMs)
+  // is another receiver model: its runs are not averaged with those of one that did not (all before 2026-11-26 06:00 UTC).
+  const appendMs = receiverOf(r) === 'virtual' ? (r.report as { appendMs?: number }).appendMs : undefined;
+  const model = appendMs ? `, append ${appendMs} ms` : '';
+  return `${cellOf(r)}${ran} [${receiverOf(r)}${model}${r.scenario.player === 'dash' ? ', dash.js' : ''}]`;
 }
 
 /** What the edge declared it held (X-Ethle-Hold-Seconds as the player's probe read it), s; 0 for E2E. */
