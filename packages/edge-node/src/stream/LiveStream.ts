@@ -41,6 +41,8 @@ export interface LiveStreamOptions {
   onNeedsHold: (x: number, reason: string) => void;
   /** Segments fetched beyond x + 1 parallel fetches (up to maxParallel + 1): waiting, they would miss their deadline. */
   onBurst: (ids: number[]) => void;
+  /** A held segment's fetch is projected late within the tolerance: x is not raised for it (once per segment). */
+  onTolerated: (miss: string) => void;
   /** Shortest deadline of one segment fetch (ms); longer segments get 4 × their duration. */
   minFetchDeadlineMs: number;
   /** Blocking reloads parked at once at most (config.maxBlockedPerStream). */
@@ -410,6 +412,12 @@ export class LiveStream {
         const approx = this.#approxBytes(s.track);
         this.prefetch(s, most === undefined && i === 0 ? this.splitFor(s) : ranges !== undefined && approx !== undefined ? { parts: ranges, approxBytes: approx } : undefined);
       }
+      // Said once per segment (the plan is made every tick): the newest segment reported per track.
+      for (const l of plan.late ?? []) {
+        if (l.tolerated !== true || l.id <= (this.#toleratedUpTo.get(track) ?? -1)) continue;
+        this.#toleratedUpTo.set(track, l.id);
+        this.#o.onTolerated(describeMiss(l));
+      }
       // A fetch that misses its deadline whatever the plan does: x is too small for this backhaul.
       if (plan.needsHold !== undefined) this.#o.onNeedsHold(plan.needsHold, `a held segment's fetch misses its deadline (${(plan.late ?? []).map(describeMiss).join(', ')})`);
       if (most !== undefined) {
@@ -534,6 +542,8 @@ export class LiveStream {
   }
 
   readonly #progress = new WeakMap<CacheEntry, { atMs: number; bytes: number; bps: number | undefined }>();
+  /** Per track (a stream has a few), the newest segment whose tolerated miss was reported. */
+  readonly #toleratedUpTo = new Map<string, number>();
 
   #approxBytes(track: string): number | undefined {
     const sizes = this.#sizes.get(track);

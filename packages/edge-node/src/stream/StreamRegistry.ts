@@ -176,6 +176,7 @@ export class StreamRegistry {
         metrics.prefetchBursts.inc({ origin: name }, ids.length);
         log.debug({ stream: key, ids }, 'prefetch beyond x + 1: waiting for a slot would miss the deadline');
       },
+      onTolerated: (miss) => log.debug({ stream: key, miss }, 'a held segment is projected late within half a segment: x not raised'),
       minFetchDeadlineMs: config.originHeadersTimeoutMs,
       maxBlocked: config.maxBlockedPerStream,
       // The held parts and the few a player reads behind them (PART-HOLD-BACK is ≥ 3 parts).
