@@ -41,7 +41,7 @@ export interface LiveStreamOptions {
   onNeedsHold: (x: number, reason: string) => void;
   /** Segments fetched beyond x + 1 parallel fetches (up to maxParallel + 1): waiting, they would miss their deadline. */
   onBurst: (ids: number[]) => void;
-  /** A held segment's fetch is projected late within the tolerance: x is not raised for it (once per segment). */
+  /** A held segment's fetch, started in time, is projected late within the tolerance: x is not raised for it (once per segment). */
   onTolerated: (miss: string) => void;
   /** Shortest deadline of one segment fetch (ms); longer segments get 4 × their duration. */
   minFetchDeadlineMs: number;

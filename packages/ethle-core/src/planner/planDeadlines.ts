@@ -73,7 +73,7 @@ export interface DeadlineMiss {
    * for frees up (the earliest fetch under way to finish), and no burst slot was left for it.
    */
   queued?: boolean;
-  /** Projected late by no more than `toleranceMs`: does not raise x. */
+  /** Not a backlog, and projected late by no more than `toleranceMs`: does not raise x. */
   tolerated?: boolean;
   /** In flight: bytes received and the rate it was projected at (bits/s), for the log of a raise. */
   receivedBytes?: number;
@@ -200,7 +200,8 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     if (deadline !== undefined && projectedMs > deadline) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 }, startedMs, firstByteMs + bytes / rate));
   }
   const burst = queue === undefined ? [] : planQueue(d, queue, ends, firstByteMs, bytesPerMs, late);
-  for (const [i, l] of late.entries()) if (l.projectedMs - l.deadlineMs <= toleranceMs) late[i] = { ...l, tolerated: true };
+  // A backlog does not raise x anyway: only a miss the tolerance itself spares is marked.
+  for (const [i, l] of late.entries()) if (l.backlog !== true && l.projectedMs - l.deadlineMs <= toleranceMs) late[i] = { ...l, tolerated: true };
   return { split, late, burst, needsHold: late.some((l) => l.backlog !== true && l.tolerated !== true) ? hold + 1 : undefined };
 }
 

@@ -68,6 +68,10 @@ describe('planPrefetch with deadlines', () => {
     expect(beyond.late).toMatchObject([{ id: 5 }]);
     expect(beyond.late![0]!.tolerated).toBeUndefined();
     expect(beyond.needsHold).toBe(3);
+    // A backlog (produced 3 s before it is wanted) is not marked: the tolerance does not spare it, its late start does.
+    const backlog = keepLead(deadlines(10_000, 1.5, { toleranceMs: 1200, producedAtMs: (id) => producedAt(id) - 3000 }));
+    expect(backlog.late).toMatchObject([{ id: 5, backlog: true }]);
+    expect(backlog.late![0]!.tolerated).toBeUndefined();
     // A fetch started at 4's production (8 s) that has 0.1 MB after 2 s of an expected 0.72 s (60
     // Mbit/s) is projected at its own rate, a minute away: a hanging origin still raises x.
     const hung = deadlines(10_000, 60, { toleranceMs: 1000, receivedBytes: (id) => (id === 4 ? 0.1e6 : undefined), fetchElapsedMs: (id) => (id === 4 ? 2000 : undefined) });
