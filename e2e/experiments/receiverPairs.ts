@@ -1,6 +1,6 @@
 import { summarizeRun } from '@ethle/player-demo';
-import type { MergedRun } from './mergeRuns.js';
-import { receiverOf } from './mergeRuns.js';
+import { receiverOf, type MergedRun } from './mergeRuns.js';
+import { quantile } from './scaleFigures.js';
 
 /** One scenario × repeat played by Chromium and by a virtual receiver on the same seed. */
 export interface ReceiverPair {
@@ -22,12 +22,12 @@ export interface PairSide {
   invalid: boolean;
   /** Live latency at the end of the run, s. */
   latencyS: number | null;
-  /** Median media segment time, request to last byte, s (what the two players' loaders time alike). */
+  /** Median media segment time (nearest rank), request to last byte, s (what the two players' loaders time alike). */
   segmentS: number | null;
   /** Media segments that opened a new connection (slow start); null when the run does not tell (no Timing-Allow-Origin, older runs). */
   freshFlowSegments: number | null;
   /**
-   * Median wait from a media segment's last byte to the next media request, over waits under 1 s
+   * Median (nearest rank) wait from a media segment's last byte to the next media request, over waits under 1 s
    * (the player wanted the next one at once; longer waits are for buffer room or the playlist), ms.
    * hls.js in Chromium appends first: 20–30 ms in the 50M cells; null with fewer than 2 segments.
    */
@@ -42,16 +42,15 @@ export interface PairSide {
 
 type Media = { requestStart: number; lastByte: number; track?: string; connectionId?: number };
 
-const median = (v: number[]): number | null => {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length === 0 ? null : s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 /** Per track, in request order: next request − previous last byte, for the waits under 1 s. */
 function gaps(media: readonly Media[]): number[] {
   const out: number[] = [];
   const byTrack = new Map<string, Media[]>();
-  for (const m of media) byTrack.set(m.track ?? '', [...(byTrack.get(m.track ?? '') ?? []), m]);
+  for (const m of media) {
+    const list = byTrack.get(m.track ?? '');
+    if (list === undefined) byTrack.set(m.track ?? '', [m]);
+    else list.push(m);
+  }
   for (const list of byTrack.values()) {
     list.sort((a, b) => a.requestStart - b.requestStart);
     for (let i = 1; i < list.length; i++) {
@@ -94,7 +93,6 @@ export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
   const side = (r: MergedRun): PairSide => {
     const m = summarizeRun(r);
     const media = r.report.segments.list.filter((s) => s.kind === 'media');
-    const times = media.map((s) => (s.lastByte - s.requestStart) / 1000).sort((a, b) => a - b);
     const labelled = media.filter((s) => s.connection !== undefined);
     return {
       startupS: m.startupS,
@@ -102,9 +100,9 @@ export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
       stalls: m.stallCount,
       invalid: Boolean(r.invalid),
       latencyS: m.latencyS,
-      segmentS: times.length === 0 ? null : times[Math.floor((times.length - 1) / 2)]!,
+      segmentS: quantile(media.map((s) => (s.lastByte - s.requestStart) / 1000), 0.5),
       freshFlowSegments: labelled.length === 0 ? null : labelled.filter((s) => s.connection === 'new').length,
-      nextRequestGapMs: median(gaps(media)),
+      nextRequestGapMs: quantile(gaps(media), 0.5),
       movedSegments: moved(media),
     };
   };

@@ -38,6 +38,8 @@ describe('ethle-vplayer CLI', () => {
     [['--url', 'http://127.0.0.1:1/x.m3u8', '--seconds', 'abc'], /--seconds must be/],
     [['--url', 'http://127.0.0.1:1/x.m3u8', '--bogus'], /Unknown option '--bogus'/],
     [['--url', 'nope'], /url is not an absolute URL/],
+    [['--url', 'http://127.0.0.1:1/x.m3u8', '--append-ms=-1'], /appendMs must be a number in \[0, 1000\]/],
+    [['--url', 'http://127.0.0.1:1/x.m3u8', '--append-ms', 'abc'], /appendMs must be a number in \[0, 1000\]/],
   ])('%j is one line with a code on stderr, exit 2', async (argv, message) => {
     const { code, err } = await run(argv);
     expect(code).toBe(2);

@@ -621,6 +621,8 @@ export class LiveStream {
         const before = this.#current?.view.firstId;
         if (before !== undefined && view.firstId !== undefined && view.firstId < before) {
           this.#o.onWarning('origin manifest went backwards (media sequence / first segment decreased)', { path: this.path, from: before, to: view.firstId });
+          // Ids start over: the reported-up-to marks would silence every later report.
+          this.#toleratedUpTo.clear();
         }
         if (view.leftAbsolute.length > 0 && (this.#current === undefined || this.#current.view.leftAbsolute.length !== view.leftAbsolute.length)) {
           this.#o.onWarning('manifest URIs on another host stay absolute: players fetch them past the edge', { count: view.leftAbsolute.length, first: view.leftAbsolute.slice(0, 3) });
