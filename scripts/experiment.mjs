@@ -16,6 +16,7 @@
 //   --scheme … parts-2 with --ll   --ll (the low-latency renditions, players in LL mode; auto decides in parts)
 //   --scheme … auto-w4 (the edge as a parent tier + 4 worker edges: serve --workers 4)
 //   --scheme … auto-measured (auto whose x may go below the model's on measured rates: --hold-floor measured)
+//   --scheme … auto-warm (auto whose model takes the origin to keep its window across idle: --segment-start warm)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 //   --parallel K (virtual receivers only: K testbeds at once on this machine; each run records the
 //     box's CPU pressure, so whether they disturbed each other is in the results — docs/experiments.md)

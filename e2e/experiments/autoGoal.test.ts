@@ -57,6 +57,18 @@ describe('autoGoal (issue 19: auto against the best fixed x and E2E, per cell)',
     expect(autoGoal([...five('hold-2', 2, [0, 0.2]), ...five('auto', 2, [5, 6])])[0]!.noWorseThanBestFixed).toBe(true);
   });
 
+  it('a variant of auto (auto-warm) is checked in the cells where it ran, against the same fixed x', () => {
+    const rows = [row('hold-0', 0, 0, 0, 9.2), row('hold-0', 0, 0, 0, 9.5), row('auto', 2, 0, 0, 13.3), row('auto-warm', 0, 0, 0, 9.4), row('auto-warm', 0, 0, 0, 9.6)];
+    const [g] = autoGoal(rows, 'auto-warm');
+    expect(g).toMatchObject({ scheme: 'auto-warm', latencyWithinOneSegment: true, auto: { stalls: 0 } });
+    expect(autoGoal(rows)[0]).toMatchObject({ scheme: 'auto', latencyWithinOneSegment: false });
+    const table = autoGoalTable([g!]);
+    expect(table).toContain('| runs (auto-warm) | auto-warm buffering (s) |');
+    expect(table).toContain('| 15M-2s @ 224 ms [virtual] | 2 |');
+    // A cell where the variant did not run has no row for it.
+    expect(autoGoal([row('hold-0', 0, 0, 0, 9), row('auto', 2, 0, 0, 13)], 'auto-warm')).toEqual([]);
+  });
+
   it('invalid runs are left out; a cell without auto or without fixed x says so (undefined), not pass', () => {
     const [g] = autoGoal([row('e2e', null, 1, 1, 9), row('auto', 2, 9, 3, 13, { invalid: 'ran up p99 1.2 ms' })]);
     expect(g).toMatchObject({ runs: { e2e: 1 }, auto: undefined, noWorseThanE2e: undefined, noWorseThanBestFixed: undefined });

@@ -160,6 +160,8 @@ describe("hold-paper: Table III's x", () => {
     expect(edgeHoldArgs('auto-w4', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--workers', '4']);
     expect(edgeHoldArgs('auto-measured', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--hold-floor', 'measured']);
     expect(holdArg('auto-measured', '15M-2s', 224)).toBe('auto');
+    expect(edgeHoldArgs('auto-warm', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--segment-start', 'warm']);
+    expect(holdArg('auto-warm', '50M-2s', 334)).toBe('auto');
     expect(edgeHoldArgs('hold-paper-w2', '50M-4s', 224, false)).toEqual(['--hold', '1', '--workers', '2']);
   });
 });

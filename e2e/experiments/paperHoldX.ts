@@ -22,12 +22,14 @@ const WORKERS = /-w(\d+)$/;
 
 /** `auto-measured`: auto whose x may go below the model's on measured backhaul rates (`--hold-floor measured`). */
 const AUTO_MEASURED = 'auto-measured';
+/** `auto-warm`: auto whose model takes the origin to keep its window across idle (`--segment-start warm`). */
+const AUTO_WARM = 'auto-warm';
 
-/** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto`/`auto-measured` → auto (any `-wN` aside); e2e has none. */
+/** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto`/`auto-measured`/`auto-warm` → auto (any `-wN` aside); e2e has none. */
 export function holdArg(scheme: string, stream: string, rttMs: number): string | undefined {
   scheme = scheme.replace(WORKERS, '');
   if (scheme === 'e2e') return undefined;
-  if (scheme === 'auto' || scheme === AUTO_MEASURED) return 'auto';
+  if (scheme === 'auto' || scheme === AUTO_MEASURED || scheme === AUTO_WARM) return 'auto';
   // Held in parts (the edge's --hold-parts), not in whole segments.
   if (scheme.startsWith('parts-')) return '0';
   if (scheme === 'hold-paper') {
@@ -54,5 +56,6 @@ export function edgeHoldArgs(scheme: string, stream: string, rttMs: number, ll: 
   if (base.startsWith('parts-')) return ['--hold', '0', '--hold-parts', base.slice('parts-'.length), ...workers];
   if (base === 'auto' && ll) return ['--hold', 'auto', '--hold-parts', 'auto', ...workers];
   if (base === AUTO_MEASURED) return ['--hold', 'auto', '--hold-floor', 'measured', ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
+  if (base === AUTO_WARM) return ['--hold', 'auto', '--segment-start', 'warm', ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
   return ['--hold', hold, ...workers];
 }

@@ -80,7 +80,7 @@ export function markdownTables(runs: RunResult[], t3: ReturnType<typeof tableIII
   const rows = runs.map((r) => ({ r, m: summarizeRun(r) }));
   const groups = new Map<string, typeof rows>();
   for (const x of rows) groups.set(`${x.m.cell}|${x.m.scheme}`, [...(groups.get(`${x.m.cell}|${x.m.scheme}`) ?? []), x]);
-  const schemeRank = (s: string) => (s === 'e2e' ? 0 : s === 'auto' ? 1e6 : s === 'auto-measured' ? 1e6 + 1 : s.startsWith('hold-') ? 1 + Number(s.slice(5)) : s.startsWith('parts-') ? 1e5 + Number(s.slice(6)) : 1e7);
+  const schemeRank = (s: string) => (s === 'e2e' ? 0 : s === 'auto' ? 1e6 : s === 'auto-measured' ? 1e6 + 1 : s === 'auto-warm' ? 1e6 + 2 : s.startsWith('hold-') ? 1 + Number(s.slice(5)) : s.startsWith('parts-') ? 1e5 + Number(s.slice(6)) : 1e7);
   const streamRank = (cell: string) => {
     const s = parseStreamName(cell.split(' ')[0]!);
     return s ? s.bitrateMbps * 100 + s.segmentSeconds : 1e9;

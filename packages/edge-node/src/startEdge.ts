@@ -60,6 +60,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       lowerAfterSegments: config.lowerHoldAfterSegments,
       lowerAfterSamples: config.lowerHoldAfterSamples,
       holdFloor: config.holdFloor,
+      segmentStart: config.segmentStart,
     },
     (c) => events.emit('hold-change', c),
   );

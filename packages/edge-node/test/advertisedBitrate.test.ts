@@ -19,16 +19,18 @@ afterEach(async () => {
   await origin?.close();
 });
 
-async function setup(o: { bitrateKbps?: number; variantBandwidth?: number }) {
+async function setup(o: { bitrateKbps?: number; variantBandwidth?: number }, segmentStart?: 'warm') {
   origin = await startTestOrigin({ segmentBytes: SEG, window: WINDOW, ...o });
   origin.produce(WINDOW);
   // Segment bodies never answer: no Content-Length can tell the edge the size. Only the manifest can.
   for (let i = 0; i < WINDOW; i++) origin.fault(`/live/a/seg${i}.ts`, { kind: 'hang' });
-  const config = createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: RTT_MS, hold: 'auto' });
+  const config = createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: RTT_MS, hold: 'auto', ...(segmentStart ? { segmentStart } : {}) });
   edge = await startEdge(config);
-  const expected = decideHold({ rttMs: RTT_MS, segmentBytes: SEG, segmentSeconds: 1, ranMbps: config.defaultRanMbps, initialWindow: config.initialWindow, maxHold: config.maxHold }).hold;
+  const d = decideHold({ rttMs: RTT_MS, segmentBytes: SEG, segmentSeconds: 1, ranMbps: config.defaultRanMbps, initialWindow: config.initialWindow, maxHold: config.maxHold, receiveWindowBytes: config.backhaulReceiveWindowBytes, ...(segmentStart ? { segmentStart } : {}) });
+  // What the first receiver is served: 0 in the hold-0 group (eq. 1 holds), else the stream's x.
+  const expected = d.eq1 ? 0 : d.hold;
   // The case is only telling when the model's x differs from the no-context fallback (1).
-  expect(expected).toBeGreaterThanOrEqual(2);
+  if (segmentStart === undefined) expect(expected).toBeGreaterThanOrEqual(2);
   return expected;
 }
 
@@ -59,6 +61,22 @@ describe('advertised bitrate as the first s_seg (auto hold)', () => {
     const m = await manifest(new URL(variant!, `${edge.url}/live/master.m3u8`).pathname + new URL(variant!, `${edge.url}/live/master.m3u8`).search);
     expect(m.x).toBe(x);
     await until(() => origin.requests(`/live/a/seg${WINDOW - 1 - x - 2}.ts`) > 0, 'prefetch of the start segment');
+  });
+
+  it("segmentStart 'warm' (an origin that keeps its window across idle): the first receiver joins at the warm model's x, below the paper's", async () => {
+    const kbps = Math.round((SEG * 8) / 1000);
+    const slow = await setup({ bitrateKbps: kbps });
+    await edge.close();
+    await origin.close();
+    const x = await setup({ bitrateKbps: kbps }, 'warm');
+    // 1 MiB at 200 ms: one RTT + 8.4 Mbit at the window's rate, within the 1 s segment with the
+    // radio's time (eq. 1): the receiver is in hold-0.
+    expect(x).toBe(0);
+    expect(x).toBeLessThan(slow);
+    const m = await manifest('/live/a/index.m3u8');
+    expect(m.status).toBe(200);
+    expect(m.x).toBe(x);
+    expect(m.text).toContain(`seg${WINDOW - 1}.ts`);
   });
 
   it('without any advertised bitrate the first playlist waits for a size, then falls back to x = 1', async () => {

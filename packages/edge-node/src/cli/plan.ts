@@ -1,4 +1,4 @@
-import { HOLD_LIMITS, isEthleError, modelHold, modelPartHold, receiveWindowFromBuffer, TCP_DEFAULTS, type ModelHoldResult } from '@ethle/core';
+import { HOLD_LIMITS, isEthleError, modelHold, modelPartHold, receiveWindowFromBuffer, TCP_DEFAULTS, type ModelHoldResult, type SegmentStart } from '@ethle/core';
 import { parseArgs } from 'node:util';
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 
@@ -27,6 +27,11 @@ How many segments an ETHLE edge holds for a stream (paper eq. 1-3 with the slow-
                          Linux's tcp_rmem max: ~112 Mbit/s at 224 ms)
   --window-bytes B       bytes the origin keeps in flight at most (its effective send window):
                          caps one flow at B/RTT
+  --segment-start MODE   slow-start (default; the paper's: every segment fetch starts from the
+                         initial window, as a CUBIC/Reno origin after idle) | warm (the origin
+                         keeps its window across idle — BBR, or tcp_slow_start_after_idle=0 —
+                         so a fetch is one RTT + the bytes at the window-limited rate; 3 MiB
+                         window unless --rcvbuf/--window-bytes say otherwise)
   --max-hold N           operator cap on x (default ${PLAN_DEFAULT_MAX_HOLD}, as ethle-edge serve)
   --part-seconds S       LL-HLS part (LL-DASH chunk) length, seconds: also answer in parts
                          (holdParts: the newest N parts to hold; eq. 1-3 per part)
@@ -53,6 +58,7 @@ const OPTIONS = {
   'max-hold': { type: 'string' },
   'part-seconds': { type: 'string' },
   'part-start': { type: 'string' },
+  'segment-start': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -91,6 +97,8 @@ export interface PlanOutput {
   rttMs: number;
   initialWindow: number;
   mssBytes: number;
+  /** How a segment fetch was taken to start (--segment-start). */
+  segmentStart: SegmentStart;
   /** The window that capped one flow, bytes (min of --rcvbuf/2 and --window-bytes), when given. */
   windowBytes?: number;
   /** With --part-seconds: N parts to hold (null when eq. 3 fails), and how one part travels. */
@@ -135,7 +143,10 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
     const sendWindowBytes = num(v, 'window-bytes', false);
     const receiveWindowBytes = rcvbuf === undefined ? undefined : receiveWindowFromBuffer(positive('rcvbuf', rcvbuf));
     if (sendWindowBytes !== undefined) positive('window-bytes', sendWindowBytes);
+    const segmentStart = v['segment-start'] ?? 'slow-start';
+    if (segmentStart !== 'slow-start' && segmentStart !== 'warm') throw new UsageError(`--segment-start must be slow-start or warm, got ${JSON.stringify(segmentStart)}`);
     const r: ModelHoldResult = modelHold({
+      start: segmentStart,
       rttSeconds: rttMs / 1000,
       segmentBytes,
       segmentSeconds,
@@ -165,8 +176,11 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
       rttMs,
       initialWindow: iw,
       mssBytes: mss,
+      segmentStart,
     };
-    const windowBytes = Math.min(receiveWindowBytes ?? Number.POSITIVE_INFINITY, sendWindowBytes ?? Number.POSITIVE_INFINITY);
+    // A warm start always has a window (Linux's default when none is given).
+    const defaultWindow = segmentStart === 'warm' ? receiveWindowFromBuffer(TCP_DEFAULTS.receiveBufferMaxBytes) : Number.POSITIVE_INFINITY;
+    const windowBytes = Math.min(receiveWindowBytes ?? defaultWindow, sendWindowBytes ?? Number.POSITIVE_INFINITY);
     if (Number.isFinite(windowBytes)) out.windowBytes = windowBytes;
     const partSeconds = num(v, 'part-seconds', false);
     const partStart = v['part-start'];
@@ -227,7 +241,7 @@ function partSentence(o: PlanOutput): string {
 function sentence(o: PlanOutput): string {
   const segs = (n: number | null) => `${n} segment${n === 1 ? '' : 's'}`;
   const ranSeconds = (o.segmentBytes * 8) / (o.ranMbps * 1e6);
-  const bh = `the backhaul delivers a segment in ${o.deliverySeconds.toFixed(2)} s (${o.backhaulMbps.toFixed(1)} Mbit/s, ${o.limitedBy}${o.limitedBy === 'window' ? ` of ${o.windowBytes} B` : ''})`;
+  const bh = `the backhaul delivers a segment in ${o.deliverySeconds.toFixed(2)} s (${o.backhaulMbps.toFixed(1)} Mbit/s, ${o.segmentStart === 'warm' ? 'warm, ' : ''}${o.limitedBy}${o.limitedBy === 'window' ? ` of ${o.windowBytes} B` : ''})`;
   switch (o.reason) {
     case 'hold-0-sufficient':
       return `Hold 0 segments: ${bh} and the radio in ${ranSeconds.toFixed(2)} s, within the ${o.segmentSeconds} s segment (eq. 1).`;

@@ -29,6 +29,10 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
                           periods and N samples in a row (default 4,3)
   --hold-floor F          auto: model (default; x never below the model's) | measured (x may go
                           below it, to 1, once measured backhaul rates support it)
+  --segment-start S       auto's model of an origin fetch: slow-start (default, the paper's: the
+                          origin restarts idle connections from its initial window, CUBIC/Reno)
+                          | warm (it keeps its window across idle: BBR, or
+                          tcp_slow_start_after_idle=0); sets the x receivers join at
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
   --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
   --ran-fail-action A     redirect-307 (default) | redirect-302 | pass-through
@@ -74,6 +78,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         'backhaul-rtt-ms': { type: 'string' },
         'lower-hold-after': { type: 'string' },
         'hold-floor': { type: 'string' },
+        'segment-start': { type: 'string' },
         'default-ran-mbps': { type: 'string' },
         'rni-url': { type: 'string' },
         'ran-fail-action': { type: 'string' },
@@ -134,6 +139,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       set('lowerHoldAfterSamples', number('lower-hold-after', samples));
     }
     set('holdFloor', values['hold-floor'] as EdgeConfigInput['holdFloor']);
+    set('segmentStart', values['segment-start'] as EdgeConfigInput['segmentStart']);
     set('defaultRanMbps', number('default-ran-mbps', values['default-ran-mbps']));
     if (values['rni-url'] !== undefined) input.rni = { ...input.rni, url: values['rni-url'] };
     set('ranFailAction', values['ran-fail-action'] as EdgeConfigInput['ranFailAction']);

@@ -1,3 +1,5 @@
+import type { SegmentStart } from '@ethle/core';
+
 /** What to do with a receiver whose radio is slower than the stream's bitrate (eq. 3 fails). */
 export type RanFailAction = 'redirect-307' | 'redirect-302' | 'pass-through';
 
@@ -94,6 +96,14 @@ export interface EdgeConfig {
    * (below it, to 1, once measured steady-state backhaul rates support it; HoldPolicyConfig.holdFloor).
    */
   holdFloor: 'model' | 'measured';
+  /**
+   * How auto's model takes a segment fetch to start on the backhaul: 'slow-start' (default, the
+   * paper's premise: the origin restarts an idle connection from its initial window, as CUBIC and
+   * Reno do on Linux) or 'warm' (the origin keeps its window across idle — BBR, or
+   * `tcp_slow_start_after_idle` = 0 — so a fetch is one RTT plus the bytes at the window-limited
+   * rate). It sets the x receivers join at; HoldPolicyConfig.segmentStart.
+   */
+  segmentStart: SegmentStart;
   /** Receiver radio throughput when neither RNI nor CMCD tells (Mbit/s). */
   defaultRanMbps: number;
   rni: RniConfig | undefined;
@@ -183,6 +193,7 @@ export interface EdgeConfigInput {
   lowerHoldAfterSegments?: number;
   lowerHoldAfterSamples?: number;
   holdFloor?: 'model' | 'measured';
+  segmentStart?: SegmentStart;
   defaultRanMbps?: number;
   rni?: { url: string; cacheMs?: number; timeoutMs?: number };
   ranFailAction?: RanFailAction;

@@ -12,7 +12,7 @@ const KNOWN_KEYS = new Set([
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
   'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
-  'lowerHoldAfterSegments', 'lowerHoldAfterSamples', 'holdFloor',
+  'lowerHoldAfterSegments', 'lowerHoldAfterSamples', 'holdFloor', 'segmentStart',
   'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream',
 ]);
 
@@ -164,7 +164,9 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   }
 
   const holdFloor = input.holdFloor ?? 'model';
-  if (holdFloor !== 'model' && holdFloor !== 'measured') fail('holdFloor', "'model' or 'measured'", holdFloor);
+  if (holdFloor !== 'model' && holdFloor !== 'measured') fail('holdFloor', `'model' or 'measured', got ${JSON.stringify(holdFloor)}`, holdFloor);
+  const segmentStart = input.segmentStart ?? 'slow-start';
+  if (segmentStart !== 'slow-start' && segmentStart !== 'warm') fail('segmentStart', `'slow-start' (the paper's: the origin restarts idle connections in slow start) or 'warm' (it keeps its window across idle), got ${JSON.stringify(segmentStart)}`, segmentStart);
   const ranFailAction = input.ranFailAction ?? 'redirect-307';
   if (!RAN_FAIL_ACTIONS.includes(ranFailAction)) {
     fail('ranFailAction', `one of ${RAN_FAIL_ACTIONS.join(', ')} (a 301 would be cached by clients for good)`, ranFailAction);
@@ -215,6 +217,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     lowerHoldAfterSegments: num('lowerHoldAfterSegments', input.lowerHoldAfterSegments, 4, 0, 1000),
     lowerHoldAfterSamples: num('lowerHoldAfterSamples', input.lowerHoldAfterSamples, 3, 1, 1000, true),
     holdFloor,
+    segmentStart,
     defaultRanMbps: num('defaultRanMbps', input.defaultRanMbps, 100, 0.01, 100_000),
     rni,
     ranFailAction,

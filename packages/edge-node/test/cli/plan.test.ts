@@ -110,6 +110,23 @@ describe('ethle-edge plan', () => {
     expect(help).toContain('--part-start');
   });
 
+  it('--segment-start warm: an origin that keeps its window across idle (one RTT + the bytes at the window rate)', async () => {
+    // 15M-2s at 224 ms: the paper's slow start needs x = 1 here (IW 10, no request RTT); warm, eq. 1 holds.
+    const cell = ['plan', '--rtt-ms', '224', '--segment-bytes', '3700000', '--segment-seconds', '2', '--ran-mbps', '60', '--json'];
+    const slow = JSON.parse((await run(cell)).stdout);
+    expect(slow).toMatchObject({ hold: 1, segmentStart: 'slow-start', limitedBy: 'slow-start' });
+    const warm = JSON.parse((await run([...cell, '--segment-start', 'warm'])).stdout);
+    expect(warm).toMatchObject({ hold: 0, reason: 'hold-0-sufficient', segmentStart: 'warm', limitedBy: 'window', windowBytes: 3 * 2 ** 20 });
+    expect(warm.deliverySeconds).toBeCloseTo(0.224 + (3.7e6 * 8) / ((3 * 2 ** 20 * 8) / 0.224), 3);
+    // A narrower window (the edge's --rcvbuf) slows the warm flow.
+    const narrow = JSON.parse((await run([...cell, '--segment-start', 'warm', '--rcvbuf', '1000000'])).stdout);
+    expect(narrow.deliverySeconds).toBeGreaterThan(warm.deliverySeconds);
+    expect(narrow.windowBytes).toBe(500000);
+    const line = (await run([...cell.slice(0, -1), '--segment-start', 'warm'])).stdout;
+    expect(line).toMatch(/^Hold 0 segments: the backhaul delivers a segment in 0\.49 s \(60\.7 Mbit\/s, warm, window of 3145728 B\)/);
+    expect((await run(['plan', '--help'])).stdout).toContain('--segment-start');
+  });
+
   it('no command or an unknown one: usage on stderr, exit 2', async () => {
     for (const argv of [[], ['frobnicate']]) {
       const r = await run(argv);
@@ -150,6 +167,7 @@ describe('ethle-edge plan', () => {
     [[...JAPAN, '--part-seconds', '3'], /--part-seconds must not exceed --segment-seconds/],
     [[...JAPAN, '--part-seconds', '0.5', '--part-start', 'tepid'], /--part-start must be warm or fresh/],
     [[...JAPAN, '--part-start', 'warm'], /--part-start needs --part-seconds/],
+    [[...JAPAN, '--segment-start', 'hot'], /--segment-start must be slow-start or warm, got "hot"/],
   ])('bad arguments: a message on stderr and exit 2 (%j)', async (argv, msg) => {
     const r = await run(argv);
     expect(r.code).toBe(2);

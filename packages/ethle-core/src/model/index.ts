@@ -6,6 +6,7 @@ export { receiveWindowFromBuffer } from './receiveWindowFromBuffer.js';
 export { capBackhaulBps, type BackhaulCapInput, type CappedBackhaul } from './capBackhaulBps.js';
 export { backhaulThroughput, type BackhaulInput, type BackhaulEstimate } from './backhaulThroughput.js';
 export { decideHold, type HoldInput, type HoldDecision, type HoldReason, type UsedBackhaul } from './decideHold.js';
-export { modelHold, type ModelHoldInput, type ModelHoldResult } from './modelHold.js';
+export { modelHold, type ModelHoldInput, type ModelHoldResult, type SegmentStart } from './modelHold.js';
+export { warmBackhaul, type WarmBackhaulInput } from './warmBackhaul.js';
 export * from './HOLD_LIMITS.js';
 export { modelPartHold, type ModelPartHoldInput, type ModelPartHoldResult } from './modelPartHold.js';

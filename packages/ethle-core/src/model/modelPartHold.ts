@@ -1,11 +1,11 @@
 import { EthleError } from '../errors/EthleError.js';
 import { backhaulThroughput, type BackhaulEstimate } from './backhaulThroughput.js';
-import { capBackhaulBps } from './capBackhaulBps.js';
 import { decideHold, type HoldDecision } from './decideHold.js';
 import { HOLD_LIMITS } from './HOLD_LIMITS.js';
 import { receiveWindowFromBuffer } from './receiveWindowFromBuffer.js';
+import { TCP_DEFAULTS } from './TCP_DEFAULTS.js';
 import { LIMITS, requireRange } from './validate.js';
-import { windowCapBps } from './windowCapBps.js';
+import { warmBackhaul } from './warmBackhaul.js';
 
 export interface ModelPartHoldInput {
   /** Backhaul round-trip time, seconds. */
@@ -44,9 +44,6 @@ export type ModelPartHoldResult = HoldDecision & {
   /** One part's delivery over the backhaul: time from the edge's request to its last byte, and the rate that means. */
   backhaul: BackhaulEstimate;
 };
-
-/** Linux's default tcp_rmem max (net.ipv4.tcp_rmem third field), bytes. */
-const LINUX_TCP_RMEM_MAX = 6 * 1024 * 1024;
 
 /**
  * ETHLE in parts: how many LL-HLS parts (LL-DASH chunks) an edge holds so that each part is at the
@@ -88,23 +85,13 @@ export function modelPartHold(input: ModelPartHoldInput): ModelPartHoldResult {
   const start = input.start ?? 'warm';
   if (start !== 'warm' && start !== 'fresh') throw new EthleError('ERR_MODEL_INVALID_INPUT', `start must be 'warm' or 'fresh', got ${String(start)}`, { field: 'start', value: start });
   const partBytes = (bitrate * partSeconds) / 8;
-  const receiveWindowBytes = input.receiveWindowBytes ?? receiveWindowFromBuffer(LINUX_TCP_RMEM_MAX);
-  let backhaul: BackhaulEstimate;
-  if (start === 'fresh') {
-    backhaul = backhaulThroughput({
+  const windows = { receiveWindowBytes: input.receiveWindowBytes ?? receiveWindowFromBuffer(TCP_DEFAULTS.receiveBufferMaxBytes), sendWindowBytes: input.sendWindowBytes };
+  const backhaul: BackhaulEstimate = start === 'fresh'
+    ? backhaulThroughput({
       bytes: partBytes, rttSeconds: rtt, initialWindowSegments: input.initialWindowSegments, mssBytes: input.mssBytes,
-      bottleneckBps: input.bottleneckBps, lossRate: input.lossRate, receiveWindowBytes, sendWindowBytes: input.sendWindowBytes,
-      includeRequestRtt: true, newConnection: true,
-    });
-  } else {
-    // Open window: the flow runs at what caps it; no cap at all would be an infinite rate, so the window always has a value.
-    const windowBps = windowCapBps({ rttSeconds: rtt, receiveWindowBytes, sendWindowBytes: input.sendWindowBytes }) as number;
-    const link = input.bottleneckBps === undefined ? Number.POSITIVE_INFINITY : requireRange('bottleneckBps', input.bottleneckBps, 0, LIMITS.maxBps, true);
-    const capped = capBackhaulBps({ bps: Math.min(windowBps, link), rttSeconds: rtt, lossRate: input.lossRate, mssBytes: input.mssBytes });
-    const limitedBy: BackhaulEstimate['limitedBy'] = capped.limitedBy === 'loss' ? 'loss' : link < windowBps ? 'bottleneck' : 'window';
-    const deliverySeconds = rtt + (partBytes * 8) / capped.bps;
-    backhaul = { bps: (partBytes * 8) / deliverySeconds, deliverySeconds, limitedBy };
-  }
+      bottleneckBps: input.bottleneckBps, lossRate: input.lossRate, ...windows, includeRequestRtt: true, newConnection: true,
+    })
+    : warmBackhaul({ bytes: partBytes, rttSeconds: rtt, bottleneckBps: input.bottleneckBps, lossRate: input.lossRate, mssBytes: input.mssBytes, ...windows });
   const decision = decideHold({
     segmentBytes: partBytes,
     segmentSeconds: partSeconds,

@@ -1,4 +1,5 @@
 import { DEFAULT_DWELL_SEGMENTS, initialStreamHold, nextStreamHold, raiseStreamHold, type StreamHoldState } from '../policy/nextStreamHold.js';
+import type { SegmentStart } from '../model/modelHold.js';
 import type { RadioEstimate } from '../policy/RadioEstimate.js';
 import { shouldRedirect } from '../policy/shouldRedirect.js';
 import { BackhaulSamples, type FetchRegime } from './BackhaulSamples.js';
@@ -36,6 +37,15 @@ export interface HoldPolicyConfig {
    * shared flow, prefetching every segment), where the measured rate beats a fresh flow's slow start.
    */
   holdFloor?: 'model' | 'measured';
+  /**
+   * How the model takes a segment fetch to start on the backhaul. 'slow-start' (default): the
+   * paper's premise, a CUBIC/Reno origin that restarts an idle connection from its initial window.
+   * 'warm': an origin that keeps its window across idle (BBR, or `tcp_slow_start_after_idle` = 0),
+   * so a fetch costs one RTT plus the bytes at the window-limited rate. This is the x a receiver
+   * joins at, before anything is measured, and the x it keeps: its player holds its distance to
+   * the live edge (docs/experiments.md, "Why hold-0 does not stall here").
+   */
+  segmentStart?: SegmentStart;
 }
 
 /** What an edge knows of one stream when it decides. */
@@ -278,6 +288,7 @@ export class HoldPolicy {
       ...(this.config.receiveWindowBytes === undefined ? {} : { receiveWindowBytes: this.config.receiveWindowBytes }),
       ...(this.config.sendWindowBytes === undefined ? {} : { sendWindowBytes: this.config.sendWindowBytes }),
       ...(this.config.lossRate === undefined ? {} : { lossRate: this.config.lossRate }),
+      ...(this.config.segmentStart === undefined ? {} : { segmentStart: this.config.segmentStart }),
     };
     const model = decideStreamHold(base);
     const measured = this.#backhaul.median(ctx.origin);

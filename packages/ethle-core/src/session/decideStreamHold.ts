@@ -1,5 +1,5 @@
 import { decideHold as coreDecideHold } from '../model/decideHold.js';
-import { modelHold } from '../model/modelHold.js';
+import { modelHold, type SegmentStart } from '../model/modelHold.js';
 
 /** What the edge measured, for one receiver's decision. */
 export interface HoldContext {
@@ -16,6 +16,8 @@ export interface HoldContext {
   sendWindowBytes?: number;
   /** Measured backhaul loss rate, [0, 1] (Mathis cap). */
   lossRate?: number;
+  /** How a segment fetch starts on the backhaul (modelHold's `start`; default the paper's slow start). */
+  segmentStart?: SegmentStart;
 }
 
 export interface StreamHoldDecision {
@@ -47,6 +49,7 @@ export function decideStreamHold(c: HoldContext): StreamHoldDecision {
     ...(c.receiveWindowBytes === undefined ? {} : { receiveWindowBytes: c.receiveWindowBytes }),
     ...(c.sendWindowBytes === undefined ? {} : { sendWindowBytes: c.sendWindowBytes }),
     ...(c.lossRate === undefined ? {} : { lossRate: c.lossRate }),
+    ...(c.segmentStart === undefined ? {} : { start: c.segmentStart }),
   });
   // Online correction: when the fetches the edge really made were slower than the model says
   // (loss, a bottleneck, a loaded origin), decide with what was achieved — the paper's model is an

@@ -54,6 +54,21 @@ describe('HoldPolicy', () => {
     expect(changes.some((c) => c.reason.startsWith('lowered'))).toBe(true);
   });
 
+  it("segmentStart 'warm': a receiver joins where the warm model puts it (hold-0 for 15M-2s at 224 ms), and a slow measured backhaul still moves it to hold-x", () => {
+    const slow = new HoldPolicy(config);
+    expect(slow.receiver(ctx, 'a', radio(60), 0)).toMatchObject({ kind: 'hold', x: 2, group: 'hold-x' });
+    const changes: HoldChange[] = [];
+    const warm = new HoldPolicy({ ...config, segmentStart: 'warm' }, (c) => changes.push(c));
+    expect(warm.receiver(ctx, 'a', radio(60), 0)).toMatchObject({ kind: 'hold', x: 0, group: 'hold-0' });
+    // The hold-x group's x (eq. 2 on the warm rate) is 1, for receivers whose radio fails eq. 1.
+    expect(warm.streamHold(ctx.stream)).toBe(1);
+    expect(changes[0]!.reason).toMatch(/hold-0/);
+    // Steady-state samples at 10 Mbit/s per flow: 3.7 MB takes 3 s, slower than the warm model's
+    // 0.49 s. The measured rate decides (the lower of the two): eq. 1 fails and x follows eq. 2.
+    for (let t = 1000; t <= 3000; t += 1000) warm.addBackhaulSample('o', 10, 1, t);
+    expect(warm.receiver(ctx, 'a', radio(60, 2), 4000)).toMatchObject({ kind: 'hold', group: 'hold-x', from: 'hold-0', x: 2 });
+  });
+
   it("holdFloor 'measured': sustained fast samples take x below the model's, to 1, and a receiver's request does not put it back", () => {
     const p = new HoldPolicy({ ...config, holdFloor: 'measured', lowerAfterSegments: 2, lowerAfterSamples: 2 });
     p.receiver(ctx, 'a', radio(20), 0);
