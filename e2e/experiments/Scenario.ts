@@ -1,3 +1,5 @@
+import { AUTO_VARIANTS } from './paperHoldX.js';
+
 /** One experiment run: a backhaul RTT × stream × RAN profile × scheme × repeat (issue 6). */
 export interface Scenario {
   /** Backhaul RTT, ms (paper: US West 137, Japan 224, Australia 302, India 334). */
@@ -40,7 +42,7 @@ export interface Scenario {
 }
 
 // `-wN`: the edge as a parent tier + N worker edges (`ethle-edge serve --workers N`).
-const SCHEME = /^(e2e|(auto|auto-measured|auto-warm|hold-\d+|hold-paper|parts-\d+)(-w\d+)?)$/;
+const SCHEME = new RegExp(`^(e2e|(auto|${Object.keys(AUTO_VARIANTS).join('|')}|hold-\\d+|hold-paper|parts-\\d+)(-w\\d+)?)$`);
 
 /** Join offsets of a scenario's receivers, ms: evenly over 2 s (`sync`) or over one segment (`spread`). */
 export function joinOffsetsMs(s: Pick<Scenario, 'receivers' | 'join'>, segmentSeconds: number): number[] {
@@ -99,7 +101,7 @@ export function matrix(o: {
             for (const join of receivers > 1 ? joins : ['sync'])
               for (let repeat = firstRepeat; repeat <= lastRepeat; repeat++)
                 for (const scheme of list(o.scheme)) {
-                  if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, auto-measured, auto-warm, hold-N, hold-paper, parts-N; -wN for N worker edges)`);
+                  if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, ${Object.keys(AUTO_VARIANTS).join(', ')}, hold-N, hold-paper, parts-N; -wN for N worker edges)`);
                   if (scheme.startsWith('parts-') && !o.ll) throw new Error(`${scheme} holds LL parts: give --ll`);
                   const cc = (o.cc ?? 'bbr') as Scenario['cc'];
                   if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);

@@ -4,14 +4,16 @@
  * runs.csv files (shards merged and committed by earlier sessions) into summary.csv (per cell ×
  * scheme: mean±95 % half-width over valid runs), runs.csv (every run, invalid ones marked),
  * counts.csv (runs per group, how many invalid), tableII.md, autoGoal.md (issue 19's goal per
- * cell, autoGoal.ts; autoGoal-SCHEME.md for each variant of auto that was run, e.g. auto-warm) and progress.md (how much of the paper's matrix is run, and the commands for
- * the rest, matrixProgress.ts).
+ * cell, autoGoal.ts), autoGoal-VARIANT.md for each variant of auto that was run (auto-warm, …)
+ * and progress.md (how much of the paper's matrix is run, and the commands for the rest,
+ * matrixProgress.ts).
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { autoGoal, autoGoalTable } from './autoGoal.js';
 import { matrixProgress, matrixProgressMarkdown } from './matrixProgress.js';
+import { AUTO_VARIANTS } from './paperHoldX.js';
 import { readRunFiles } from './readRunFiles.js';
 import { COUNTS_COLUMNS, mergeRuns, readRunsCsv, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun, type RunRow } from './mergeRuns.js';
 
@@ -39,7 +41,7 @@ writeFileSync(join(values.out, 'counts.csv'), toCsv(COUNTS_COLUMNS, m.counts));
 const md = [`| ${SUMMARY_COLUMNS.join(' | ')} |`, `|${SUMMARY_COLUMNS.map(() => '---').join('|')}|`, ...m.summary.map((r) => `| ${SUMMARY_COLUMNS.map((c) => String(r[c] ?? '')).join(' | ')} |`)];
 writeFileSync(join(values.out, 'tableII.md'), `${md.join('\n')}\n`);
 writeFileSync(join(values.out, 'autoGoal.md'), autoGoalTable(autoGoal(m.rows)));
-for (const variant of new Set(m.rows.filter((r) => /^auto-(warm|measured)$/.test(r.scheme)).map((r) => r.scheme))) {
+for (const variant of Object.keys(AUTO_VARIANTS).filter((v) => m.rows.some((r) => r.scheme === v))) {
   writeFileSync(join(values.out, `autoGoal-${variant}.md`), autoGoalTable(autoGoal(m.rows, variant)));
 }
 const progress = matrixProgress(m.rows);

@@ -1,7 +1,7 @@
 import { cellOf, summarizeRun, type RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { formatMeanCi, meanCi } from './meanCi.js';
-import { paperHoldX } from './paperHoldX.js';
+import { paperHoldX, schemeRank } from './paperHoldX.js';
 
 /** A run file as the experiments write it (runScenario's ExperimentRun, as far as merging reads it). */
 export type MergedRun = RunResult & { invalid?: string; box?: { cpuPressure?: number } };
@@ -179,7 +179,6 @@ export function mergeRows(rows: RunRow[]) {
     const k = `${r.cell}\u0000${r.scheme}`;
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
-  const schemeRank = (s: string) => (s === 'e2e' ? 0 : s === 'hold-paper' ? 50 : s === 'auto' ? 100 : s === 'auto-measured' ? 101 : s === 'auto-warm' ? 102 : s.startsWith('hold-') ? 1 + Number(s.slice(5)) : 200);
   const streamRank = (st: string) => {
     const p = parseStreamName(st);
     return p ? p.bitrateMbps * 100 + p.segmentSeconds : 1e9;

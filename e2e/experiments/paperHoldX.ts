@@ -20,16 +20,21 @@ export function paperHoldX(stream: string, rttMs: number): number | undefined {
 /** A scheme's edge worker count: `auto-w4` = `auto` through a parent tier and 4 worker edges (`serve --workers 4`). */
 const WORKERS = /-w(\d+)$/;
 
-/** `auto-measured`: auto whose x may go below the model's on measured backhaul rates (`--hold-floor measured`). */
-const AUTO_MEASURED = 'auto-measured';
-/** `auto-warm`: auto whose model takes the origin to keep its window across idle (`--segment-start warm`). */
-const AUTO_WARM = 'auto-warm';
+/**
+ * The variants of `auto`, each with the edge flags it adds to `--hold auto`: `auto-measured` lets
+ * x go below the model's on measured backhaul rates; `auto-warm` takes the origin to keep its
+ * window across idle. Schemes, the merge's goal tables and the tables' order all read this one list.
+ */
+export const AUTO_VARIANTS: Readonly<Record<string, readonly string[]>> = {
+  'auto-measured': ['--hold-floor', 'measured'],
+  'auto-warm': ['--segment-start', 'warm'],
+};
 
-/** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto`/`auto-measured`/`auto-warm` → auto (any `-wN` aside); e2e has none. */
+/** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto` and its variants → auto (any `-wN` aside); e2e has none. */
 export function holdArg(scheme: string, stream: string, rttMs: number): string | undefined {
   scheme = scheme.replace(WORKERS, '');
   if (scheme === 'e2e') return undefined;
-  if (scheme === 'auto' || scheme === AUTO_MEASURED || scheme === AUTO_WARM) return 'auto';
+  if (scheme === 'auto' || Object.hasOwn(AUTO_VARIANTS, scheme)) return 'auto';
   // Held in parts (the edge's --hold-parts), not in whole segments.
   if (scheme.startsWith('parts-')) return '0';
   if (scheme === 'hold-paper') {
@@ -55,7 +60,20 @@ export function edgeHoldArgs(scheme: string, stream: string, rttMs: number, ll: 
   const base = scheme.replace(WORKERS, '');
   if (base.startsWith('parts-')) return ['--hold', '0', '--hold-parts', base.slice('parts-'.length), ...workers];
   if (base === 'auto' && ll) return ['--hold', 'auto', '--hold-parts', 'auto', ...workers];
-  if (base === AUTO_MEASURED) return ['--hold', 'auto', '--hold-floor', 'measured', ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
-  if (base === AUTO_WARM) return ['--hold', 'auto', '--segment-start', 'warm', ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
+  if (Object.hasOwn(AUTO_VARIANTS, base)) return ['--hold', 'auto', ...AUTO_VARIANTS[base]!, ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
   return ['--hold', hold, ...workers];
+}
+
+/**
+ * Where a scheme goes in a cell's rows: E2E, hold-N by N, hold-paper, parts-N by N, `auto`, its
+ * variants in AUTO_VARIANTS' order, anything else (`-wN` tiers) last.
+ */
+export function schemeRank(scheme: string): number {
+  if (scheme === 'e2e') return 0;
+  if (scheme === 'hold-paper') return 50;
+  if (/^hold-\d+$/.test(scheme)) return 1 + Number(scheme.slice('hold-'.length));
+  if (/^parts-\d+$/.test(scheme)) return 1e5 + Number(scheme.slice('parts-'.length));
+  if (scheme === 'auto') return 1e6;
+  const variant = Object.keys(AUTO_VARIANTS).indexOf(scheme);
+  return variant >= 0 ? 1e6 + 1 + variant : 1e7;
 }

@@ -4,6 +4,7 @@ import { modelHold } from '@ethle/core';
 import { parseStreamName } from '@ethle/live-origin';
 import type { ResultSet, RunResult } from '@ethle/player-demo';
 import { summarizeRun, tableII } from '@ethle/player-demo';
+import { schemeRank } from './paperHoldX.js';
 
 export type StallCause = 'hit' | 'coalesced' | 'miss' | 'idle';
 
@@ -80,7 +81,6 @@ export function markdownTables(runs: RunResult[], t3: ReturnType<typeof tableIII
   const rows = runs.map((r) => ({ r, m: summarizeRun(r) }));
   const groups = new Map<string, typeof rows>();
   for (const x of rows) groups.set(`${x.m.cell}|${x.m.scheme}`, [...(groups.get(`${x.m.cell}|${x.m.scheme}`) ?? []), x]);
-  const schemeRank = (s: string) => (s === 'e2e' ? 0 : s === 'auto' ? 1e6 : s === 'auto-measured' ? 1e6 + 1 : s === 'auto-warm' ? 1e6 + 2 : s.startsWith('hold-') ? 1 + Number(s.slice(5)) : s.startsWith('parts-') ? 1e5 + Number(s.slice(6)) : 1e7);
   const streamRank = (cell: string) => {
     const s = parseStreamName(cell.split(' ')[0]!);
     return s ? s.bitrateMbps * 100 + s.segmentSeconds : 1e9;
