@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SegmentCache } from '../src/cache/SegmentCache.js';
-import { BackhaulSamples, decideStreamHold as decideHold, steadyFlows } from '@ethle/core';
+import { BackhaulSamples, decideStreamHold as decideHold, isColdConnection, steadyFlows } from '@ethle/core';
 import { FlowMeter } from '../src/origin/FlowMeter.js';
 import { OriginClient, type OriginFetchReport } from '../src/origin/OriginClient.js';
 import { startTestOrigin, type TestOrigin } from './helpers/startTestOrigin.js';
@@ -111,6 +111,51 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
     }
     expect(client.flows.open).toBe(0);
   });
+
+  it('says how many bytes the connection had carried before each segment fetch: new and manifest-only connections are cold', async () => {
+    const segmentBytes = 256 * 1024;
+    origin = await startTestOrigin({ segmentBytes });
+    origin.produce(6);
+    const waiters = new Map<string, (r: OriginFetchReport) => void>();
+    const manifests: OriginFetchReport[] = [];
+    const cache = new SegmentCache({ maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000, now: () => Date.now() });
+    client = new OriginClient({
+      name: 'o',
+      url: origin.url,
+      connections: 4,
+      connectionsPerStream: 4,
+      maxQueued: 16,
+      headersTimeoutMs: 5_000,
+      bodyTimeoutMs: 5_000,
+      cache,
+      onFetch: (r) => (r.kind === 'manifest' ? manifests.push(r) : waiters.get(r.path)?.(r)),
+    });
+    const fetch = (path: string): Promise<OriginFetchReport> =>
+      new Promise((resolve) => {
+        waiters.set(path, resolve);
+        client.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
+      });
+
+    // Which pooled connection a request gets depends on which is free at that instant (the one
+    // that just answered may not be yet), so the assertions are about what any order must show.
+    await client.fetchText('/live/a/index.m3u8');
+    expect(manifests[0]?.connectionBytesBefore).toBeUndefined();
+    // The first segment: a new connection, or the one that carried only the playlist.
+    const first = await fetch('/live/a/seg0.ts');
+    expect(first.bytes).toBe(segmentBytes);
+    expect(first.connectionBytesBefore).toBeLessThan(segmentBytes / 2);
+    expect(isColdConnection(first.connectionBytesBefore, first.bytes)).toBe(true);
+    // Two more, one after the other: at most two connections exist, one has carried a segment,
+    // so one of these is on a connection past a whole segment: warm.
+    const next = [await fetch('/live/a/seg1.ts'), await fetch('/live/a/seg2.ts')];
+    expect(Math.max(...next.map((r) => r.connectionBytesBefore!))).toBeGreaterThan(segmentBytes);
+    expect(next.some((r) => !isColdConnection(r.connectionBytesBefore, r.bytes))).toBe(true);
+    // Three at once, on three connections, of which at most two have carried a segment: one cold.
+    origin.fault('*', { kind: 'slow', chunkBytes: 32 * 1024, intervalMs: 20 });
+    const trio = await Promise.all([fetch('/live/a/seg3.ts'), fetch('/live/a/seg4.ts'), fetch('/live/a/seg5.ts')]);
+    expect(trio.every((r) => r.outcome === 'ok' && r.connectionBytesBefore !== undefined)).toBe(true);
+    expect(trio.some((r) => isColdConnection(r.connectionBytesBefore, r.bytes))).toBe(true);
+  });
 });
 
 describe('BackhaulSamples: the online check learns from steady state, not from bursts', () => {
@@ -136,6 +181,16 @@ describe('BackhaulSamples: the online check learns from steady state, not from b
     for (const meanFlows of [2.4, 2.5, 2.9]) expect(s.add('o', 20, meanFlows, 2)).toBe('steady');
     expect(s.median('o')).toBe(20);
     expect(hold(s.median('o'))).toBe(3);
+  });
+
+  it("a fetch on a cold connection (a stream's first fetches, each on a new connection) does not raise x", () => {
+    const s = new BackhaulSamples();
+    for (let i = 0; i < 3; i++) expect(s.add('o', 20, 1.5, 2, true)).toBe('cold');
+    expect(s.median('o')).toBeUndefined();
+    // A burst is a burst whatever its connection.
+    expect(s.add('o', 20, 6, 2, true)).toBe('burst');
+    // Less than half a segment before (manifests, nothing) is cold; unknown is not.
+    expect([isColdConnection(0, 12.2e6), isColdConnection(5_606, 12.2e6), isColdConnection(6.2e6, 12.2e6), isColdConnection(undefined, 12.2e6)]).toEqual([true, true, false, false]);
   });
 
   it('median of the last `keep` steady samples, per origin, none before `min`', () => {

@@ -24,11 +24,13 @@ export class EdgeMetrics {
    * per-segment rate (the statistic of the paper's Table III), the buckets its spread. `flows`:
    * `steady` when no more segment flows shared the backhaul with it than steady state with the
    * stream's x runs (x + 1) — the ones the model's online check uses — `burst` when more did (a
-   * new stream's first round, a start segment as ranges: its rate is a share).
+   * new stream's first round, a start segment as ranges: its rate is a share), `cold` when its
+   * connection had not carried a segment before (its rate includes the handshake and a first slow
+   * start).
    */
   readonly backhaulSegmentMbps = new Histogram({
     name: 'ethle_backhaul_segment_mbps',
-    help: 'throughput of single-flow segment fetches from the origin (≥ 100 kB), Mbit/s, steady state or in a burst of parallel fetches',
+    help: 'throughput of single-flow segment fetches from the origin (≥ 100 kB), Mbit/s: steady state, in a burst of parallel fetches, or on a cold connection',
     labelNames: ['origin', 'flows'],
     buckets: [2, 5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 500],
     registers: [this.registry],

@@ -1,4 +1,5 @@
 import { ETHLE_HEADERS } from '@ethle/core';
+import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Pool, buildConnector, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
@@ -32,6 +33,11 @@ export interface OriginFetchReport {
    * ran, its own included (1 = it had the backhaul to itself). See FlowMeter.
    */
   meanFlows?: number;
+  /**
+   * Single-flow segment fetches only: bytes the connection that carried the request had received
+   * before it (0: a new connection). Undefined when the edge could not see the connection.
+   */
+  connectionBytesBefore?: number;
 }
 
 /** Fetch one segment as this many concurrent byte ranges, sized from an estimate of its length. */
@@ -76,6 +82,14 @@ interface FetchSignal {
   cancel: AbortSignal;
   deadline: AbortSignal;
   any: AbortSignal;
+}
+
+/** undici publishes every HTTP/1.1 request's socket here, as its headers go out. */
+const SEND_HEADERS = 'undici:client:sendHeaders';
+
+/** A single-flow segment fetch waiting to learn which connection carries it. */
+interface ConnectionProbe {
+  bytesBefore: number | undefined;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -144,6 +158,19 @@ export class OriginClient {
    * the object several times. Learnt once, kept for the client's life.
    */
   #rangesIgnored = false;
+  /**
+   * Single-flow segment fetches in flight, by the path sent (at most the scheduler's running
+   * fetches; each fetch removes its own). undici's request result does not say which pooled
+   * connection carried it; its diagnostics channel does, as the headers are written.
+   */
+  readonly #probes = new Map<string, ConnectionProbe>();
+  readonly #onSendHeaders = (message: unknown): void => {
+    const { request, socket } = message as { request?: { origin?: unknown; path?: unknown }; socket?: { bytesRead?: unknown } };
+    if (typeof request?.path !== 'string' || String(request.origin) !== this.#origin) return;
+    const probe = this.#probes.get(request.path);
+    // The first request only: a redirect's second hop is on a connection the first one warmed.
+    if (probe !== undefined && probe.bytesBefore === undefined && typeof socket?.bytesRead === 'number') probe.bytesBefore = socket.bytesRead;
+  };
 
   constructor(o: OriginClientOptions) {
     this.#o = o;
@@ -169,6 +196,7 @@ export class OriginClient {
       },
     });
     this.#scheduler = new FetchScheduler({ limit: o.connections, groupLimit: o.connectionsPerStream, maxQueued: o.maxQueued });
+    diagnostics.subscribe(SEND_HEADERS, this.#onSendHeaders);
   }
 
   /** Full origin URL of an edge-relative origin path (for redirects). */
@@ -294,6 +322,7 @@ export class OriginClient {
   }
 
   async close(): Promise<void> {
+    diagnostics.unsubscribe(SEND_HEADERS, this.#onSendHeaders);
     this.#scheduler.close();
     await this.#pool.destroy();
   }
@@ -301,6 +330,11 @@ export class OriginClient {
   async #fetchInto(path: string, entry: CacheEntry, kind: FetchKind, signal: FetchSignal): Promise<void> {
     const t0 = performance.now();
     const span = this.flows.start(1);
+    // Two fetches of one path at once (not coalesced: a cache entry replaced) share a probe; the
+    // first to end takes it and the other reports no connection.
+    const sent = `${this.#basePath}${path}`;
+    const probe: ConnectionProbe = { bytesBefore: undefined };
+    this.#probes.set(sent, probe);
     let ttfb: number | undefined;
     let status: number | undefined;
     let inBody = false;
@@ -315,9 +349,11 @@ export class OriginClient {
       }
       inBody = true;
       await this.#readWhole(path, entry, res, kind);
-      this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span);
+      this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span, probe.bytesBefore);
     } catch (e) {
       this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal), status, ttfb, t0, 1, span);
+    } finally {
+      if (this.#probes.get(sent) === probe) this.#probes.delete(sent);
     }
   }
 
@@ -504,9 +540,13 @@ export class OriginClient {
     return `${u.pathname.slice(this.#basePath.length)}${u.search}`;
   }
 
-  #report(path: string, kind: FetchKind, outcome: FetchOutcome, status: number | undefined, bytes: number, ttfbMs: number | undefined, t0: number, parts = 1, span?: FlowSpan): void {
+  #report(path: string, kind: FetchKind, outcome: FetchOutcome, status: number | undefined, bytes: number, ttfbMs: number | undefined, t0: number, parts = 1, span?: FlowSpan, connectionBytesBefore?: number): void {
     const meanFlows = span?.close();
-    this.#o.onFetch({ origin: this.name, path, kind, outcome, status, bytes, ttfbMs, totalMs: performance.now() - t0, parts, ...(meanFlows === undefined ? {} : { meanFlows }) });
+    this.#o.onFetch({
+      origin: this.name, path, kind, outcome, status, bytes, ttfbMs, totalMs: performance.now() - t0, parts,
+      ...(meanFlows === undefined ? {} : { meanFlows }),
+      ...(connectionBytesBefore === undefined ? {} : { connectionBytesBefore }),
+    });
   }
 }
 

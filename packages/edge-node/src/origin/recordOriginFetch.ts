@@ -1,5 +1,5 @@
 import type { HoldPolicy } from '@ethle/core';
-import { decideStreamHold } from '@ethle/core';
+import { decideStreamHold, isColdConnection } from '@ethle/core';
 import type { Logger } from 'pino';
 import type { EdgeConfig } from '../config/EdgeConfig.js';
 import type { EdgeEvents } from '../events/EdgeEvents.js';
@@ -11,7 +11,8 @@ const MIN_MEASURED_BYTES = 100_000;
 
 /**
  * What every origin fetch feeds: metrics, the policy's backhaul samples (single-flow segment
- * fetches only — a segment fetched as parallel ranges says nothing about one flow), the model's
+ * fetches only — a segment fetched as parallel ranges says nothing about one flow — on a
+ * connection that has carried a segment before), the model's
  * prediction for the same size (metrics), a warning for failures, and the 'origin-fetch' event.
  */
 export function recordOriginFetch(o: { config: EdgeConfig; metrics: EdgeMetrics; policy: HoldPolicy; events: EdgeEvents; log: Logger; rttFor: (origin: string) => number | undefined }) {
@@ -23,7 +24,8 @@ export function recordOriginFetch(o: { config: EdgeConfig; metrics: EdgeMetrics;
       const measured = (r.bytes * 8) / (r.totalMs * 1000);
       if (r.bytes >= MIN_MEASURED_BYTES) {
         metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
-        const regime = policy.addBackhaulSample(r.origin, measured, r.meanFlows ?? 1, Date.now());
+        const cold = isColdConnection(r.connectionBytesBefore, r.bytes);
+        const regime = policy.addBackhaulSample(r.origin, measured, r.meanFlows ?? 1, Date.now(), cold);
         metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: regime }, measured);
       }
       const rtt = o.rttFor(r.origin);

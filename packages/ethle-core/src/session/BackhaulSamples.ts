@@ -1,5 +1,20 @@
-/** Where a measured segment fetch stood: in steady state, or in a burst of parallel fetches. */
-export type FetchRegime = 'steady' | 'burst';
+/**
+ * Where a measured segment fetch stood: in steady state, in a burst of parallel fetches, or on a
+ * connection still in its first slow start.
+ */
+export type FetchRegime = 'steady' | 'burst' | 'cold';
+
+/**
+ * Whether a segment fetch ran on a connection that had not yet carried a segment: it received
+ * fewer than half the fetch's own bytes before the request (a manifest or nothing; segments of one
+ * stream differ in size by far less than 2×). Such a fetch paid the handshake and a slow start
+ * from the initial window that a pooled, reused connection does not pay again — unless the origin
+ * restarts slow start after idle, and then the reused connection's fetches show it. Undefined
+ * bytes (the edge could not see the connection): not cold.
+ */
+export function isColdConnection(bytesBefore: number | undefined, segmentBytes: number): boolean {
+  return bytesBefore !== undefined && bytesBefore < segmentBytes / 2;
+}
 
 /**
  * How many segment flows to one origin steady state runs at once with `x` held: a new segment
@@ -33,10 +48,14 @@ export class BackhaulSamples {
 
   /**
    * One segment fetch's rate (Mbit/s), with the mean number of flows it shared the backhaul with
-   * (its own included) and the stream x in force. Kept only in steady state.
+   * (its own included), the stream x in force and whether its connection was cold
+   * (isColdConnection). Kept only in steady state: a stream's first fetches each open a new
+   * connection, and taking their slow start for th_bh raised x one segment for 10–60 s in most
+   * 50 Mbit/s runs at 334 ms (docs/experiments.md).
    */
-  add(origin: string, mbps: number, meanFlows: number, x: number): FetchRegime {
+  add(origin: string, mbps: number, meanFlows: number, x: number, cold = false): FetchRegime {
     if (meanFlows > steadyFlows(x)) return 'burst';
+    if (cold) return 'cold';
     let list = this.#byOrigin.get(origin);
     if (list === undefined) this.#byOrigin.set(origin, (list = []));
     list.push(mbps);

@@ -135,11 +135,12 @@ export class HoldPolicy {
 
   /**
    * One segment fetch's backhaul rate (Mbit/s) with the mean number of flows it shared the
-   * backhaul with. A steady-state sample (see BackhaulSamples) moves the x of the origin's streams:
-   * up at once if it needs more, toward lower after a dwell if it supports less.
+   * backhaul with, and whether it ran on a cold connection (isColdConnection). A steady-state
+   * sample (see BackhaulSamples) moves the x of the origin's streams: up at once if it needs more,
+   * toward lower after a dwell if it supports less.
    */
-  addBackhaulSample(origin: string, mbps: number, meanFlows: number, nowMs = 0): FetchRegime {
-    const regime = this.#backhaul.add(origin, mbps, meanFlows, this.originHold(origin));
+  addBackhaulSample(origin: string, mbps: number, meanFlows: number, nowMs = 0, cold = false): FetchRegime {
+    const regime = this.#backhaul.add(origin, mbps, meanFlows, this.originHold(origin), cold);
     if (regime === 'steady' && this.config.hold === 'auto' && mbps > 0) {
       for (const [stream, s] of this.#streams) if (s.origin === origin) this.#step(stream, s, nowMs, mbps);
     }

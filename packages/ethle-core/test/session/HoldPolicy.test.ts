@@ -140,6 +140,19 @@ describe('HoldPolicy', () => {
     expect(p.addBackhaulSample('o', 1, 9)).toBe('burst');
   });
 
+  it("a slow fetch on a cold connection (the stream's first fetches) neither raises x nor counts as a sample; the same rate warm does", () => {
+    const changes: HoldChange[] = [];
+    const p = new HoldPolicy(config, (c) => changes.push(c));
+    p.receiver(ctx, 'a', radio(20), 0);
+    const x0 = p.streamHold(ctx.stream);
+    for (let t = 1000; t <= 3000; t += 1000) expect(p.addBackhaulSample('o', 4, 1, t, true)).toBe('cold');
+    expect(p.streamHold(ctx.stream)).toBe(x0);
+    expect(p.measuredBackhaulMbps('o')).toBeUndefined();
+    expect(changes).toHaveLength(1);
+    expect(p.addBackhaulSample('o', 4, 1, 4000, false)).toBe('steady');
+    expect(p.streamHold(ctx.stream)).toBeGreaterThan(x0);
+  });
+
   it('provisional: x from the advertised context before any receiver; a no-op once decided or without context', () => {
     const p = new HoldPolicy(config);
     p.provisional({ ...ctx, segmentBytes: undefined });
