@@ -17,6 +17,7 @@
 //   --scheme … auto-w4 (the edge as a parent tier + 4 worker edges: serve --workers 4)
 //   --scheme … auto-measured (auto whose x may go below the model's on measured rates: --hold-floor measured)
 //   --scheme … auto-warm (auto whose model takes the origin to keep its window across idle: --segment-start warm)
+//   --scheme … auto-learn (auto that learns the origin's idle behaviour from its own fetches: --segment-start learn)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 //   --parallel K (virtual receivers only: K testbeds at once on this machine; each run records the
 //     box's CPU pressure, so whether they disturbed each other is in the results — docs/experiments.md)

@@ -45,7 +45,7 @@ describe('matrix: receivers, cells and the paper matrix', () => {
   it('rejects what it cannot run', () => {
     expect(() => matrix({ ...base, scheme: 'hold-x' })).toThrow(/unknown scheme/);
     expect(() => matrix({ ...base, scheme: 'e2e-w4' })).toThrow(/unknown scheme/);
-    expect(() => matrix({ ...base, scheme: 'auto-cold' })).toThrow(/unknown scheme auto-cold \(e2e, auto, auto-measured, auto-warm, /);
+    expect(() => matrix({ ...base, scheme: 'auto-cold' })).toThrow(/unknown scheme auto-cold \(e2e, auto, auto-measured, auto-warm, auto-learn, /);
     expect(matrix({ ...base, scheme: 'auto-warm' }).map((s) => s.scheme)).toContain('auto-warm');
     expect(matrix({ ...base, scheme: 'auto-w4' })[0]!.scheme).toBe('auto-w4');
     expect(() => matrix({ ...base, receiver: 'virtual', cell: 'mixed' })).toThrow(/--cell/);

@@ -162,13 +162,14 @@ describe("hold-paper: Table III's x", () => {
     expect(holdArg('auto-measured', '15M-2s', 224)).toBe('auto');
     expect(edgeHoldArgs('auto-warm', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--segment-start', 'warm']);
     expect(holdArg('auto-warm', '50M-2s', 334)).toBe('auto');
+    expect(edgeHoldArgs('auto-learn', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--segment-start', 'learn']);
     expect(edgeHoldArgs('hold-paper-w2', '50M-4s', 224, false)).toEqual(['--hold', '1', '--workers', '2']);
     expect(edgeHoldArgs('auto-warm', '15M-2s', 224, true)).toEqual(['--hold', 'auto', '--segment-start', 'warm', '--hold-parts', 'auto']);
   });
 
   it('one order for the schemes of a cell in every table: E2E, hold-N, hold-paper, parts-N, auto, its variants, the rest', () => {
-    const order = ['auto-w4', 'auto-warm', 'parts-2', 'auto', 'hold-paper', 'hold-10', 'auto-measured', 'hold-2', 'e2e', 'hold-0'];
-    expect([...order].sort((a, b) => schemeRank(a) - schemeRank(b))).toEqual(['e2e', 'hold-0', 'hold-2', 'hold-10', 'hold-paper', 'parts-2', 'auto', 'auto-measured', 'auto-warm', 'auto-w4']);
+    const order = ['auto-w4', 'auto-learn', 'auto-warm', 'parts-2', 'auto', 'hold-paper', 'hold-10', 'auto-measured', 'hold-2', 'e2e', 'hold-0'];
+    expect([...order].sort((a, b) => schemeRank(a) - schemeRank(b))).toEqual(['e2e', 'hold-0', 'hold-2', 'hold-10', 'hold-paper', 'parts-2', 'auto', 'auto-measured', 'auto-warm', 'auto-learn', 'auto-w4']);
     for (const s of order) expect(Number.isFinite(schemeRank(s))).toBe(true);
   });
 });

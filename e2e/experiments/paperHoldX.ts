@@ -23,11 +23,12 @@ const WORKERS = /-w(\d+)$/;
 /**
  * The variants of `auto`, each with the edge flags it adds to `--hold auto`: `auto-measured` lets
  * x go below the model's on measured backhaul rates; `auto-warm` takes the origin to keep its
- * window across idle. Schemes, the merge's goal tables and the tables' order all read this one list.
+ * window across idle; `auto-learn` finds out from the edge's fetches. Schemes, the merge's goal tables and the tables' order all read this one list.
  */
 export const AUTO_VARIANTS: Readonly<Record<string, readonly string[]>> = {
   'auto-measured': ['--hold-floor', 'measured'],
   'auto-warm': ['--segment-start', 'warm'],
+  'auto-learn': ['--segment-start', 'learn'],
 };
 
 /** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto` and its variants → auto (any `-wN` aside); e2e has none. */

@@ -80,7 +80,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const own = c?.rtt.estimateMs(Date.now());
     return own === undefined || c!.upstreamRttMs === undefined ? own : own + c!.upstreamRttMs;
   };
-  const onFetch = recordOriginFetch({ config, metrics, policy, events, log, rttFor });
+  const onFetch = recordOriginFetch({ config, metrics, policy, events, log, rttFor, isTier: (name) => origins.get(name)?.client.upstreamRttMs !== undefined });
   for (const o of config.origins) {
     const client = new OriginClient({
       name: o.name,

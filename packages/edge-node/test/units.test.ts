@@ -37,7 +37,7 @@ describe('createEdgeConfig', () => {
     [{ origin: 'http://x', lowerHoldAfterSamples: 0 }, /lowerHoldAfterSamples/],
     [{ origin: 'http://x', lowerHoldAfterSamples: 1.5 }, /lowerHoldAfterSamples: expected an integer/],
     [{ origin: 'http://x', holdFloor: 'none' as never }, /holdFloor/],
-    [{ origin: 'http://x', segmentStart: 'hot' as never }, /segmentStart: 'slow-start' .* or 'warm' .*, got "hot"/],
+    [{ origin: 'http://x', segmentStart: 'hot' as never }, /segmentStart: 'slow-start' .*, 'warm' .* or 'learn' .*, got "hot"/],
   ])('rejects %j with a coded, actionable error', (input, msg) => {
     let err: unknown;
     try {
@@ -60,6 +60,7 @@ describe('createEdgeConfig', () => {
     expect(createEdgeConfig({ origin: 'http://x', holdFloor: 'measured' }).holdFloor).toBe('measured');
     expect(createEdgeConfig({ origin: 'http://x' }).segmentStart).toBe('slow-start');
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'warm' }).segmentStart).toBe('warm');
+    expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'learn' }).segmentStart).toBe('learn');
     expect(createEdgeConfig({ origin: 'http://x', lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 })).toMatchObject({ lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 });
   });
   it('accepts hold as a CLI string', () => {

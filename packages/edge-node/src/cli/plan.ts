@@ -144,7 +144,7 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
     const receiveWindowBytes = rcvbuf === undefined ? undefined : receiveWindowFromBuffer(positive('rcvbuf', rcvbuf));
     if (sendWindowBytes !== undefined) positive('window-bytes', sendWindowBytes);
     const segmentStart = v['segment-start'] ?? 'slow-start';
-    if (segmentStart !== 'slow-start' && segmentStart !== 'warm') throw new UsageError(`--segment-start must be slow-start or warm, got ${JSON.stringify(segmentStart)}`);
+    if (segmentStart !== 'slow-start' && segmentStart !== 'warm') throw new UsageError(`--segment-start must be slow-start or warm, got ${JSON.stringify(segmentStart)}${segmentStart === 'learn' ? ' (learn is for serve: plan has no fetches to learn from)' : ''}`);
     const r: ModelHoldResult = modelHold({
       start: segmentStart,
       rttSeconds: rttMs / 1000,

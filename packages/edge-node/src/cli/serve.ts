@@ -32,7 +32,8 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
   --segment-start S       auto's model of an origin fetch: slow-start (default, the paper's: the
                           origin restarts idle connections from its initial window, CUBIC/Reno)
                           | warm (it keeps its window across idle: BBR, or
-                          tcp_slow_start_after_idle=0); sets the x receivers join at
+                          tcp_slow_start_after_idle=0) | learn (slow-start until the edge's
+                          fetches after idle show which); sets the x receivers join at
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
   --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
   --ran-fail-action A     redirect-307 (default) | redirect-302 | pass-through

@@ -101,9 +101,10 @@ export interface EdgeConfig {
    * paper's premise: the origin restarts an idle connection from its initial window, as CUBIC and
    * Reno do on Linux) or 'warm' (the origin keeps its window across idle — BBR, or
    * `tcp_slow_start_after_idle` = 0 — so a fetch is one RTT plus the bytes at the window-limited
-   * rate). It sets the x receivers join at; HoldPolicyConfig.segmentStart.
+   * rate) or 'learn' (slow-start until the edge's own fetches after idle show which, then that).
+   * It sets the x receivers join at; HoldPolicyConfig.segmentStart.
    */
-  segmentStart: SegmentStart;
+  segmentStart: SegmentStart | 'learn';
   /** Receiver radio throughput when neither RNI nor CMCD tells (Mbit/s). */
   defaultRanMbps: number;
   rni: RniConfig | undefined;
@@ -193,7 +194,7 @@ export interface EdgeConfigInput {
   lowerHoldAfterSegments?: number;
   lowerHoldAfterSamples?: number;
   holdFloor?: 'model' | 'measured';
-  segmentStart?: SegmentStart;
+  segmentStart?: SegmentStart | 'learn';
   defaultRanMbps?: number;
   rni?: { url: string; cacheMs?: number; timeoutMs?: number };
   ranFailAction?: RanFailAction;

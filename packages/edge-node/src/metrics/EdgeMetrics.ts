@@ -35,6 +35,12 @@ export class EdgeMetrics {
     buckets: [2, 5, 10, 15, 20, 30, 40, 50, 60, 80, 100, 150, 200, 300, 500],
     registers: [this.registry],
   });
+  /**
+   * Idle segment fetches by what they showed of the origin (OriginStartLearner): `warm` outpaced
+   * slow start after an idle gap past the RTO, `slow-start` did not. The learnt start is the
+   * majority of the last five, logged when it changes.
+   */
+  readonly idleFetches = new Counter({ name: 'ethle_origin_idle_fetches_total', help: 'segment fetches after an idle gap past the RTO on a warm connection, by whether they outpaced slow start (warm) or not (slow-start)', labelNames: ['origin', 'start'], registers: [this.registry] });
   readonly staleManifests = new Counter({ name: 'ethle_manifest_stale_served_total', help: 'manifest responses served from the last good version while the origin was broken', labelNames: ['stream'], registers: [this.registry] });
   // Per origin, not per stream: a junk path is a "stream" that never was, and must not become a
   // series of its own (the stream is in the log line).

@@ -38,6 +38,13 @@ export interface OriginFetchReport {
    * before it (0: a new connection). Undefined when the edge could not see the connection.
    */
   connectionBytesBefore?: number;
+  /**
+   * Single-flow segment fetches on a connection used before: the longest idle gap it had since it
+   * last carried a segment, this request's included, ms. A sender restarts slow start at a send
+   * after a gap past the RTO; a manifest in between (one small response, a round trip long)
+   * neither opens the window nor hides such a gap.
+   */
+  connectionIdleMs?: number;
 }
 
 /** Fetch one segment as this many concurrent byte ranges, sized from an estimate of its length. */
@@ -90,6 +97,8 @@ const SEND_HEADERS = 'undici:client:sendHeaders';
 /** A single-flow segment fetch waiting to learn which connection carries it. */
 interface ConnectionProbe {
   bytesBefore: number | undefined;
+  idleMs: number | undefined;
+  socket: object | undefined;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -164,12 +173,27 @@ export class OriginClient {
    * connection carried it; its diagnostics channel does, as the headers are written.
    */
   readonly #probes = new Map<string, ConnectionProbe>();
+  /**
+   * Per pooled connection: when it last carried data and its longest gap since its last segment
+   * (performance.now ms). Weak: a closed connection's entry goes with it.
+   */
+  readonly #activity = new WeakMap<object, { lastMs: number; maxGapMs: number }>();
   readonly #onSendHeaders = (message: unknown): void => {
     const { request, socket } = message as { request?: { origin?: unknown; path?: unknown }; socket?: { bytesRead?: unknown } };
-    if (typeof request?.path !== 'string' || String(request.origin) !== this.#origin) return;
+    if (typeof request?.path !== 'string' || String(request.origin) !== this.#origin || typeof socket !== 'object' || socket === null) return;
+    const now = performance.now();
+    const a = this.#activity.get(socket);
+    if (a !== undefined) a.maxGapMs = Math.max(a.maxGapMs, now - a.lastMs);
     const probe = this.#probes.get(request.path);
     // The first request only: a redirect's second hop is on a connection the first one warmed.
-    if (probe !== undefined && probe.bytesBefore === undefined && typeof socket?.bytesRead === 'number') probe.bytesBefore = socket.bytesRead;
+    if (probe !== undefined && probe.socket === undefined && typeof socket.bytesRead === 'number') {
+      Object.assign(probe, { bytesBefore: socket.bytesRead, idleMs: a?.maxGapMs, socket });
+    }
+    // A probed fetch marks its end itself (#endActivity); anything else (a manifest: one small
+    // response) is taken to end a round trip after it went out.
+    const lastMs = probe !== undefined ? now : now + (this.rtt.estimateMs(Date.now()) ?? 0);
+    if (a === undefined) this.#activity.set(socket, { lastMs, maxGapMs: 0 });
+    else a.lastMs = Math.max(a.lastMs, lastMs);
   };
 
   constructor(o: OriginClientOptions) {
@@ -333,7 +357,7 @@ export class OriginClient {
     // Two fetches of one path at once (not coalesced: a cache entry replaced) share a probe; the
     // first to end takes it and the other reports no connection.
     const sent = `${this.#basePath}${path}`;
-    const probe: ConnectionProbe = { bytesBefore: undefined };
+    const probe: ConnectionProbe = { bytesBefore: undefined, idleMs: undefined, socket: undefined };
     this.#probes.set(sent, probe);
     let ttfb: number | undefined;
     let status: number | undefined;
@@ -349,10 +373,11 @@ export class OriginClient {
       }
       inBody = true;
       await this.#readWhole(path, entry, res, kind);
-      this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span, probe.bytesBefore);
+      this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span, probe);
     } catch (e) {
       this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal), status, ttfb, t0, 1, span);
     } finally {
+      if (probe.socket !== undefined) this.#activity.set(probe.socket, { lastMs: performance.now(), maxGapMs: 0 });
       if (this.#probes.get(sent) === probe) this.#probes.delete(sent);
     }
   }
@@ -540,12 +565,13 @@ export class OriginClient {
     return `${u.pathname.slice(this.#basePath.length)}${u.search}`;
   }
 
-  #report(path: string, kind: FetchKind, outcome: FetchOutcome, status: number | undefined, bytes: number, ttfbMs: number | undefined, t0: number, parts = 1, span?: FlowSpan, connectionBytesBefore?: number): void {
+  #report(path: string, kind: FetchKind, outcome: FetchOutcome, status: number | undefined, bytes: number, ttfbMs: number | undefined, t0: number, parts = 1, span?: FlowSpan, probe?: ConnectionProbe): void {
     const meanFlows = span?.close();
     this.#o.onFetch({
       origin: this.name, path, kind, outcome, status, bytes, ttfbMs, totalMs: performance.now() - t0, parts,
       ...(meanFlows === undefined ? {} : { meanFlows }),
-      ...(connectionBytesBefore === undefined ? {} : { connectionBytesBefore }),
+      ...(probe?.bytesBefore === undefined ? {} : { connectionBytesBefore: probe.bytesBefore }),
+      ...(probe?.idleMs === undefined ? {} : { connectionIdleMs: probe.idleMs }),
     });
   }
 }

@@ -15,7 +15,16 @@ const MIN_MEASURED_BYTES = 100_000;
  * connection that has carried a segment before), the model's
  * prediction for the same size (metrics), a warning for failures, and the 'origin-fetch' event.
  */
-export function recordOriginFetch(o: { config: EdgeConfig; metrics: EdgeMetrics; policy: HoldPolicy; events: EdgeEvents; log: Logger; rttFor: (origin: string) => number | undefined }) {
+export function recordOriginFetch(o: {
+  config: EdgeConfig;
+  metrics: EdgeMetrics;
+  policy: HoldPolicy;
+  events: EdgeEvents;
+  log: Logger;
+  rttFor: (origin: string) => number | undefined;
+  /** Whether the upstream is a parent edge: its cache answers, not the origin's TCP, so nothing is learnt of the origin's idle behaviour. */
+  isTier?: (origin: string) => boolean;
+}) {
   const { metrics, policy, events, log, config } = o;
   return (r: OriginFetchReport): void => {
     metrics.originFetches.inc({ origin: r.origin, kind: r.kind, outcome: r.outcome });
@@ -27,6 +36,18 @@ export function recordOriginFetch(o: { config: EdgeConfig; metrics: EdgeMetrics;
         const cold = isColdConnection(r.connectionBytesBefore, r.bytes);
         const regime = policy.addBackhaulSample(r.origin, measured, r.meanFlows ?? 1, Date.now(), cold);
         metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: regime }, measured);
+        const rttMs = o.rttFor(r.origin);
+        if (!cold && r.connectionIdleMs !== undefined && rttMs !== undefined && rttMs > 0 && o.isTier?.(r.origin) !== true) {
+          const before = policy.learnedSegmentStart(r.origin);
+          const verdict = policy.addIdleFetch(r.origin, { bytes: r.bytes, totalMs: r.totalMs, idleMs: r.connectionIdleMs, rttMs, initialWindow: config.initialWindow });
+          if (verdict !== 'not-idle') metrics.idleFetches.inc({ origin: r.origin, start: verdict });
+          const learned = policy.learnedSegmentStart(r.origin);
+          if (learned !== undefined && learned !== before) {
+            // Said whatever is configured: an origin that keeps its window while the model assumes
+            // slow start holds receivers further back than they need (or the reverse stalls them).
+            log.info({ origin: r.origin, learned, configured: config.segmentStart, inUse: policy.segmentStart(r.origin) }, 'origin segment start learnt');
+          }
+        }
       }
       const rtt = o.rttFor(r.origin);
       if (rtt !== undefined) {

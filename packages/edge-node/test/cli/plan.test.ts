@@ -125,6 +125,10 @@ describe('ethle-edge plan', () => {
     const line = (await run([...cell.slice(0, -1), '--segment-start', 'warm'])).stdout;
     expect(line).toMatch(/^Hold 0 segments: the backhaul delivers a segment in 0\.49 s \(60\.7 Mbit\/s, warm, window of 3145728 B\)/);
     expect((await run(['plan', '--help'])).stdout).toContain('--segment-start');
+    // learn needs fetches: serve only.
+    const learn = await run([...cell, '--segment-start', 'learn']);
+    expect(learn.code).toBe(2);
+    expect(learn.stderr).toContain('learn is for serve');
   });
 
   it('no command or an unknown one: usage on stderr, exit 2', async () => {

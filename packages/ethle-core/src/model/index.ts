@@ -8,5 +8,6 @@ export { backhaulThroughput, type BackhaulInput, type BackhaulEstimate } from '.
 export { decideHold, type HoldInput, type HoldDecision, type HoldReason, type UsedBackhaul } from './decideHold.js';
 export { modelHold, type ModelHoldInput, type ModelHoldResult, type SegmentStart } from './modelHold.js';
 export { warmBackhaul, type WarmBackhaulInput } from './warmBackhaul.js';
+export { outpacesSlowStart, OUTPACE_SHARE, type OutpaceInput } from './outpacesSlowStart.js';
 export * from './HOLD_LIMITS.js';
 export { modelPartHold, type ModelPartHoldInput, type ModelPartHoldResult } from './modelPartHold.js';

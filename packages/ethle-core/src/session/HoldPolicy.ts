@@ -3,6 +3,7 @@ import type { SegmentStart } from '../model/modelHold.js';
 import type { RadioEstimate } from '../policy/RadioEstimate.js';
 import { shouldRedirect } from '../policy/shouldRedirect.js';
 import { BackhaulSamples, type FetchRegime } from './BackhaulSamples.js';
+import { OriginStartLearner, type IdleFetch, type IdleFetchVerdict } from './OriginStartLearner.js';
 import { decideStreamHold, type StreamHoldDecision } from './decideStreamHold.js';
 import { PolicyGroups, type AdoptedSession, type PolicyGroup } from './PolicyGroups.js';
 
@@ -44,8 +45,11 @@ export interface HoldPolicyConfig {
    * so a fetch costs one RTT plus the bytes at the window-limited rate. This is the x a receiver
    * joins at, before anything is measured, and the x it keeps: its player holds its distance to
    * the live edge (docs/experiments.md, "Why hold-0 does not stall here").
+   * 'learn': 'slow-start' until the origin's own fetches after idle tell (OriginStartLearner),
+   * then whichever they show — for the receivers that join after that, and the floor x is lowered
+   * toward on the usual dwell.
    */
-  segmentStart?: SegmentStart;
+  segmentStart?: SegmentStart | 'learn';
 }
 
 /** What an edge knows of one stream when it decides. */
@@ -106,6 +110,7 @@ export class HoldPolicy {
   readonly #onChange: (c: HoldChange) => void;
   readonly #streams = new Map<string, StreamState>();
   readonly #backhaul = new BackhaulSamples();
+  readonly #start = new OriginStartLearner();
   readonly #groups: PolicyGroups;
 
   constructor(config: HoldPolicyConfig, onChange: (c: HoldChange) => void = () => undefined) {
@@ -145,6 +150,26 @@ export class HoldPolicy {
       for (const [stream, s] of this.#streams) if (s.origin === origin) this.#step(stream, s, nowMs, mbps);
     }
     return regime;
+  }
+
+  /**
+   * A segment fetch on a warm connection with the idle gap before it: evidence of how the origin
+   * treats idle connections (OriginStartLearner), learnt whatever segmentStart is configured (the
+   * edge can say when the configuration disagrees) and used by the model under 'learn'.
+   */
+  addIdleFetch(origin: string, fetch: IdleFetch): IdleFetchVerdict {
+    return this.#start.add(origin, fetch);
+  }
+
+  /** How an origin treats idle connections by the edge's fetches, once they agree. */
+  learnedSegmentStart(origin: string): SegmentStart | undefined {
+    return this.#start.learned(origin);
+  }
+
+  /** The segment start the model uses for an origin's streams. */
+  segmentStart(origin: string): SegmentStart {
+    const c = this.config.segmentStart ?? 'slow-start';
+    return c === 'learn' ? (this.#start.learned(origin) ?? 'slow-start') : c;
   }
 
   /** Median steady-state backhaul rate of an origin (Mbit/s), once there are enough samples. */
@@ -289,7 +314,7 @@ export class HoldPolicy {
       ...(this.config.receiveWindowBytes === undefined ? {} : { receiveWindowBytes: this.config.receiveWindowBytes }),
       ...(this.config.sendWindowBytes === undefined ? {} : { sendWindowBytes: this.config.sendWindowBytes }),
       ...(this.config.lossRate === undefined ? {} : { lossRate: this.config.lossRate }),
-      ...(this.config.segmentStart === undefined ? {} : { segmentStart: this.config.segmentStart }),
+      segmentStart: this.segmentStart(ctx.origin),
     };
     const model = decideStreamHold(base);
     const measured = this.#backhaul.median(ctx.origin);

@@ -3,6 +3,7 @@ export * from './ManifestView.js';
 export * from './loadManifest.js';
 export * from './originPath.js';
 export * from './BackhaulSamples.js';
+export * from './OriginStartLearner.js';
 export * from './PolicyGroups.js';
 export * from './decideStreamHold.js';
 export * from './HoldPolicy.js';

@@ -153,6 +153,28 @@ describe('HoldPolicy', () => {
     expect(p.streamHold(ctx.stream)).toBeGreaterThan(x0);
   });
 
+  it("segmentStart 'learn': the paper's slow start until the origin's idle fetches show a kept window, then the warm model's x for receivers that join", () => {
+    const p = new HoldPolicy({ ...config, segmentStart: 'learn' });
+    const first = p.receiver(ctx, 'a', radio(20), 0);
+    expect(first).toMatchObject({ kind: 'hold', x: model(20).hold, group: 'hold-x' });
+    expect(p.segmentStart('o')).toBe('slow-start');
+    const fetch = { bytes: 3.7e6, totalMs: 224 + 500, idleMs: 1500, rttMs: 224, initialWindow: 10 };
+    for (let i = 0; i < 3; i++) expect(p.addIdleFetch('o', fetch)).toBe('warm');
+    expect(p.learnedSegmentStart('o')).toBe('warm');
+    expect(p.segmentStart('o')).toBe('warm');
+    // Another stream of the origin is decided on the warm model from its first receiver on.
+    const other = { ...ctx, stream: 'o/live/other/index.m3u8' };
+    // 15M-2s at 224 ms, a 20 Mbit/s radio: the warm model's eq. 1 holds, so it joins hold-0.
+    expect(p.receiver(other, 'b', radio(20), 1)).toMatchObject({ kind: 'hold', x: 0, group: 'hold-0' });
+    expect(p.streamHold(other.stream)).toBe(model(20, { segmentStart: 'warm' }).hold);
+    expect(model(20, { segmentStart: 'warm' }).hold).toBeLessThan(model(20).hold);
+    // Configured, not learnt: the evidence is kept (the edge logs it) but the model does not follow.
+    const fixed = new HoldPolicy(config);
+    for (let i = 0; i < 3; i++) fixed.addIdleFetch('o', fetch);
+    expect(fixed.learnedSegmentStart('o')).toBe('warm');
+    expect(fixed.segmentStart('o')).toBe('slow-start');
+  });
+
   it('provisional: x from the advertised context before any receiver; a no-op once decided or without context', () => {
     const p = new HoldPolicy(config);
     p.provisional({ ...ctx, segmentBytes: undefined });

@@ -1,0 +1,68 @@
+import type { SegmentStart } from '../model/modelHold.js';
+import { outpacesSlowStart } from '../model/outpacesSlowStart.js';
+import { LIMITS, requireRange } from '../model/validate.js';
+
+/** One segment fetch on a connection that had carried a segment before (not cold). */
+export interface IdleFetch {
+  bytes: number;
+  /** From sending the request to the last byte, ms. */
+  totalMs: number;
+  /** How long the connection had been idle before the request, ms. */
+  idleMs: number;
+  /** The backhaul RTT, ms. */
+  rttMs: number;
+  /** The backhaul's initial congestion window, MSS. */
+  initialWindow: number;
+}
+
+/** What one fetch said: the window was open ('warm'), it was not ('slow-start'), or no idle gap to tell. */
+export type IdleFetchVerdict = SegmentStart | 'not-idle';
+
+/**
+ * Linux's minimum RTO (TCP_RTO_MIN). Its RTO is at least the smoothed RTT plus this, and a sender
+ * restarts slow start only after an idle gap longer than the RTO (RFC 5681 §4.1): a shorter gap
+ * keeps the window on any origin and says nothing.
+ */
+export const MIN_RTO_MS = 200;
+
+/**
+ * How an origin treats an idle connection, learnt from the edge's own fetches (issue 19): a
+ * segment fetch that outpaced slow start after an idle gap past the RTO (outpacesSlowStart) ran on
+ * a window the origin kept — the model's 'warm' start; one that did not, on a window restarted
+ * from the initial one. The verdict is the majority of the origin's last `keep` such fetches once
+ * `need` agree, so one fetch on a busy path does not flip it. Per configured origin: bounded by
+ * the configuration.
+ */
+export class OriginStartLearner {
+  readonly #keep: number;
+  readonly #need: number;
+  readonly #byOrigin = new Map<string, SegmentStart[]>();
+
+  constructor(keep = 5, need = 3) {
+    this.#keep = keep;
+    this.#need = need;
+  }
+
+  add(origin: string, f: IdleFetch): IdleFetchVerdict {
+    const rttMs = requireRange('rttMs', f.rttMs, 0, LIMITS.maxRttSeconds * 1000, true);
+    const idleMs = requireRange('idleMs', f.idleMs, 0, Number.POSITIVE_INFINITY);
+    // RTT jitter: the RTO follows the smoothed RTT, which can sit above the minimum the edge keeps.
+    if (idleMs < 1.25 * rttMs + MIN_RTO_MS) return 'not-idle';
+    const verdict: SegmentStart = outpacesSlowStart({ bytes: f.bytes, seconds: f.totalMs / 1000, rttSeconds: rttMs / 1000, initialWindowSegments: f.initialWindow }) ? 'warm' : 'slow-start';
+    let list = this.#byOrigin.get(origin);
+    if (list === undefined) this.#byOrigin.set(origin, (list = []));
+    list.push(verdict);
+    if (list.length > this.#keep) list.shift();
+    return verdict;
+  }
+
+  /** The origin's segment start by its recent idle fetches, or undefined until `need` agree. */
+  learned(origin: string): SegmentStart | undefined {
+    const list = this.#byOrigin.get(origin);
+    if (list === undefined) return undefined;
+    const warm = list.filter((v) => v === 'warm').length;
+    if (warm >= this.#need) return 'warm';
+    if (list.length - warm >= this.#need) return 'slow-start';
+    return undefined;
+  }
+}

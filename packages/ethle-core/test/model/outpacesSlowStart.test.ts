@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { isEthleError, OriginStartLearner, OUTPACE_SHARE, outpacesSlowStart, slowStartDeliverySeconds } from '../../src/index.js';
+
+// 15M-2s at 224 ms: 3.7 MB; slow start from IW 10 needs ~1.79 s after the request's round trip.
+const slow = slowStartDeliverySeconds({ bytes: 3.7e6, rttSeconds: 0.224 });
+
+describe('outpacesSlowStart: a window already open when the request came', () => {
+  it('a fetch at a warm window rate (one RTT + 3.7 MB at 60 Mbit/s) outpaces; one in slow start does not', () => {
+    expect(slow).toBeGreaterThan(1.7);
+    expect(outpacesSlowStart({ bytes: 3.7e6, seconds: 0.224 + (3.7e6 * 8) / 60e6, rttSeconds: 0.224 })).toBe(true);
+    expect(outpacesSlowStart({ bytes: 3.7e6, seconds: 0.224 + slow, rttSeconds: 0.224 })).toBe(false);
+    // The margin: just under OUTPACE_SHARE of slow start's time counts, just over does not.
+    expect(outpacesSlowStart({ bytes: 3.7e6, seconds: 0.224 + OUTPACE_SHARE * slow * 0.99, rttSeconds: 0.224 })).toBe(true);
+    expect(outpacesSlowStart({ bytes: 3.7e6, seconds: 0.224 + OUTPACE_SHARE * slow * 1.01, rttSeconds: 0.224 })).toBe(false);
+  });
+
+  it('a larger initial window makes slow start itself faster, so the same fetch may no longer outpace it', () => {
+    const f = { bytes: 3.7e6, seconds: 0.224 + 0.5 * slow, rttSeconds: 0.224 };
+    expect(outpacesSlowStart(f)).toBe(true);
+    expect(outpacesSlowStart({ ...f, initialWindowSegments: 1000 })).toBe(false);
+  });
+
+  it('bad input is an EthleError', () => {
+    for (const bad of [{ bytes: 0 }, { seconds: -1 }, { rttSeconds: 0 }, { rttSeconds: Number.NaN }]) {
+      let error: unknown;
+      try {
+        outpacesSlowStart({ bytes: 1e6, seconds: 1, rttSeconds: 0.1, ...bad });
+      } catch (e) {
+        error = e;
+      }
+      expect(isEthleError(error)).toBe(true);
+    }
+  });
+});
+
+describe('OriginStartLearner: how an origin treats idle connections, by majority of its recent idle fetches', () => {
+  const warm = { bytes: 3.7e6, totalMs: 224 + 500, idleMs: 1500, rttMs: 224, initialWindow: 10 };
+  const cold = { ...warm, totalMs: 224 + slow * 1000 };
+
+  it('a gap shorter than the RTO says nothing; three agreeing idle fetches decide', () => {
+    const l = new OriginStartLearner();
+    // 1.25 × 224 + 200 = 480 ms: below it even a slow-start-after-idle origin keeps its window.
+    expect(l.add('o', { ...warm, idleMs: 479 })).toBe('not-idle');
+    expect(l.add('o', warm)).toBe('warm');
+    expect(l.add('o', warm)).toBe('warm');
+    expect(l.learned('o')).toBeUndefined();
+    expect(l.add('o', cold)).toBe('slow-start');
+    expect(l.learned('o')).toBeUndefined();
+    expect(l.add('o', warm)).toBe('warm');
+    expect(l.learned('o')).toBe('warm');
+    expect(l.learned('other')).toBeUndefined();
+  });
+
+  it('turns when the origin does: the last five count', () => {
+    const l = new OriginStartLearner();
+    for (let i = 0; i < 5; i++) l.add('o', warm);
+    expect(l.learned('o')).toBe('warm');
+    l.add('o', cold);
+    l.add('o', cold);
+    expect(l.learned('o')).toBe('warm');
+    l.add('o', cold);
+    expect(l.learned('o')).toBe('slow-start');
+  });
+});
