@@ -67,11 +67,8 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
     await origin?.close();
   });
 
-  it('a lone fetch ≈ 1, two concurrent fetches ≈ 2 each, manifests none', async () => {
-    origin = await startTestOrigin({ segmentBytes: 256 * 1024 });
-    origin.produce(4);
-    // Each segment trickles out over ~400 ms (playlists are one chunk): the overlap is the test's.
-    origin.fault('*', { kind: 'slow', chunkBytes: 32 * 1024, intervalMs: 50 });
+  /** An OriginClient on the test origin; `fetch` resolves with a segment fetch's report, `reports` has every report by path. */
+  function meteredClient() {
     const reports = new Map<string, OriginFetchReport>();
     const waiters = new Map<string, (r: OriginFetchReport) => void>();
     const cache = new SegmentCache({ maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000, now: () => Date.now() });
@@ -94,6 +91,15 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
         waiters.set(path, resolve);
         client.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
       });
+    return { reports, fetch };
+  }
+
+  it('a lone fetch ≈ 1, two concurrent fetches ≈ 2 each, manifests none', async () => {
+    origin = await startTestOrigin({ segmentBytes: 256 * 1024 });
+    origin.produce(4);
+    // Each segment trickles out over ~400 ms (playlists are one chunk): the overlap is the test's.
+    origin.fault('*', { kind: 'slow', chunkBytes: 32 * 1024, intervalMs: 50 });
+    const { reports, fetch } = meteredClient();
 
     await client.fetchText('/live/a/index.m3u8');
     expect(reports.get('/live/a/index.m3u8')?.meanFlows).toBeUndefined();
@@ -116,30 +122,12 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
     const segmentBytes = 256 * 1024;
     origin = await startTestOrigin({ segmentBytes });
     origin.produce(6);
-    const waiters = new Map<string, (r: OriginFetchReport) => void>();
-    const manifests: OriginFetchReport[] = [];
-    const cache = new SegmentCache({ maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000, now: () => Date.now() });
-    client = new OriginClient({
-      name: 'o',
-      url: origin.url,
-      connections: 4,
-      connectionsPerStream: 4,
-      maxQueued: 16,
-      headersTimeoutMs: 5_000,
-      bodyTimeoutMs: 5_000,
-      cache,
-      onFetch: (r) => (r.kind === 'manifest' ? manifests.push(r) : waiters.get(r.path)?.(r)),
-    });
-    const fetch = (path: string): Promise<OriginFetchReport> =>
-      new Promise((resolve) => {
-        waiters.set(path, resolve);
-        client.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
-      });
-
+    const { reports, fetch } = meteredClient();
+    const t0 = performance.now();
     // Which pooled connection a request gets depends on which is free at that instant (the one
     // that just answered may not be yet), so the assertions are about what any order must show.
     await client.fetchText('/live/a/index.m3u8');
-    expect(manifests[0]?.connectionBytesBefore).toBeUndefined();
+    expect(reports.get('/live/a/index.m3u8')?.connectionBytesBefore).toBeUndefined();
     // The first segment: a new connection, or the one that carried only the playlist.
     const first = await fetch('/live/a/seg0.ts');
     expect(first.bytes).toBe(segmentBytes);
@@ -150,11 +138,18 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
     const next = [await fetch('/live/a/seg1.ts'), await fetch('/live/a/seg2.ts')];
     expect(Math.max(...next.map((r) => r.connectionBytesBefore!))).toBeGreaterThan(segmentBytes);
     expect(next.some((r) => !isColdConnection(r.connectionBytesBefore, r.bytes))).toBe(true);
+    // A used connection says how long it idled since its last segment; never longer than the test ran.
+    for (const r of next) {
+      expect(r.connectionIdleMs).toBeGreaterThanOrEqual(0);
+      expect(r.connectionIdleMs).toBeLessThan(performance.now() - t0);
+    }
     // Three at once, on three connections, of which at most two have carried a segment: one cold.
     origin.fault('*', { kind: 'slow', chunkBytes: 32 * 1024, intervalMs: 20 });
     const trio = await Promise.all([fetch('/live/a/seg3.ts'), fetch('/live/a/seg4.ts'), fetch('/live/a/seg5.ts')]);
     expect(trio.every((r) => r.outcome === 'ok' && r.connectionBytesBefore !== undefined)).toBe(true);
     expect(trio.some((r) => isColdConnection(r.connectionBytesBefore, r.bytes))).toBe(true);
+    // A new connection (nothing received before) has no idle gap to report.
+    for (const r of trio) if (r.connectionBytesBefore === 0) expect(r.connectionIdleMs).toBeUndefined();
   });
 });
 

@@ -1,9 +1,8 @@
 import { connect, type Socket } from 'node:net';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEdgeConfig, startEdge, type EdgeConfigInput, type RunningEdge } from '../src/index.js';
+import { capturedLogger } from './helpers/capturedLogger.js';
 import { metricSum, metricValue, startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
 
 // Issue 14: each test here failed on the edge before the hardening round (see docs/reliability.md).
@@ -33,18 +32,6 @@ async function get(path: string, headers: Record<string, string> = {}) {
   }
 }
 const metrics = async () => (await get('/metrics')).text;
-
-/** A logger whose lines the test can read. */
-function capturedLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      for (const l of chunk.toString('utf8').split('\n')) if (l !== '') lines.push(JSON.parse(l) as Record<string, unknown>);
-      cb();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, stream), lines };
-}
 
 describe('a receiver that leaves never pins the cache', () => {
   it('four requests aborted while the origin is paused leave nothing pinned once it answers', async () => {

@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
+import { capturedLogger } from './helpers/capturedLogger.js';
 import { metricValue, startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
 
 let origin: TestOrigin;
@@ -13,17 +12,6 @@ afterEach(async () => {
   await edge?.close();
   await origin?.close();
 });
-
-function capturedLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      for (const l of chunk.toString('utf8').split('\n')) if (l !== '') lines.push(JSON.parse(l) as Record<string, unknown>);
-      cb();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
 
 /**
  * A live origin producing a 256 KiB segment of 1 s once a second, an edge told the backhaul RTT
@@ -38,7 +26,7 @@ async function learnFrom(trickle: boolean) {
   producer = setInterval(() => origin.produce(1), 1000);
   // 32 KiB per 30 ms: 256 KiB in ~210 ms, slower than slow start's ~85 ms (the 0.8 share: 68).
   if (trickle) origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 32 * 1024, intervalMs: 30 });
-  const log = capturedLogger();
+  const log = capturedLogger('info');
   edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, backhaulRttMs: 20, hold: 'auto', segmentStart: 'learn' }), { logger: log.logger });
   const learnt = await until(async () => {
     const r = await request(`${edge.url}/live/a/index.m3u8`);
