@@ -153,6 +153,41 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
   });
 });
 
+describe('OriginClient: connections are told apart per client', () => {
+  let origin: TestOrigin;
+  const clients: OriginClient[] = [];
+  afterEach(async () => {
+    for (const c of clients.splice(0)) await c.close();
+    await origin?.close();
+  });
+
+  it('two clients of one origin in one process fetching the same path at once each see their own connection', async () => {
+    const segmentBytes = 256 * 1024;
+    origin = await startTestOrigin({ segmentBytes });
+    origin.produce(4);
+    const make = () => {
+      const waiters = new Map<string, (r: OriginFetchReport) => void>();
+      const cache = new SegmentCache({ maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000, now: () => Date.now() });
+      const c = new OriginClient({ name: 'o', url: origin.url, connections: 4, connectionsPerStream: 4, maxQueued: 16, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, cache, onFetch: (r) => waiters.get(r.path)?.(r) });
+      clients.push(c);
+      return (path: string) =>
+        new Promise<OriginFetchReport>((resolve) => {
+          waiters.set(path, resolve);
+          c.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
+        });
+    };
+    const warm = make();
+    const fresh = make();
+    // The first client's connections have all carried segments; the second has none yet.
+    await warm('/live/a/seg0.ts');
+    await warm('/live/a/seg1.ts');
+    origin.fault('*', { kind: 'slow', chunkBytes: 32 * 1024, intervalMs: 20 });
+    const [a, b] = await Promise.all([warm('/live/a/seg3.ts'), fresh('/live/a/seg3.ts')]);
+    expect(a.connectionBytesBefore).toBeGreaterThanOrEqual(segmentBytes);
+    expect(b.connectionBytesBefore).toBe(0);
+  });
+});
+
 describe('BackhaulSamples: the online check learns from steady state, not from bursts', () => {
   // Japan 50M-2s (12.2 MB, 2 s, 224 ms): the model gives x = 2; at 20 Mbit/s per flow eq. 2 needs 3.
   const hold = (mbps: number | undefined) =>

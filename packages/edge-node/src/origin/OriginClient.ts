@@ -178,9 +178,14 @@ export class OriginClient {
    * (performance.now ms). Weak: a closed connection's entry goes with it.
    */
   readonly #activity = new WeakMap<object, { lastMs: number; maxGapMs: number }>();
+  /**
+   * This pool's connections: the channel is process-wide, and another client of the same origin
+   * (a second edge in one process) may fetch the same path at the same moment.
+   */
+  readonly #sockets = new WeakSet<object>();
   readonly #onSendHeaders = (message: unknown): void => {
     const { request, socket } = message as { request?: { origin?: unknown; path?: unknown }; socket?: { bytesRead?: unknown } };
-    if (typeof request?.path !== 'string' || String(request.origin) !== this.#origin || typeof socket !== 'object' || socket === null) return;
+    if (typeof request?.path !== 'string' || typeof socket !== 'object' || socket === null || !this.#sockets.has(socket)) return;
     const now = performance.now();
     const a = this.#activity.get(socket);
     if (a !== undefined) a.maxGapMs = Math.max(a.maxGapMs, now - a.lastMs);
@@ -214,7 +219,10 @@ export class OriginClient {
       connect: (opts, cb) => {
         const t0 = performance.now();
         connect(opts, (err, socket) => {
-          if (err === null) this.rtt.add('connect', performance.now() - t0, Date.now());
+          if (err === null) {
+            this.rtt.add('connect', performance.now() - t0, Date.now());
+            if (socket !== null && typeof socket === 'object') this.#sockets.add(socket);
+          }
           cb(err, socket as never);
         });
       },
