@@ -38,6 +38,8 @@ export interface OriginFetchReport {
    * before it (0: a new connection). Undefined when the edge could not see the connection.
    */
   connectionBytesBefore?: number;
+  /** Single-flow segment fetches: which connection this client opened to the origin carried it (1 = its first). */
+  connectionOrdinal?: number;
   /**
    * Single-flow segment fetches on a connection used before: the longest idle gap it had since it
    * last carried a segment, this request's included, ms. A sender restarts slow start at a send
@@ -97,6 +99,7 @@ const SEND_HEADERS = 'undici:client:sendHeaders';
 /** A single-flow segment fetch waiting to learn which connection carries it. */
 interface ConnectionProbe {
   bytesBefore: number | undefined;
+  ordinal: number | undefined;
   idleMs: number | undefined;
   socket: object | undefined;
 }
@@ -179,10 +182,12 @@ export class OriginClient {
    */
   readonly #activity = new WeakMap<object, { lastMs: number; maxGapMs: number }>();
   /**
-   * This pool's connections: the channel is process-wide, and another client of the same origin
+   * This pool's connections, each with its ordinal: the channel is process-wide, and another client of the same origin
    * (a second edge in one process) may fetch the same path at the same moment.
    */
-  readonly #sockets = new WeakSet<object>();
+  readonly #sockets = new WeakMap<object, number>();
+  /** Connections this client has opened (each socket's ordinal). */
+  #opened = 0;
   readonly #onSendHeaders = (message: unknown): void => {
     const { request, socket } = message as { request?: { origin?: unknown; path?: unknown }; socket?: { bytesRead?: unknown } };
     if (typeof request?.path !== 'string' || typeof socket !== 'object' || socket === null || !this.#sockets.has(socket)) return;
@@ -192,7 +197,7 @@ export class OriginClient {
     const probe = this.#probes.get(request.path);
     // The first request only: a redirect's second hop is on a connection the first one warmed.
     if (probe !== undefined && probe.socket === undefined && typeof socket.bytesRead === 'number') {
-      Object.assign(probe, { bytesBefore: socket.bytesRead, idleMs: a?.maxGapMs, socket });
+      Object.assign(probe, { bytesBefore: socket.bytesRead, ordinal: this.#sockets.get(socket), idleMs: a?.maxGapMs, socket });
     }
     // A probed fetch marks its end itself (#endActivity); anything else (a manifest: one small
     // response) is taken to end a round trip after it went out.
@@ -221,7 +226,7 @@ export class OriginClient {
         connect(opts, (err, socket) => {
           if (err === null) {
             this.rtt.add('connect', performance.now() - t0, Date.now());
-            if (socket !== null && typeof socket === 'object') this.#sockets.add(socket);
+            if (socket !== null && typeof socket === 'object') this.#sockets.set(socket, ++this.#opened);
           }
           cb(err, socket as never);
         });
@@ -365,7 +370,7 @@ export class OriginClient {
     // Two fetches of one path at once (not coalesced: a cache entry replaced) share a probe; the
     // first to end takes it and the other reports no connection.
     const sent = `${this.#basePath}${path}`;
-    const probe: ConnectionProbe = { bytesBefore: undefined, idleMs: undefined, socket: undefined };
+    const probe: ConnectionProbe = { bytesBefore: undefined, ordinal: undefined, idleMs: undefined, socket: undefined };
     this.#probes.set(sent, probe);
     let ttfb: number | undefined;
     let status: number | undefined;
@@ -579,6 +584,7 @@ export class OriginClient {
       origin: this.name, path, kind, outcome, status, bytes, ttfbMs, totalMs: performance.now() - t0, parts,
       ...(meanFlows === undefined ? {} : { meanFlows }),
       ...(probe?.bytesBefore === undefined ? {} : { connectionBytesBefore: probe.bytesBefore }),
+      ...(probe?.ordinal === undefined ? {} : { connectionOrdinal: probe.ordinal }),
       ...(probe?.idleMs === undefined ? {} : { connectionIdleMs: probe.idleMs }),
     });
   }

@@ -17,6 +17,17 @@ export function isColdConnection(bytesBefore: number | undefined, segmentBytes: 
 }
 
 /**
+ * Whether a connection is one of the pool's first round: among the first steadyFlows(x) + 1 the
+ * edge opened to the origin (a manifest's and steady state's segment flows; `ordinal` 1 = the
+ * first). Only a cold fetch on such a connection is start-up. A connection opened later replaces
+ * one the origin closed between segments — its keep-alive ran out (Node's default is 5 s: with
+ * 10 s segments every fetch opens one) — and then a cold fetch is what steady state is, and counts.
+ */
+export function isStartupConnection(ordinal: number | undefined, x: number): boolean {
+  return ordinal !== undefined && ordinal <= steadyFlows(x) + 1;
+}
+
+/**
  * How many segment flows to one origin steady state runs at once with `x` held: a new segment
  * every l_seg, each fetched within x·l_seg, is at most x + 1 (auto prefetches at least 1 ahead).
  */
@@ -48,10 +59,10 @@ export class BackhaulSamples {
 
   /**
    * One segment fetch's rate (Mbit/s), with the mean number of flows it shared the backhaul with
-   * (its own included), the stream x in force and whether its connection was cold
-   * (isColdConnection). Kept only in steady state: a stream's first fetches each open a new
-   * connection, and taking their slow start for th_bh raised x one segment for 10–60 s in most
-   * 50 Mbit/s runs at 334 ms (docs/experiments.md).
+   * (its own included), the stream x in force and whether it was a start-up fetch on a cold
+   * connection (isColdConnection and isStartupConnection). Kept only in steady state: a stream's
+   * first fetches each open a new connection, and taking their slow start for th_bh raised x one
+   * segment for 10–60 s in most 50 Mbit/s runs at 334 ms (docs/experiments.md).
    */
   add(origin: string, mbps: number, meanFlows: number, x: number, cold = false): FetchRegime {
     if (meanFlows > steadyFlows(x)) return 'burst';
