@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SegmentCache } from '../src/cache/SegmentCache.js';
 import { BackhaulSamples, decideStreamHold as decideHold, isColdConnection, isStartupConnection, steadyFlows } from '@ethle/core';
 import { FlowMeter } from '../src/origin/FlowMeter.js';
-import { OriginClient, type OriginFetchReport } from '../src/origin/OriginClient.js';
+import { ORIGIN_KEEP_ALIVE_MS, OriginClient, type OriginFetchReport } from '../src/origin/OriginClient.js';
 import { startTestOrigin, type TestOrigin } from './helpers/startTestOrigin.js';
 
 describe('FlowMeter (time-weighted open flows)', () => {
@@ -189,6 +189,40 @@ describe('OriginClient: connections are told apart per client', () => {
     const [a, b] = await Promise.all([warm('/live/a/seg3.ts'), fresh('/live/a/seg3.ts')]);
     expect(a.connectionBytesBefore).toBeGreaterThanOrEqual(segmentBytes);
     expect(b.connectionBytesBefore).toBe(0);
+  });
+});
+
+describe('OriginClient keeps idle connections past a segment period', () => {
+  let origin: TestOrigin;
+  let client: OriginClient | undefined;
+  afterEach(async () => {
+    await client?.close();
+    await origin?.close();
+  });
+
+  it('a fetch 4.5 s after the last (past undici\'s 4 s default) reuses the connection, when the origin keeps it', async () => {
+    const segmentBytes = 256 * 1024;
+    // An origin that keeps connections and, like nginx by default, sends no Keep-Alive hint
+    // (Node's server sends none when its keep-alive timeout is 0). A hint would set undici's timer.
+    origin = await startTestOrigin({ segmentBytes, keepAliveTimeoutMs: 0 });
+    origin.produce(2);
+    expect(ORIGIN_KEEP_ALIVE_MS).toBeGreaterThan(10_000);
+    const waiters = new Map<string, (r: OriginFetchReport) => void>();
+    const cache = new SegmentCache({ maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000, now: () => Date.now() });
+    const c = new OriginClient({ name: 'o', url: origin.url, connections: 4, connectionsPerStream: 4, maxQueued: 16, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, cache, onFetch: (r) => waiters.get(r.path)?.(r) });
+    client = c;
+    const fetch = (path: string) =>
+      new Promise<OriginFetchReport>((resolve) => {
+        waiters.set(path, resolve);
+        c.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
+      });
+    const first = await fetch('/live/a/seg0.ts');
+    // The idle gap is what is tested: a segment period of 4.5 s.
+    await new Promise((r) => setTimeout(r, 4_500));
+    const second = await fetch('/live/a/seg1.ts');
+    expect(second.connectionOrdinal).toBe(first.connectionOrdinal);
+    expect(second.connectionBytesBefore).toBeGreaterThanOrEqual(segmentBytes);
+    expect(second.connectionIdleMs).toBeGreaterThanOrEqual(4_400);
   });
 });
 

@@ -93,6 +93,9 @@ interface FetchSignal {
   any: AbortSignal;
 }
 
+/** How long an idle origin connection is kept: a few of the longest common segment periods. */
+export const ORIGIN_KEEP_ALIVE_MS = 30_000;
+
 /** undici publishes every HTTP/1.1 request's socket here, as its headers go out. */
 const SEND_HEADERS = 'undici:client:sendHeaders';
 
@@ -219,6 +222,11 @@ export class OriginClient {
       // get two more so a poll never waits behind bulk.
       connections: o.connections * 2 + 2,
       pipelining: 1,
+      // Segment fetches come one per segment period: undici's 4 s default closes connections
+      // between 4–10 s segments, and every fetch then pays a handshake and a slow start that a
+      // kept connection does not (not even to an origin that keeps its window). An origin's
+      // Keep-Alive hint takes precedence (Node's server sends 5 s; nginx by default sends none).
+      keepAliveTimeout: ORIGIN_KEEP_ALIVE_MS,
       headersTimeout: o.headersTimeoutMs,
       bodyTimeout: o.bodyTimeoutMs,
       connect: (opts, cb) => {

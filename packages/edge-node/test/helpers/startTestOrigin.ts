@@ -39,6 +39,8 @@ export async function startTestOrigin(
      * made it (a live encoder finishes a segment at its end), so the edge knows production times.
      */
     programDateTime?: boolean;
+    /** The server's keep-alive timeout (Node's default: 5 s, announced as `Keep-Alive: timeout=5`). */
+    keepAliveTimeoutMs?: number;
   } = {},
 ) {
   const segmentBytes = opts.segmentBytes ?? 64 * 1024;
@@ -198,6 +200,7 @@ export async function startTestOrigin(
     }
     res.end(payload);
   };
+  if (opts.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = opts.keepAliveTimeoutMs;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {
