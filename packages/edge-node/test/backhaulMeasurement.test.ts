@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SegmentCache } from '../src/cache/SegmentCache.js';
-import { BackhaulSamples, decideStreamHold as decideHold, isColdConnection, isStartupConnection, steadyFlows } from '@ethle/core';
+import { BackhaulSamples, decideStreamHold as decideHold, isColdConnection, steadyFlows } from '@ethle/core';
 import { FlowMeter } from '../src/origin/FlowMeter.js';
 import { ORIGIN_KEEP_ALIVE_MS, OriginClient, type OriginFetchReport } from '../src/origin/OriginClient.js';
 import { startTestOrigin, type TestOrigin } from './helpers/startTestOrigin.js';
@@ -257,9 +257,6 @@ describe('BackhaulSamples: the online check learns from steady state, not from b
     expect(s.median('o')).toBeUndefined();
     // A burst is a burst whatever its connection.
     expect(s.add('o', 20, 6, 2, true)).toBe('burst');
-    // Start-up is the pool's first round: x + 1 segment flows (at least 2) and the manifest's.
-    expect([1, 2, 3, 4].map((n) => isStartupConnection(n, 1))).toEqual([true, true, true, false]);
-    expect([isStartupConnection(4, 2), isStartupConnection(5, 2), isStartupConnection(undefined, 2)]).toEqual([true, false, false]);
     // Less than half a segment before (manifests, nothing) is cold; unknown is not.
     expect([isColdConnection(0, 12.2e6), isColdConnection(5_606, 12.2e6), isColdConnection(6.2e6, 12.2e6), isColdConnection(undefined, 12.2e6)]).toEqual([true, true, false, false]);
   });

@@ -1,5 +1,5 @@
 import type { HoldPolicy } from '@ethle/core';
-import { decideStreamHold, isColdConnection, isStartupConnection } from '@ethle/core';
+import { decideStreamHold, isColdConnection } from '@ethle/core';
 import type { Logger } from 'pino';
 import type { EdgeConfig } from '../config/EdgeConfig.js';
 import type { EdgeEvents } from '../events/EdgeEvents.js';
@@ -33,12 +33,11 @@ export function recordOriginFetch(o: {
       const measured = (r.bytes * 8) / (r.totalMs * 1000);
       if (r.bytes >= MIN_MEASURED_BYTES) {
         metrics.backhaulMbps.set({ origin: r.origin, source: 'measured' }, measured);
-        const coldConnection = isColdConnection(r.connectionBytesBefore, r.bytes);
-        const cold = coldConnection && isStartupConnection(r.connectionOrdinal, policy.originHold(r.origin));
+        const cold = isColdConnection(r.connectionBytesBefore, r.bytes);
         const regime = policy.addBackhaulSample(r.origin, measured, r.meanFlows ?? 1, Date.now(), cold);
         metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: regime }, measured);
         const rttMs = o.rttFor(r.origin);
-        if (!coldConnection && r.connectionIdleMs !== undefined && rttMs !== undefined && rttMs > 0 && o.isTier?.(r.origin) !== true) {
+        if (!cold && r.connectionIdleMs !== undefined && rttMs !== undefined && rttMs > 0 && o.isTier?.(r.origin) !== true) {
           const before = policy.learnedSegmentStart(r.origin);
           const verdict = policy.addIdleFetch(r.origin, { bytes: r.bytes, totalMs: r.totalMs, idleMs: r.connectionIdleMs, rttMs, initialWindow: config.initialWindow });
           if (verdict !== 'not-idle') metrics.idleFetches.inc({ origin: r.origin, start: verdict });

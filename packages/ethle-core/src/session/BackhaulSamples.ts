@@ -11,20 +11,14 @@ export type FetchRegime = 'steady' | 'burst' | 'cold';
  * from the initial window that a pooled, reused connection does not pay again — unless the origin
  * restarts slow start after idle, and then the reused connection's fetches show it. Undefined
  * bytes (the edge could not see the connection): not cold.
+ *
+ * Cold at any time, not only at start-up: an origin that closes idle connections within a segment
+ * period (Node's 5 s keep-alive, 10 s segments) makes every fetch cold, and then the online check
+ * has no samples and x rests on the model and the deadline raise. Counting such fetches made x
+ * hunt on their bimodal rates (50M-4s at 334 ms: three raises in 120 s; docs/experiments.md).
  */
 export function isColdConnection(bytesBefore: number | undefined, segmentBytes: number): boolean {
   return bytesBefore !== undefined && bytesBefore < segmentBytes / 2;
-}
-
-/**
- * Whether a connection is one of the pool's first round: among the first steadyFlows(x) + 1 the
- * edge opened to the origin (a manifest's and steady state's segment flows; `ordinal` 1 = the
- * first). Only a cold fetch on such a connection is start-up. A connection opened later replaces
- * one the origin closed between segments — its keep-alive ran out (Node's default is 5 s: with
- * 10 s segments every fetch opens one) — and then a cold fetch is what steady state is, and counts.
- */
-export function isStartupConnection(ordinal: number | undefined, x: number): boolean {
-  return ordinal !== undefined && ordinal <= steadyFlows(x) + 1;
 }
 
 /**
@@ -59,8 +53,8 @@ export class BackhaulSamples {
 
   /**
    * One segment fetch's rate (Mbit/s), with the mean number of flows it shared the backhaul with
-   * (its own included), the stream x in force and whether it was a start-up fetch on a cold
-   * connection (isColdConnection and isStartupConnection). Kept only in steady state: a stream's
+   * (its own included), the stream x in force and whether its connection was cold
+   * (isColdConnection). Kept only in steady state: a stream's
    * first fetches each open a new connection, and taking their slow start for th_bh raised x one
    * segment for 10–60 s in most 50 Mbit/s runs at 334 ms (docs/experiments.md).
    */
