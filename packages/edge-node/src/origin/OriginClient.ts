@@ -185,14 +185,14 @@ export class OriginClient {
    */
   readonly #activity = new WeakMap<object, { lastMs: number; maxGapMs: number }>();
   /**
-   * This pool's connections, each with its ordinal: the channel is process-wide, and another client of the same origin
-   * (a second edge in one process) may fetch the same path at the same moment.
+   * This pool's connections, each with its ordinal: the channel is process-wide, and another
+   * client of the same origin (a second edge in one process) may fetch the same path at once.
    */
   readonly #sockets = new WeakMap<object, number>();
   /** Connections this client has opened (each socket's ordinal). */
   #opened = 0;
   readonly #onSendHeaders = (message: unknown): void => {
-    const { request, socket } = message as { request?: { origin?: unknown; path?: unknown }; socket?: { bytesRead?: unknown } };
+    const { request, socket } = message as { request?: { path?: unknown }; socket?: { bytesRead?: unknown } };
     if (typeof request?.path !== 'string' || typeof socket !== 'object' || socket === null || !this.#sockets.has(socket)) return;
     const now = performance.now();
     const a = this.#activity.get(socket);
@@ -202,8 +202,8 @@ export class OriginClient {
     if (probe !== undefined && probe.socket === undefined && typeof socket.bytesRead === 'number') {
       Object.assign(probe, { bytesBefore: socket.bytesRead, ordinal: this.#sockets.get(socket), idleMs: a?.maxGapMs, socket });
     }
-    // A probed fetch marks its end itself (#endActivity); anything else (a manifest: one small
-    // response) is taken to end a round trip after it went out.
+    // A probed fetch marks its end itself (#fetchInto's finally); anything else (a manifest: one
+    // small response) is taken to end a round trip after it went out.
     const lastMs = probe !== undefined ? now : now + (this.rtt.estimateMs(Date.now()) ?? 0);
     if (a === undefined) this.#activity.set(socket, { lastMs, maxGapMs: 0 });
     else a.lastMs = Math.max(a.lastMs, lastMs);
@@ -375,8 +375,8 @@ export class OriginClient {
   async #fetchInto(path: string, entry: CacheEntry, kind: FetchKind, signal: FetchSignal): Promise<void> {
     const t0 = performance.now();
     const span = this.flows.start(1);
-    // Two fetches of one path at once (not coalesced: a cache entry replaced) share a probe; the
-    // first to end takes it and the other reports no connection.
+    // Two fetches of one path at once (not coalesced: a cache entry replaced): the later probe
+    // replaces the earlier in the map, and the earlier fetch reports no connection.
     const sent = `${this.#basePath}${path}`;
     const probe: ConnectionProbe = { bytesBefore: undefined, ordinal: undefined, idleMs: undefined, socket: undefined };
     this.#probes.set(sent, probe);
