@@ -131,6 +131,9 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
     // The first segment: a new connection, or the one that carried only the playlist.
     const first = await fetch('/live/a/seg0.ts');
     expect(first.bytes).toBe(segmentBytes);
+    // The head timed for the learner: half of a segment under 2 MiB, in no more than the whole.
+    expect(first.burstBytes).toBe(segmentBytes / 2);
+    expect(first.burstMs).toBeLessThanOrEqual(first.totalMs);
     expect(first.connectionBytesBefore).toBeLessThan(segmentBytes / 2);
     expect(isColdConnection(first.connectionBytesBefore, first.bytes)).toBe(true);
     // Two more, one after the other: at most two connections exist, one has carried a segment,

@@ -47,6 +47,13 @@ export interface OriginFetchReport {
    * neither opens the window nor hides such a gap.
    */
   connectionIdleMs?: number;
+  /**
+   * Single-flow segment fetches: the object's first `burstBytes` (1 MiB, or half a smaller
+   * object) arrived `burstMs` after the request went out. How a window opens shows in these
+   * bytes; a large object's whole time is the bottleneck's, whatever the window did.
+   */
+  burstBytes?: number;
+  burstMs?: number;
 }
 
 /** Fetch one segment as this many concurrent byte ranges, sized from an estimate of its length. */
@@ -93,6 +100,9 @@ interface FetchSignal {
   any: AbortSignal;
 }
 
+/** The head of a segment fetch timed for how fast its window opened (see burstBytes). */
+export const BURST_BYTES = 1024 * 1024;
+
 /** How long an idle origin connection is kept: a few of the longest common segment periods. */
 export const ORIGIN_KEEP_ALIVE_MS = 30_000;
 
@@ -101,6 +111,10 @@ const SEND_HEADERS = 'undici:client:sendHeaders';
 
 /** A single-flow segment fetch waiting to learn which connection carries it. */
 interface ConnectionProbe {
+  /** When the request was made (performance.now ms), and when its first burstBytes were in. */
+  t0: number;
+  burstBytes: number | undefined;
+  burstAtMs: number | undefined;
   bytesBefore: number | undefined;
   ordinal: number | undefined;
   idleMs: number | undefined;
@@ -378,7 +392,7 @@ export class OriginClient {
     // Two fetches of one path at once (not coalesced: a cache entry replaced): the later probe
     // replaces the earlier in the map, and the earlier fetch reports no connection.
     const sent = `${this.#basePath}${path}`;
-    const probe: ConnectionProbe = { bytesBefore: undefined, ordinal: undefined, idleMs: undefined, socket: undefined };
+    const probe: ConnectionProbe = { t0, burstBytes: undefined, burstAtMs: undefined, bytesBefore: undefined, ordinal: undefined, idleMs: undefined, socket: undefined };
     this.#probes.set(sent, probe);
     let ttfb: number | undefined;
     let status: number | undefined;
@@ -393,7 +407,7 @@ export class OriginClient {
         throw statusError(path, status, res.headers);
       }
       inBody = true;
-      await this.#readWhole(path, entry, res, kind);
+      await this.#readWhole(path, entry, res, kind, probe);
       this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span, probe);
     } catch (e) {
       this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal), status, ttfb, t0, 1, span);
@@ -415,17 +429,19 @@ export class OriginClient {
   }
 
   /** A 200 response's body into the entry, checked against its Content-Length, then ended. */
-  async #readWhole(path: string, entry: CacheEntry, res: Dispatcher.ResponseData, kind: FetchKind): Promise<void> {
+  async #readWhole(path: string, entry: CacheEntry, res: Dispatcher.ResponseData, kind: FetchKind, probe?: ConnectionProbe): Promise<void> {
     const expected = contentLength(res.headers);
     const storable = isStorable(res.headers);
     if (expected !== undefined && storable) this.#admit(path, entry, expected, kind);
     entry.setHeaders(keptHeaders(res.headers), expected);
+    const burst = probe === undefined ? Number.POSITIVE_INFINITY : Math.min(BURST_BYTES, Math.floor((expected ?? 2 * BURST_BYTES) / 2));
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       if (expected !== undefined && entry.bytes + chunk.length > expected) {
         res.body.destroy();
         throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `origin sent more than Content-Length for ${path}`, { path });
       }
       entry.push(chunk);
+      if (entry.bytes >= burst && probe!.burstAtMs === undefined) Object.assign(probe!, { burstBytes: burst, burstAtMs: performance.now() });
     }
     this.#finish(path, entry, expected, storable, kind);
   }
@@ -594,6 +610,7 @@ export class OriginClient {
       ...(probe?.bytesBefore === undefined ? {} : { connectionBytesBefore: probe.bytesBefore }),
       ...(probe?.ordinal === undefined ? {} : { connectionOrdinal: probe.ordinal }),
       ...(probe?.idleMs === undefined ? {} : { connectionIdleMs: probe.idleMs }),
+      ...(probe?.burstAtMs === undefined ? {} : { burstBytes: probe.burstBytes, burstMs: probe.burstAtMs - probe.t0 }),
     });
   }
 }

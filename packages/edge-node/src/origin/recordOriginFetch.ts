@@ -37,9 +37,10 @@ export function recordOriginFetch(o: {
         const regime = policy.addBackhaulSample(r.origin, measured, r.meanFlows ?? 1, Date.now(), cold);
         metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: regime }, measured);
         const rttMs = o.rttFor(r.origin);
-        if (!cold && r.connectionIdleMs !== undefined && rttMs !== undefined && rttMs > 0 && o.isTier?.(r.origin) !== true) {
+        if (!cold && r.connectionIdleMs !== undefined && r.burstBytes !== undefined && r.burstMs !== undefined && rttMs !== undefined && rttMs > 0 && o.isTier?.(r.origin) !== true) {
           const before = policy.learnedSegmentStart(r.origin);
-          const verdict = policy.addIdleFetch(r.origin, { bytes: r.bytes, totalMs: r.totalMs, idleMs: r.connectionIdleMs, rttMs, initialWindow: config.initialWindow });
+          // The head of the object: the whole of a large one runs at the bottleneck either way.
+          const verdict = policy.addIdleFetch(r.origin, { bytes: r.burstBytes, totalMs: r.burstMs, idleMs: r.connectionIdleMs, rttMs, initialWindow: config.initialWindow });
           if (verdict !== 'not-idle') metrics.idleFetches.inc({ origin: r.origin, start: verdict });
           const learned = policy.learnedSegmentStart(r.origin);
           if (learned !== undefined && learned !== before) {

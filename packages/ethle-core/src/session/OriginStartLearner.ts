@@ -4,8 +4,12 @@ import { LIMITS, requireRange } from '../model/validate.js';
 
 /** One segment fetch on a connection that had carried a segment before (not cold). */
 export interface IdleFetch {
+  /**
+   * The bytes timed: the head of the object (the Node edge: 1 MiB, or half a smaller segment).
+   * A window's opening shows there; a large object's whole runs at the bottleneck either way.
+   */
   bytes: number;
-  /** From sending the request to the last byte, ms. */
+  /** From sending the request to the last of `bytes`, ms. */
   totalMs: number;
   /** How long the connection had been idle before the request, ms. */
   idleMs: number;
