@@ -153,10 +153,6 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
     expect(trio.some((r) => isColdConnection(r.connectionBytesBefore, r.bytes))).toBe(true);
     // A new connection (nothing received before) has no idle gap to report.
     for (const r of trio) if (r.connectionBytesBefore === 0) expect(r.connectionIdleMs).toBeUndefined();
-    // Connections are numbered as the client opened them: three at once need a third (at least).
-    const ordinals = [first, ...next, ...trio].map((r) => r.connectionOrdinal!);
-    expect(Math.min(...ordinals)).toBe(1);
-    expect(Math.max(...ordinals)).toBeGreaterThanOrEqual(3);
   });
 });
 
@@ -223,8 +219,8 @@ describe('OriginClient keeps idle connections past a segment period', () => {
     // The idle gap is what is tested: a segment period of 4.5 s.
     await new Promise((r) => setTimeout(r, 4_500));
     const second = await fetch('/live/a/seg1.ts');
-    expect(second.connectionOrdinal).toBe(first.connectionOrdinal);
-    expect(second.connectionBytesBefore).toBeGreaterThanOrEqual(segmentBytes);
+    // The same connection: it had carried the first segment (a new one would have 0 before).
+    expect(second.connectionBytesBefore).toBeGreaterThanOrEqual(first.bytes);
     expect(second.connectionIdleMs).toBeGreaterThanOrEqual(4_400);
   });
 });

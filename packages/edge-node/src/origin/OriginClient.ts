@@ -38,8 +38,6 @@ export interface OriginFetchReport {
    * before it (0: a new connection). Undefined when the edge could not see the connection.
    */
   connectionBytesBefore?: number;
-  /** Single-flow segment fetches: which connection this client opened to the origin carried it (1 = its first). */
-  connectionOrdinal?: number;
   /**
    * Single-flow segment fetches on a connection used before: the longest idle gap it had since it
    * last carried a segment, this request's included, ms. A sender restarts slow start at a send
@@ -116,7 +114,6 @@ interface ConnectionProbe {
   burstBytes: number | undefined;
   burstAtMs: number | undefined;
   bytesBefore: number | undefined;
-  ordinal: number | undefined;
   idleMs: number | undefined;
   socket: object | undefined;
 }
@@ -199,12 +196,10 @@ export class OriginClient {
    */
   readonly #activity = new WeakMap<object, { lastMs: number; maxGapMs: number }>();
   /**
-   * This pool's connections, each with its ordinal: the channel is process-wide, and another
-   * client of the same origin (a second edge in one process) may fetch the same path at once.
+   * This pool's connections: the channel is process-wide, and another client of the same origin
+   * (a second edge in one process) may fetch the same path at once.
    */
-  readonly #sockets = new WeakMap<object, number>();
-  /** Connections this client has opened (each socket's ordinal). */
-  #opened = 0;
+  readonly #sockets = new WeakSet<object>();
   readonly #onSendHeaders = (message: unknown): void => {
     const { request, socket } = message as { request?: { path?: unknown }; socket?: { bytesRead?: unknown } };
     if (typeof request?.path !== 'string' || typeof socket !== 'object' || socket === null || !this.#sockets.has(socket)) return;
@@ -214,7 +209,7 @@ export class OriginClient {
     const probe = this.#probes.get(request.path);
     // The first request only: a redirect's second hop is on a connection the first one warmed.
     if (probe !== undefined && probe.socket === undefined && typeof socket.bytesRead === 'number') {
-      Object.assign(probe, { bytesBefore: socket.bytesRead, ordinal: this.#sockets.get(socket), idleMs: a?.maxGapMs, socket });
+      Object.assign(probe, { bytesBefore: socket.bytesRead, idleMs: a?.maxGapMs, socket });
     }
     // A probed fetch marks its end itself (#fetchInto's finally); anything else (a manifest: one
     // small response) is taken to end a round trip after it went out.
@@ -248,7 +243,7 @@ export class OriginClient {
         connect(opts, (err, socket) => {
           if (err === null) {
             this.rtt.add('connect', performance.now() - t0, Date.now());
-            if (socket !== null && typeof socket === 'object') this.#sockets.set(socket, ++this.#opened);
+            if (socket !== null && typeof socket === 'object') this.#sockets.add(socket);
           }
           cb(err, socket as never);
         });
@@ -392,7 +387,7 @@ export class OriginClient {
     // Two fetches of one path at once (not coalesced: a cache entry replaced): the later probe
     // replaces the earlier in the map, and the earlier fetch reports no connection.
     const sent = `${this.#basePath}${path}`;
-    const probe: ConnectionProbe = { t0, burstBytes: undefined, burstAtMs: undefined, bytesBefore: undefined, ordinal: undefined, idleMs: undefined, socket: undefined };
+    const probe: ConnectionProbe = { t0, burstBytes: undefined, burstAtMs: undefined, bytesBefore: undefined, idleMs: undefined, socket: undefined };
     this.#probes.set(sent, probe);
     let ttfb: number | undefined;
     let status: number | undefined;
@@ -608,7 +603,6 @@ export class OriginClient {
       origin: this.name, path, kind, outcome, status, bytes, ttfbMs, totalMs: performance.now() - t0, parts,
       ...(meanFlows === undefined ? {} : { meanFlows }),
       ...(probe?.bytesBefore === undefined ? {} : { connectionBytesBefore: probe.bytesBefore }),
-      ...(probe?.ordinal === undefined ? {} : { connectionOrdinal: probe.ordinal }),
       ...(probe?.idleMs === undefined ? {} : { connectionIdleMs: probe.idleMs }),
       ...(probe?.burstAtMs === undefined ? {} : { burstBytes: probe.burstBytes, burstMs: probe.burstAtMs - probe.t0 }),
     });
