@@ -49,7 +49,7 @@ const OPTIONS = {
 };
 /** The stream `--backhaul` plays unless told otherwise (Table I: 12.2 MB segments of 2 s). */
 const BACKHAUL_STREAM = '50M-2s';
-/** The edge's own limit on x (createEdgeConfig accepts hold 0..20). */
+/** The edge's own limit on x (createEdgeConfig accepts 0..100; the demo stops at 20). */
 const MAX_HOLD = 20;
 /** Backhaul RTTs the emulation is meant for (the paper's go to 224 ms; a satellite hop ~600 ms). */
 const MAX_BACKHAUL_MS = 2000;

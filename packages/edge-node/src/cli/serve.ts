@@ -20,7 +20,7 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
   --role edge|parent      edge (default, holds) or parent: a tier between edges and the origin
                           that prefetches and fans out but never holds
   --max-hold N            cap on x and on parallel origin connections per stream (default 4)
-  --hold-parts N          low-latency streams (LL-HLS parts, LL-DASH chunks): hold the newest N
+  --hold-parts N|auto     low-latency streams (LL-HLS parts, LL-DASH chunks): hold the newest N
                           parts instead of whole segments; the edge answers blocking reloads and
                           delta updates itself (0 = LL through the edge, nothing held;
                           auto = N per stream from the part model, rising only)

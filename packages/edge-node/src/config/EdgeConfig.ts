@@ -60,7 +60,7 @@ export interface EdgeConfig {
    * answered by the edge). Undefined (default): LL streams are held in whole segments like any
    * other (LL-HLS stripped when x ≥ 1). Non-LL streams are unaffected. 'auto': N per stream from
    * the part model (core decidePartHold: backhaul RTT, part length, bitrate, defaultRanMbps),
-   * rising only, at most `maxHoldParts`.
+   * rising only, at most `maxHold`.
    */
   holdParts: number | 'auto' | undefined;
   /**

@@ -35,5 +35,7 @@ export type EdgeErrorCode =
   | 'ERR_EDGE_BLOCKING_TIMEOUT'
   /** A stream already has maxBlockedPerStream blocking reloads parked: 503. */
   | 'ERR_EDGE_BLOCKED_FULL'
+  /** `/_ethle/timeline?stream=` names a stream that has not been played through this edge: 404. */
+  | 'ERR_EDGE_TIMELINE_UNKNOWN_STREAM'
   /** The edge was closed while the operation was pending. */
   | 'ERR_EDGE_CLOSED';

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
 import { isEdgeError, type EdgeError } from '../errors/EdgeError.js';
+import type { EdgeErrorCode } from '../errors/EdgeErrorCode.js';
 import { CORS, HEADERS, NO_CORS } from '../http/HEADERS.js';
 import type { RequestTarget } from '../http/parseTarget.js';
 import { retryAfterFor, sendError, statusFor } from '../http/sendError.js';
@@ -255,7 +256,7 @@ export function createManifestHandler(ctx: EdgeContext) {
     return d.n;
   }
 
-  function refuse(res: ServerResponse, status: number, message: string, code: string, retryAfter?: string): void {
+  function refuse(res: ServerResponse, status: number, message: string, code: EdgeErrorCode, retryAfter?: string): void {
     metrics.countRequest('manifest', status);
     sendError(res, status, message, code, retryAfter);
   }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { EdgeError } from '../errors/EdgeError.js';
+import type { EdgeErrorCode } from '../errors/EdgeErrorCode.js';
 import { HEADERS } from './HEADERS.js';
 
 /**
@@ -27,13 +28,15 @@ export function statusFor(e: EdgeError): number {
       return 503;
     case 'ERR_EDGE_BLOCKING_BAD_REQUEST':
       return 400;
+    case 'ERR_EDGE_TIMELINE_UNKNOWN_STREAM':
+      return 404;
     default:
       return 502;
   }
 }
 
 /** A short plain-text error; never a body that could pass for media. */
-export function sendError(res: ServerResponse, status: number, message: string, code?: string, retryAfter?: string): void {
+export function sendError(res: ServerResponse, status: number, message: string, code?: EdgeErrorCode, retryAfter?: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
