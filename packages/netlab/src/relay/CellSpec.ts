@@ -11,7 +11,7 @@ export interface CellSpec {
   mode: 'shared' | 'per-user';
 }
 
-/** Users a cell may have: one client address each in the RAN's /24, and one relay timer each. */
+/** Users a cell may have: one client address each in the RAN's /24. */
 export const MAX_CELL_USERS = 200;
 
 /**
