@@ -83,6 +83,26 @@ describe('matrixProgress: what of the paper matrix is run, and the commands for 
     expect(p.done).toBe(0);
   });
 
+  it('a cell still short of repeats lists its invalid attempts and why; a complete one does not', () => {
+    const p = matrixProgress(
+      [
+        row({ stream: '50M-2s', rtt: 137, repeat: 1, invalid: 'relay late: backhaul up p99 1.95 ms (max 9.6 ms)' }),
+        row({ stream: '50M-2s', rtt: 137, repeat: 1, invalid: 'relay late: ran down p99 1.18 ms' }),
+        row({ stream: '50M-2s', rtt: 137, repeat: 2 }),
+        // complete despite an invalid attempt: not listed
+        ...[1, 2, 3].map((k) => row({ stream: '15M-2s', rtt: 224, scheme: 'auto', repeat: k })),
+        row({ stream: '15M-2s', rtt: 224, scheme: 'auto', repeat: 2, invalid: 'relay late: x' }),
+        // another RAN's invalid run is not the matrix cell's attempt
+        row({ stream: '15M-2s', rtt: 137, repeat: 1, invalid: 'relay late', cell: '15M-2s @ 137 ms, lte-a-loss [virtual]' }),
+      ],
+      SMALL,
+    );
+    expect(p.invalidAttempts).toEqual([{ receiver: 'virtual', rttMs: 137, stream: '50M-2s', scheme: 'e2e', valid: 1, invalid: 2, reasons: ['relay late'] }]);
+    const md = matrixProgressMarkdown(p);
+    expect(md).toContain('| virtual | 137 | 50M-2s | e2e | 1 | 2 | relay late |');
+    expect(matrixProgressMarkdown(matrixProgress([], SMALL))).not.toContain('invalid attempts');
+  });
+
   it('the paper matrix: 480 virtual runs and a Chromium subset of 48; Markdown says what is left', () => {
     const p = matrixProgress([row({ receiver: 'chromium', scheme: 'auto' })]);
     expect(p.byReceiver).toEqual({ virtual: { done: 0, total: 480 }, chromium: { done: 1, total: 48 } });

@@ -32,6 +32,12 @@ export interface MatrixProgress {
   byReceiver: Record<string, { done: number; total: number }>;
   /** What is missing, as commands that run exactly it (the fewest this grouping finds). */
   commands: string[];
+  /**
+   * Cells × schemes still short of repeats that were already tried and came out invalid (the
+   * relays' timing or the box, not the scheme): running them again on the same machine may not
+   * help, so they are listed with their attempts.
+   */
+  invalidAttempts: Array<{ receiver: string; rttMs: number; stream: string; scheme: string; valid: number; invalid: number; reasons: string[] }>;
 }
 
 /**
@@ -40,11 +46,17 @@ export interface MatrixProgress {
  */
 export function matrixProgress(rows: readonly RunRow[], spec: MatrixSpec = PAPER_MATRIX): MatrixProgress {
   const have = new Set<string>();
+  // receiver|rtt|stream|scheme → the invalid marks of its plain-cell runs
+  const invalidBy = new Map<string, string[]>();
   for (const r of rows) {
-    if (r.invalid || r.repeat === null || r.rttMs === null) continue;
+    if (r.repeat === null || r.rttMs === null) continue;
     if (r.cell !== `${r.stream} @ ${r.rttMs} ms [${r.receiver}]`) continue;
-    have.add(key(r.receiver, r.rttMs, r.stream, r.scheme, r.repeat));
+    if (r.invalid) {
+      const k = `${r.receiver}|${r.rttMs}|${r.stream}|${r.scheme}`;
+      invalidBy.set(k, [...(invalidBy.get(k) ?? []), r.invalid]);
+    } else have.add(key(r.receiver, r.rttMs, r.stream, r.scheme, r.repeat));
   }
+  const invalidAttempts: MatrixProgress['invalidAttempts'] = [];
   let done = 0;
   let total = 0;
   const byReceiver: MatrixProgress['byReceiver'] = {};
@@ -61,14 +73,24 @@ export function matrixProgress(rows: readonly RunRow[], spec: MatrixSpec = PAPER
             else lacking.push(k);
           }
           mine.total += repeats;
-          if (lacking.length > 0) missing.push({ receiver, rtt, scheme, repeats: lacking, stream });
+          if (lacking.length > 0) {
+            missing.push({ receiver, rtt, scheme, repeats: lacking, stream });
+            const marks = invalidBy.get(`${receiver}|${rtt}|${stream}|${scheme}`);
+            if (marks) invalidAttempts.push({ receiver, rttMs: rtt, stream, scheme, valid: repeats - lacking.length, invalid: marks.length, reasons: [...new Set(marks.map(reasonOf))] });
+          }
         }
       }
     }
     done += mine.done;
     total += mine.total;
   }
-  return { done, total, byReceiver, commands: commandsFor(missing, spec) };
+  return { done, total, byReceiver, commands: commandsFor(missing, spec), invalidAttempts };
+}
+
+/** The kind of an invalid mark without its figures: `relay late: ran up p99 1.53 ms (…)` → `relay late`. */
+function reasonOf(mark: string): string {
+  const colon = mark.indexOf(':');
+  return (colon > 0 ? mark.slice(0, colon) : mark).trim();
 }
 
 function key(receiver: string, rtt: number, stream: string, scheme: string, repeat: number): string {
@@ -144,5 +166,15 @@ export function matrixProgressMarkdown(p: MatrixProgress): string {
     '',
   ];
   if (p.commands.length > 0) lines.push('```sh', ...p.commands, '```', '');
+  if (p.invalidAttempts.length > 0) {
+    lines.push(
+      'Of those, already tried and invalid (on the machine that ran them; another may run them valid):',
+      '',
+      '| receiver | RTT (ms) | stream | scheme | valid | invalid attempts | why |',
+      '|---|---|---|---|---|---|---|',
+      ...p.invalidAttempts.map((a) => `| ${a.receiver} | ${a.rttMs} | ${a.stream} | ${a.scheme} | ${a.valid} | ${a.invalid} | ${a.reasons.join('; ')} |`),
+      '',
+    );
+  }
   return lines.join('\n');
 }
