@@ -168,9 +168,9 @@ export function matrixProgressMarkdown(p: MatrixProgress): string {
   if (p.commands.length > 0) lines.push('```sh', ...p.commands, '```', '');
   if (p.invalidAttempts.length > 0) {
     lines.push(
-      'Of those, already tried and invalid (on the machine that ran them; another may run them valid):',
+      'Of those, already run and invalid (on the machine that ran them; another may run them valid; a repeat run twice is on record once, its latest):',
       '',
-      '| receiver | RTT (ms) | stream | scheme | valid | invalid attempts | why |',
+      '| receiver | RTT (ms) | stream | scheme | valid | invalid on record | why |',
       '|---|---|---|---|---|---|---|',
       ...p.invalidAttempts.map((a) => `| ${a.receiver} | ${a.rttMs} | ${a.stream} | ${a.scheme} | ${a.valid} | ${a.invalid} | ${a.reasons.join('; ')} |`),
       '',
