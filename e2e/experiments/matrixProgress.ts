@@ -52,7 +52,7 @@ export function matrixProgress(rows: readonly RunRow[], spec: MatrixSpec = PAPER
     if (r.repeat === null || r.rttMs === null) continue;
     if (r.cell !== `${r.stream} @ ${r.rttMs} ms [${r.receiver}]`) continue;
     if (r.invalid) {
-      const k = `${r.receiver}|${r.rttMs}|${r.stream}|${r.scheme}`;
+      const k = cellKey(r.receiver, r.rttMs, r.stream, r.scheme);
       invalidBy.set(k, [...(invalidBy.get(k) ?? []), r.invalid]);
     } else have.add(key(r.receiver, r.rttMs, r.stream, r.scheme, r.repeat));
   }
@@ -75,7 +75,7 @@ export function matrixProgress(rows: readonly RunRow[], spec: MatrixSpec = PAPER
           mine.total += repeats;
           if (lacking.length > 0) {
             missing.push({ receiver, rtt, scheme, repeats: lacking, stream });
-            const marks = invalidBy.get(`${receiver}|${rtt}|${stream}|${scheme}`);
+            const marks = invalidBy.get(cellKey(receiver, rtt, stream, scheme));
             if (marks) invalidAttempts.push({ receiver, rttMs: rtt, stream, scheme, valid: repeats - lacking.length, invalid: marks.length, reasons: [...new Set(marks.map(reasonOf))] });
           }
         }
@@ -93,8 +93,12 @@ function reasonOf(mark: string): string {
   return (colon > 0 ? mark.slice(0, colon) : mark).trim();
 }
 
+function cellKey(receiver: string, rtt: number, stream: string, scheme: string): string {
+  return `${receiver}|${rtt}|${stream}|${scheme}`;
+}
+
 function key(receiver: string, rtt: number, stream: string, scheme: string, repeat: number): string {
-  return `${receiver}|${rtt}|${stream}|${scheme}|${repeat}`;
+  return `${cellKey(receiver, rtt, stream, scheme)}|${repeat}`;
 }
 
 /**

@@ -429,14 +429,14 @@ export class OriginClient {
     const storable = isStorable(res.headers);
     if (expected !== undefined && storable) this.#admit(path, entry, expected, kind);
     entry.setHeaders(keptHeaders(res.headers), expected);
-    const burst = probe === undefined ? Number.POSITIVE_INFINITY : Math.min(BURST_BYTES, Math.floor((expected ?? 2 * BURST_BYTES) / 2));
+    const burst = Math.min(BURST_BYTES, Math.floor((expected ?? 2 * BURST_BYTES) / 2));
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       if (expected !== undefined && entry.bytes + chunk.length > expected) {
         res.body.destroy();
         throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `origin sent more than Content-Length for ${path}`, { path });
       }
       entry.push(chunk);
-      if (entry.bytes >= burst && probe!.burstAtMs === undefined) Object.assign(probe!, { burstBytes: burst, burstAtMs: performance.now() });
+      if (probe !== undefined && probe.burstAtMs === undefined && entry.bytes >= burst) Object.assign(probe, { burstBytes: burst, burstAtMs: performance.now() });
     }
     this.#finish(path, entry, expected, storable, kind);
   }
