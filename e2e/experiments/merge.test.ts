@@ -233,6 +233,17 @@ describe('runs.csv as a merge input (shards merged in earlier sessions)', () => 
     expect(next.runs.map((r) => r.source)).toEqual(['session1', 'session1', 'session1', 'session2', 'session1']);
   });
 
+  it('runs.csv keeps milliseconds, so a re-merge does not move an interval (two decimals did: ±0.08 → ±0.13)', () => {
+    const first = mergeRuns([
+      { run: run({ id: 'c1', scheme: 'e2e', startupS: 1.004, latencyS: 9.5 }), source: 's' },
+      { run: run({ id: 'c2', scheme: 'e2e', startupS: 1.016, latencyS: 9.5 }), source: 's' },
+    ]);
+    expect(first.summary[0]!.startup_s).toBe('1.01±0.08');
+    expect(first.runs.map((r) => [r.startup_s, r.latency_s])).toEqual([['1.004', '9.50'], ['1.016', '9.50']]);
+    const again = mergeRows(readRunsCsv(toCsv(RUNS_COLUMNS, first.runs), 'runs.csv'));
+    expect(again.summary).toEqual(first.summary);
+  });
+
   it('an older runs.csv without the newer columns still reads; a CSV that is not runs.csv is refused', () => {
     const rows = readRunsCsv('id,cell,rtt_ms,stream,scheme,receiver,repeat,startup_s,buffering_s,stalls,latency_s,x,hold_s,invalid,source\nr1,15M-2s @ 224 ms [virtual],224,15M-2s,auto,virtual,1,3.10,0.00,0,9.50,2,4.00,,old\n', 'old.csv');
     expect(rows).toEqual([expect.objectContaining({ id: 'r1', rttMs: 224, x: 2, holdS: 4, cpuPressure: null, startedAt: '', source: 'old' })]);

@@ -209,7 +209,10 @@ export function mergeRows(rows: RunRow[]) {
     });
     counts.push({ cell: r0.cell, scheme: r0.scheme, total: g.length, valid: valid.length, invalid: g.length - valid.length });
   }
-  const f = (v: number | null, digits = 2) => (v === null ? '' : v.toFixed(digits));
+  // Runs are kept to the millisecond (the run files' own precision) so that a later merge, which
+  // reads this file back, computes the same means and intervals; a trailing third zero is dropped so
+  // the rows written at two decimals before stay byte-identical.
+  const f = (v: number | null) => (v === null ? '' : v.toFixed(3).replace(/(\.\d\d)0$/, '$1'));
   const runs = all.map((r) => ({
     id: r.id,
     cell: r.cell,
@@ -224,7 +227,7 @@ export function mergeRows(rows: RunRow[]) {
     latency_s: f(r.latencyS),
     x: r.x ?? '',
     hold_s: f(r.holdS),
-    cpu_pressure: f(r.cpuPressure, 3),
+    cpu_pressure: r.cpuPressure === null ? '' : r.cpuPressure.toFixed(3),
     started_at: r.startedAt,
     invalid: r.invalid,
     source: r.source,
