@@ -17,6 +17,7 @@ for (const s of matrixFromEnv()) {
         `latency ${r.latency.current?.toFixed(1) ?? '–'} s, hold ${r.holdSeconds} s, x ${run.edge?.x ?? '–'}` +
         (run.scale && run.scale.receivers > 1 ? `, ${run.scale.played}/${run.scale.receivers} played, origin ${run.scale.originFetchesPerSegment?.toFixed(2)} fetches/segment, backhaul ${run.scale.backhaulMbps.mean.toFixed(0)} Mbit/s` : '') +
         (run.box?.cpuPressure !== undefined ? `, CPU pressure ${(run.box.cpuPressure * 100).toFixed(0)} %` : '') +
+        (run.box?.cpuSteal !== undefined ? `, steal ${(run.box.cpuSteal * 100).toFixed(1)} %` : '') +
         (run.invalid ? ` — INVALID (${run.invalid})` : ''),
     );
   });

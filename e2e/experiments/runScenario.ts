@@ -2,7 +2,7 @@ import { createWriteStream, existsSync, readFileSync, mkdirSync, writeFileSync }
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserType } from '@playwright/test';
-import { backhaul, createTestbed, hashUnit, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, rotateTrace, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
+import { backhaul, cpuStealMeter, createTestbed, hashUnit, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, rotateTrace, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { edgeHoldArgs, holdArg } from './paperHoldX.js';
@@ -65,8 +65,12 @@ function traceSpec(file: string, seed: number): LinkSpec {
 export type ExperimentRun = RunResult & {
   links?: Record<'ran' | 'backhaul', Record<'up' | 'down', { lateness: LatenessSummary }>>;
   invalid?: string;
-  /** How busy the box was while the receivers played: the share of time some task waited for a CPU (PSI). */
-  box?: { cpuPressure?: number };
+  /**
+   * How busy the box was while the receivers played: the share of time some task waited for a CPU
+   * (PSI), and the share of CPU time the hypervisor stole (/proc/stat), which no priority inside the
+   * machine protects the relays from.
+   */
+  box?: { cpuPressure?: number; cpuSteal?: number };
   receivers?: ReceiverFigures[];
   scale?: ScaleFigures;
 };
@@ -160,6 +164,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const bytesBefore = (await tb.stats()).backhaul.down.bytes;
     const t0 = performance.now();
     const pressure = cpuPressureMeter();
+    const stealSince = cpuStealMeter();
     let outcomes: VirtualOutcome[];
     if (s.receiver === 'virtual') {
       const forward = forwardBufferSeconds(spec.segmentBytes, spec.segmentSeconds);
@@ -180,6 +185,8 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     }
     sampler.stop();
     const cpuPressure = pressure();
+    const cpuSteal = stealSince();
+    const box = { ...(cpuPressure !== undefined ? { cpuPressure } : {}), ...(cpuSteal !== undefined ? { cpuSteal } : {}) };
     const playedS = (performance.now() - t0) / 1000;
     const first = outcomes.find((o): o is Extract<VirtualOutcome, { run: RunResult }> => 'run' in o);
     if (!first) throw new Error(`no receiver played: ${outcomes.map((o) => ('error' in o ? o.error : '')).join('; ')}`);
@@ -212,7 +219,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(s.backhaulLossPct ? { backhaulLossPct: s.backhaulLossPct } : {}),
       },
       report,
-      ...(cpuPressure !== undefined ? { box: { cpuPressure } } : {}),
+      ...(Object.keys(box).length > 0 ? { box } : {}),
       edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, k]) => a + k, 0) / segs.length : undefined },
     };
     let redirects: number | undefined;
@@ -252,7 +259,8 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       backhaul: { up: counters(linkStats.backhaul.up), down: counters(linkStats.backhaul.down) },
     };
     const late = relayTimingProblems(linkStats);
-    if (late.length > 0) run.invalid = `relay late: ${late.join('; ')}`;
+    // The steal goes with the verdict: a late run on a stealing host measured the host.
+    if (late.length > 0) run.invalid = `relay late: ${late.join('; ')}${cpuSteal !== undefined ? ` (CPU steal ${(cpuSteal * 100).toFixed(1)} %)` : ''}`;
     run.scenario.hold = Math.round(report.holdSeconds / spec.segmentSeconds);
     const figures = scaleFigures({
       outcomes,

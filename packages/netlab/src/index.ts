@@ -14,6 +14,6 @@ export { makeRealtime, type RealtimeOptions } from './testbed/makeRealtime.js';
 export { NetlabError, type NetlabErrorCode } from './errors/NetlabError.js';
 export { relayTimingProblems, LATE_P99_LIMIT_MS } from './relay/relayTimingProblems.js';
 export { startCpuHogs } from './validate/startCpuHogs.js';
-export { readCpuTimes, stealShare, type CpuTimes } from './validate/cpuSteal.js';
+export { cpuStealMeter, cpuTicks } from './validate/cpuSteal.js';
 export { CellShaper, userOf } from './relay/CellShaper.js';
 export { userSeed, MAX_CELL_USERS, type CellSpec } from './relay/CellSpec.js';

@@ -1,7 +1,7 @@
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { once } from 'node:events';
-import { backhaul, createTestbed, readCpuTimes, relayTimingProblems, startCpuHogs, stealShare, symmetric, type Testbed } from '@ethle/netlab';
+import { backhaul, cpuStealMeter, createTestbed, relayTimingProblems, startCpuHogs, symmetric, type Testbed } from '@ethle/netlab';
 import { availableParallelism } from 'node:os';
 import { modelHold } from '@ethle/core';
 import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
@@ -142,9 +142,9 @@ d('testbed under CPU load: the links keep their timing (relays and socats at rea
     const tb = await createTestbed({ ran: symmetric({ delayMs: 0.5 }), backhaul: backhaul(20, 112) });
     try {
       const stop = await startBulkServer(tb, 'origin', 9000, probe);
-      const cpu0 = readCpuTimes();
+      const stealSince = cpuStealMeter();
       const r = await transfer(tb, 'edge', tb.hosts.origin.ip, 56e6, 9000, probe);
-      const steal = stealShare(cpu0, readCpuTimes());
+      const steal = stealSince() ?? 0;
       stop();
       const t1 = timeToFraction(r, 0.3);
       const wire = ((r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448);
