@@ -37,14 +37,25 @@ for (const scheme of ['e2e', 'auto']) {
   });
 }
 
-test('E2E starts later than auto (split TCP; the start segment prefetched as parallel ranges)', () => {
+test('auto starts no later than E2E: the edge was already fetching the start segment when the player asked', () => {
   // Same cell, same repeat: both runs saw the same radio (the seeded cell load), so this compares the
-  // schemes. Paper Table II, Japan 15M-2s: E2E 14.5 s vs hold-2 4.7 s. Here (BBR, 60 s runs):
-  // E2E 3.4–4.6 s; auto 2.8 s once the edge knows x from EXT-X-BITRATE and fetches the start
-  // segment as parallel ranges on a warm connection (4.3–4.8 s before).
+  // schemes. Paper Table II, Japan 15M-2s: E2E 14.5 s vs hold-2 4.7 s, from a cubic origin's cold
+  // slow start. Against this testbed's BBR origin E2E starts fast too (docs/experiments/paper-matrix/
+  // runs.csv, this cell): Chromium r1 E2E 2.84 s, auto 2.81 s; virtual receivers, five repeats,
+  // E2E 2.89–2.98 s, auto 2.51–2.67 s. A CI run of this test saw 2.86 vs 2.93 s. One Chromium run
+  // each cannot order the schemes at that spread, so the test asserts what holds every run and
+  // breaks with the mechanism:
   test.skip(runs.e2e === undefined || runs.auto === undefined, 'needs both runs above');
   const e2e = runs.e2e!.report.startupMs!;
   const auto = runs.auto!.report.startupMs!;
   console.log(`startup: e2e ${e2e.toFixed(0)} ms, auto ${auto.toFixed(0)} ms`);
-  expect(e2e).toBeGreaterThan(auto);
+  // - the edge plans the start segment before any receiver asks (LiveStream: the first fetch of a
+  //   plan with no receiver yet, as parallel ranges), so the player's first media request finds it
+  //   on its way (coalesced) or there (hit), never a miss the player waits a whole backhaul fetch for;
+  const first = runs.auto!.edge?.segmentRequests?.find((r) => !/init\.(mp4|m4s)$/.test(r.path));
+  expect(first, 'the player asked the edge for a media segment').toBeDefined();
+  expect(first!.result, `${first!.path} at ${first!.atS} s`).not.toBe('miss');
+  // - holding costs no startup: the held manifest still lists the start segment. Half a second is
+  //   more than the spread above; a player made to wait for a held segment waits l_seg (2 s).
+  expect(auto).toBeLessThan(e2e + 500);
 });
