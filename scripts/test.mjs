@@ -29,6 +29,9 @@ if (want('typecheck')) {
   // The Playwright tests and experiments: Playwright only strips their types, so check them here.
   if (run('typecheck e2e', 'npx', ['tsc', '-p', 'e2e/tsconfig.json']) !== 0) failed += 1;
   else passed += 1;
+  // Unit tests, benchmarks and measuring scripts: vitest and tsx only strip their types too.
+  if (run('typecheck tests, benches, scripts', 'npx', ['tsc', '-p', 'tsconfig.check.json']) !== 0) failed += 1;
+  else passed += 1;
 }
 
 if (want('unit')) {

@@ -51,7 +51,7 @@ async function receiver(i: number): Promise<void> {
     try {
       const res = await request(base, { dispatcher, headers: { 'cmcd-session': `sid="r${i}"` } });
       const text = await res.body.text();
-      const uris = text.match(URI_LINE) ?? [];
+      const uris: string[] = text.match(URI_LINE) ?? [];
       // Start three segments from the (held) live edge, like hls.js, then follow along.
       const start = last === '' ? Math.max(0, uris.length - 3) : uris.indexOf(last) + 1;
       for (const uri of uris.slice(start > 0 ? start : uris.length - 1)) {

@@ -88,7 +88,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           await new Promise((r) => setTimeout(r, 1000));
           continue;
         }
-        const uris = text.match(URI_LINE) ?? [];
+        const uris: string[] = text.match(URI_LINE) ?? [];
         const start = last === '' ? Math.max(0, uris.length - 3) : uris.indexOf(last) + 1;
         for (const uri of uris.slice(start > 0 ? start : uris.length - 1)) {
           if (stop) break;

@@ -120,7 +120,7 @@ describe('with the live origin', () => {
           }
         }),
       );
-      const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { fetches: Record<string, number> };
+      const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { requests: Record<string, number> };
       const segs = Object.entries(stats.requests).filter(([p]) => p.startsWith(`/live/${STREAM}/ts/`) && !p.endsWith('.m3u8'));
       // Segments produced during the 7 s (the ones before may already be cached from other tests).
       expect(segs.length).toBeGreaterThanOrEqual(3);

@@ -29,13 +29,13 @@ s3.ts
     expect(view.leftAbsolute).toEqual(['https://cdn.example/live/a/s2.ts']);
     expect(view.segments(Date.now()).map((s) => s.path)).toEqual(['/live/a/s1.ts', '/live/a/s3.ts']);
     // Three 2 s segments, target 2 s: holding one would list less than 3 target durations.
-    expect(view.hold(1, undefined)).toMatchObject({ holdSegments: 0, holdSeconds: 0, reason: 'short-window' });
+    expect(view.hold(1, undefined, Date.now())).toMatchObject({ holdSegments: 0, holdSeconds: 0, reason: 'short-window' });
   });
 
   it('DASH: a live SegmentList MPD loads and is served unheld with the reason', () => {
     const text = `<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="${astIso(Date.now() - 60_000)}"><Period id="p" start="PT0S"><AdaptationSet mimeType="video/mp4"><Representation id="v" bandwidth="1"><SegmentList timescale="1000" duration="2000"><SegmentURL media="http://origin.example:8081/live/v/1.m4s"/></SegmentList></Representation></AdaptationSet></Period></MPD>`;
     const view = loadManifest(text, opts('/live/manifest.mpd'));
-    const held = view.hold(2, 'tok');
+    const held = view.hold(2, 'tok', Date.now());
     expect(held).toMatchObject({ holdSegments: 0, holdSeconds: 0, reason: 'segment-list' });
     expect(held.text).toContain('<SegmentURL media="v/1.m4s?ethle_session=tok"/>');
   });

@@ -18,7 +18,7 @@ function run(scheme: string, repeat: number, o: { startupMs: number; stallMs: nu
         { at: t0, trueLatency: o.latency - 1, edgeDistance: null },
         { at: t0 + 2000, trueLatency: o.latency, edgeDistance: null },
       ],
-      segments: { count: o.mbps.length, bytes: 0, list: o.mbps.map((m, i) => ({ kind: 'media', requestStart: t0 + i, lastByte: t0 + i + 1, bytes: 1, throughputBps: m * 1e6 })) },
+      segments: { count: o.mbps.length, bytes: 0, list: o.mbps.map((m, i) => ({ kind: 'media', url: `/live/s/${i}.m4s`, requestStart: t0 + i, lastByte: t0 + i + 1, bytes: 1, throughputBps: m * 1e6 })) },
     },
   };
 }

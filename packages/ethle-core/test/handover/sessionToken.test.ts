@@ -4,7 +4,7 @@ import { EthleError, fromBase64url, HoldPolicy, PolicyGroups, SESSION_TOKEN_MAX_
 // The MAC is injected: here WebCrypto's HMAC-SHA256 (what a service worker has), async.
 const webCryptoMac = async (secret: string): Promise<SessionMac> => {
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return async (data) => new Uint8Array(await crypto.subtle.sign('HMAC', key, data));
+  return async (data) => new Uint8Array(await crypto.subtle.sign('HMAC', key, new Uint8Array(data)));
 };
 
 const claims: SessionClaims = { sid: 'k3Jq9fX2', stream: streamTag('origin/live/a/index.m3u8'), group: 'hold-x', x: 3, requests: 12, radioBps: 8_500_000, issuer: 'edge-a', expiresAt: 2_000_000_000 };

@@ -32,7 +32,7 @@ describe('HoldPolicy', () => {
     // A default estimate is no evidence: never a redirect however often.
     const r = new HoldPolicy(config);
     const dflt = chooseRadioEstimate({ segmentBytes: 3.7e6, segmentsDownloaded: 0, defaultBps: 5e6 });
-    for (let i = 0; i < 5; i++) expect(r.receiver(ctx, 'b', dflt, i).kind).toBe('hold');
+    for (let i = 0; i < 5; i++) expect(r.receiver(ctx, 'b', dflt, i)?.kind).toBe('hold');
   });
 
   it('x both ways: a slow steady sample raises it at once, a recovered rate lowers it after the dwell, never below the model', () => {
