@@ -12,7 +12,8 @@ export default defineConfig({
   testDir: './tests',
   timeout: 180_000,
   // Two browser specs at a time: most of them wait on live media (a segment every 2 s), not on the
-  // CPU. `npm test` runs the `netlab` project after the `browser` one, alone (scripts/test.mjs).
+  // CPU. `npm test` runs the `netlab` project after the `browser` one, alone (scripts/test.mjs);
+  // by hand, pass `--project browser` or `--project netlab`, as a bare run mixes the two.
   workers: 2,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: process.env.ETHLE_PW_JSON ?? '../test-results/playwright.json' }]],
