@@ -34,27 +34,36 @@ if (want('typecheck')) {
   else passed += 1;
 }
 
+/**
+ * Runs a stage that writes a JSON report to `file` and adds its counts. The report is removed
+ * first, so a stage that dies before writing one counts as a failure, not as the last run's result.
+ */
+function stage(label, cmd, args, file, tally, env) {
+  rmSync(file, { force: true });
+  run(label, cmd, args, env);
+  if (existsSync(file)) tally(JSON.parse(readFileSync(file, 'utf8')));
+  else failed += 1;
+}
+const vitestTally = (r) => {
+  passed += r.numPassedTests ?? 0;
+  failed += r.numFailedTests ?? 0;
+  if (!r.success && (r.numFailedTests ?? 0) === 0) failed += 1; // a suite that failed to load
+};
+const playwrightTally = (r) => {
+  const s = r.stats ?? {};
+  passed += (s.expected ?? 0) + (s.flaky ?? 0);
+  failed += s.unexpected ?? 0;
+};
+
 if (want('unit')) {
   const file = join(out, 'vitest.json');
-  run('unit + integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`]);
-  if (existsSync(file)) {
-    const r = JSON.parse(readFileSync(file, 'utf8'));
-    passed += r.numPassedTests ?? 0;
-    failed += r.numFailedTests ?? 0;
-    if (!r.success && (r.numFailedTests ?? 0) === 0) failed += 1; // a suite that failed to load
-  } else failed += 1;
+  stage('unit + integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally);
 }
 
 if (want('netlab')) {
   // Real kernel TCP through namespaces and the user-space relay: alone, so timings are not starved.
   const file = join(out, 'vitest-netlab.json');
-  run('real-TCP link tests (netlab, alone)', 'npx', ['vitest', 'run', 'packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`], { ETHLE_NETLAB_TESTS: '1' });
-  if (existsSync(file)) {
-    const r = JSON.parse(readFileSync(file, 'utf8'));
-    passed += r.numPassedTests ?? 0;
-    failed += r.numFailedTests ?? 0;
-    if (!r.success && (r.numFailedTests ?? 0) === 0) failed += 1;
-  } else failed += 1;
+  stage('real-TCP link tests (netlab, alone)', 'npx', ['vitest', 'run', 'packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_NETLAB_TESTS: '1' });
 }
 
 const hasSpecs = existsSync(join(root, 'e2e/tests')) && readdirSync(join(root, 'e2e/tests')).some((f) => f.endsWith('.spec.ts'));
@@ -63,13 +72,7 @@ if (want('e2e') && hasSpecs) {
   // user-space relays) alone, so no other Chromium competes with the relays for the two cores.
   for (const project of ['browser', 'netlab']) {
     const file = join(out, `playwright-${project}.json`);
-    rmSync(file, { force: true });
-    run(`browser + end-to-end (Playwright, Debian Chromium): ${project}`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', project], { ETHLE_PW_JSON: file });
-    if (existsSync(file)) {
-      const s = JSON.parse(readFileSync(file, 'utf8')).stats ?? {};
-      passed += (s.expected ?? 0) + (s.flaky ?? 0);
-      failed += s.unexpected ?? 0;
-    } else failed += 1;
+    stage(`browser + end-to-end (Playwright, Debian Chromium): ${project}`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', project], file, playwrightTally, { ETHLE_PW_JSON: file });
   }
 }
 

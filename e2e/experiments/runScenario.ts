@@ -2,7 +2,7 @@ import { createWriteStream, existsSync, readFileSync, mkdirSync, writeFileSync }
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserType } from '@playwright/test';
-import { backhaul, cpuStealMeter, createTestbed, hashUnit, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, rotateTrace, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
+import { backhaul, cpuPressureMeter, cpuStealMeter, createTestbed, hashUnit, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, rotateTrace, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { edgeHoldArgs, holdArg } from './paperHoldX.js';
@@ -12,7 +12,6 @@ import { playVirtualInTestbed, type VirtualOutcome } from './playVirtualInTestbe
 import { scaleFigures, type ReceiverFigures, type ScaleFigures } from './scaleFigures.js';
 import { joinOffsetsMs, scenarioId, type Scenario } from './Scenario.js';
 import { fetchIn, metric, metricSum, waitForLine } from './testbedIo.js';
-import { cpuPressureMeter } from './cpuPressure.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ORIGIN_BIN = join(root, 'packages/live-origin/bin/ethle-origin.js');

@@ -15,5 +15,6 @@ export { NetlabError, type NetlabErrorCode } from './errors/NetlabError.js';
 export { relayTimingProblems, LATE_P99_LIMIT_MS } from './relay/relayTimingProblems.js';
 export { startCpuHogs } from './validate/startCpuHogs.js';
 export { cpuStealMeter, cpuTicks } from './validate/cpuSteal.js';
+export { cpuPressureMeter, cpuPressureTotalUs } from './validate/cpuPressure.js';
 export { CellShaper, userOf } from './relay/CellShaper.js';
 export { userSeed, MAX_CELL_USERS, type CellSpec } from './relay/CellSpec.js';

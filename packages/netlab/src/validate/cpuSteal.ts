@@ -19,7 +19,7 @@ export function cpuTicks(read: () => string = () => readFileSync('/proc/stat', '
 
 /**
  * Starts a measurement; the function it returns gives the share of CPU time the hypervisor stole
- * since (0–1), as e2e's cpuPressureMeter does for PSI. Real-time priority protects the relays from
+ * since (0–1), as cpuPressureMeter does for PSI. Real-time priority protects the relays from
  * every process on this machine, but not from the host descheduling the whole vCPU: while steal is
  * high, a relay's lateness measures the host, not the relay.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuPressureMeter, cpuPressureTotalUs } from './cpuPressure.js';
+import { cpuPressureMeter, cpuPressureTotalUs } from '../src/validate/cpuPressure.js';
 
 describe('cpuPressure', () => {
   it('reads the "some" total of /proc/pressure/cpu, not the "full" one', () => {
