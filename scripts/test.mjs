@@ -68,9 +68,9 @@ if (want('netlab')) {
 
 const hasSpecs = existsSync(join(root, 'e2e/tests')) && readdirSync(join(root, 'e2e/tests')).some((f) => f.endsWith('.spec.ts'));
 if (want('e2e') && hasSpecs) {
-  // Two runs: the browser specs two at a time, then the netlab specs (real kernel TCP through
-  // user-space relays) alone, so no other Chromium competes with the relays for the two cores.
-  for (const project of ['browser', 'netlab']) {
+  // Two runs: the browser specs two at a time, then the timing-sensitive ones (real kernel TCP
+  // through user-space relays; the outage demo) one at a time, with no other Chromium beside them.
+  for (const project of ['browser', 'alone']) {
     const file = join(out, `playwright-${project}.json`);
     stage(`browser + end-to-end (Playwright, Debian Chromium): ${project}`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', project], file, playwrightTally, { ETHLE_PW_JSON: file });
   }

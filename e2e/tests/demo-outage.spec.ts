@@ -65,11 +65,15 @@ for (const player of ['hls', 'dash'] as const) {
           const m = v as HTMLVideoElement;
           return m.buffered.length === 0 ? 0 : m.buffered.end(m.buffered.length - 1) - m.currentTime;
         });
-      const direct = await ahead('origin');
+      // The direct player may still get one segment more: the pause gates only requests that come
+      // after it, and one published between measuring and clicking is fetched at once. Twice the
+      // outage (6 s) fell between a 3.9 s measured direct buffer and the 5.9 s it rode, no stall.
+      const direct = (await ahead('origin')) + 2;
       const edgeRide = (await ahead('edge')) + t.hold * 2; // x held segments of 2 s (the demo's 2M-2s)
-      test.info().annotations.push({ type: 'buffers', description: `${player}: direct ${direct.toFixed(1)} s, edge ${edgeRide.toFixed(1)} s with the held segments` });
-      expect(edgeRide - direct, 'the edge player holds more media than the direct one').toBeGreaterThan(2);
-      const seconds = Math.round((direct + edgeRide) / 2);
+      test.info().annotations.push({ type: 'buffers', description: `${player}: direct ${direct.toFixed(1)} s with a segment more, edge ${edgeRide.toFixed(1)} s with the held segments` });
+      expect(edgeRide - direct, 'the edge player holds more media than the direct one').toBeGreaterThan(1);
+      // Midway, to a tenth of a second (the page takes any number of seconds it is given).
+      const seconds = Math.round((direct + edgeRide) * 5) / 10;
       await page.locator('#outage input').fill(String(seconds));
       await page.locator('#outage button').click();
       await expect(page.locator('.outage-status')).toContainText('origin paused');
