@@ -43,14 +43,14 @@ describe("segmentStart 'learn': the edge finds out how its origin treats idle co
   it('segments delivered faster than slow start allows, after an idle gap: the origin keeps its window (warm)', async () => {
     const r = await learnFrom(false);
     expect(r.learnt).toMatchObject({ origin: 'origin', learned: 'warm', configured: 'learn', inUse: 'warm' });
-    expect(r.warm).toBeGreaterThanOrEqual(3);
-    expect(r.slow).toBeLessThan(3);
+    // Warm takes the last five idle fetches all warm (OriginStartLearner).
+    expect(r.warm).toBeGreaterThanOrEqual(5);
   });
 
   it('segments that take slow start\'s time or longer: the origin restarts idle connections (slow-start)', async () => {
     const r = await learnFrom(true);
     expect(r.learnt).toMatchObject({ origin: 'origin', learned: 'slow-start', configured: 'learn', inUse: 'slow-start' });
     expect(r.slow).toBeGreaterThanOrEqual(3);
-    expect(r.warm).toBeLessThan(3);
+    expect(r.warm).toBe(0);
   });
 });

@@ -37,8 +37,8 @@ export class EdgeMetrics {
   });
   /**
    * Idle segment fetches by what they showed of the origin (OriginStartLearner): `warm` outpaced
-   * slow start after an idle gap past the RTO, `slow-start` did not. The learnt start is the
-   * majority of the last five, logged when it changes.
+   * slow start after an idle gap past the RTO, `slow-start` did not. The learnt start is warm
+   * when the last five all were, slow start when any of them was not; logged when it changes.
    */
   readonly idleFetches = new Counter({ name: 'ethle_origin_idle_fetches_total', help: 'segment fetches after an idle gap past the RTO on a warm connection, by whether they outpaced slow start (warm) or not (slow-start)', labelNames: ['origin', 'start'], registers: [this.registry] });
   readonly staleManifests = new Counter({ name: 'ethle_manifest_stale_served_total', help: 'manifest responses served from the last good version while the origin was broken', labelNames: ['stream'], registers: [this.registry] });

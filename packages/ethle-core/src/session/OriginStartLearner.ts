@@ -33,9 +33,17 @@ export const MIN_RTO_MS = 200;
  * How an origin treats an idle connection, learnt from the edge's own fetches (issue 19): a
  * segment fetch that outpaced slow start after an idle gap past the RTO (outpacesSlowStart) ran on
  * a window the origin kept — the model's 'warm' start; one that did not, on a window restarted
- * from the initial one. The verdict is the majority of the origin's last `keep` such fetches once
- * `need` agree, so one fetch on a busy path does not flip it. Per configured origin: bounded by
- * the configuration.
+ * from the initial one.
+ *
+ * The two mistakes do not cost the same, so the verdict is not a majority. Taking a restarting
+ * origin for warm holds too few segments and stalls receivers; taking a warm one for slow start
+ * costs later joiners a segment or two of latency. So 'warm' needs the last `keep` idle fetches
+ * all warm, and one 'slow-start' among them is enough for 'slow-start' once `need` are in — as x
+ * itself goes up at once and down after a dwell. Mixed verdicts are what a CUBIC or Reno origin
+ * gives: Linux does not restart an idle window from the initial one but halves it per RTO of idle
+ * (tcp_cwnd_restart, RFC 2861), so after a short gap the head still outpaces slow start and after a
+ * long one it does not. Measured at 224 ms with CUBIC (docs/experiments.md, "A CUBIC origin"):
+ * the verdicts alternated, and a majority rule flipped between the two 11 times in 120 s. Per configured origin: bounded by the configuration.
  */
 export class OriginStartLearner {
   readonly #keep: number;
@@ -60,13 +68,14 @@ export class OriginStartLearner {
     return verdict;
   }
 
-  /** The origin's segment start by its recent idle fetches, or undefined until `need` agree. */
+  /**
+   * The origin's segment start by its recent idle fetches: 'warm' when the last `keep` all were,
+   * 'slow-start' when any of them was not (once `need` are in), else undefined.
+   */
   learned(origin: string): SegmentStart | undefined {
     const list = this.#byOrigin.get(origin);
-    if (list === undefined) return undefined;
-    const warm = list.filter((v) => v === 'warm').length;
-    if (warm >= this.#need) return 'warm';
-    if (list.length - warm >= this.#need) return 'slow-start';
-    return undefined;
+    if (list === undefined || list.length < this.#need) return undefined;
+    if (list.includes('slow-start')) return 'slow-start';
+    return list.length === this.#keep ? 'warm' : undefined;
   }
 }

@@ -33,32 +33,53 @@ describe('outpacesSlowStart: a window already open when the request came', () =>
   });
 });
 
-describe('OriginStartLearner: how an origin treats idle connections, by majority of its recent idle fetches', () => {
+describe('OriginStartLearner: how an origin treats idle connections, warm only on unanimous evidence', () => {
   const warm = { bytes: 3.7e6, totalMs: 224 + 500, idleMs: 1500, rttMs: 224, initialWindow: 10 };
   const cold = { ...warm, totalMs: 224 + slow * 1000 };
 
-  it('a gap shorter than the RTO says nothing; three agreeing idle fetches decide', () => {
+  it('a gap shorter than the RTO says nothing; warm takes five warm idle fetches in a row', () => {
     const l = new OriginStartLearner();
     // 1.25 × 224 + 200 = 480 ms: below it even a slow-start-after-idle origin keeps its window.
     expect(l.add('o', { ...warm, idleMs: 479 })).toBe('not-idle');
-    expect(l.add('o', warm)).toBe('warm');
-    expect(l.add('o', warm)).toBe('warm');
-    expect(l.learned('o')).toBeUndefined();
-    expect(l.add('o', cold)).toBe('slow-start');
-    expect(l.learned('o')).toBeUndefined();
-    expect(l.add('o', warm)).toBe('warm');
+    for (let i = 0; i < 4; i++) {
+      expect(l.add('o', warm)).toBe('warm');
+      expect(l.learned('o')).toBeUndefined();
+    }
+    l.add('o', warm);
     expect(l.learned('o')).toBe('warm');
     expect(l.learned('other')).toBeUndefined();
   });
 
-  it('turns when the origin does: the last five count', () => {
+  it('one slow-start fetch among the last five, once three are in, is slow start', () => {
+    const l = new OriginStartLearner();
+    l.add('o', cold);
+    l.add('o', warm);
+    expect(l.learned('o')).toBeUndefined();
+    l.add('o', warm);
+    expect(l.learned('o')).toBe('slow-start');
+  });
+
+  it('a CUBIC-like origin whose verdicts alternate stays slow start: it does not flip', () => {
+    const l = new OriginStartLearner();
+    const seen = new Set<string | undefined>();
+    for (let i = 0; i < 40; i++) {
+      l.add('o', i % 3 === 2 ? cold : warm);
+      if (i >= 2) seen.add(l.learned('o'));
+    }
+    expect([...seen]).toEqual(['slow-start']);
+  });
+
+  it('turns at once toward slow start, and back to warm only after five clean fetches', () => {
     const l = new OriginStartLearner();
     for (let i = 0; i < 5; i++) l.add('o', warm);
     expect(l.learned('o')).toBe('warm');
     l.add('o', cold);
-    l.add('o', cold);
-    expect(l.learned('o')).toBe('warm');
-    l.add('o', cold);
     expect(l.learned('o')).toBe('slow-start');
+    for (let i = 0; i < 4; i++) {
+      l.add('o', warm);
+      expect(l.learned('o')).toBe('slow-start');
+    }
+    l.add('o', warm);
+    expect(l.learned('o')).toBe('warm');
   });
 });

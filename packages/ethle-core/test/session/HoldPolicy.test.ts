@@ -159,7 +159,7 @@ describe('HoldPolicy', () => {
     expect(first).toMatchObject({ kind: 'hold', x: model(20).hold, group: 'hold-x' });
     expect(p.segmentStart('o')).toBe('slow-start');
     const fetch = { bytes: 3.7e6, totalMs: 224 + 500, idleMs: 1500, rttMs: 224, initialWindow: 10 };
-    for (let i = 0; i < 3; i++) expect(p.addIdleFetch('o', fetch)).toBe('warm');
+    for (let i = 0; i < 5; i++) expect(p.addIdleFetch('o', fetch)).toBe('warm');
     expect(p.learnedSegmentStart('o')).toBe('warm');
     expect(p.segmentStart('o')).toBe('warm');
     // Another stream of the origin is decided on the warm model from its first receiver on.
@@ -170,7 +170,7 @@ describe('HoldPolicy', () => {
     expect(model(20, { segmentStart: 'warm' }).hold).toBeLessThan(model(20).hold);
     // Configured, not learnt: the evidence is kept (the edge logs it) but the model does not follow.
     const fixed = new HoldPolicy(config);
-    for (let i = 0; i < 3; i++) fixed.addIdleFetch('o', fetch);
+    for (let i = 0; i < 5; i++) fixed.addIdleFetch('o', fetch);
     expect(fixed.learnedSegmentStart('o')).toBe('warm');
     expect(fixed.segmentStart('o')).toBe('slow-start');
   });
