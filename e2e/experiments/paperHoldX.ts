@@ -60,7 +60,9 @@ export function edgeHoldArgs(scheme: string, stream: string, rttMs: number, ll: 
   const workers = w ? ['--workers', w[1]!] : [];
   const base = scheme.replace(WORKERS, '');
   if (base.startsWith('parts-')) return ['--hold', '0', '--hold-parts', base.slice('parts-'.length), ...workers];
-  if (base === 'auto' && ll) return ['--hold', 'auto', '--hold-parts', 'auto', ...workers];
+  // `auto` is the paper's model: the edge's default learns the origin's idle behaviour since
+  // 2026-11-27, and the matrix's `auto` rows were all run on slow start (`auto-learn` is the variant).
+  if (base === 'auto') return ['--hold', 'auto', '--segment-start', 'slow-start', ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
   if (Object.hasOwn(AUTO_VARIANTS, base)) return ['--hold', 'auto', ...AUTO_VARIANTS[base]!, ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
   return ['--hold', hold, ...workers];
 }

@@ -58,7 +58,8 @@ describe('createEdgeConfig', () => {
   it('lowering x: nextStreamHold\'s dwell (4 segment periods, 3 samples) unless set', () => {
     expect(createEdgeConfig({ origin: 'http://x' })).toMatchObject({ lowerHoldAfterSegments: 4, lowerHoldAfterSamples: 3, holdFloor: 'model' });
     expect(createEdgeConfig({ origin: 'http://x', holdFloor: 'measured' }).holdFloor).toBe('measured');
-    expect(createEdgeConfig({ origin: 'http://x' }).segmentStart).toBe('slow-start');
+    expect(createEdgeConfig({ origin: 'http://x' }).segmentStart).toBe('learn');
+    expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'slow-start' }).segmentStart).toBe('slow-start');
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'warm' }).segmentStart).toBe('warm');
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'learn' }).segmentStart).toBe('learn');
     expect(createEdgeConfig({ origin: 'http://x', lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 })).toMatchObject({ lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 });

@@ -29,11 +29,11 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
                           periods and N samples in a row (default 4,3)
   --hold-floor F          auto: model (default; x never below the model's) | measured (x may go
                           below it, to 1, once measured backhaul rates support it)
-  --segment-start S       auto's model of an origin fetch: slow-start (default, the paper's: the
-                          origin restarts idle connections from its initial window, CUBIC/Reno)
-                          | warm (it keeps its window across idle: BBR, or
-                          tcp_slow_start_after_idle=0) | learn (slow-start until the edge's
-                          fetches after idle show which); sets the x receivers join at
+  --segment-start S       auto's model of an origin fetch: learn (default: slow-start until the
+                          edge's fetches after idle show the window kept, five in a row)
+                          | slow-start (the paper's: the origin restarts idle connections from
+                          its initial window, CUBIC/Reno) | warm (it keeps its window across
+                          idle: BBR, or tcp_slow_start_after_idle=0); sets the x receivers join at
   --default-ran-mbps M    radio throughput when neither RNI nor CMCD tells (default 100)
   --rni-url URL           ETSI MEC 012 RNI API base (…/rni/v2): MeasRepUe subscription
   --ran-fail-action A     redirect-307 (default) | redirect-302 | pass-through

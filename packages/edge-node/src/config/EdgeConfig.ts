@@ -97,12 +97,18 @@ export interface EdgeConfig {
    */
   holdFloor: 'model' | 'measured';
   /**
-   * How auto's model takes a segment fetch to start on the backhaul: 'slow-start' (default, the
-   * paper's premise: the origin restarts an idle connection from its initial window, as CUBIC and
-   * Reno do on Linux) or 'warm' (the origin keeps its window across idle — BBR, or
+   * How auto's model takes a segment fetch to start on the backhaul: 'slow-start' (the paper's
+   * premise: the origin restarts an idle connection from its initial window, as CUBIC and Reno do
+   * on Linux) or 'warm' (the origin keeps its window across idle — BBR, or
    * `tcp_slow_start_after_idle` = 0 — so a fetch is one RTT plus the bytes at the window-limited
-   * rate) or 'learn' (slow-start until the edge's own fetches after idle show which, then that).
-   * It sets the x receivers join at; HoldPolicyConfig.segmentStart.
+   * rate) or 'learn' (default: slow-start until the edge's own fetches after idle show the window
+   * kept, OriginStartLearner). 'learn' is the default because it is never less safe than the
+   * paper's model — it leaves it only on unanimous evidence — and an edge that runs for days in
+   * front of a BBR or CDN-tuned origin should not make every later receiver pay for an assumption
+   * its own fetches have disproved. 'warm' stays the operator's to state: it is the only setting
+   * that helps receivers who join before the edge has learnt, and it stalls them if wrong
+   * (docs/experiments.md, "A CUBIC origin"). It sets the x receivers join at;
+   * HoldPolicyConfig.segmentStart.
    */
   segmentStart: SegmentStart | 'learn';
   /** Receiver radio throughput when neither RNI nor CMCD tells (Mbit/s). */

@@ -165,7 +165,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
 
   const holdFloor = input.holdFloor ?? 'model';
   if (holdFloor !== 'model' && holdFloor !== 'measured') fail('holdFloor', `'model' or 'measured', got ${JSON.stringify(holdFloor)}`, holdFloor);
-  const segmentStart = input.segmentStart ?? 'slow-start';
+  const segmentStart = input.segmentStart ?? 'learn';
   if (segmentStart !== 'slow-start' && segmentStart !== 'warm' && segmentStart !== 'learn') fail('segmentStart', `'slow-start' (the paper's: the origin restarts idle connections in slow start), 'warm' (it keeps its window across idle) or 'learn' (from the edge's own fetches), got ${JSON.stringify(segmentStart)}`, segmentStart);
   const ranFailAction = input.ranFailAction ?? 'redirect-307';
   if (!RAN_FAIL_ACTIONS.includes(ranFailAction)) {
