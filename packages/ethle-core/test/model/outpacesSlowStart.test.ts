@@ -1,21 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { isEthleError, OriginStartLearner, OUTPACE_SHARE, outpacesSlowStart, slowStartDeliverySeconds } from '../../src/index.js';
 
-// 15M-2s at 224 ms: 3.7 MB; slow start from IW 10 needs ~1.79 s after the request's round trip.
-const slow = slowStartDeliverySeconds({ bytes: 3.7e6, rttSeconds: 0.224 });
+// The head the Node edge times: 1 MiB. At 224 ms slow start from IW 10 needs ~1.39 s for it after
+// the request's round trip.
+const MIB = 1_048_576;
+const slow = slowStartDeliverySeconds({ bytes: MIB, rttSeconds: 0.224 });
 
 describe('outpacesSlowStart: a window already open when the request came', () => {
-  it('a fetch at a warm window rate (one RTT + 3.7 MB at 60 Mbit/s) outpaces; one in slow start does not', () => {
-    expect(slow).toBeGreaterThan(1.7);
-    expect(outpacesSlowStart({ bytes: 3.7e6, seconds: 0.224 + (3.7e6 * 8) / 60e6, rttSeconds: 0.224 })).toBe(true);
-    expect(outpacesSlowStart({ bytes: 3.7e6, seconds: 0.224 + slow, rttSeconds: 0.224 })).toBe(false);
+  it('a head at a kept window\'s rate outpaces; one in slow start does not, nor one on a window halved a few times', () => {
+    expect(slow).toBeGreaterThan(1.3);
+    // Measured at 224 ms: a BBR origin's 1 MiB heads took 251–299 ms, one RTT and a little.
+    expect(outpacesSlowStart({ bytes: MIB, seconds: 0.26, rttSeconds: 0.224 })).toBe(true);
+    expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + (MIB * 8) / 60e6, rttSeconds: 0.224 })).toBe(true);
+    expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + slow, rttSeconds: 0.224 })).toBe(false);
+    // A CUBIC origin after a short idle gap (its window halved, not reset): 686 ms, 2 rounds.
+    expect(outpacesSlowStart({ bytes: MIB, seconds: 0.686, rttSeconds: 0.224 })).toBe(false);
     // The margin: just under OUTPACE_SHARE of slow start's time counts, just over does not.
-    expect(outpacesSlowStart({ bytes: 3.7e6, seconds: 0.224 + OUTPACE_SHARE * slow * 0.99, rttSeconds: 0.224 })).toBe(true);
-    expect(outpacesSlowStart({ bytes: 3.7e6, seconds: 0.224 + OUTPACE_SHARE * slow * 1.01, rttSeconds: 0.224 })).toBe(false);
+    expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + OUTPACE_SHARE * slow * 0.99, rttSeconds: 0.224 })).toBe(true);
+    expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + OUTPACE_SHARE * slow * 1.01, rttSeconds: 0.224 })).toBe(false);
   });
 
   it('a larger initial window makes slow start itself faster, so the same fetch may no longer outpace it', () => {
-    const f = { bytes: 3.7e6, seconds: 0.224 + 0.5 * slow, rttSeconds: 0.224 };
+    const f = { bytes: MIB, seconds: 0.224 + 0.2 * slow, rttSeconds: 0.224 };
     expect(outpacesSlowStart(f)).toBe(true);
     expect(outpacesSlowStart({ ...f, initialWindowSegments: 1000 })).toBe(false);
   });
@@ -34,7 +40,7 @@ describe('outpacesSlowStart: a window already open when the request came', () =>
 });
 
 describe('OriginStartLearner: how an origin treats idle connections, warm only on unanimous evidence', () => {
-  const warm = { bytes: 3.7e6, totalMs: 224 + 500, idleMs: 1500, rttMs: 224, initialWindow: 10 };
+  const warm = { bytes: MIB, totalMs: 260, idleMs: 1500, rttMs: 224, initialWindow: 10 };
   const cold = { ...warm, totalMs: 224 + slow * 1000 };
 
   it('a gap shorter than the RTO says nothing; warm takes five warm idle fetches in a row', () => {

@@ -158,7 +158,7 @@ describe('HoldPolicy', () => {
     const first = p.receiver(ctx, 'a', radio(20), 0);
     expect(first).toMatchObject({ kind: 'hold', x: model(20).hold, group: 'hold-x' });
     expect(p.segmentStart('o')).toBe('slow-start');
-    const fetch = { bytes: 3.7e6, totalMs: 224 + 500, idleMs: 1500, rttMs: 224, initialWindow: 10 };
+    const fetch = { bytes: 1_048_576, totalMs: 260, idleMs: 1500, rttMs: 224, initialWindow: 10 };
     for (let i = 0; i < 5; i++) expect(p.addIdleFetch('o', fetch)).toBe('warm');
     expect(p.learnedSegmentStart('o')).toBe('warm');
     expect(p.segmentStart('o')).toBe('warm');
