@@ -41,7 +41,7 @@ export function recordOriginFetch(o: {
           const before = policy.learnedSegmentStart(r.origin);
           // The head of the object: the whole of a large one runs at the bottleneck either way.
           const verdict = policy.addIdleFetch(r.origin, { bytes: r.burstBytes, totalMs: r.burstMs, idleMs: r.connectionIdleMs, rttMs, initialWindow: config.initialWindow });
-          if (verdict !== 'not-idle') {
+          if (verdict === 'warm' || verdict === 'slow-start') {
             metrics.idleFetches.inc({ origin: r.origin, start: verdict });
             // Each verdict's evidence, for an experiment's edge log: the learnt start is only logged when it changes.
             log.debug({ origin: r.origin, path: r.path, verdict, idleMs: Math.round(r.connectionIdleMs), headBytes: r.burstBytes, headMs: Math.round(r.burstMs) }, 'idle fetch');

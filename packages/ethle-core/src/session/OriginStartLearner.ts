@@ -19,8 +19,11 @@ export interface IdleFetch {
   initialWindow: number;
 }
 
-/** What one fetch said: the window was open ('warm'), it was not ('slow-start'), or no idle gap to tell. */
-export type IdleFetchVerdict = SegmentStart | 'not-idle';
+/**
+ * What one fetch said: the window was open ('warm'), it was not ('slow-start'), no idle gap to
+ * tell ('not-idle'), or a backhaul too short for the start to matter or to be timed ('near').
+ */
+export type IdleFetchVerdict = SegmentStart | 'not-idle' | 'near';
 
 /**
  * Linux's minimum RTO (TCP_RTO_MIN). Its RTO is at least the smoothed RTT plus this, and a sender
@@ -28,6 +31,14 @@ export type IdleFetchVerdict = SegmentStart | 'not-idle';
  * keeps the window on any origin and says nothing.
  */
 export const MIN_RTO_MS = 200;
+
+/**
+ * Below this backhaul RTT the learner gives no verdict. Slow start then delivers even a 12 MB
+ * segment in about 0.1 s, so the start cannot change x, and a head's few milliseconds are the
+ * origin's and the edge's own processing as much as TCP: on loopback (the demo) a quarter of
+ * slow start is a millisecond or two, and the demo's origin missed it on 10 of 15 fetches.
+ */
+export const MIN_LEARN_RTT_MS = 10;
 
 /**
  * How an origin treats an idle connection, learnt from the edge's own fetches (issue 19): a
@@ -60,6 +71,7 @@ export class OriginStartLearner {
     const idleMs = requireRange('idleMs', f.idleMs, 0, Number.POSITIVE_INFINITY);
     // RTT jitter: the RTO follows the smoothed RTT, which can sit above the minimum the edge keeps.
     if (idleMs < 1.25 * rttMs + MIN_RTO_MS) return 'not-idle';
+    if (rttMs < MIN_LEARN_RTT_MS) return 'near';
     const verdict: SegmentStart = outpacesSlowStart({ bytes: f.bytes, seconds: f.totalMs / 1000, rttSeconds: rttMs / 1000, initialWindowSegments: f.initialWindow }) ? 'warm' : 'slow-start';
     let list = this.#byOrigin.get(origin);
     if (list === undefined) this.#byOrigin.set(origin, (list = []));

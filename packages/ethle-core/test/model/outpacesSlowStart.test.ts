@@ -47,6 +47,8 @@ describe('OriginStartLearner: how an origin treats idle connections, warm only o
     const l = new OriginStartLearner();
     // 1.25 × 224 + 200 = 480 ms: below it even a slow-start-after-idle origin keeps its window.
     expect(l.add('o', { ...warm, idleMs: 479 })).toBe('not-idle');
+    // Loopback-like RTTs: the start cannot change x there, and the head is within processing noise.
+    expect(l.add('o', { ...warm, rttMs: 9, idleMs: 1500, totalMs: 40 })).toBe('near');
     for (let i = 0; i < 4; i++) {
       expect(l.add('o', warm)).toBe('warm');
       expect(l.learned('o')).toBeUndefined();
