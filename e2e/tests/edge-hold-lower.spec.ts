@@ -21,7 +21,9 @@ let edge: RunningEdge | undefined;
 test.describe.configure({ mode: 'serial' });
 test.beforeEach(async () => {
   origin = await startOrigin({ port: 0, streams: ['15M-2s'] });
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: 224, maxHold: 8, lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2, logLevel: 'silent' }));
+  // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
+  // origin's fetches, and loopback delivers like an origin that keeps its window).
+  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: 224, segmentStart: 'slow-start', maxHold: 8, lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2, logLevel: 'silent' }));
 });
 test.afterEach(async () => {
   origin?.resume('15M-2s');

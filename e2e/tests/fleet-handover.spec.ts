@@ -38,7 +38,9 @@ test(`${player === 'hls' ? 'hls.js' : 'dash.js'}: steered from a loaded edge to 
   const sessionTokens = { secret: 'handover-spec-fleet-secret' };
   // Auto hold, a long backhaul and a slow default radio: the receiver is hold-x at edge-a (x > 0).
   const edge = (host: string, pathway: string, url: string, peer: string, peerUrl: string) =>
-    startEdge(createEdgeConfig({ origin: origin!.url, host, port, hold: 'auto', backhaulRttMs: 150, defaultRanMbps: 3, logLevel: 'silent', maxConnections: 40, sessionTokens, fleet: { pathway, publicUrl: url, steeringUrl, peers: [{ id: peer, url: peerUrl }] } }));
+    // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
+    // origin's fetches, and loopback delivers like an origin that keeps its window).
+    startEdge(createEdgeConfig({ origin: origin!.url, host, port, hold: 'auto', backhaulRttMs: 150, segmentStart: 'slow-start', defaultRanMbps: 3, logLevel: 'silent', maxConnections: 40, sessionTokens, fleet: { pathway, publicUrl: url, steeringUrl, peers: [{ id: peer, url: peerUrl }] } }));
   const a = await edge('127.0.0.1', 'edge-a', urlA, 'edge-b', urlB);
   const b = await edge('127.0.0.2', 'edge-b', urlB, 'edge-a', urlA);
   edges.push(a, b);

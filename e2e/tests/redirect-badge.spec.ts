@@ -18,7 +18,9 @@ let rni: MockRniServer;
 test.beforeAll(async () => {
   origin = await startOrigin({ port: 0, streams: ['2M-2s'] });
   rni = await startMockRniServer();
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: 20, logLevel: 'silent', rni: { url: rni.url, cacheMs: 600_000 } }));
+  // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
+  // origin's fetches, and loopback delivers like an origin that keeps its window).
+  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: 20, segmentStart: 'slow-start', logLevel: 'silent', rni: { url: rni.url, cacheMs: 600_000 } }));
   // The weakest signal the model knows: no throughput at all.
   await rni.report('127.0.0.1', { rsrp: 0, rsrq: 0 });
   demo = await startDemoServer({ port: 0, config: { originUrl: origin.url, edgeUrl: edge.url, stream: '2M-2s', player: 'hls', scheme: 'auto' } });

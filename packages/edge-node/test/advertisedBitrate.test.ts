@@ -24,7 +24,9 @@ async function setup(o: { bitrateKbps?: number; variantBandwidth?: number }, seg
   origin.produce(WINDOW);
   // Segment bodies never answer: no Content-Length can tell the edge the size. Only the manifest can.
   for (let i = 0; i < WINDOW; i++) origin.fault(`/live/a/seg${i}.ts`, { kind: 'hang' });
-  const config = createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: RTT_MS, hold: 'auto', ...(segmentStart ? { segmentStart } : {}) });
+  // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
+  // origin's fetches, and loopback delivers like an origin that keeps its window).
+  const config = createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: RTT_MS, hold: 'auto', segmentStart: segmentStart ?? 'slow-start' });
   edge = await startEdge(config);
   const d = decideHold({ rttMs: RTT_MS, segmentBytes: SEG, segmentSeconds: 1, ranMbps: config.defaultRanMbps, initialWindow: config.initialWindow, maxHold: config.maxHold, receiveWindowBytes: config.backhaulReceiveWindowBytes, ...(segmentStart ? { segmentStart } : {}) });
   // What the first receiver is served: 0 in the hold-0 group (eq. 1 holds), else the stream's x.

@@ -48,7 +48,9 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
       producedAt.set(origin.produced, Date.now());
       origin.produce(1);
     }, 1000);
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, hold: 'auto' }));
+    // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
+    // origin's fetches, and loopback delivers like an origin that keeps its window).
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, segmentStart: 'slow-start', hold: 'auto' }));
     const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
     edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
     const play = holdXReceiver(edge);
@@ -103,7 +105,7 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     origin.produce(6);
     producer = setInterval(() => origin.produce(1), 1000);
     // A dwell of 2 segment periods and 2 samples, so the test sees x come down in seconds.
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, hold: 'auto', lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2 }));
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, segmentStart: 'slow-start', hold: 'auto', lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2 }));
     const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
     edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
     const play = holdXReceiver(edge);

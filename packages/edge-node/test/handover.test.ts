@@ -38,7 +38,9 @@ describe('handover between edges of a fleet (HLS)', () => {
     origin = await startTestOrigin({ variantBandwidth: 4_000_000, bitrateKbps: 4000, segmentBytes: 500_000, window: 8 });
     origin.produce(8);
     // Auto hold on both, same backhaul; A believes its receivers' radio slow (hold-x), B fast (hold-0).
-    const edge = (defaultRanMbps: number) => startEdge(createEdgeConfig({ origin: origin!.url, port: 0, hold: 'auto', backhaulRttMs: 150, defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET } }));
+    // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
+    // origin's fetches, and loopback delivers like an origin that keeps its window).
+    const edge = (defaultRanMbps: number) => startEdge(createEdgeConfig({ origin: origin!.url, port: 0, hold: 'auto', backhaulRttMs: 150, segmentStart: 'slow-start', defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET } }));
     const a = await edge(5);
     const b = await edge(1000);
     edges.push(a, b);
@@ -101,7 +103,7 @@ describe('handover from a live peer (HLS, the token of the multivariant playlist
     const urlA = `http://127.0.0.1:${pa}`;
     const urlB = `http://127.0.0.1:${pb}`;
     const edge = (port: number, pathway: string, url: string, peer: string, peerUrl: string, defaultRanMbps: number) =>
-      startEdge(createEdgeConfig({ origin: origin!.url, port, hold: 'auto', backhaulRttMs: 150, defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway, publicUrl: url, peers: [{ id: peer, url: peerUrl }] } }));
+      startEdge(createEdgeConfig({ origin: origin!.url, port, hold: 'auto', backhaulRttMs: 150, segmentStart: 'slow-start', defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway, publicUrl: url, peers: [{ id: peer, url: peerUrl }] } }));
     const a = await edge(pa, 'edge-a', urlA, 'edge-b', urlB, 5);
     const b = await edge(pb, 'edge-b', urlB, 'edge-a', urlA, 1000);
     edges.push(a, b);
@@ -135,7 +137,7 @@ describe('handover from a live peer (HLS, the token of the multivariant playlist
 describe('handover between edges of a fleet (DASH)', () => {
   it('the MPD Location names this edge with the receiver\'s token; the next edge adopts it', async () => {
     live = await startOrigin({ port: 0 });
-    const edge = (pathway: string, defaultRanMbps: number, peer: string) => startEdge(createEdgeConfig({ origin: live!.url, port: 0, hold: 'auto', backhaulRttMs: 150, defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway, publicUrl: `http://${pathway}.example`, peers: [{ id: peer, url: `http://${peer}.example` }] } }));
+    const edge = (pathway: string, defaultRanMbps: number, peer: string) => startEdge(createEdgeConfig({ origin: live!.url, port: 0, hold: 'auto', backhaulRttMs: 150, segmentStart: 'slow-start', defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway, publicUrl: `http://${pathway}.example`, peers: [{ id: peer, url: `http://${peer}.example` }] } }));
     const a = await edge('edge-a', 3, 'edge-b');
     const b = await edge('edge-b', 1000, 'edge-a');
     edges.push(a, b);

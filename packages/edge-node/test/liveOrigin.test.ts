@@ -178,7 +178,9 @@ describe('with the live origin', () => {
     beforeAll(async () => {
       // A fixed 100 ms backhaul RTT: the model's delivery time for a 2M-2s segment is a good part
       // of its length, so eq. 1 depends on the receiver's radio (CMCD mtp).
-      edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, backhaulRttMs: 100, logLevel: 'silent' }));
+      // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
+      // origin's fetches, and loopback delivers like an origin that keeps its window).
+      edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, backhaulRttMs: 100, segmentStart: 'slow-start', logLevel: 'silent' }));
     });
     afterAll(async () => edge?.close());
     // Credible CMCD (media buffered), a new measurement per request (bl moves), as from a player.
