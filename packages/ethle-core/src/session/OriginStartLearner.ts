@@ -54,7 +54,8 @@ export const MIN_LEARN_RTT_MS = 10;
  * gives: Linux does not restart an idle window from the initial one but halves it per RTO of idle
  * (tcp_cwnd_restart, RFC 2861), so after a short gap the head still outpaces slow start and after a
  * long one it does not. Measured at 224 ms with CUBIC (docs/experiments.md, "A CUBIC origin"):
- * the verdicts alternated, and a majority rule flipped between the two 11 times in 120 s. Per configured origin: bounded by the configuration.
+ * the verdicts alternated, and a majority rule flipped between the two 11 times in 120 s.
+ * Per configured origin: bounded by the configuration.
  */
 export class OriginStartLearner {
   readonly #keep: number;

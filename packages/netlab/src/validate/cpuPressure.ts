@@ -16,13 +16,16 @@ export function cpuPressureTotalUs(read: () => string = () => readFileSync('/pro
   }
 }
 
-/** Starts a measurement; the function it returns gives the share of wall time under CPU pressure since. */
-export function cpuPressureMeter(read?: () => string): () => number | undefined {
+/**
+ * Starts a measurement; the function it returns gives the share of wall time under CPU pressure
+ * since. `read` and `nowMs` stand in for the kernel file and the clock in tests.
+ */
+export function cpuPressureMeter(read?: () => string, nowMs: () => number = () => performance.now()): () => number | undefined {
   const us0 = cpuPressureTotalUs(read);
-  const t0 = performance.now();
+  const t0 = nowMs();
   return () => {
     const us1 = cpuPressureTotalUs(read);
-    const ms = performance.now() - t0;
+    const ms = nowMs() - t0;
     if (us0 === undefined || us1 === undefined || !(ms > 0)) return undefined;
     return Math.min(1, Math.max(0, (us1 - us0) / 1000 / ms));
   };
