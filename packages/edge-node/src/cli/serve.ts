@@ -43,6 +43,9 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
                           steering URI, instead of this edge's own /_ethle/steering
   --session-secret-file F the fleet's secret (one line) for portable session tokens
   --egress-capacity-mbps M  this edge's egress for its load report (/_ethle/load)
+  --min-receiver-mbps M   the slowest receiver served (default 1): a segment response waiting
+                          on its receiver longer than its length at this rate (at least 10 s)
+                          is cut and counted (ethle_receivers_cut_total)
   --tls-key FILE --tls-cert FILE   serve HTTPS
  --workers N             N worker processes share the port (default 1); this process becomes
                           a parent tier on loopback that owns the origin flows (one origin
@@ -92,6 +95,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         'steering-url': { type: 'string' },
         'session-secret-file': { type: 'string' },
         'egress-capacity-mbps': { type: 'string' },
+        'min-receiver-mbps': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -166,6 +170,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       input.sessionTokens = { ...input.sessionTokens, secret };
     }
     set('egressCapacityMbps', number('egress-capacity-mbps', values['egress-capacity-mbps']));
+    set('minReceiverMbps', number('min-receiver-mbps', values['min-receiver-mbps']));
     set('logLevel', (values['log-level'] ?? input.logLevel ?? 'info') as EdgeConfigInput['logLevel']);
   } catch (e) {
     io.stderr.write(`ethle-edge serve: ${(e as Error).message}\n\n${USAGE}`);
