@@ -111,6 +111,7 @@ describe('maxConnectionsPerClient', () => {
     expect(() => createEdgeConfig({ origin: 'http://o', maxConnections: 10, maxConnectionsPerClient: 11 })).toThrow(/maxConnectionsPerClient/);
     expect(createEdgeConfig({ origin: 'http://o', maxConnections: 10_000 }).maxConnectionsPerClient).toBe(256);
     expect(createEdgeConfig({ origin: 'http://o', maxConnections: 10_000, role: 'parent' }).maxConnectionsPerClient).toBe(10_000);
+    expect(createEdgeConfig({ origin: 'http://o', maxConnections: 10_000, maxConnectionsPerClient: 0 }).maxConnectionsPerClient).toBe(10_000);
   });
 });
 

@@ -2,6 +2,7 @@ import { Pool, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEdgeWorkers, type RunningEdgeWorkers } from '../src/cluster/startEdgeWorkers.js';
 import type { EdgeLoadReport } from '../src/fleet/EdgeLoadReport.js';
+import { startOrigin } from '@ethle/live-origin';
 import { capturedLogger } from './helpers/capturedLogger.js';
 import { metricSum, metricValue, startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
 import { freePort } from './helpers/freePort.js';
@@ -142,5 +143,32 @@ describe('serve --workers drains', () => {
     await until(() => b.workers() === 2 && !b.pids().includes(pid), 'a new worker in its place', 20_000);
 
     expect(log.lines.find((l) => l.msg === 'worker exited; starting another')).toMatchObject({ pid, code: 0 });
+  });
+});
+
+// Issue 36, minor: --workers with --hold-parts refused to start with a message about a parent the
+// operator never configured. The parent now passes LL through (holdParts 0) and the workers hold.
+describe('serve --workers with --hold-parts', () => {
+  it('the workers hold N parts behind the parent; blocking reloads are answered', { timeout: 60_000 }, async () => {
+    const ll = await startOrigin({ port: 0, streams: ['2M-2s'] });
+    try {
+      box = await startEdgeWorkers({ origin: ll.url, host: '127.0.0.1', port: 0, hold: 0, holdParts: 2, logLevel: 'silent' }, 2);
+      const path = '/live/2M-2s/ll/index.m3u8';
+      const r = await request(`${box.url}${path}`);
+      const text = await r.body.text();
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['x-ethle-hold-parts']).toBe('2');
+      expect(text).toMatch(/#EXT-X-PART:/);
+      expect(text).toMatch(/#EXT-X-SERVER-CONTROL:.*CAN-BLOCK-RELOAD=YES/);
+      // A blocking reload for the part after the hint's is answered with a playlist that lists it.
+      const hint = /#EXT-X-PRELOAD-HINT:TYPE=PART,URI="(\d+)\.(\d+)\.m4s"/.exec(text)!;
+      const b = await request(`${box.url}${path}?_HLS_msn=${hint[1]}&_HLS_part=${hint[2]}`);
+      expect(b.statusCode).toBe(200);
+      expect(await b.body.text()).toContain(`${hint[1]}.${hint[2]}.m4s`);
+    } finally {
+      await box?.close();
+      box = undefined;
+      await ll.close();
+    }
   });
 });

@@ -15,7 +15,8 @@ export function workerConfigs(input: EdgeConfigInput, parentUrl: string | undefi
   const origins = input.origins ?? (input.origin === undefined ? [] : [{ name: 'origin', url: input.origin }]);
   const single = input.origin !== undefined;
   // The workers reach each origin through the parent, under the same path prefix it serves it on.
-  const worker: EdgeConfigInput = { ...input, role: 'edge' };
+  // The workers are what the operator configured (an edge, or a parent box's fan-out).
+  const worker: EdgeConfigInput = { ...input, role: input.role ?? 'edge' };
   delete worker.origin;
   delete worker.origins;
   delete worker.originPublicUrl;

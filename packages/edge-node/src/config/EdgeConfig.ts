@@ -148,7 +148,7 @@ export interface EdgeConfig {
   /**
    * Receiver connections one client may hold open at once (an IPv4 address, an IPv6 /64); more
    * from it are refused, so one client cannot take every slot of `maxConnections`. Behind a proxy
-   * or NAT that many receivers share, raise it (or set it to maxConnections: off).
+   * or NAT that many receivers share, raise it; 0 in the input turns it off (= maxConnections).
    */
   maxConnectionsPerClient: number;
   /** Segment fetches running at once to one origin, all streams together. */

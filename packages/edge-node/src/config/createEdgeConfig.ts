@@ -200,7 +200,9 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   // players behind one address, and the rest of maxConnections to everyone else. A parent's
   // clients are edges, each with up to originMaxFetches connections (the workers of
   // `serve --workers` all come from 127.0.0.1): no per-client limit by default.
-  const maxConnectionsPerClient = num('maxConnectionsPerClient', input.maxConnectionsPerClient, role === 'parent' ? maxConnections : Math.min(256, maxConnections), 1, maxConnections, true);
+  // 0: no per-client limit (every receiver behind one address: a bench, a proxy on the box).
+  const perClient = num('maxConnectionsPerClient', input.maxConnectionsPerClient, role === 'parent' ? 0 : Math.min(256, maxConnections), 0, maxConnections, true);
+  const maxConnectionsPerClient = perClient === 0 ? maxConnections : perClient;
 
   return {
     origins,
