@@ -34,8 +34,8 @@ describe('close() drains', () => {
     const readers = await Promise.all(Array.from({ length: 4 }, () => openSlowClient(e.url)));
     for (const r of readers) cleanup.push(r.destroy);
     const bodies = readers.map((r) => r.get('/live/a/seg1.ts', SLOW));
-    // Each is mid-segment (a 12 MB segment at ~5 MB/s) when the edge closes.
-    await until(() => e.stats().connections === 5, 'readers connected');
+    // Each is mid-segment (a 12 MB segment at ≤ 6 MB/s) when the edge closes.
+    await until(() => readers.every((r) => r.received() > 0), 'every response started');
     const closing = edge!.close();
     edge = undefined;
     for (const b of await Promise.all(bodies)) {
@@ -68,9 +68,9 @@ describe('close() drains', () => {
 });
 
 describe('maxConnectionsPerClient', () => {
-  it("one client's idle sockets, reopened as they close, do not starve another client's requests", { timeout: 30_000 }, async () => {
-    const e = await setup(64 * 1024, { maxConnections: 40, maxConnectionsPerClient: 10, requestHeadersTimeoutMs: 1000 });
-    // The greedy client (127.0.0.2) keeps 60 idle sockets open: every one closed is reopened.
+  it("one client's idle sockets, reopened as they close, do not starve another client's requests", { timeout: 60_000 }, async () => {
+    const e = await setup(64 * 1024, { maxConnections: 20, maxConnectionsPerClient: 10, requestHeadersTimeoutMs: 1000 });
+    // The greedy client (127.0.0.2) keeps 30 idle sockets open: every one closed is reopened.
     let stop = false;
     let opened = 0;
     const hold = async (): Promise<void> => {
@@ -80,28 +80,28 @@ describe('maxConnectionsPerClient', () => {
           opened += 1;
           cleanup.push(c.destroy);
           await c.closed();
-          await new Promise((r) => setTimeout(r, 20));
+          await new Promise((r) => setTimeout(r, 50));
         } catch {
           await new Promise((r) => setTimeout(r, 10));
         }
       }
     };
-    const greedy = Array.from({ length: 60 }, hold);
+    const greedy = Array.from({ length: 30 }, hold);
     cleanup.push(() => (stop = true));
-    await until(() => opened >= 60, 'greedy sockets opened');
-    // Another client (127.0.0.1): 30 playlist requests, each on a new connection, over ~3 s
+    await until(() => opened >= 30, 'greedy sockets opened');
+    // Another client (127.0.0.1): 20 playlist requests, each on a new connection, over ~2 s
     // (past the greedy sockets' request timeout, so they are closed and reopened meanwhile).
     const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) {
+    for (let i = 0; i < 20; i++) {
       const c = await openSlowClient(e.url, { localAddress: '127.0.0.1' });
       statuses.push((await c.get('/live/a/index.m3u8')).status);
       c.destroy();
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(statuses).toEqual(Array(30).fill(200));
+    expect(statuses).toEqual(Array(20).fill(200));
     expect(e.stats().clients).toBeGreaterThanOrEqual(1);
     const m = await (await fetch(`${e.url}/metrics`)).text();
-    expect(metricValue(m, 'ethle_connections_refused_total', { reason: 'per_client' })).toBeGreaterThanOrEqual(50);
+    expect(metricValue(m, 'ethle_connections_refused_total', { reason: 'per_client' })).toBeGreaterThanOrEqual(20);
     stop = true;
     for (const c of cleanup.splice(0)) c();
     await Promise.all(greedy);

@@ -113,9 +113,11 @@ describe('serve --workers drains', () => {
     const b = await start();
     // Cached at the workers first (each reader's worker then serves it from memory in one write).
     const readers = await Promise.all(Array.from({ length: 4 }, () => openSlowClient(b.url)));
-    for (const r of readers) expect((await r.get('/live/a/seg1.ts')).status).toBe(200);
+    // Together: a connection that sends nothing for requestHeadersTimeoutMs is closed (408).
+    for (const w of await Promise.all(readers.map((r) => r.get('/live/a/seg1.ts')))) expect(w.status).toBe(200);
+    const base = readers.map((r) => r.received());
     const bodies = readers.map((r) => r.get('/live/a/seg1.ts', SLOW));
-    await new Promise((r) => setTimeout(r, 300));
+    await until(() => readers.every((r, i) => r.received() > base[i]!), 'every response started');
     const closing = b.close();
     for (const got of await Promise.all(bodies)) {
       expect(got.complete).toBe(true);
@@ -134,8 +136,9 @@ describe('serve --workers drains', () => {
     const pid = (JSON.parse((await reader.get('/_ethle/load')).body.toString()) as EdgeLoadReport).pid;
     expect(b.pids()).toContain(pid);
     expect((await reader.get('/live/a/seg1.ts')).status).toBe(200);
+    const before = reader.received();
     const body = reader.get('/live/a/seg1.ts', SLOW);
-    await new Promise((r) => setTimeout(r, 300));
+    await until(() => reader.received() > before, 'the response started');
     process.kill(pid, 'SIGTERM');
     const got = await body;
     expect(got.complete).toBe(true);

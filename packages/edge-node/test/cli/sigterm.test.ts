@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSlowClient } from '../helpers/slowClient.js';
-import { startTestOrigin, type TestOrigin } from '../helpers/startTestOrigin.js';
+import { startTestOrigin, until, type TestOrigin } from '../helpers/startTestOrigin.js';
 
 // The built CLI as an operator runs it (node bin/ethle-edge.js serve …, npm's prepare builds dist):
 // SIGTERM stops accepting, lets a transfer in progress finish, logs one line and exits 0.
@@ -60,9 +60,11 @@ describe('ethle-edge serve under SIGTERM', () => {
       void exited.then((code) => reject(new Error(`exited ${code}: ${out}`)));
     });
     const readers = await Promise.all(Array.from({ length: 4 }, () => openSlowClient(url)));
-    for (const r of readers) expect((await r.get('/live/a/seg1.ts')).status).toBe(200);
+    // Together: a connection that sends nothing for requestHeadersTimeoutMs is closed (408).
+    for (const w of await Promise.all(readers.map((r) => r.get('/live/a/seg1.ts')))) expect(w.status).toBe(200);
+    const base = readers.map((r) => r.received());
     const bodies = readers.map((r) => r.get('/live/a/seg1.ts', { bytesPerTick: 64 * 1024, tickMs: 10 }));
-    await new Promise((r) => setTimeout(r, 300));
+    await until(() => readers.every((r, i) => r.received() > base[i]!), 'every response started');
     child.kill('SIGTERM');
     for (const got of await Promise.all(bodies)) {
       expect(got.complete).toBe(true);

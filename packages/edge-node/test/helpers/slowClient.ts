@@ -25,6 +25,8 @@ export async function openSlowClient(url: string, o: { localAddress?: string } =
   let closed = false;
   socket.once('close', () => (closed = true));
   let pending = Buffer.alloc(0);
+  /** Bytes read from the connection so far (headers included). */
+  let received = 0;
 
   /** GET `path`; its body read at most `bytesPerTick` per `tickMs` (Infinity: as fast as it comes). */
   const get = (path: string, rate: { bytesPerTick: number; tickMs: number } = { bytesPerTick: Infinity, tickMs: 5 }): Promise<SlowResponse> =>
@@ -59,6 +61,7 @@ export async function openSlowClient(url: string, o: { localAddress?: string } =
         while (n < budget && (c = socket.read() as Buffer | null) !== null) {
           body.push(c);
           n += c.length;
+          received += c.length;
         }
         if (head === undefined) {
           const all = Buffer.concat(body);
@@ -85,6 +88,8 @@ export async function openSlowClient(url: string, o: { localAddress?: string } =
   return {
     socket,
     get,
+    /** Bytes read from the connection so far: a response has started once this grows. */
+    received: (): number => received,
     /** Resolves when the edge closed the connection. */
     closed: (): Promise<void> => new Promise((r) => (closed ? r() : socket.once('close', () => r()))),
     destroy: (): void => void socket.destroy(),
