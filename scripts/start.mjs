@@ -98,7 +98,7 @@ ETHLE demo is up (${o.stream}, ${o.player === 'dash' ? 'dash.js' : 'hls.js'}).
   dashboard   ${demo.url}/dashboard.html
   origin      ${origin.url}/${manifest}   (stats: ${origin.url}/stats)
   edge        ${edge.url}/${manifest}   (metrics: ${edge.url}/metrics, hold ${o.hold})
-  collector   ${collector.url}/v1/health   (the probes' beacons; DuckDB in ${relative(process.cwd(), dbFile) || dbFile})${network ? `\n  network     ${network.describe}\n              (the pages' requests enter the emulated network at the client through a forwarder)` : '\n  network     loopback (npm start -- --backhaul 224, as root, puts an emulated radio and backhaul in between)'}
+  collector   ${collector.url}/v1/health   (the probes' beacons; DuckDB in ${relative(process.cwd(), dbFile).startsWith('..') ? dbFile : relative(process.cwd(), dbFile)})${network ? `\n  network     ${network.describe}\n              (the pages' requests enter the emulated network at the client through a forwarder)` : '\n  network     loopback (npm start -- --backhaul 224, as root, puts an emulated radio and backhaul in between)'}
 Ctrl-C to stop.`);
 
   let stopping = false;

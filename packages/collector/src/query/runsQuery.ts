@@ -39,5 +39,5 @@ export async function runsQuery(store: Store, f: FleetFilter, limit: number, per
       },
     });
   }
-  return { v: 1, title: `the newest ${runs.length} sessions in the collector`, runs };
+  return { v: 1, title: `${runs.length} sessions, newest first`, runs };
 }
