@@ -1,4 +1,5 @@
 import {
+  barePath,
   chooseRadioEstimate,
   ETHLE_EXPOSED_HEADERS,
   ETHLE_HEADERS,
@@ -13,9 +14,11 @@ import {
   streamIdentity,
   type ManifestView,
   type SegmentRef,
+  type TimelineSnapshot,
 } from '@ethle/core';
 import { segmentSizePlugin, storablePlugin } from './segmentPlugins.js';
 import { SegmentStore, type StoredSegment } from './SegmentStore.js';
+import { SwTimeline } from './SwTimeline.js';
 
 export interface SwEdgeConfig {
   /** Origins (scheme://host:port) whose manifests and segments the worker handles. */
@@ -67,6 +70,8 @@ export interface SwEdgeState {
   fetches: FetchRecord[];
   /** Planner failures (a bug, not an origin fault), newest last. */
   errors: string[];
+  /** The latest stream's segments, as the Node edge's GET /_ethle/timeline gives them. */
+  timeline: TimelineSnapshot;
 }
 
 const EXPOSE = `Date, Content-Length, ${ETHLE_EXPOSED_HEADERS}`;
@@ -90,6 +95,7 @@ export type SwRoute = 'manifest' | 'segment' | undefined;
 export class SwEdge {
   #config: SwEdgeConfig | undefined;
   readonly store: SegmentStore;
+  readonly timeline = new SwTimeline();
   readonly #streams = new Map<string, SwStream>();
   /** `{origin}{segment path without query}` of every followed window → its stream. */
   readonly #index = new Map<string, SwStream>();
@@ -179,9 +185,11 @@ export class SwEdge {
     this.#streams.set(key, stream);
     stream.view = view;
     stream.lastRequestMs = now;
-    const { added, removed } = stream.progress.setWindow(view.segments(now));
+    const segments = view.segments(now);
+    const { added, removed } = stream.progress.setWindow(segments);
     for (const p of removed) if (this.#index.get(url.origin + p) === stream) this.#index.delete(url.origin + p);
     for (const p of added) this.#index.set(url.origin + p, stream);
+    this.timeline.listed(key, segments.map((s) => ({ url: url.origin + s.path, path: barePath(s.path), track: s.track, id: s.id, durationS: s.durationSeconds })), now);
     const x = this.#serve(stream, view, now);
     stream.served = x;
     this.#lastServed = x;
@@ -200,6 +208,7 @@ export class SwEdge {
     if (stream.progress.noteRequest(seg)) this.#plan(stream);
     // Any query a player adds (CMCD, a cache buster) names the same segment: the listed URL, fetched once.
     const url = stream.origin + seg.path;
+    this.timeline.requested(url, this.#local(stream, seg) === 'complete' ? 'hit' : this.#local(stream, seg) === 'pending' ? 'coalesced' : 'miss', this.#now());
     let s: StoredSegment;
     try {
       s = await this.store.load(url, () => this.#fetchSegment(url, 'request', stream, seg));
@@ -263,6 +272,7 @@ export class SwEdge {
       store: { urls: this.store.urls(), bytes: this.store.bytes, inFlight: this.store.inFlightCount },
       fetches: this.#fetches.slice(-50),
       errors: [...this.#errors],
+      timeline: this.timeline.snapshot(this.#lastServed, this.#now()),
     };
   }
 
@@ -276,13 +286,23 @@ export class SwEdge {
   async #fetchSegment(url: string, reason: FetchRecord['reason'], stream: SwStream, seg: SegmentRef): Promise<StoredSegment> {
     const startedAt = this.#now();
     const t0 = performance.now();
+    this.timeline.fetchStarted(url, reason === 'prefetch' ? 'prefetch' : 'segment', startedAt);
     const request = new Request(url, { mode: 'cors' });
-    let response = await this.fetchFn(request);
-    if (!response.ok) throw response;
-    response = await segmentSizePlugin(stream.progress.sizes, seg.track).fetchDidSucceed({ request, response });
-    const keep = (await storablePlugin.cacheWillUpdate({ request, response })) !== null;
-    const body = await response.arrayBuffer();
+    let response: Response;
+    let keep: boolean;
+    let body: ArrayBuffer;
+    try {
+      response = await this.fetchFn(request);
+      if (!response.ok) throw response;
+      response = await segmentSizePlugin(stream.progress.sizes, seg.track).fetchDidSucceed({ request, response });
+      keep = (await storablePlugin.cacheWillUpdate({ request, response })) !== null;
+      body = await response.arrayBuffer();
+    } catch (e) {
+      this.timeline.fetchEnded(url, e instanceof Response ? `status ${e.status}` : 'failed', this.#now(), { start: null, end: null });
+      throw e;
+    }
     const ms = performance.now() - t0;
+    this.timeline.fetchEnded(url, 'ok', this.#now(), { start: response.headers.get(ETHLE_HEADERS.productionStart), end: response.headers.get(ETHLE_HEADERS.productionEnd) });
     this.#fetches.push({ url, reason, startedAt, ms, bytes: body.byteLength });
     if (this.#fetches.length > MAX_FETCH_LOG) this.#fetches.splice(0, MAX_FETCH_LOG / 2);
     const headers: [string, string][] = [];
