@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isManifestPath } from '@ethle/core';
+import type { BoxAnswer } from '../cluster/BoxView.js';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
 import { createManifestHandler } from '../handlers/handleManifest.js';
 import { handleRniNotification } from '../handlers/handleRniNotification.js';
@@ -13,7 +15,6 @@ import { isRejection, parseTarget } from './parseTarget.js';
 import { sendError } from './sendError.js';
 import { createTimelineHandler, TIMELINE_PATH } from '../timeline/handleTimeline.js';
 
-const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 /** Paths of the origin a receiver may reach through the edge without a manifest naming them. */
 const MEDIA_RE = /\.(m3u8|mpd|m4s|mp4|m4v|m4a|cmfv|cmfa|cmft|ts|aac|ac3|ec3|mp3|vtt|webvtt|key|jpg|jpeg|png)$/i;
 
@@ -63,14 +64,24 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       res.writeHead(why === undefined ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(why === undefined ? 'ready\n' : `not ready: ${why}\n`);
       return;
     }
-    if (target.path === LOAD_PATH) {
-      const body = JSON.stringify(ctx.load());
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
-      return;
-    }
-    if (target.path === '/metrics') {
-      const body = await metrics.registry.metrics();
-      res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
+    if (target.path === LOAD_PATH || target.path === '/metrics') {
+      // Under `serve --workers` the box's numbers, from the primary; else this process's.
+      let box: BoxAnswer | undefined;
+      if (ctx.box !== undefined) {
+        try {
+          box = await ctx.box();
+        } catch (e) {
+          sendError(res, 503, `the box's numbers are not available: ${(e as Error).message}`);
+          return;
+        }
+      }
+      if (target.path === LOAD_PATH) {
+        const body = JSON.stringify(box?.load ?? ctx.load());
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
+      } else {
+        const body = box?.metrics ?? (await metrics.registry.metrics());
+        res.writeHead(200, { 'content-type': box?.contentType ?? metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
+      }
       return;
     }
     if (target.path === TIMELINE_PATH) return handleTimeline(res, target);
@@ -98,7 +109,7 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       sendError(res, 404, 'no configured origin for this path');
       return;
     }
-    if (MANIFEST_RE.test(originPath)) await handleManifest(req, res, origin, originPath, target);
+    if (isManifestPath(originPath)) await handleManifest(req, res, origin, originPath, target);
     else if (MEDIA_RE.test(originPath) || streams.has(origin.cfg.name, originPath)) handleSegment(req, res, origin, originPath, target.forwardQuery, target.query, method === 'HEAD');
     else {
       metrics.countRequest('rejected', 404);
