@@ -9,7 +9,7 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts', 'e2e/experiments/**/*.test.ts'],
     // Real-TCP timing tests run on their own (scripts/test.mjs, `npm test -- netlab`): sharing the
     // two cores with other test files starves the user-space relay and inflates measured delays.
-    exclude: process.env.ETHLE_NETLAB_TESTS ? [] : ['packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', '**/node_modules/**'],
+    exclude: process.env.ETHLE_NETLAB_TESTS ? [] : ['packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', 'packages/netlab/test/linkAccounting.test.ts', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
