@@ -2,9 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 // Unit and integration tests run against the TypeScript sources of every workspace package:
 // the custom "source" export condition points each package's entry at src/ instead of dist/.
+// No explicit 'import' condition for SSR: Vite adds import or require by the importer, and forcing
+// 'import' made CommonJS packages' require() of a dual package (pg → pg-pool) get its ESM module.
 export default defineConfig({
   resolve: { conditions: ['source', 'module', 'import', 'default'] },
-  ssr: { resolve: { conditions: ['source', 'module', 'import', 'default'] } },
+  ssr: { resolve: { conditions: ['source', 'module', 'default'] } },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'e2e/experiments/**/*.test.ts'],
     // Real-TCP timing tests run on their own (scripts/test.mjs, `npm test -- netlab`): sharing the

@@ -51,4 +51,10 @@ export interface EdgeContext {
   load(): EdgeLoadReport;
   /** Backhaul RTT to an origin (configured, else measured), ms. */
   rttFor(origin: string): number | undefined;
+  /**
+   * A bug caught at the boundary of one request or fetch (`where`): logged with its stack,
+   * counted (ethle_internal_errors_total) and published as an 'error' event. The caller fails
+   * that one request or fetch; the edge keeps serving.
+   */
+  bug(where: string, error: unknown): void;
 }

@@ -71,6 +71,11 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   // Per segment request: only when asked for (experiments use it to tell a stall's cause apart).
   if (log.isLevelEnabled('debug')) events.on('segment-request', (e) => log.debug(e, 'segment request'));
 
+  const bug = (where: string, error: unknown): void => {
+    metrics.internalErrors.inc({ where });
+    log.error({ err: error, where }, 'internal error (that request or fetch failed; serving on)');
+    events.emit('error', { where, error: error instanceof Error ? error : new Error(String(error)) });
+  };
   const origins = new Map<string, Origin>();
   // Behind a parent tier, the RTT that matters is to the origin: the leg to the parent plus what
   // the parent reports beyond itself.
@@ -93,6 +98,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       bodyTimeoutMs: config.originBodyTimeoutMs,
       cache,
       onFetch,
+      onBug: bug,
     });
     origins.set(o.name, { cfg: o, client, prefix: config.origins.length === 1 ? '' : `/${o.name}` });
   }
@@ -116,15 +122,14 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const why = notReady();
     return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
   };
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, handover, rttFor, notReady, load };
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, handover, rttFor, notReady, load, bug };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     // Origin faults are answered where they happen; what reaches here is a bug: 500 and an event.
     route(req, res).catch((e: unknown) => {
-      events.emit('error', { where: 'request', error: e as Error });
-      log.error({ err: e }, 'request failed');
-      sendError(res, 500, 'internal error');
+      bug('request', e);
+      sendError(res, 500, 'internal error', 'ERR_EDGE_INTERNAL');
     });
   };
   const server: Server = createEdgeServer(config, config.tls === undefined ? undefined : readTls(config.tls), onRequest, log, (reason) => metrics.refused.inc({ reason }));

@@ -6,6 +6,8 @@ export interface DemoConfig {
   player: 'hls' | 'dash';
   /** The edge's scheme: `auto` or `hold-N`. */
   scheme: string;
+  /** The QoE collector the probes send to and the dashboard reads (`npm start` runs one); null: none. */
+  collectorUrl: string | null;
 }
 
 export async function loadConfig(): Promise<DemoConfig> {
@@ -15,7 +17,7 @@ export async function loadConfig(): Promise<DemoConfig> {
     const r = await fetch('/api/config');
     if (r.ok) base = (await r.json()) as Partial<DemoConfig>;
   } catch {
-    // No collector (e.g. the built pages opened from another server): URL parameters must say it all.
+    // No demo server (e.g. the built pages opened from another server): URL parameters must say it all.
   }
   const cfg = {
     originUrl: q.get('origin') ?? base.originUrl ?? 'http://127.0.0.1:8081',
@@ -23,6 +25,7 @@ export async function loadConfig(): Promise<DemoConfig> {
     stream: q.get('stream') ?? base.stream ?? '2M-2s',
     player: (q.get('player') ?? base.player ?? 'hls') === 'dash' ? 'dash' : 'hls',
     scheme: q.get('scheme') ?? base.scheme ?? 'auto',
+    collectorUrl: q.get('collector') ?? base.collectorUrl ?? null,
   } satisfies DemoConfig;
   return cfg;
 }

@@ -2,7 +2,7 @@ import { Events } from '@ethle/qoe-probe';
 import { createPlayer, type PlayerHandle } from './createPlayer.js';
 import { schemeColor } from './data/schemeColor.js';
 import { loadConfig, manifestUrl } from './config.js';
-import { reportRun } from './reportRun.js';
+import { beaconFor, edgeLabel } from './collector/beaconFor.js';
 import { mountTimeline } from './timeline/mountTimeline.js';
 import type { EdgeTimeline, Interval, PlayerFetch } from './timeline/TimelineData.js';
 import { checkSource } from './ui/checkSource.js';
@@ -53,7 +53,7 @@ for (const via of ['origin', 'edge'] as const) {
     col.classList.add('failed');
     continue;
   }
-  const h = await createPlayer(video, cfg.player, src);
+  const h = await createPlayer(video, cfg.player, src, beaconFor(cfg, { scheme: via === 'edge' ? cfg.scheme : 'e2e', edge: via === 'edge' ? edgeLabel(cfg.edgeUrl) : 'direct', page: 'side-by-side' }));
   if (via === 'edge') mountViaBadge(col.querySelector<HTMLElement>('.via')!, cfg.edgeUrl, h);
   mountQoePanel(col.querySelector<HTMLElement>('.panel')!, h.probe);
   mountStallBadge(col.querySelector<HTMLElement>('.stalling')!, h.probe);
@@ -78,7 +78,6 @@ for (const via of ['origin', 'edge'] as const) {
   h.probe.on(Events.ERROR, (e) => {
     if (e.fatal) showError(`${via}-player`, `${via === 'edge' ? 'Through the edge' : 'Direct'}: the player stopped (${e.source} ${e.detail}: ${e.message})`);
   });
-  reportRun(h.probe, { stream: cfg.stream, player: cfg.player, scheme: via === 'edge' ? cfg.scheme : 'e2e' });
   handles.push(h);
 }
 

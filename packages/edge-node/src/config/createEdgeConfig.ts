@@ -1,4 +1,4 @@
-import { HOLD_LIMITS, receiveWindowFromBuffer } from '@ethle/core';
+import { HOLD_LIMITS, receiveWindowFromBuffer, timerMs } from '@ethle/core';
 import { readFileSync } from 'node:fs';
 import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeConfig, EdgeConfigInput, OriginConfig, RanFailAction } from './EdgeConfig.js';
@@ -53,6 +53,11 @@ function num(option: string, v: unknown, def: number, min: number, max: number, 
   if (integer && !Number.isInteger(v)) fail(option, `expected an integer, got ${v}`, v);
   if (v < min || v > max) fail(option, `must be between ${min} and ${max}, got ${v}`, v);
   return v;
+}
+
+/** A duration option (ms): validated like any number, then a whole number a timer takes (timerMs). */
+function ms(option: string, v: unknown, def: number, min: number, max: number): number {
+  return timerMs(num(option, v, def, min, max));
 }
 
 function originUrl(option: string, url: unknown): string {
@@ -158,8 +163,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   if (input.rni !== undefined) {
     rni = {
       url: originUrl('rni.url', input.rni?.url),
-      cacheMs: num('rni.cacheMs', input.rni.cacheMs, 1000, 0, 600_000),
-      timeoutMs: num('rni.timeoutMs', input.rni.timeoutMs, 500, 1, 60_000),
+      cacheMs: ms('rni.cacheMs', input.rni.cacheMs, 1000, 0, 600_000),
+      timeoutMs: ms('rni.timeoutMs', input.rni.timeoutMs, 500, 1, 60_000),
     };
   }
 
@@ -223,14 +228,14 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     ranFailAction,
     cache: {
       maxBytes: num('cache.maxBytes', input.cache?.maxBytes, 512 * 1024 * 1024, MIN_CACHE_BYTES, 1024 ** 4, true),
-      maxAgeMs: num('cache.maxAgeMs', input.cache?.maxAgeMs, 120_000, 100, 86_400_000),
+      maxAgeMs: ms('cache.maxAgeMs', input.cache?.maxAgeMs, 120_000, 100, 86_400_000),
     },
-    streamIdleMs: num('streamIdleMs', input.streamIdleMs, 30_000, 100, 86_400_000),
-    sessionIdleMs: num('sessionIdleMs', input.sessionIdleMs, 120_000, 100, 86_400_000),
-    originHeadersTimeoutMs: num('originHeadersTimeoutMs', input.originHeadersTimeoutMs, 10_000, 10, 600_000),
-    originProbeMs: num('originProbeMs', input.originProbeMs, 2_000, 0, 600_000),
-    originBodyTimeoutMs: num('originBodyTimeoutMs', input.originBodyTimeoutMs, 10_000, 10, 600_000),
-    manifestStaleMs: num('manifestStaleMs', input.manifestStaleMs, 12_000, 0, 3_600_000),
+    streamIdleMs: ms('streamIdleMs', input.streamIdleMs, 30_000, 100, 86_400_000),
+    sessionIdleMs: ms('sessionIdleMs', input.sessionIdleMs, 120_000, 100, 86_400_000),
+    originHeadersTimeoutMs: ms('originHeadersTimeoutMs', input.originHeadersTimeoutMs, 10_000, 10, 600_000),
+    originProbeMs: ms('originProbeMs', input.originProbeMs, 2_000, 0, 600_000),
+    originBodyTimeoutMs: ms('originBodyTimeoutMs', input.originBodyTimeoutMs, 10_000, 10, 600_000),
+    manifestStaleMs: ms('manifestStaleMs', input.manifestStaleMs, 12_000, 0, 3_600_000),
     maxUrlLength: num('maxUrlLength', input.maxUrlLength, 2048, 64, 65_536, true),
     streamQueryParams,
     maxStreams: num('maxStreams', input.maxStreams, 1000, 1, 1_000_000, true),
@@ -238,9 +243,9 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     maxConnections,
     originMaxFetches: num('originMaxFetches', input.originMaxFetches, 4 * (maxHold + 1), 1, 10_000, true),
     originMaxQueued: num('originMaxQueued', input.originMaxQueued, 1024, 1, 1_000_000, true),
-    requestHeadersTimeoutMs: num('requestHeadersTimeoutMs', input.requestHeadersTimeoutMs, 10_000, 100, 600_000),
-    keepAliveTimeoutMs: num('keepAliveTimeoutMs', input.keepAliveTimeoutMs, 30_000, 100, 3_600_000),
-    drainMs: num('drainMs', input.drainMs, 10_000, 0, 3_600_000),
+    requestHeadersTimeoutMs: ms('requestHeadersTimeoutMs', input.requestHeadersTimeoutMs, 10_000, 100, 600_000),
+    keepAliveTimeoutMs: ms('keepAliveTimeoutMs', input.keepAliveTimeoutMs, 30_000, 100, 3_600_000),
+    drainMs: ms('drainMs', input.drainMs, 10_000, 0, 3_600_000),
     tls,
     logLevel,
   };

@@ -52,6 +52,7 @@ export class EdgeMetrics {
   readonly sessions = new Gauge({ name: 'ethle_sessions', help: 'receiver sessions remembered', registers: [this.registry] });
   readonly redirects = new Counter({ name: 'ethle_redirects_total', help: 'receivers redirected to the origin (radio slower than bitrate, eq. 3)', registers: [this.registry] });
   readonly groupMoves = new Counter({ name: 'ethle_group_moves_total', help: 'sessions moved from hold-0 to hold-x', registers: [this.registry] });
+  readonly internalErrors = new Counter({ name: 'ethle_internal_errors_total', help: 'bugs caught at the boundary of one request or origin fetch (that one failed; the edge kept serving), by where', labelNames: ['where'], registers: [this.registry] });
   readonly requests = new Counter({ name: 'ethle_requests_total', help: 'receiver requests by kind and status', labelNames: ['kind', 'status'], registers: [this.registry] });
 
   /** Segment bytes sent to receivers, as a plain number (the load report reads it per probe, no await). */

@@ -1,7 +1,7 @@
 import { Events } from '@ethle/qoe-probe';
 import { createPlayer, type PlayerHandle } from '../createPlayer.js';
 import { loadConfig, manifestUrl } from '../config.js';
-import { reportRun } from '../reportRun.js';
+import { beaconFor } from '../collector/beaconFor.js';
 import { mountQoePanel } from '../ui/qoePanel.js';
 
 // The ETHLE edge as a service worker: ?sw=on|off&x=2|auto&player=hls|dash&stream=2M-2s.
@@ -38,9 +38,9 @@ worker.postMessage({ type: 'configure', config: on ? { origins: [new URL(cfg.ori
 const video = document.querySelector('video')!;
 const src = manifestUrl(cfg.originUrl, cfg.stream, cfg.player);
 document.querySelector('#src')!.textContent = src;
-const handle: PlayerHandle = await createPlayer(video, cfg.player, src);
+const scheme = on ? (x === 'auto' ? 'sw-auto' : `sw-hold-${x}`) : 'e2e';
+const handle: PlayerHandle = await createPlayer(video, cfg.player, src, beaconFor(cfg, { scheme, edge: on ? 'service worker' : 'direct', page: 'sw' }));
 mountQoePanel(document.querySelector<HTMLElement>('#panel')!, handle.probe);
-reportRun(handle.probe, { stream: cfg.stream, player: cfg.player, scheme: on ? (x === 'auto' ? 'sw-auto' : `sw-hold-${x}`) : 'e2e' });
 // x = auto: the worker decides from context the page measures — the probe's per-segment timing:
 // RTT ≈ the smallest request → first byte, radio throughput ≈ the median segment throughput.
 if (on && x === 'auto') {
