@@ -68,6 +68,9 @@ test('the landing page plays both players: direct and through the edge', async (
   expect(edge! - start[1]!).toBeGreaterThan(4);
   // The edge holds 2 segments (4 s): its panel shows the declared hold and a true latency above the direct one.
   await page.waitForFunction(() => document.querySelector('#edge [data-k="hold"]')?.textContent?.startsWith('4.0'), undefined, { timeout: 30_000 });
+  // The page says what to try, and the button says what it does.
+  await expect(page.locator('#hint')).toContainText('press origin outage');
+  await expect(page.locator('button.outage')).toHaveAttribute('title', /segment responses hang/);
   // The edge column is on the edge (a forced hold never redirects), and says so.
   await expect(page.locator('#edge .via')).toHaveAttribute('data-on', 'true');
   // Nothing the page asked for failed (no favicon 404), and it loaded hls.js and Chart.js (the timeline), not dash.js.
@@ -86,6 +89,8 @@ test('a DASH player page loads dash.js only', async ({ page }) => {
   const seen = watch(page);
   await page.goto(`${url}/player.html?player=dash&via=origin`);
   await page.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 60_000 });
+  // Its heading is a sentence saying what plays, and how.
+  await expect(page.locator('h1')).toHaveText('dash.js plays 2M-2s straight from the origin.');
   expect(libraries(seen.scripts)).toEqual(['dash']);
   expect(seen.failed).toEqual([]);
 });

@@ -1,6 +1,7 @@
 import type { HoldPolicy } from '@ethle/core';
 import type { Logger } from 'pino';
 import type { SegmentCache } from './cache/SegmentCache.js';
+import type { BoxAnswer } from './cluster/BoxView.js';
 import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
 import type { EdgeEvents } from './events/EdgeEvents.js';
 import type { FleetSteering } from './fleet/FleetSteering.js';
@@ -49,6 +50,8 @@ export interface EdgeContext {
   notReady(): string | undefined;
   /** This edge's load (GET /_ethle/load), for a steering service. */
   load(): EdgeLoadReport;
+  /** Under `serve --workers`: the box's metrics and load, which /metrics and /_ethle/load answer. */
+  box: (() => Promise<BoxAnswer>) | undefined;
   /** Backhaul RTT to an origin (configured, else measured), ms. */
   rttFor(origin: string): number | undefined;
   /**

@@ -10,7 +10,7 @@ const KNOWN_KEYS = new Set([
   'origin', 'originPublicUrl', 'origins', 'host', 'port', 'hold', 'maxHold', 'initialWindow', 'backhaulRttMs', 'defaultRanMbps',
   'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
-  'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
+  'maxSessions', 'maxConnections', 'maxConnectionsPerClient', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
   'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
   'lowerHoldAfterSegments', 'lowerHoldAfterSamples', 'holdFloor', 'segmentStart',
   'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream',
@@ -201,6 +201,14 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   const maxConnections = num('maxConnections', input.maxConnections, maxConnectionsDefault, 1, 1_000_000, true);
   if (fds !== undefined && maxConnections > fds - 64) fail('maxConnections', `must leave room under the open-file limit (${fds}); raise it (ulimit -n) or lower maxConnections`, maxConnections);
 
+  // A browser opens at most 6 connections to a host over HTTP/1.1; 256 leaves room for a house of
+  // players behind one address, and the rest of maxConnections to everyone else. A parent's
+  // clients are edges, each with up to originMaxFetches connections (the workers of
+  // `serve --workers` all come from 127.0.0.1): no per-client limit by default.
+  // 0: no per-client limit (every receiver behind one address: a bench, a proxy on the box).
+  const perClient = num('maxConnectionsPerClient', input.maxConnectionsPerClient, role === 'parent' ? 0 : Math.min(256, maxConnections), 0, maxConnections, true);
+  const maxConnectionsPerClient = perClient === 0 ? maxConnections : perClient;
+
   return {
     origins,
     host,
@@ -241,6 +249,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     maxStreams: num('maxStreams', input.maxStreams, 1000, 1, 1_000_000, true),
     maxSessions: num('maxSessions', input.maxSessions, 100_000, 1, 10_000_000, true),
     maxConnections,
+    maxConnectionsPerClient,
     originMaxFetches: num('originMaxFetches', input.originMaxFetches, 4 * (maxHold + 1), 1, 10_000, true),
     originMaxQueued: num('originMaxQueued', input.originMaxQueued, 1024, 1, 1_000_000, true),
     requestHeadersTimeoutMs: ms('requestHeadersTimeoutMs', input.requestHeadersTimeoutMs, 10_000, 100, 600_000),
