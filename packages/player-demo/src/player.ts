@@ -4,10 +4,10 @@ import { reportRun } from './reportRun.js';
 import { mountQoePanel } from './ui/qoePanel.js';
 import { mountViaBadge } from './ui/viaBadge.js';
 
-// One player chosen by URL parameters: ?player=hls|dash&stream=2M-2s&via=edge|origin
+// One player chosen by URL parameters: ?player=hls|dash|shaka&format=hls|dash&stream=2M-2s&via=edge|origin
 const cfg = await loadConfig();
 const via = new URLSearchParams(location.search).get('via') === 'origin' ? 'origin' : 'edge';
-const src = manifestUrl(via === 'edge' ? cfg.edgeUrl : cfg.originUrl, cfg.stream, cfg.player);
+const src = manifestUrl(via === 'edge' ? cfg.edgeUrl : cfg.originUrl, cfg.stream, cfg.format);
 document.querySelector('#src')!.textContent = src;
 const video = document.querySelector('video')!;
 const h = await createPlayer(video, cfg.player, src);

@@ -17,10 +17,10 @@ export interface ProbeOptions {
   /** Live latency sampling period, ms (default 1000; ≥ 100). */
   latencyIntervalMs?: number;
   /**
-   * Extra GETs of the manifest the probe may send (default 16; 0: none). They are timed to bisect
-   * the server's Date second (clock sync below the header's 1 s resolution) and, for HLS, the
-   * moment the playlist's edge advances. With 0 only the player's own responses are used and the
-   * clock often stays ≈ ±0.5 s.
+   * Extra GETs of the manifest the probe may send (default 24, and one more per minute of the
+   * session; 0: none). They are timed to bisect the server's Date second (clock sync below the
+   * header's 1 s resolution) and, for HLS, the moment the playlist's edge advances. With 0 only
+   * the player's own responses are used and the clock often stays ≈ ±0.5 s.
    */
   syncProbes?: number;
   /** Session id put in beacons (default: random). Use the same value as the players' CMCD `sid`. */
@@ -52,7 +52,7 @@ export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
     stallThresholdMs: num('stallThresholdMs', o.stallThresholdMs, 1000, 250, 10000),
     latencyIntervalMs: num('latencyIntervalMs', o.latencyIntervalMs, 1000, 100, 3_600_000),
     maxEntries: num('maxEntries', o.maxEntries, 2000, 10, 1e6),
-    syncProbes: num('syncProbes', o.syncProbes, 16, 0, 100),
+    syncProbes: num('syncProbes', o.syncProbes, 24, 0, 100),
     sessionId: o.sessionId ?? Math.random().toString(36).slice(2, 12),
     beacon: b
       ? {
