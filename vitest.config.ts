@@ -2,14 +2,22 @@ import { defineConfig } from 'vitest/config';
 
 // Unit and integration tests run against the TypeScript sources of every workspace package:
 // the custom "source" export condition points each package's entry at src/ instead of dist/.
+// No explicit 'import' condition for SSR: Vite adds import or require by the importer, and forcing
+// 'import' made CommonJS packages' require() of a dual package (pg → pg-pool) get its ESM module.
 export default defineConfig({
   resolve: { conditions: ['source', 'module', 'import', 'default'] },
-  ssr: { resolve: { conditions: ['source', 'module', 'import', 'default'] } },
+  ssr: { resolve: { conditions: ['source', 'module', 'default'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'e2e/experiments/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'e2e/experiments/**/*.test.ts', 'scripts/test/**/*.test.ts'],
     // Real-TCP timing tests run on their own (scripts/test.mjs, `npm test -- netlab`): sharing the
     // two cores with other test files starves the user-space relay and inflates measured delays.
-    exclude: process.env.ETHLE_NETLAB_TESTS ? [] : ['packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', '**/node_modules/**'],
+    // The packaging test (scripts/test.mjs, `npm test -- packages`) packs and installs: on its own
+    // too, as its prepack builds rewrite files other tests may be reading.
+    exclude: [
+      ...(process.env.ETHLE_NETLAB_TESTS ? [] : ['packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts']),
+      ...(process.env.ETHLE_PACK_TESTS ? [] : ['scripts/test/packInstall.test.ts']),
+      '**/node_modules/**',
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -18,7 +18,11 @@ service worker, dashboard). Ctrl-C stops everything.
   --port N             the demo pages (default 5173)
   --edge-port N        the ETHLE edge (default 8080)
   --origin-port N      the live origin (default 8081)
+  --collector-port N   the QoE collector the players' probes send to and the dashboard reads
+                       (default 8082)
                        (ports: 0..65535; 0 = any free port)
+  --data-dir DIR       where the collector keeps its DuckDB file (default .ethle-data in the
+                       repository; it stays across runs, so the dashboard's fleet view grows)
   --host ADDR          listen address of all three (default 127.0.0.1)
   --backhaul RTT       root only: run the origin behind an emulated backhaul of RTT ms (e.g. 224)
                        and the LTE-A radio in front of the players (a link each), on real TCP
@@ -29,7 +33,7 @@ service worker, dashboard). Ctrl-C stops everything.
 
 /** A user mistake on the command line (or a port taken): `code` names the kind. */
 export class StartError extends Error {
-  /** @param {'ERR_START_USAGE' | 'ERR_START_PORT_IN_USE' | 'ERR_START_LISTEN' | 'ERR_START_NEEDS_ROOT' | 'ERR_START_TESTBED'} code */
+  /** @param {'ERR_START_USAGE' | 'ERR_START_PORT_IN_USE' | 'ERR_START_LISTEN' | 'ERR_START_NEEDS_ROOT' | 'ERR_START_TESTBED' | 'ERR_START_DATA_IN_USE'} code */
   constructor(code, message) {
     super(message);
     this.name = 'StartError';
@@ -45,6 +49,8 @@ const OPTIONS = {
   hold: { type: 'string' },
   'origin-port': { type: 'string', default: '8081' },
   'edge-port': { type: 'string', default: '8080' },
+  'collector-port': { type: 'string', default: '8082' },
+  'data-dir': { type: 'string' },
   port: { type: 'string', default: '5173' },
   backhaul: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -66,7 +72,7 @@ function port(flag, raw) {
 /**
  * @param {string[]} argv the arguments after `npm start --`
  * @param {{ streams: readonly string[] }} offer the streams the origin will serve
- * @returns {{ help: true } | { help: false, host: string, stream: string, player: 'hls' | 'dash' | 'shaka', hold: number | 'auto', backhaulMs: number | undefined, ports: { origin: number, edge: number, demo: number } }}
+ * @returns {{ help: true } | { help: false, host: string, stream: string, player: 'hls' | 'dash' | 'shaka', hold: number | 'auto', backhaulMs: number | undefined, dataDir: string | undefined, ports: { origin: number, edge: number, demo: number, collector: number } }}
  */
 export function parseStartArgs(argv, offer) {
   let values, positionals;
@@ -97,6 +103,7 @@ export function parseStartArgs(argv, offer) {
   else if (/^\d{1,2}$/.test(values.hold) && Number(values.hold) <= MAX_HOLD) hold = Number(values.hold);
   else throw usage(`--hold must be auto or a whole number of segments 0..${MAX_HOLD}, got ${JSON.stringify(values.hold)}`);
   if (host.trim() === '') throw usage('--host must not be empty');
+  if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') throw usage('--data-dir must not be empty');
   let backhaulMs;
   if (values.backhaul !== undefined) {
     if (!/^\d{1,4}$/.test(values.backhaul) || Number(values.backhaul) < 1 || Number(values.backhaul) > MAX_BACKHAUL_MS) throw usage(`--backhaul must be a round-trip time in ms, 1..${MAX_BACKHAUL_MS}, got ${JSON.stringify(values.backhaul)}`);
@@ -109,6 +116,7 @@ export function parseStartArgs(argv, offer) {
     player,
     hold,
     backhaulMs,
-    ports: { origin: port('origin-port', values['origin-port']), edge: port('edge-port', values['edge-port']), demo: port('port', values.port) },
+    dataDir: values['data-dir'],
+    ports: { origin: port('origin-port', values['origin-port']), edge: port('edge-port', values['edge-port']), demo: port('port', values.port), collector: port('collector-port', values['collector-port']) },
   };
 }

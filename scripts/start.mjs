@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-// `npm start` — the README's main job: the live origin, the ETHLE edge in front of it, and the
-// demo (players side by side + dashboard + the service-worker edge). Ctrl-C stops everything.
+// `npm start` — the README's main job: the live origin, the ETHLE edge in front of it, the QoE
+// collector (DuckDB in a data directory) and the demo (players side by side + dashboard + the
+// service-worker edge), whose probes send their beacons to the collector. Ctrl-C stops everything.
 // Options: `npm start -- --help` (scripts/parseStartArgs.mjs). A user's mistake — a bad flag, a
 // port in use — is one line on stderr and exit 2, never a stack trace.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { parseStartArgs, START_HELP, StartError } from './parseStartArgs.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
 // A fresh clone after `npm install` is built (root "prepare"); build again only if something is missing.
-const built = ['packages/live-origin/dist/index.js', 'packages/edge-node/dist/index.js', 'packages/player-demo/dist/index.html'];
+const built = ['packages/live-origin/dist/index.js', 'packages/edge-node/dist/index.js', 'packages/collector/dist/index.js', 'packages/player-demo/dist/index.html'];
 if (!built.every((f) => existsSync(`${root}${f}`))) {
   console.log('building…');
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
@@ -18,6 +20,7 @@ if (!built.every((f) => existsSync(`${root}${f}`))) {
 
 const { startOrigin, DEFAULT_STREAMS } = await import('@ethle/live-origin');
 const { startEdge, createEdgeConfig, isEdgeError } = await import('@ethle/edge-node');
+const { startCollector, createCollectorConfig, isCollectorError } = await import('@ethle/collector');
 const { startDemoServer } = await import('../packages/player-demo/server/startDemoServer.mjs');
 
 const started = [];
@@ -73,8 +76,19 @@ try {
     edge = await listen('edge-port', o.host, o.ports.edge, () => startEdge(edgeConfig));
   }
   const scheme = o.hold === 'auto' ? 'auto' : `hold-${o.hold}`;
+  // The collector's data stays across runs (gitignored), so the fleet view keeps earlier sessions.
+  const dataDir = resolve(o.dataDir ?? join(root, '.ethle-data'));
+  const dbFile = join(dataDir, 'collector.duckdb');
+  const collector = await listen('collector-port', o.host, o.ports.collector, async () => {
+    try {
+      return await startCollector(createCollectorConfig({ host: o.host, port: o.ports.collector, store: { duckdb: dbFile } }));
+    } catch (e) {
+      if (isCollectorError(e) && e.code === 'COLLECTOR_ERR_OPEN') throw new StartError('ERR_START_DATA_IN_USE', `${e.message}; another npm start may be running: stop it, or give another --data-dir`);
+      throw e;
+    }
+  });
   const demo = await listen('port', o.host, o.ports.demo, () =>
-    startDemoServer({ port: o.ports.demo, host: o.host, config: { originUrl: origin.url, edgeUrl: edge.url, stream: o.stream, player: o.player, scheme } }),
+    startDemoServer({ port: o.ports.demo, host: o.host, config: { originUrl: origin.url, edgeUrl: edge.url, collectorUrl: collector.url, stream: o.stream, player: o.player, scheme } }),
   );
   const manifest = `live/${o.stream}/${o.player === 'hls' ? 'index.m3u8' : 'manifest.mpd'}`;
   console.log(`
@@ -83,14 +97,15 @@ ETHLE demo is up (${o.stream}, ${{ hls: 'hls.js', dash: 'dash.js', shaka: 'Shaka
   sw          ${demo.url}/sw.html       (the edge inside a service worker: ?sw=on|off&x=2|auto)
   dashboard   ${demo.url}/dashboard.html
   origin      ${origin.url}/${manifest}   (stats: ${origin.url}/stats)
-  edge        ${edge.url}/${manifest}   (metrics: ${edge.url}/metrics, hold ${o.hold})${network ? `\n  network     ${network.describe}\n              (the pages' requests enter the emulated network at the client through a forwarder)` : '\n  network     loopback (npm start -- --backhaul 224, as root, puts an emulated radio and backhaul in between)'}
+  edge        ${edge.url}/${manifest}   (metrics: ${edge.url}/metrics, hold ${o.hold})
+  collector   ${collector.url}/v1/health   (the probes' beacons; DuckDB in ${relative(process.cwd(), dbFile).startsWith('..') ? dbFile : relative(process.cwd(), dbFile)})${network ? `\n  network     ${network.describe}\n              (the pages' requests enter the emulated network at the client through a forwarder)` : '\n  network     loopback (npm start -- --backhaul 224, as root, puts an emulated radio and backhaul in between)'}
 Ctrl-C to stop.`);
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await Promise.allSettled([demo.close(), edge.close(), origin.close()]);
+    await Promise.allSettled([demo.close(), edge.close(), origin.close(), collector.close()]);
     await network?.close();
     process.exit(0);
   };

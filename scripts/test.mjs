@@ -60,6 +60,13 @@ if (want('unit')) {
   stage('unit + integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally);
 }
 
+if (want('packages')) {
+  // The published packages packed, installed into a blank project from the tarballs and used
+  // (import, CLIs, tsc on their types): alone, as packing runs their prepack builds.
+  const file = join(out, 'vitest-packages.json');
+  stage('packages (npm pack, install in a blank project, use)', 'npx', ['vitest', 'run', 'scripts/test/packInstall.test.ts', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_PACK_TESTS: '1' });
+}
+
 if (want('netlab')) {
   // Real kernel TCP through namespaces and the user-space relay: alone, so timings are not starved.
   const file = join(out, 'vitest-netlab.json');

@@ -15,6 +15,12 @@ describe('matrix: receivers, cells and the paper matrix', () => {
     for (const bad of ['0', '3-2', 'x', '1-', '-3']) expect(() => matrix({ ...base, repeats: bad })).toThrow(/--repeats/);
   });
 
+  it('a trace radio is named in the run id by its file, whatever directory it was read from', () => {
+    const ids = ['/a/b/ATT.down', 'traces/ATT.down'].map((f) => scenarioId(matrix({ ...base, scheme: 'auto', ran: `trace:${f}` })[0]!));
+    expect(ids[0]).toBe('15M-2s-224ms-trace_ATT.down-auto-hls-r1');
+    expect(ids[1]).toBe(ids[0]);
+  });
+
   it('--backhaul-loss: a percentage each way, in the run id; out of range refused', () => {
     const [s0] = matrix({ ...base, scheme: 'auto', backhaulLoss: '0.5' });
     expect(s0!.backhaulLossPct).toBe(0.5);

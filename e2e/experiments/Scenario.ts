@@ -51,8 +51,14 @@ export function joinOffsetsMs(s: Pick<Scenario, 'receivers' | 'join'>, segmentSe
   return Array.from({ length: n }, (_, i) => (n === 1 ? 0 : Math.round((i * window) / n)));
 }
 
+/**
+ * The RAN as ids and merged cells name it: a trace by its file name, not the directory it was
+ * read from on the machine that ran it (`trace:/any/dir/ATT.down` → `trace:ATT.down`).
+ */
+export const ranLabel = (ran: string): string => (ran.startsWith('trace:') ? `trace:${ran.slice('trace:'.length).split('/').pop()}` : ran);
+
 export const scenarioId = (s: Scenario) =>
-  `${s.stream}-${s.rttMs}ms-${s.ran.replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}${s.ll ? '-ll' : ''}` +
+  `${s.stream}-${s.rttMs}ms-${ranLabel(s.ran).replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}${s.ll ? '-ll' : ''}` +
   `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${s.backhaulLossPct ? `-bhloss${s.backhaulLossPct}` : ''}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'per-user'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
 
 /** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */

@@ -121,6 +121,12 @@ describe('mergeRuns: shards into summary.csv / runs.csv', () => {
     ]);
   });
 
+  it('names a trace radio by its file, not the directory of the machine that ran it', () => {
+    const r = run({ id: 't', scheme: 'e2e', startupS: 2 });
+    const traced = { ...r, scenario: { ...r.scenario, ran: 'trace:/some/machine/dir/ATT-LTE-driving-2016.down' } } as MergedRun;
+    expect(mergeRuns([{ run: traced, source: 's' }]).summary[0]!.cell).toBe('15M-2s @ 224 ms, trace:ATT-LTE-driving-2016.down [chromium]');
+  });
+
   it('never averages two players together: dash.js runs are a cell of their own', () => {
     const m = mergeRuns([
       { run: run({ id: 'h', scheme: 'e2e', startupS: 2 }), source: 's' },

@@ -9,7 +9,7 @@
  * matrixProgress.ts).
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { autoGoal, autoGoalTable } from './autoGoal.js';
 import { matrixProgress, matrixProgressMarkdown } from './matrixProgress.js';
@@ -22,6 +22,11 @@ if (!values.out || positionals.length === 0) {
   console.error('usage: npm run experiment:merge -- DIR|runs.csv [DIR|runs.csv…] --out OUTDIR');
   process.exit(2);
 }
+/** A result directory as runs.csv records it: relative to here, or its last two parts if outside. */
+const sourceOf = (dir: string): string => {
+  const rel = relative(process.cwd(), resolve(dir));
+  return rel.startsWith('..') || isAbsolute(rel) ? `…/${resolve(dir).split('/').slice(-2).join('/')}` : rel;
+};
 const inputs: { run: MergedRun; source: string }[] = [];
 const earlier: RunRow[] = [];
 for (const dir of positionals) {
@@ -30,7 +35,7 @@ for (const dir of positionals) {
     continue;
   }
   for (const run of readRunFiles<MergedRun>(dir)) {
-    if (run.v === 1 && run.scenario && run.report) inputs.push({ run, source: dir });
+    if (run.v === 1 && run.scenario && run.report) inputs.push({ run, source: sourceOf(dir) });
   }
 }
 const m = mergeRuns(inputs, earlier);

@@ -2,6 +2,7 @@ import { cellOf, summarizeRun, type RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { formatMeanCi, meanCi } from './meanCi.js';
 import { paperHoldX, schemeRank } from './paperHoldX.js';
+import { ranLabel } from './Scenario.js';
 
 /** A run file as the experiments write it (runScenario's ExperimentRun, as far as merging reads it). */
 export type MergedRun = RunResult & { invalid?: string; box?: { cpuPressure?: number } };
@@ -47,7 +48,7 @@ export const receiverOf = (r: MergedRun): string => r.scenario.receiver ?? ((r.r
  * `15M-2s LL @ 224 ms [chromium, dash.js]`: runs of two players are never averaged together.
  */
 export function mergedCell(r: MergedRun): string {
-  const ran = r.scenario.ran && r.scenario.ran !== 'lte-a' ? `, ${r.scenario.ran}` : '';
+  const ran = r.scenario.ran && r.scenario.ran !== 'lte-a' ? `, ${ranLabel(r.scenario.ran)}` : '';
   // A virtual receiver that waits for an append before its next request (VirtualPlayerConfig.appendMs)
   // is another receiver model: its runs are not averaged with those of one that did not (all before 2026-11-26 06:00 UTC).
   const appendMs = receiverOf(r) === 'virtual' ? (r.report as { appendMs?: number }).appendMs : undefined;

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
+import { startArgs } from '../fixtures/startArgs.js';
 
 // `npm start -- --backhaul 224`: the origin behind an emulated 224 ms backhaul and the LTE-A radio
 // in front of the players (packages/netlab, real kernel TCP); the host's browser reaches both
@@ -36,7 +37,9 @@ test.describe('as root', () => {
     test.setTimeout(180_000);
     // The defaults of --backhaul: 50M-2s (12.2 MB every 2 s: one E2E flow over 224 ms stays in
     // slow start and cannot keep up) and --hold auto; each player has its own radio link.
-    proc = spawn(process.execPath, ['scripts/start.mjs', '--backhaul', '224', '--origin-port', '0', '--edge-port', '0', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const fresh = startArgs();
+    proc = spawn(process.execPath, ['scripts/start.mjs', '--backhaul', '224', ...fresh.args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.once('exit', () => fresh.cleanup());
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
       const on = (c: Buffer) => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
+import { startArgs } from '../fixtures/startArgs.js';
 
 // The benefit, as a user sees it without root: `npm start` (free ports, hold 2), the side-by-side
 // page, the "origin outage" button. The origin's segment responses hang for the button's time; the
@@ -8,7 +9,9 @@ test.describe.configure({ mode: 'serial' });
 
 async function startDemo(args: string[]): Promise<{ proc: ChildProcess; url: string }> {
   const root = new URL('../..', import.meta.url).pathname;
-  const proc = spawn(process.execPath, ['scripts/start.mjs', '--origin-port', '0', '--edge-port', '0', '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const fresh = startArgs();
+  const proc = spawn(process.execPath, ['scripts/start.mjs', ...fresh.args, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  proc.once('exit', () => fresh.cleanup());
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {

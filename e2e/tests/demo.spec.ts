@@ -4,22 +4,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
+import { startArgs } from '../fixtures/startArgs.js';
 
 // The README's main job, as a new user runs it: `npm start` (here on free ports), then the landing
-// page plays the stream directly and through the edge; the dashboard renders those real runs.
+// page plays the stream directly and through the edge, its probes send to the collector; the
+// dashboard renders the fleet from the collector and those real sessions run by run.
 test.describe.configure({ mode: 'serial' });
 let proc: ChildProcess;
 let url = '';
+let collector = '';
+const fresh = startArgs();
 
 test.beforeAll(async () => {
   const root = new URL('../..', import.meta.url).pathname;
-  proc = spawn(process.execPath, ['scripts/start.mjs', '--origin-port', '0', '--edge-port', '0', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise<string>((resolve, reject) => {
+  proc = spawn(process.execPath, ['scripts/start.mjs', ...fresh.args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  [url, collector] = await new Promise<[string, string]>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /open\s+(http:\/\/\S+?)\//.exec(out);
-      if (m) resolve(m[1]!);
+      const c2 = /collector\s+(http:\/\/\S+?)\/v1\/health/.exec(out);
+      if (m && c2) resolve([m[1]!, c2[1]!]);
     });
     proc.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${out}`)));
   });
@@ -43,7 +48,11 @@ test.afterAll(async () => {
     proc.kill('SIGTERM');
     await exited;
   }
+  fresh.cleanup();
 });
+
+interface Listed { session: string; scheme: string; edge: string; player: string; stream: string; segments: number; startupMs: number | null }
+const listed = async () => ((await (await fetch(`${collector}/v1/sessions`)).json()) as { sessions: Listed[] }).sessions;
 
 test('the landing page plays both players: direct and through the edge', async ({ page }) => {
   test.setTimeout(90_000);
@@ -59,21 +68,29 @@ test('the landing page plays both players: direct and through the edge', async (
   expect(edge! - start[1]!).toBeGreaterThan(4);
   // The edge holds 2 segments (4 s): its panel shows the declared hold and a true latency above the direct one.
   await page.waitForFunction(() => document.querySelector('#edge [data-k="hold"]')?.textContent?.startsWith('4.0'), undefined, { timeout: 30_000 });
+  // The page says what to try, and the button says what it does.
+  await expect(page.locator('#hint')).toContainText('press origin outage');
+  await expect(page.locator('button.outage')).toHaveAttribute('title', /segment responses hang/);
   // The edge column is on the edge (a forced hold never redirects), and says so.
   await expect(page.locator('#edge .via')).toHaveAttribute('data-on', 'true');
   // Nothing the page asked for failed (no favicon 404), and it loaded hls.js and Chart.js (the timeline), not dash.js.
   expect(seen.failed).toEqual([]);
   expect(libraries(seen.scripts)).toEqual(['chart', 'hls']);
-  // Both players post their run to the demo's collector (every 5 s): wait until it has them.
-  await expect
-    .poll(async () => ((await (await fetch(`${url}/api/runs`)).json()) as { runs: { report: { segments: { count: number } } }[] }).runs.filter((r) => r.report.segments.count > 0).length, { timeout: 20_000 })
-    .toBeGreaterThanOrEqual(2);
+  // Both probes send their beacons to the collector (every 5 s), labelled: wait until it has both
+  // sessions with media segments and a startup.
+  await expect.poll(async () => (await listed()).filter((s) => s.segments > 0 && s.startupMs !== null).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  const sessions = await listed();
+  expect(sessions.map((s) => s.scheme).sort()).toEqual(['e2e', 'hold-2']);
+  expect(sessions.find((s) => s.scheme === 'e2e')).toMatchObject({ edge: 'direct', player: 'hls.js', stream: '2M-2s' });
+  expect(sessions.find((s) => s.scheme === 'hold-2')!.edge).toMatch(/^127\.0\.0\.1:\d+$/);
 });
 
 test('a DASH player page loads dash.js only', async ({ page }) => {
   const seen = watch(page);
   await page.goto(`${url}/player.html?player=dash&via=origin`);
   await page.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 60_000 });
+  // Its heading is a sentence saying what plays, and how.
+  await expect(page.locator('h1')).toHaveText('dash.js plays 2M-2s straight from the origin.');
   expect(libraries(seen.scripts)).toEqual(['dash']);
   expect(seen.failed).toEqual([]);
 });
@@ -163,6 +180,7 @@ test('the dashboard reads as one: a colour per scheme, unique labels, line legen
   const first = await page.evaluate(() => (window as any).dashboard.updates as number);
   await page.waitForFunction((n) => (window as any).dashboard.updates > n, first, { timeout: 15_000 });
   await expect(page.locator('#source')).toContainText('refreshed every 5 s');
+  await expect(page.locator('#source')).toContainText(collector);
   // Each chart exports as a PNG.
   const download = page.waitForEvent('download');
   await page.locator('button.png[data-chart="cdf"]').click();
@@ -176,11 +194,43 @@ test('the dashboard reads as one: a colour per scheme, unique labels, line legen
   expect(png.subarray(1, 4).toString()).toBe('PNG');
 });
 
+test('the dashboard shows the fleet from the collector: aggregates by scheme, the session list, one session timeline', async ({ page }, info) => {
+  const seen = watch(page);
+  await page.goto(`${url}/dashboard.html`);
+  await page.waitForFunction(() => (window as any).fleet?.updates > 0, undefined, { timeout: 15_000 });
+  const view = await page.evaluate(() => (window as any).fleet.view);
+  // The collector's SQL, drawn as it came: one row per scheme with startup and latency percentiles.
+  expect(view.groups.map((g: any) => g.group)).toEqual(['e2e', 'hold-2']);
+  for (const g of view.groups) {
+    expect(g.startupP50Ms).toBeGreaterThan(0);
+    expect(g.latencySamples).toBeGreaterThan(0);
+  }
+  const [direct, held] = view.groups;
+  // The edge holds 2 × 2 s: its true latency is above the direct player's.
+  expect(held.latencyP50S).toBeGreaterThan(direct.latencyP50S + 2);
+  await expect(page.locator('.fleet-table tbody tr')).toHaveCount(2);
+  await expect(page.locator('.sessions tbody tr[data-session]')).toHaveCount(await page.evaluate(() => (window as any).fleet.sessions.length));
+  // Split by edge instead: the collector answers with the edges (direct and the edge's host).
+  await page.selectOption('select[name="by"]', 'edge');
+  await page.waitForFunction(() => (window as any).fleet.view.filter.by === 'edge', undefined, { timeout: 15_000 });
+  const edges: string[] = await page.evaluate(() => (window as any).fleet.view.groups.map((g: any) => g.group).sort());
+  expect(edges).toHaveLength(2);
+  expect(edges[0]).toMatch(/^127\.0\.0\.1:\d+$/);
+  expect(edges[1]).toBe('direct');
+  // One session's timeline: its latency line and downloads drawn.
+  await page.locator('.sessions tbody tr[data-session]').first().click();
+  await expect(page.locator('.session-view h3')).toContainText('Session');
+  await expect(page.locator('.session-view .facts')).toContainText(/hls\.js|dash\.js/);
+  await expect(page.locator('.session-view canvas')).toBeVisible();
+  expect(seen.failed).toEqual([]);
+  await page.screenshot({ path: info.outputPath('fleet.png'), fullPage: true });
+});
+
 test('a static report of those runs says nothing of a live collector and links no pages', async ({ page }, info) => {
   const dir = mkdtempSync(join(tmpdir(), 'ethle-demo-report-'));
   try {
     const { renderReport } = (await import('../../packages/player-demo/scripts/renderReport.mjs')) as { renderReport: (s: unknown, out: string) => string };
-    const html = renderReport(await (await fetch(`${url}/api/runs`)).json(), dir);
+    const html = renderReport(await (await fetch(`${collector}/v1/runs`)).json(), dir);
     await page.goto(pathToFileURL(html).href);
     await page.waitForFunction(() => (window as any).dashboard?.charts?.length === 3, undefined, { timeout: 15_000 });
     const text = await page.locator('body').innerText();

@@ -124,7 +124,8 @@ async function startCliProcess(bin: string, args: string[], what: string): Promi
 
 /** Start the built edge CLI in its own process (like nginx), return its URL and pid. */
 export function startEdgeProcess(args: string[]): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  return startCliProcess(new URL('../bin/ethle-edge.js', import.meta.url).pathname, ['serve', ...args, '--log-level', 'warn'], 'edge');
+  // Every receiver of a bench runs on this box, from one address: no per-client connection limit.
+  return startCliProcess(new URL('../bin/ethle-edge.js', import.meta.url).pathname, ['serve', '--max-connections-per-client', '0', ...args, '--log-level', 'warn'], 'edge');
 }
 
 /** The built live origin CLI in its own process (`ethle-origin`), with its /stats over HTTP. */

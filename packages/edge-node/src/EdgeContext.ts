@@ -1,6 +1,7 @@
 import type { HoldPolicy } from '@ethle/core';
 import type { Logger } from 'pino';
 import type { SegmentCache } from './cache/SegmentCache.js';
+import type { BoxAnswer } from './cluster/BoxView.js';
 import type { EdgeConfig, OriginConfig } from './config/EdgeConfig.js';
 import type { EdgeEvents } from './events/EdgeEvents.js';
 import type { FleetSteering } from './fleet/FleetSteering.js';
@@ -49,6 +50,14 @@ export interface EdgeContext {
   notReady(): string | undefined;
   /** This edge's load (GET /_ethle/load), for a steering service. */
   load(): EdgeLoadReport;
+  /** Under `serve --workers`: the box's metrics and load, which /metrics and /_ethle/load answer. */
+  box: (() => Promise<BoxAnswer>) | undefined;
   /** Backhaul RTT to an origin (configured, else measured), ms. */
   rttFor(origin: string): number | undefined;
+  /**
+   * A bug caught at the boundary of one request or fetch (`where`): logged with its stack,
+   * counted (ethle_internal_errors_total) and published as an 'error' event. The caller fails
+   * that one request or fetch; the edge keeps serving.
+   */
+  bug(where: string, error: unknown): void;
 }

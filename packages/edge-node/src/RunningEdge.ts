@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { EdgeConfig } from './config/EdgeConfig.js';
+import type { BoxAnswer } from './cluster/BoxView.js';
 import type { EdgeEvents } from './events/EdgeEvents.js';
+import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
 import type { EdgeMetrics } from './metrics/EdgeMetrics.js';
 
 export interface RunningEdge {
@@ -11,6 +13,8 @@ export interface RunningEdge {
   config: EdgeConfig;
   /** What the edge holds now: every bounded structure's size (operators, tests, the soak). */
   stats(): EdgeStats;
+  /** This edge's own load report (what GET /_ethle/load answers outside `serve --workers`). */
+  load(): EdgeLoadReport;
   /**
    * Stop accepting, let responses in progress finish within `drainMs`, then abort origin
    * fetches, stop pollers and timers, unsubscribe from RNI.
@@ -31,6 +35,8 @@ export interface EdgeStats {
   originFetchesRunning: number;
   originFetchesQueued: number;
   connections: number;
+  /** Clients (IPv4 address, IPv6 /64) with a connection open (each at most maxConnectionsPerClient). */
+  clients: number;
   /** Receivers whose delivery rate the edge has measured. */
   radioReceivers: number;
 }
@@ -38,5 +44,10 @@ export interface EdgeStats {
 export interface StartEdgeOptions {
   /** Pino logger to use instead of creating one from config.logLevel. */
   logger?: Logger;
+  /**
+   * A worker of `serve --workers`: /metrics and /_ethle/load answer for the whole box, from the
+   * primary (BoxView), not for this process alone.
+   */
+  box?: () => Promise<BoxAnswer>;
 }
 

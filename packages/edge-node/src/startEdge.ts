@@ -11,6 +11,7 @@ import { EdgeError } from './errors/EdgeError.js';
 import { EdgeEvents } from './events/EdgeEvents.js';
 import { createEdgeServer } from './http/createEdgeServer.js';
 import { createRouter } from './http/createRouter.js';
+import type { ReceiverConnections } from './http/ReceiverConnections.js';
 import { sendError } from './http/sendError.js';
 import { FleetSteering } from './fleet/FleetSteering.js';
 import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
@@ -71,6 +72,11 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   // Per segment request: only when asked for (experiments use it to tell a stall's cause apart).
   if (log.isLevelEnabled('debug')) events.on('segment-request', (e) => log.debug(e, 'segment request'));
 
+  const bug = (where: string, error: unknown): void => {
+    metrics.internalErrors.inc({ where });
+    log.error({ err: error, where }, 'internal error (that request or fetch failed; serving on)');
+    events.emit('error', { where, error: error instanceof Error ? error : new Error(String(error)) });
+  };
   const origins = new Map<string, Origin>();
   // Behind a parent tier, the RTT that matters is to the origin: the leg to the parent plus what
   // the parent reports beyond itself.
@@ -93,6 +99,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       bodyTimeoutMs: config.originBodyTimeoutMs,
       cache,
       onFetch,
+      onBug: bug,
     });
     origins.set(o.name, { cfg: o, client, prefix: config.origins.length === 1 ? '' : `/${o.name}` });
   }
@@ -111,27 +118,25 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const sessionTokens = config.sessionTokens === undefined ? undefined : new SessionTokens({ ...config.sessionTokens, issuer: config.fleet?.pathway ?? '', maxEntries: config.maxSessions });
   // A moved receiver's first playlist request waits at most this for its previous edge's answer.
   const handover = sessionTokens === undefined || config.fleet === undefined || config.fleet.peers.length === 0 ? undefined : new SessionHandover(sessionTokens, config.fleet.peers, 500);
-  let connections = 0;
+  // Set once the server exists (below); the load report is only asked for after that.
+  let connections: ReceiverConnections | undefined;
   const load = (): EdgeLoadReport => {
     const why = notReady();
-    return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
+    return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections: connections?.size ?? 0, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
   };
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, handover, rttFor, notReady, load };
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     // Origin faults are answered where they happen; what reaches here is a bug: 500 and an event.
     route(req, res).catch((e: unknown) => {
-      events.emit('error', { where: 'request', error: e as Error });
-      log.error({ err: e }, 'request failed');
-      sendError(res, 500, 'internal error');
+      bug('request', e);
+      sendError(res, 500, 'internal error', 'ERR_EDGE_INTERNAL');
     });
   };
-  const server: Server = createEdgeServer(config, config.tls === undefined ? undefined : readTls(config.tls), onRequest, log, (reason) => metrics.refused.inc({ reason }));
-  server.on('connection', (socket) => {
-    connections += 1;
-    socket.once('close', () => (connections -= 1));
-  });
+  const made = createEdgeServer(config, config.tls === undefined ? undefined : readTls(config.tls), onRequest, log, (reason) => metrics.refused.inc({ reason }));
+  const server: Server = made.server;
+  connections = made.connections;
 
   // A warm backhaul connection and a current RTT per origin before (and between) streams.
   const probeOrigins = (): void => {
@@ -149,6 +154,8 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     metrics.cacheBytes.set(cache.bytes);
     metrics.streams.set(streams.size);
     metrics.sessions.set(policy.sessions);
+    metrics.connections.set(made.connections.size);
+    metrics.clients.set(made.connections.clients);
     for (const s of streams.values()) {
       const c = policy.counts(s.key);
       metrics.receivers.set({ stream: s.key, group: 'hold-0' }, c['hold-0']);
@@ -189,6 +196,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     events,
     metrics,
     config,
+    load,
     stats() {
       let running = 0;
       let queued = 0;
@@ -198,21 +206,16 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       }
       let blocked = 0;
       for (const s of streams.values()) blocked += s.blockedCount;
-      return { streams: streams.size, blocked, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, pinnedBytes: cache.pinnedBytes(), segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections, radioReceivers: radio.size };
+      return { streams: streams.size, blocked, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, pinnedBytes: cache.pinnedBytes(), segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections: made.connections.size, radioReceivers: radio.size, clients: made.connections.clients };
     },
     close() {
       closing ??= (async () => {
         const t0 = Date.now();
         draining = true;
         // Stop accepting; idle keep-alive connections go now, responses in progress may finish
-        // within drainMs (a receiver mid-segment gets its segment), then what is left is cut.
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
-        const cut = setTimeout(() => server.closeAllConnections(), config.drainMs);
-        await closed;
-        clearInterval(idleSweep);
-        clearTimeout(cut);
+        // within drainMs (a receiver mid-segment gets its segment, to its last byte), then what
+        // is left is cut.
+        const drained = await made.connections.drain(config.drainMs);
         clearInterval(housekeeping);
         if (originProbe !== undefined) clearInterval(originProbe);
         streams.close();
@@ -221,7 +224,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         await Promise.all([...origins.values()].map((o) => o.client.close()));
         cache.clear();
         clock.close();
-        log.info({ drainedMs: Date.now() - t0 }, 'edge closed');
+        log.info({ drainedMs: drained.drainedMs, cut: drained.cut, closedMs: Date.now() - t0 }, 'edge closed');
         events.removeAll();
       })();
       return closing;

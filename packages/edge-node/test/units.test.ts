@@ -64,6 +64,10 @@ describe('createEdgeConfig', () => {
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'learn' }).segmentStart).toBe('learn');
     expect(createEdgeConfig({ origin: 'http://x', lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 })).toMatchObject({ lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 });
   });
+  it('duration options (ms) become whole numbers a timer takes (AbortSignal.timeout throws on a fraction)', () => {
+    const c = createEdgeConfig({ origin: 'http://127.0.0.1:1', originHeadersTimeoutMs: 2500.5, drainMs: 0.2, cache: { maxAgeMs: 1000.0001 } });
+    expect([c.originHeadersTimeoutMs, c.drainMs, c.cache.maxAgeMs]).toEqual([2501, 1, 1001]);
+  });
   it('accepts hold as a CLI string', () => {
     expect(createEdgeConfig({ origin: 'http://x', hold: '2' }).hold).toBe(2);
   });

@@ -5,6 +5,7 @@ export * from './url/index.js';
 export * from './hls/index.js';
 export * from './model/index.js';
 export * from './planner/index.js';
+export * from './time/index.js';
 export * from './policy/index.js';
 export * from './dash/index.js';
 export * from './session/index.js';

@@ -1,5 +1,7 @@
 import { chooseRadioEstimate, ETHLE_EXPOSED_HEADERS, ETHLE_HEADERS, HoldPolicy, loadManifest, planPrefetch, type ManifestView } from '@ethle/core';
+import type { TimelineSnapshot } from '@ethle/core';
 import { SegmentStore, type StoredSegment } from './SegmentStore.js';
+import { SwTimeline } from './SwTimeline.js';
 
 export interface SwEdgeConfig {
   /** Origins (scheme://host:port) whose manifests and segments the worker handles. */
@@ -48,6 +50,8 @@ export interface SwEdgeState {
   lead: Record<string, number>;
   store: { urls: string[]; bytes: number; inFlight: number };
   fetches: FetchRecord[];
+  /** The latest stream's segments, as the Node edge's GET /_ethle/timeline gives them. */
+  timeline: TimelineSnapshot;
 }
 
 const EXPOSE = `Date, Content-Length, ${ETHLE_EXPOSED_HEADERS}`;
@@ -69,6 +73,7 @@ export type SwRoute = 'manifest' | 'segment' | undefined;
 export class SwEdge {
   #config: SwEdgeConfig | undefined;
   readonly store = new SegmentStore();
+  readonly timeline = new SwTimeline();
   #streams = new Map<string, Stream>();
   #byUrl = new Map<string, { stream: Stream; track: string; id: number }>();
   #fetches: FetchRecord[] = [];
@@ -149,12 +154,15 @@ export class SwEdge {
     stream ??= { key, origin: originBase, urls: new Set(), view: undefined, tracks: new Map(), mostAdvanced: new Map(), sizes: new Map() };
     stream.view = view;
     stream.tracks.clear();
+    const listed: Parameters<SwTimeline['listed']>[1] = [];
     for (const seg of view.segments(now)) {
       let t = stream.tracks.get(seg.track);
       if (!t) stream.tracks.set(seg.track, (t = { ids: [], url: new Map() }));
       t.ids.push(seg.id);
       t.url.set(seg.id, originBase + seg.path);
+      listed.push({ url: withoutCmcd(originBase + seg.path), path: seg.path.split('?')[0]!, track: seg.track, id: seg.id, durationS: seg.durationSeconds });
     }
+    this.timeline.listed(key, listed, now);
     this.#x = this.hold(stream, now);
     const held = view.hold(this.#x, undefined, now);
     this.#streams.set(key, stream);
@@ -172,6 +180,7 @@ export class SwEdge {
     const prev = known.stream.mostAdvanced.get(known.track);
     if (prev === undefined || known.id > prev) known.stream.mostAdvanced.set(known.track, known.id);
     this.plan(known.stream);
+    this.timeline.requested(url, this.store.get(url) !== undefined ? 'hit' : this.store.pending(url) !== undefined ? 'coalesced' : 'miss', Date.now());
     let s: StoredSegment;
     try {
       s = await this.store.load(url, () => this.#fetchSegment(url, 'request', known.stream, known.track));
@@ -226,16 +235,26 @@ export class SwEdge {
       lead,
       store: { urls: this.store.urls(), bytes: this.store.bytes, inFlight: this.store.inFlightCount },
       fetches: this.#fetches.slice(-50),
+      timeline: this.timeline.snapshot(this.#x, Date.now()),
     };
   }
 
   async #fetchSegment(url: string, reason: FetchRecord['reason'], stream: Stream, track: string): Promise<StoredSegment> {
     const startedAt = Date.now();
     const t0 = performance.now();
-    const r = await this.fetchFn(url, { mode: 'cors' });
-    if (!r.ok) throw r;
-    const body = await r.arrayBuffer();
+    this.timeline.fetchStarted(url, reason === 'prefetch' ? 'prefetch' : 'segment', startedAt);
+    let r: Response;
+    let body: ArrayBuffer;
+    try {
+      r = await this.fetchFn(url, { mode: 'cors' });
+      if (!r.ok) throw r;
+      body = await r.arrayBuffer();
+    } catch (e) {
+      this.timeline.fetchEnded(url, e instanceof Response ? `status ${e.status}` : 'failed', Date.now(), { start: null, end: null });
+      throw e;
+    }
     const ms = performance.now() - t0;
+    this.timeline.fetchEnded(url, 'ok', Date.now(), { start: r.headers.get(ETHLE_HEADERS.productionStart), end: r.headers.get(ETHLE_HEADERS.productionEnd) });
     let sizes = stream.sizes.get(track);
     if (sizes === undefined) stream.sizes.set(track, (sizes = []));
     sizes.push(body.byteLength);

@@ -11,6 +11,8 @@ export interface DemoConfig {
   format: 'hls' | 'dash';
   /** The edge's scheme: `auto` or `hold-N`. */
   scheme: string;
+  /** The QoE collector the probes send to and the dashboard reads (`npm start` runs one); null: none. */
+  collectorUrl: string | null;
 }
 
 export async function loadConfig(): Promise<DemoConfig> {
@@ -20,7 +22,7 @@ export async function loadConfig(): Promise<DemoConfig> {
     const r = await fetch('/api/config');
     if (r.ok) base = (await r.json()) as Partial<DemoConfig>;
   } catch {
-    // No collector (e.g. the built pages opened from another server): URL parameters must say it all.
+    // No demo server (e.g. the built pages opened from another server): URL parameters must say it all.
   }
   const p = q.get('player') ?? base.player ?? 'hls';
   const player: DemoPlayer = p === 'dash' || p === 'shaka' ? p : 'hls';
@@ -32,6 +34,7 @@ export async function loadConfig(): Promise<DemoConfig> {
     player,
     format,
     scheme: q.get('scheme') ?? base.scheme ?? 'auto',
+    collectorUrl: q.get('collector') ?? base.collectorUrl ?? null,
   } satisfies DemoConfig;
   return cfg;
 }

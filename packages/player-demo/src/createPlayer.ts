@@ -1,4 +1,4 @@
-import { attachProbe, type QoeProbe } from '@ethle/qoe-probe';
+import { attachProbe, type BeaconOptions, type QoeProbe } from '@ethle/qoe-probe';
 
 export interface PlayerHandle {
   probe: QoeProbe;
@@ -16,10 +16,12 @@ export interface PlayerHandle {
  * Plays `src` in `video` with real hls.js, dash.js or Shaka Player and attaches the QoE probe right
  * before the load request (the probe's startup clock starts at attach). CMCD is on, in query mode
  * so a cross-origin edge sees `mtp`/`bl`/`sid` without a CORS preflight, with the probe's session
- * id. The player library is imported on demand: a page downloads only the one it plays.
+ * id. The player library is imported on demand: a page downloads only the one it plays. With
+ * `beacon`, the probe sends its events to a collector (beaconFor).
  */
-export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash' | 'shaka', src: string): Promise<PlayerHandle> {
+export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash' | 'shaka', src: string, beacon?: BeaconOptions): Promise<PlayerHandle> {
   const sessionId = crypto.randomUUID();
+  const probeOptions = beacon ? { sessionId, beacon } : { sessionId };
   let finalUrl: string | undefined;
   const listeners: ((url: string) => void)[] = [];
   const loaded = (url: string | undefined | null) => {
@@ -38,7 +40,7 @@ export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash'
     const { MediaPlayer } = await import('dashjs');
     const player = MediaPlayer().create();
     player.updateSettings({ debug: { logLevel: 1 }, streaming: { cmcd: { enabled: true, sid: sessionId, cid: src, mode: 'query' } } });
-    const probe = attachProbe(player, { sessionId });
+    const probe = attachProbe(player, probeOptions);
     // dash.js sets the manifest's url to the response URL (after redirects) and refreshes from it.
     player.on(MediaPlayer.events.MANIFEST_LOADED, (e: { data?: { url?: string } }) => loaded(e.data?.url));
     player.initialize(video, src, true);
@@ -55,7 +57,7 @@ export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash'
     const { default: shaka } = await import('shaka-player');
     const player = new shaka.Player();
     player.configure({ cmcd: { enabled: true, sessionId, contentId: src, useHeaders: false } });
-    const probe = attachProbe(player, { sessionId });
+    const probe = attachProbe(player, probeOptions);
     // Shaka reports each manifest response's URL after redirects, and refreshes from it.
     player.addEventListener('downloadcompleted', (e: Event & { requestType?: number; response?: { uri?: string } }) => {
       if (e.requestType === shaka.net.NetworkingEngine.RequestType.MANIFEST) loaded(e.response?.uri);
@@ -73,7 +75,7 @@ export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash'
   }
   const { default: Hls } = await import('hls.js');
   const hls = new Hls({ cmcd: { sessionId, contentId: src, useHeaders: false } });
-  const probe = attachProbe(hls, { sessionId });
+  const probe = attachProbe(hls, probeOptions);
   // hls.js reports the response URL (after redirects) and reloads the playlist from it.
   hls.on(Hls.Events.MANIFEST_LOADED, (_e, d) => loaded(d.url));
   hls.on(Hls.Events.LEVEL_LOADED, (_e, d) => loaded(d.details.url));

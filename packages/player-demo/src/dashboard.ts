@@ -2,6 +2,8 @@ import { Chart, registerables, type ChartDataset } from 'chart.js';
 import type { ResultSet } from './data/RunResult.js';
 import { runLabel, schemeColor } from './data/schemeColor.js';
 import { asResultSet, cdf, latencyStack, latencyTimeline, tableII, throughputByScheme } from './data/summarize.js';
+import { loadConfig } from './config.js';
+import { mountFleet, type FleetHandle } from './fleet/mountFleet.js';
 
 Chart.register(...registerables);
 Chart.defaults.animation = false;
@@ -21,13 +23,16 @@ Chart.register({
 
 /** The Fig. 9 components: not schemes, so none of the schemes' colours (schemeColor). */
 const PART_COLORS = { startup: '#6baed6', buffering: '#fd8d3c', holding: '#74c476', offset: '#d9d9d9' };
-/** How often the live collector's runs are fetched again. */
+/** How often the collector is asked again (the demo's probes send every 5 s). */
 const REFRESH_MS = 5000;
+/** The newest sessions drawn run by run (the paper's views); the fleet view covers all of them. */
+const RUNS_SHOWN = 10;
 const charts: Chart[] = [];
 const byId = new Map<string, Chart>();
 let updates = 0;
 /** Whether the live collector's runs are shown (and refreshed): until the user picks a file. */
 let live = true;
+let fleet: FleetHandle | undefined;
 
 /** Renders a result set: latency timelines with stalls, Fig. 9 stacked bars, throughput CDFs, Table II. */
 export function render(set: ResultSet): void {
@@ -163,12 +168,22 @@ async function load(): Promise<void> {
     await show(() => fetchResults(given));
     return;
   }
-  // The demo's collector: the pages post their runs every 5 s, so fetch again as often.
+  // The collector npm start runs: the fleet view, and its newest sessions run by run.
+  const cfg = await loadConfig();
+  if (cfg.collectorUrl === null) {
+    document.querySelector('#title')!.textContent = 'no collector configured (npm start runs one; or ?collector=URL)';
+    return;
+  }
+  const collector = cfg.collectorUrl;
+  document.querySelector<HTMLElement>('#fleet')!.hidden = false;
+  fleet = mountFleet(document.querySelector<HTMLElement>('#fleet-view')!, collector);
+  Object.assign(window, { fleet: fleet.state });
   const refresh = async () => {
-    if (!live) return;
-    await show(() => fetchResults('/api/runs'));
-    if (!live) return;
-    source.textContent = `Live: the runs this demo's pages post to its collector (/api/runs), refreshed every ${REFRESH_MS / 1000} s; last ${new Date().toLocaleTimeString()}.`;
+    await fleet?.refresh();
+    if (live) {
+      await show(() => fetchResults(`${collector}/v1/runs?limit=${RUNS_SHOWN}`));
+      if (live) source.textContent = `Live: the newest ${RUNS_SHOWN} sessions in the collector (${collector}), refreshed every ${REFRESH_MS / 1000} s; last ${new Date().toLocaleTimeString()}.`;
+    }
     setTimeout(() => void refresh(), REFRESH_MS);
   };
   await refresh();

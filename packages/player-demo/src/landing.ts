@@ -1,9 +1,8 @@
 import { Events } from '@ethle/qoe-probe';
 import { createPlayer, type PlayerHandle } from './createPlayer.js';
-import { schemeColor } from './data/schemeColor.js';
 import { loadConfig, manifestUrl, playerName } from './config.js';
-import { reportRun } from './reportRun.js';
-import { mountTimeline } from './timeline/mountTimeline.js';
+import { beaconFor, edgeLabel } from './collector/beaconFor.js';
+import { fetchTimeline, mountTimeline } from './timeline/mountTimeline.js';
 import type { EdgeTimeline, Interval, PlayerFetch } from './timeline/TimelineData.js';
 import { checkSource } from './ui/checkSource.js';
 import { mountClockOverlay } from './ui/clockOverlay.js';
@@ -37,9 +36,11 @@ const handles: PlayerHandle[] = [];
 const demo = { handles, stalls, outages: () => outages, timeline: () => timeline?.latest(), snapshot: () => snapshot };
 Object.assign(window, { demo });
 
+/** Seconds a column has stalled so far (a stall in progress counts up to now). */
+const stalledS = (list: Interval[]) => list.reduce((a, s) => a + ((s.end ?? Date.now()) - s.start), 0) / 1000;
 const updateDelta = () => {
   const hold = snapshot === undefined ? undefined : { segments: snapshot.hold, segmentSeconds: snapshot.segmentSeconds };
-  document.querySelector('#delta')!.textContent = describeDelta(latency.origin, latency.edge, hold) ?? '–';
+  document.querySelector('#delta')!.textContent = describeDelta(latency.origin, latency.edge, hold, { direct: stalledS(stalls.origin), edge: stalledS(stalls.edge) }) ?? '–';
 };
 
 for (const via of ['origin', 'edge'] as const) {
@@ -53,7 +54,7 @@ for (const via of ['origin', 'edge'] as const) {
     col.classList.add('failed');
     continue;
   }
-  const h = await createPlayer(video, cfg.player, src);
+  const h = await createPlayer(video, cfg.player, src, beaconFor(cfg, { scheme: via === 'edge' ? cfg.scheme : 'e2e', edge: via === 'edge' ? edgeLabel(cfg.edgeUrl) : 'direct', page: 'side-by-side' }));
   if (via === 'edge') mountViaBadge(col.querySelector<HTMLElement>('.via')!, cfg.edgeUrl, h);
   mountQoePanel(col.querySelector<HTMLElement>('.panel')!, h.probe);
   mountStallBadge(col.querySelector<HTMLElement>('.stalling')!, h.probe);
@@ -78,7 +79,6 @@ for (const via of ['origin', 'edge'] as const) {
   h.probe.on(Events.ERROR, (e) => {
     if (e.fatal) showError(`${via}-player`, `${via === 'edge' ? 'Through the edge' : 'Direct'}: the player stopped (${e.source} ${e.detail}: ${e.message})`);
   });
-  reportRun(h.probe, { stream: cfg.stream, player: cfg.player, scheme: via === 'edge' ? cfg.scheme : 'e2e' });
   handles.push(h);
 }
 
@@ -99,8 +99,8 @@ const edgePath = new URL(manifestUrl(cfg.edgeUrl, cfg.stream, cfg.format)).pathn
 const timeline = shown.has('edge')
   ? undefined
   : mountTimeline(document.querySelector<HTMLCanvasElement>('#timeline')!, document.querySelector<HTMLElement>('#timeline-caption')!, {
-      edgeColor: schemeColor(cfg.scheme),
-      url: `${cfg.edgeUrl}/_ethle/timeline?stream=${encodeURIComponent(edgePath)}`,
+      load: () => fetchTimeline(`${cfg.edgeUrl}/_ethle/timeline?stream=${encodeURIComponent(edgePath)}`),
+      where: 'at the edge',
       players: () => ({ direct: fetches.origin, edge: fetches.edge }),
       stalls: () => ({ direct: stalls.origin, edge: stalls.edge, outage: [...outages] }),
       onSnapshot: (t) => {

@@ -15,7 +15,7 @@ const result = await build({
   bundle: true,
   minify: true,
   format: 'esm',
-  target: 'es2020',
+  target: 'es2022',
   platform: 'browser',
   sourcemap: true,
   metafile: true,

@@ -35,7 +35,7 @@ const MEDIA_EVENTS = ['waiting', 'error', 'playing', 'pause', 'seeking', 'seeked
 export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
   const o = resolveOptions(options);
   const kind = isHls(target) ? 'hls' : isDash(target) ? 'dash' : isShaka(target) ? 'shaka' : isMedia(target) ? 'media' : null;
-  if (!kind) throw new ProbeError(ErrorCodes.BAD_TARGET, 'expected an hls.js instance, a dash.js MediaPlayer, a Shaka Player or an HTMLMediaElement');
+  if (!kind) throw new ProbeError(ErrorCodes.BAD_TARGET, 'expected an hls.js, dash.js or Shaka player, or a media element');
 
   const state = emptyReportState(kind, o.sessionId);
   const max = o.maxEntries;

@@ -7,6 +7,12 @@ export interface BeaconOptions {
   intervalMs?: number;
   /** …or as soon as this many events are queued (default 100). */
   maxEvents?: number;
+  /**
+   * Labels sent with every batch, so a collector can split its views by them (at most 32; names a
+   * letter then letters, digits, `_ . -`): e.g. `{ stream: 'live-2M', scheme: 'hold-2', edge:
+   * 'mec-1', player: 'hls.js' }`. Every batch carries them, so none depends on the first arriving.
+   */
+  meta?: Record<string, string | number | boolean>;
 }
 
 export interface ProbeOptions {
@@ -33,6 +39,8 @@ export interface ProbeOptions {
 
 export type ResolvedOptions = Required<Omit<ProbeOptions, 'beacon'>> & { beacon: Required<BeaconOptions> | null };
 
+const META_KEY = /^[A-Za-z][\w.-]{0,63}$/;
+
 function num(name: string, v: unknown, def: number, min: number, max: number): number {
   if (v === undefined) return def;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
@@ -45,6 +53,9 @@ export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
   const b = o.beacon;
   if (b !== undefined && (typeof b?.url !== 'string' || b.url === ''))
     throw new ProbeError(ErrorCodes.BAD_OPTION, 'beacon.url must be a non-empty string');
+  const meta = b?.meta ?? {};
+  if (typeof meta !== 'object' || meta === null || Object.keys(meta).length > 32 || Object.entries(meta).some(([k, v]) => !META_KEY.test(k) || !['string', 'number', 'boolean'].includes(typeof v)))
+    throw new ProbeError(ErrorCodes.BAD_OPTION, 'beacon.meta must be ≤ 32 labels named [A-Za-z][\w.-]* with string, number or boolean values');
   if (o.sessionId !== undefined && typeof o.sessionId !== 'string')
     throw new ProbeError(ErrorCodes.BAD_OPTION, 'sessionId must be a string');
   return {
@@ -59,6 +70,7 @@ export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
           url: b.url,
           intervalMs: num('beacon.intervalMs', b.intervalMs, 10000, 100, 3_600_000),
           maxEvents: num('beacon.maxEvents', b.maxEvents, 100, 1, 10000),
+          meta,
         }
       : null,
   };

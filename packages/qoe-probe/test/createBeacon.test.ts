@@ -48,6 +48,7 @@ describe('beacon', () => {
     expect(first.body).toMatchObject({ v: 1, session: 'sess-1', seq: 0, target: 'media' });
     expect(first.body.events.map((e) => e.type)).toContain('startup');
     expect(first.body.report).toBeUndefined();
+    expect(first.body).not.toHaveProperty('meta');
 
     pagehide.dispatchEvent(new Event('pagehide'));
     const last = sent.at(-1)!.body;
@@ -55,6 +56,18 @@ describe('beacon', () => {
     expect(last.report).toMatchObject({ session: 'sess-1', startupMs: expect.any(Number), segments: { count: 0, bytes: 0 } });
     expect(last.report).not.toHaveProperty('latencySeries');
     probe.destroy();
+  });
+
+  it('labels every batch with beacon.meta, and refuses labels a collector could not split by', () => {
+    const media = new FakeMedia();
+    const meta = { stream: '2M-2s', scheme: 'hold-2', edge: 'mec-1', player: 'hls.js', x: 2 };
+    const probe = attachProbe(media, { heartbeatMs: 100, beacon: { url: 'https://collector.test/qoe', intervalMs: 500, meta } });
+    play(media, 1_200);
+    probe.destroy();
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    for (const s of sent) expect(s.body.meta).toEqual(meta);
+    for (const bad of [{ 'two words': 'x' }, { ok: { nested: 1 } }, Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, i]))])
+      expect(() => attachProbe(new FakeMedia(), { beacon: { url: 'https://c.test/', meta: bad as never } })).toThrow(/beacon\.meta/);
   });
 
   it('flushes early when the batch is full, and a final batch on destroy', () => {

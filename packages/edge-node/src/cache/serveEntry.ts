@@ -6,8 +6,10 @@ import type { CacheEntry } from './CacheEntry.js';
 export interface ServeEntryOptions {
   /** Response headers once the origin's are known (the entry's, plus the edge's own). */
   headers: () => Record<string, string | number>;
-  /** The fetch failed before any byte was sent: answer with an error (the caller's format). */
-  onError: (error: EdgeError) => void;
+  /** The fetch failed before any byte was sent: answer with an error (the caller's format); returns the status sent. */
+  onError: (error: EdgeError) => number;
+  /** A bug while serving (this response is cut, nothing else): see EdgeContext.bug. */
+  onBug: (error: unknown) => void;
   /** HEAD: headers only. */
   head: boolean;
 }
@@ -82,12 +84,24 @@ export function serveEntry(entry: CacheEntry, req: IncomingMessage, res: ServerR
       return true;
     };
 
+    // Runs from the origin fetch's loop (each chunk wakes every reader): a throw here would fail
+    // the fetch for every receiver of the object. It stays with this response.
     const pump = (): void => {
+      try {
+        pumpOnce();
+      } catch (e) {
+        o.onBug(e);
+        res.destroy();
+        finish();
+      }
+    };
+
+    const pumpOnce = (): void => {
       if (done || waitingDrain) return;
       if (!started) {
         if (entry.state === 'pending') return;
         if (entry.state === 'failed') {
-          o.onError(entry.error!);
+          status = o.onError(entry.error!);
           finish();
           return;
         }

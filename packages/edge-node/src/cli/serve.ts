@@ -43,10 +43,13 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
                           steering URI, instead of this edge's own /_ethle/steering
   --session-secret-file F the fleet's secret (one line) for portable session tokens
   --egress-capacity-mbps M  this edge's egress for its load report (/_ethle/load)
+  --max-connections-per-client N  receiver connections one client (IPv4 address, IPv6 /64)
+                          may hold open (default 256; more are refused; 0 = no limit, for a
+                          proxy or NAT that every receiver comes through)
   --tls-key FILE --tls-cert FILE   serve HTTPS
- --workers N             N worker processes share the port (default 1); this process becomes
+  --workers N             N worker processes share the port (default 1); this process becomes
                           a parent tier on loopback that owns the origin flows (one origin
-                          GET per segment for the box)
+                          GET per segment for the box); SIGTERM drains every worker
   --log-level L           fatal|error|warn|info (default)|debug|trace|silent
 
 GET /healthz (ready), GET /metrics (Prometheus). SIGTERM/SIGINT: graceful shutdown.
@@ -92,6 +95,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         'steering-url': { type: 'string' },
         'session-secret-file': { type: 'string' },
         'egress-capacity-mbps': { type: 'string' },
+        'max-connections-per-client': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -166,6 +170,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       input.sessionTokens = { ...input.sessionTokens, secret };
     }
     set('egressCapacityMbps', number('egress-capacity-mbps', values['egress-capacity-mbps']));
+    set('maxConnectionsPerClient', number('max-connections-per-client', values['max-connections-per-client']));
     set('logLevel', (values['log-level'] ?? input.logLevel ?? 'info') as EdgeConfigInput['logLevel']);
   } catch (e) {
     io.stderr.write(`ethle-edge serve: ${(e as Error).message}\n\n${USAGE}`);

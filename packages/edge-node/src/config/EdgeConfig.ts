@@ -145,6 +145,12 @@ export interface EdgeConfig {
   maxSessions: number;
   /** Receiver connections open at most (Node's server.maxConnections); more are refused. */
   maxConnections: number;
+  /**
+   * Receiver connections one client may hold open at once (an IPv4 address, an IPv6 /64); more
+   * from it are refused, so one client cannot take every slot of `maxConnections`. Behind a proxy
+   * or NAT that many receivers share, raise it; 0 in the input turns it off (= maxConnections).
+   */
+  maxConnectionsPerClient: number;
   /** Segment fetches running at once to one origin, all streams together. */
   originMaxFetches: number;
   /** Segment fetches queued at most per origin; beyond, receivers get 503 with Retry-After. */
@@ -216,6 +222,7 @@ export interface EdgeConfigInput {
   maxStreams?: number;
   maxSessions?: number;
   maxConnections?: number;
+  maxConnectionsPerClient?: number;
   originMaxFetches?: number;
   originMaxQueued?: number;
   requestHeadersTimeoutMs?: number;

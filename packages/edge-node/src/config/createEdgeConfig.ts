@@ -1,4 +1,4 @@
-import { HOLD_LIMITS, receiveWindowFromBuffer } from '@ethle/core';
+import { HOLD_LIMITS, receiveWindowFromBuffer, timerMs } from '@ethle/core';
 import { readFileSync } from 'node:fs';
 import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeConfig, EdgeConfigInput, OriginConfig, RanFailAction } from './EdgeConfig.js';
@@ -10,7 +10,7 @@ const KNOWN_KEYS = new Set([
   'origin', 'originPublicUrl', 'origins', 'host', 'port', 'hold', 'maxHold', 'initialWindow', 'backhaulRttMs', 'defaultRanMbps',
   'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
-  'maxSessions', 'maxConnections', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
+  'maxSessions', 'maxConnections', 'maxConnectionsPerClient', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
   'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
   'lowerHoldAfterSegments', 'lowerHoldAfterSamples', 'holdFloor', 'segmentStart',
   'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream',
@@ -53,6 +53,11 @@ function num(option: string, v: unknown, def: number, min: number, max: number, 
   if (integer && !Number.isInteger(v)) fail(option, `expected an integer, got ${v}`, v);
   if (v < min || v > max) fail(option, `must be between ${min} and ${max}, got ${v}`, v);
   return v;
+}
+
+/** A duration option (ms): validated like any number, then a whole number a timer takes (timerMs). */
+function ms(option: string, v: unknown, def: number, min: number, max: number): number {
+  return timerMs(num(option, v, def, min, max));
 }
 
 function originUrl(option: string, url: unknown): string {
@@ -158,8 +163,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   if (input.rni !== undefined) {
     rni = {
       url: originUrl('rni.url', input.rni?.url),
-      cacheMs: num('rni.cacheMs', input.rni.cacheMs, 1000, 0, 600_000),
-      timeoutMs: num('rni.timeoutMs', input.rni.timeoutMs, 500, 1, 60_000),
+      cacheMs: ms('rni.cacheMs', input.rni.cacheMs, 1000, 0, 600_000),
+      timeoutMs: ms('rni.timeoutMs', input.rni.timeoutMs, 500, 1, 60_000),
     };
   }
 
@@ -196,6 +201,14 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   const maxConnections = num('maxConnections', input.maxConnections, maxConnectionsDefault, 1, 1_000_000, true);
   if (fds !== undefined && maxConnections > fds - 64) fail('maxConnections', `must leave room under the open-file limit (${fds}); raise it (ulimit -n) or lower maxConnections`, maxConnections);
 
+  // A browser opens at most 6 connections to a host over HTTP/1.1; 256 leaves room for a house of
+  // players behind one address, and the rest of maxConnections to everyone else. A parent's
+  // clients are edges, each with up to originMaxFetches connections (the workers of
+  // `serve --workers` all come from 127.0.0.1): no per-client limit by default.
+  // 0: no per-client limit (every receiver behind one address: a bench, a proxy on the box).
+  const perClient = num('maxConnectionsPerClient', input.maxConnectionsPerClient, role === 'parent' ? 0 : Math.min(256, maxConnections), 0, maxConnections, true);
+  const maxConnectionsPerClient = perClient === 0 ? maxConnections : perClient;
+
   return {
     origins,
     host,
@@ -223,24 +236,25 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     ranFailAction,
     cache: {
       maxBytes: num('cache.maxBytes', input.cache?.maxBytes, 512 * 1024 * 1024, MIN_CACHE_BYTES, 1024 ** 4, true),
-      maxAgeMs: num('cache.maxAgeMs', input.cache?.maxAgeMs, 120_000, 100, 86_400_000),
+      maxAgeMs: ms('cache.maxAgeMs', input.cache?.maxAgeMs, 120_000, 100, 86_400_000),
     },
-    streamIdleMs: num('streamIdleMs', input.streamIdleMs, 30_000, 100, 86_400_000),
-    sessionIdleMs: num('sessionIdleMs', input.sessionIdleMs, 120_000, 100, 86_400_000),
-    originHeadersTimeoutMs: num('originHeadersTimeoutMs', input.originHeadersTimeoutMs, 10_000, 10, 600_000),
-    originProbeMs: num('originProbeMs', input.originProbeMs, 2_000, 0, 600_000),
-    originBodyTimeoutMs: num('originBodyTimeoutMs', input.originBodyTimeoutMs, 10_000, 10, 600_000),
-    manifestStaleMs: num('manifestStaleMs', input.manifestStaleMs, 12_000, 0, 3_600_000),
+    streamIdleMs: ms('streamIdleMs', input.streamIdleMs, 30_000, 100, 86_400_000),
+    sessionIdleMs: ms('sessionIdleMs', input.sessionIdleMs, 120_000, 100, 86_400_000),
+    originHeadersTimeoutMs: ms('originHeadersTimeoutMs', input.originHeadersTimeoutMs, 10_000, 10, 600_000),
+    originProbeMs: ms('originProbeMs', input.originProbeMs, 2_000, 0, 600_000),
+    originBodyTimeoutMs: ms('originBodyTimeoutMs', input.originBodyTimeoutMs, 10_000, 10, 600_000),
+    manifestStaleMs: ms('manifestStaleMs', input.manifestStaleMs, 12_000, 0, 3_600_000),
     maxUrlLength: num('maxUrlLength', input.maxUrlLength, 2048, 64, 65_536, true),
     streamQueryParams,
     maxStreams: num('maxStreams', input.maxStreams, 1000, 1, 1_000_000, true),
     maxSessions: num('maxSessions', input.maxSessions, 100_000, 1, 10_000_000, true),
     maxConnections,
+    maxConnectionsPerClient,
     originMaxFetches: num('originMaxFetches', input.originMaxFetches, 4 * (maxHold + 1), 1, 10_000, true),
     originMaxQueued: num('originMaxQueued', input.originMaxQueued, 1024, 1, 1_000_000, true),
-    requestHeadersTimeoutMs: num('requestHeadersTimeoutMs', input.requestHeadersTimeoutMs, 10_000, 100, 600_000),
-    keepAliveTimeoutMs: num('keepAliveTimeoutMs', input.keepAliveTimeoutMs, 30_000, 100, 3_600_000),
-    drainMs: num('drainMs', input.drainMs, 10_000, 0, 3_600_000),
+    requestHeadersTimeoutMs: ms('requestHeadersTimeoutMs', input.requestHeadersTimeoutMs, 10_000, 100, 600_000),
+    keepAliveTimeoutMs: ms('keepAliveTimeoutMs', input.keepAliveTimeoutMs, 30_000, 100, 3_600_000),
+    drainMs: ms('drainMs', input.drainMs, 10_000, 0, 3_600_000),
     tls,
     logLevel,
   };

@@ -38,4 +38,10 @@ export type EdgeErrorCode =
   /** `/_ethle/timeline?stream=` names a stream that has not been played through this edge: 404. */
   | 'ERR_EDGE_TIMELINE_UNKNOWN_STREAM'
   /** The edge was closed while the operation was pending. */
-  | 'ERR_EDGE_CLOSED';
+  | 'ERR_EDGE_CLOSED'
+  /**
+   * A bug in the edge, caught at the boundary of one request or one origin fetch: that request
+   * answers 500 (or its transfer is cut) and that fetch fails; logged with its stack and counted
+   * (ethle_internal_errors_total), never the end of the process.
+   */
+  | 'ERR_EDGE_INTERNAL';

@@ -89,10 +89,15 @@ export function createSegmentHandler(ctx: EdgeContext) {
     void serveEntry(served, req, res, {
       head,
       headers: () => served.responseHeaders(result, cors),
-      onError: (err) => sendError(res, statusFor(err), `origin fetch failed: ${err.code}`, err.code, retryAfterFor(err)),
+      onError: (err) => {
+        const status = statusFor(err);
+        sendError(res, status, `origin fetch failed: ${err.code}`, err.code, retryAfterFor(err));
+        return status;
+      },
+      onBug: (e) => ctx.bug('segment response', e),
     }).then(({ status, bytes }) => {
       // 499: the receiver left before the edge could answer (nginx's convention).
-      metrics.countRequest('segment', status === 0 ? 499 : status === 200 || status === 206 || status === 416 ? status : statusFor(served.error!));
+      metrics.countRequest('segment', status === 0 ? 499 : status);
       metrics.bytesOut.inc(bytes);
       metrics.sentBytes += bytes;
     });

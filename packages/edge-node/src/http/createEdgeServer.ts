@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { EdgeConfig } from '../config/EdgeConfig.js';
 import { EdgeError } from '../errors/EdgeError.js';
+import { ReceiverConnections } from './ReceiverConnections.js';
 
 /** Node's parser and timeout error codes → the status a client is told before the socket closes. */
 const CLIENT_ERROR_STATUS: Record<string, string> = {
@@ -20,7 +21,9 @@ const WARN_EVERY_MS = 10_000;
  * long a client may take to send its request headers (slowloris), how long an idle keep-alive
  * connection stays, how many connections may be open at all (below the process's fd limit, so
  * origin connections and files always get descriptors), and what a malformed or timed-out request
- * is told. Counts what it refuses (`onRefused`) and says so in the log, rate-limited.
+ * is told, how many one client may hold (`maxConnectionsPerClient`), and a drain that lets
+ * transfers finish (ReceiverConnections). Counts what it refuses (`onRefused`) and says so in the
+ * log, rate-limited.
  */
 export function createEdgeServer(
   config: EdgeConfig,
@@ -28,7 +31,7 @@ export function createEdgeServer(
   onRequest: (req: IncomingMessage, res: ServerResponse) => void,
   log: Logger,
   onRefused: (reason: string) => void,
-): Server {
+): { server: Server; connections: ReceiverConnections } {
   // Node checks the headers/request timeouts every connectionsCheckingInterval (default 30 s):
   // a slowloris client would hold its socket that long past the limit.
   const opts: ServerOptions = { connectionsCheckingInterval: Math.min(1000, Math.max(50, config.requestHeadersTimeoutMs / 4)) };
@@ -41,11 +44,17 @@ export function createEdgeServer(
       throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--tls-key/--tls-cert: not a usable PEM key and certificate pair: ${(e as Error).message}`, { option: 'tls' });
     }
   }
-  applyServerLimits(server, config, log, onRefused);
-  return server;
+  const warn = applyServerLimits(server, config, log, onRefused);
+  const connections = new ReceiverConnections(server, {
+    maxPerClient: config.maxConnectionsPerClient,
+    onRefused: (client) => warn('per_client', 'connection refused: maxConnectionsPerClient reached', { client }),
+  });
+  return { server, connections };
 }
 
-function applyServerLimits(server: Server, config: EdgeConfig, log: Logger, onRefused: (reason: string) => void): void {
+type Warn = (reason: string, msg: string, extra?: Record<string, unknown>) => void;
+
+function applyServerLimits(server: Server, config: EdgeConfig, log: Logger, onRefused: (reason: string) => void): Warn {
   server.headersTimeout = config.requestHeadersTimeoutMs;
   // The whole request (headers; receivers send no body) — not the response, which may be long.
   server.requestTimeout = config.requestHeadersTimeoutMs + 1000;
@@ -54,13 +63,13 @@ function applyServerLimits(server: Server, config: EdgeConfig, log: Logger, onRe
   // A connection with no traffic either way for this long is dead (a receiver gone without FIN).
   server.timeout = Math.max(config.keepAliveTimeoutMs, 120_000);
 
-  let lastWarn = 0;
-  const warn = (reason: string, msg: string): void => {
+  const lastWarn = new Map<string, number>();
+  const warn: Warn = (reason, msg, extra) => {
     onRefused(reason);
     const t = Date.now();
-    if (t - lastWarn < WARN_EVERY_MS) return;
-    lastWarn = t;
-    log.warn({ reason, maxConnections: config.maxConnections }, msg);
+    if (t - (lastWarn.get(reason) ?? 0) < WARN_EVERY_MS) return;
+    lastWarn.set(reason, t);
+    log.warn({ reason, maxConnections: config.maxConnections, maxConnectionsPerClient: config.maxConnectionsPerClient, ...extra }, msg);
   };
   server.on('drop', () => warn('max_connections', 'connection refused: maxConnections reached'));
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -75,4 +84,5 @@ function applyServerLimits(server: Server, config: EdgeConfig, log: Logger, onRe
     // close its side.
     socket.write(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`, () => socket.destroy());
   });
+  return warn;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BoxAnswer } from '../cluster/BoxView.js';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
 import { createManifestHandler } from '../handlers/handleManifest.js';
 import { handleRniNotification } from '../handlers/handleRniNotification.js';
@@ -67,14 +68,24 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       res.writeHead(why === undefined ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(why === undefined ? 'ready\n' : `not ready: ${why}\n`);
       return;
     }
-    if (target.path === LOAD_PATH) {
-      const body = JSON.stringify(ctx.load());
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
-      return;
-    }
-    if (target.path === '/metrics') {
-      const body = await metrics.registry.metrics();
-      res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
+    if (target.path === LOAD_PATH || target.path === '/metrics') {
+      // Under `serve --workers` the box's numbers, from the primary; else this process's.
+      let box: BoxAnswer | undefined;
+      if (ctx.box !== undefined) {
+        try {
+          box = await ctx.box();
+        } catch (e) {
+          sendError(res, 503, `the box's numbers are not available: ${(e as Error).message}`);
+          return;
+        }
+      }
+      if (target.path === LOAD_PATH) {
+        const body = JSON.stringify(box?.load ?? ctx.load());
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
+      } else {
+        const body = box?.metrics ?? (await metrics.registry.metrics());
+        res.writeHead(200, { 'content-type': box?.contentType ?? metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
+      }
       return;
     }
     if (target.path === TIMELINE_PATH) return handleTimeline(res, target);

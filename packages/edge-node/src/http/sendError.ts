@@ -30,6 +30,8 @@ export function statusFor(e: EdgeError): number {
       return 400;
     case 'ERR_EDGE_TIMELINE_UNKNOWN_STREAM':
       return 404;
+    case 'ERR_EDGE_INTERNAL':
+      return 500;
     default:
       return 502;
   }

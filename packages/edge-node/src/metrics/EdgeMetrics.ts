@@ -3,12 +3,14 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 /**
  * The edge's Prometheus metrics, in a registry of its own (several edges in one process — tests —
  * must not collide). Stream labels are `{origin}{path}`; a stream's label values are removed when
- * it goes idle so cardinality follows the active streams.
+ * it goes idle so cardinality follows the active streams. `aggregator` says how the workers of
+ * `serve --workers` combine (aggregateBox): counts add up (the default), x and lead take the
+ * largest, RTTs and rates the mean.
  */
 export class EdgeMetrics {
   readonly registry = new Registry();
-  readonly hold = new Gauge({ name: 'ethle_hold_segments', help: 'x applied to a policy group of a stream', labelNames: ['stream', 'group'], registers: [this.registry] });
-  readonly lead = new Gauge({ name: 'ethle_lead_segments', help: 'segments the edge holds complete beyond the most advanced receiver request', labelNames: ['stream'], registers: [this.registry] });
+  readonly hold = new Gauge({ name: 'ethle_hold_segments', help: 'x applied to a policy group of a stream', labelNames: ['stream', 'group'], aggregator: 'max', registers: [this.registry] });
+  readonly lead = new Gauge({ name: 'ethle_lead_segments', help: 'segments the edge holds complete beyond the most advanced receiver request', labelNames: ['stream'], aggregator: 'max', registers: [this.registry] });
   readonly receivers = new Gauge({ name: 'ethle_receivers', help: 'active receiver sessions per policy group', labelNames: ['stream', 'group'], registers: [this.registry] });
   readonly originFetches = new Counter({ name: 'ethle_origin_fetches_total', help: 'origin fetches by kind and outcome', labelNames: ['origin', 'kind', 'outcome'], registers: [this.registry] });
   readonly cacheRequests = new Counter({ name: 'ethle_cache_requests_total', help: 'segment requests by cache result (hit, coalesced, miss)', labelNames: ['result'], registers: [this.registry] });
@@ -17,8 +19,8 @@ export class EdgeMetrics {
   readonly cacheBytes = new Gauge({ name: 'ethle_cache_bytes', help: 'bytes accounted in the segment cache', registers: [this.registry] });
   readonly bytesIn = new Counter({ name: 'ethle_origin_bytes_total', help: 'bytes received from origins', labelNames: ['origin'], registers: [this.registry] });
   readonly bytesOut = new Counter({ name: 'ethle_receiver_bytes_total', help: 'segment bytes sent to receivers', registers: [this.registry] });
-  readonly rttMs = new Gauge({ name: 'ethle_backhaul_rtt_ms', help: 'backhaul RTT estimate (min of connect/TTFB over a window)', labelNames: ['origin'], registers: [this.registry] });
-  readonly backhaulMbps = new Gauge({ name: 'ethle_backhaul_throughput_mbps', help: 'backhaul throughput per segment: model-predicted vs measured', labelNames: ['origin', 'source'], registers: [this.registry] });
+  readonly rttMs = new Gauge({ name: 'ethle_backhaul_rtt_ms', help: 'backhaul RTT estimate (min of connect/TTFB over a window)', labelNames: ['origin'], aggregator: 'average', registers: [this.registry] });
+  readonly backhaulMbps = new Gauge({ name: 'ethle_backhaul_throughput_mbps', help: 'backhaul throughput per segment: model-predicted vs measured', labelNames: ['origin', 'source'], aggregator: 'average', registers: [this.registry] });
   /**
    * Every single-flow segment fetch's throughput, not just the last: _sum/_count is the mean
    * per-segment rate (the statistic of the paper's Table III), the buckets its spread. `flows`:
@@ -46,12 +48,15 @@ export class EdgeMetrics {
   // series of its own (the stream is in the log line).
   readonly manifestErrors = new Counter({ name: 'ethle_manifest_errors_total', help: 'origin manifests that could not be fetched or parsed', labelNames: ['origin', 'reason'], registers: [this.registry] });
   readonly prefetchBursts = new Counter({ name: 'ethle_prefetch_bursts_total', help: 'segment prefetches started beyond x + 1 parallel fetches because waiting for a slot would miss their deadline', labelNames: ['origin'], registers: [this.registry] });
-  readonly refused = new Counter({ name: 'ethle_connections_refused_total', help: 'receiver connections refused or closed by the edge (max_connections, timeout, malformed)', labelNames: ['reason'], registers: [this.registry] });
+  readonly refused = new Counter({ name: 'ethle_connections_refused_total', help: 'receiver connections refused or closed by the edge (max_connections, per_client, timeout, malformed)', labelNames: ['reason'], registers: [this.registry] });
+  readonly connections = new Gauge({ name: 'ethle_connections', help: 'receiver connections open', registers: [this.registry] });
+  readonly clients = new Gauge({ name: 'ethle_connection_clients', help: 'clients (IPv4 address, IPv6 /64) with a receiver connection open', registers: [this.registry] });
   readonly originQueue = new Gauge({ name: 'ethle_origin_fetches_queued', help: 'segment fetches waiting for a slot, per origin', labelNames: ['origin'], registers: [this.registry] });
   readonly streams = new Gauge({ name: 'ethle_streams', help: 'active streams (origin pollers)', registers: [this.registry] });
   readonly sessions = new Gauge({ name: 'ethle_sessions', help: 'receiver sessions remembered', registers: [this.registry] });
   readonly redirects = new Counter({ name: 'ethle_redirects_total', help: 'receivers redirected to the origin (radio slower than bitrate, eq. 3)', registers: [this.registry] });
   readonly groupMoves = new Counter({ name: 'ethle_group_moves_total', help: 'sessions moved from hold-0 to hold-x', registers: [this.registry] });
+  readonly internalErrors = new Counter({ name: 'ethle_internal_errors_total', help: 'bugs caught at the boundary of one request or origin fetch (that one failed; the edge kept serving), by where', labelNames: ['where'], registers: [this.registry] });
   readonly requests = new Counter({ name: 'ethle_requests_total', help: 'receiver requests by kind and status', labelNames: ['kind', 'status'], registers: [this.registry] });
 
   /** Segment bytes sent to receivers, as a plain number (the load report reads it per probe, no await). */

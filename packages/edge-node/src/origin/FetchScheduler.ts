@@ -13,6 +13,8 @@ export interface FetchSchedulerOptions {
    * streams can fill `limit`, never the way to a waiting player. Default `groupLimit`.
    */
   playerHeadroom?: number;
+  /** A job that threw or rejected (a bug: jobs report their own failures); its slot is given back. */
+  onError?: (error: unknown) => void;
 }
 
 interface Job {
@@ -109,8 +111,9 @@ export class FetchScheduler {
       this.#queued -= 1;
       this.#running += 1;
       this.#runningBy.set(job.group, (this.#runningBy.get(job.group) ?? 0) + 1);
-      // run() reports its own failures (into the cache entry); a rejection here is swallowed
-      // only so the slot is always given back.
+      // run() reports its own failures (into the cache entry). One that throws anyway is a bug:
+      // reported, and its slot given back. A throw must not leave here: #drain runs from another
+      // job's completion, where nobody would catch it and the process would end.
       const release = (): void => {
         this.#running -= 1;
         const n = (this.#runningBy.get(job.group) ?? 1) - 1;
@@ -118,7 +121,16 @@ export class FetchScheduler {
         else this.#runningBy.set(job.group, n);
         this.#drain();
       };
-      job.run().then(release, release);
+      let run: Promise<void>;
+      try {
+        run = job.run();
+      } catch (e) {
+        run = Promise.reject(e);
+      }
+      run.then(release, (e: unknown) => {
+        this.#o.onError?.(e);
+        release();
+      });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { ETHLE_HEADERS } from '@ethle/core';
+import { ETHLE_HEADERS, timerMs } from '@ethle/core';
 import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Pool, buildConnector, errors as undiciErrors } from 'undici';
@@ -12,7 +12,7 @@ import { RangeAssembler } from './RangeAssembler.js';
 import { RttEstimator } from './RttEstimator.js';
 
 export type FetchKind = 'manifest' | 'segment' | 'prefetch';
-export type FetchOutcome = 'ok' | 'timeout' | 'status' | 'truncated' | 'unreachable' | 'too_large' | 'closed' | 'cancelled' | 'cache_full' | 'redirect' | 'inconsistent' | 'overloaded';
+export type FetchOutcome = 'ok' | 'timeout' | 'status' | 'truncated' | 'unreachable' | 'too_large' | 'closed' | 'cancelled' | 'cache_full' | 'redirect' | 'inconsistent' | 'overloaded' | 'internal';
 
 /** What one origin fetch did; feeds metrics, events and the throughput check of the model. */
 export interface OriginFetchReport {
@@ -89,6 +89,8 @@ export interface OriginClientOptions {
   bodyTimeoutMs: number;
   cache: SegmentCache;
   onFetch: (report: OriginFetchReport) => void;
+  /** A bug caught at a fetch's boundary (the fetch failed with ERR_EDGE_INTERNAL): log and count it. */
+  onBug?: (where: string, error: unknown) => void;
 }
 
 /** The two ways a segment fetch is aborted: nobody waits for it, or it ran past its deadline. */
@@ -138,13 +140,22 @@ function outcomeOf(e: EdgeError): FetchOutcome {
     case 'ERR_EDGE_ORIGIN_REDIRECT': return 'redirect';
     case 'ERR_EDGE_ORIGIN_INCONSISTENT': return 'inconsistent';
     case 'ERR_EDGE_OVERLOADED': return 'overloaded';
+    case 'ERR_EDGE_INTERNAL': return 'internal';
     default: return 'unreachable';
   }
 }
 
+/** A bug caught at a fetch's boundary: reported (logged, counted) once, and the fetch's error. */
+function internalError(e: unknown, path: string, onBug: ((where: string, error: unknown) => void) | undefined): EdgeError {
+  onBug?.('origin fetch', e);
+  return new EdgeError('ERR_EDGE_INTERNAL', `fetch of ${path} failed inside the edge: ${(e as Error)?.message ?? String(e)}`, { path }, { cause: e });
+}
+
 /** Map an undici/socket error to the edge's catalogue. `inBody` = headers had arrived. */
-function toEdgeError(e: unknown, path: string, inBody: boolean, signal?: FetchSignal): EdgeError {
+function toEdgeError(e: unknown, path: string, inBody: boolean, signal?: FetchSignal, onBug?: (where: string, error: unknown) => void): EdgeError {
   if (e instanceof EdgeError) return e;
+  // A bug of the edge's own (undici reports network trouble with its own error classes): said as one.
+  if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError) return internalError(e, path, onBug);
   if (signal?.deadline.aborted) return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin fetch of ${path} missed its deadline`, { path, deadline: true }, { cause: e });
   if (signal?.cancel.aborted) return new EdgeError('ERR_EDGE_CANCELLED', `fetch of ${path} cancelled: ${String(signal.cancel.reason)}`, { path }, { cause: e });
   const code = (e as { code?: string } | null)?.code;
@@ -249,7 +260,7 @@ export class OriginClient {
         });
       },
     });
-    this.#scheduler = new FetchScheduler({ limit: o.connections, groupLimit: o.connectionsPerStream, maxQueued: o.maxQueued });
+    this.#scheduler = new FetchScheduler({ limit: o.connections, groupLimit: o.connectionsPerStream, maxQueued: o.maxQueued, onError: (e) => o.onBug?.('origin fetch', e) });
     diagnostics.subscribe(SEND_HEADERS, this.#onSendHeaders);
   }
 
@@ -330,9 +341,16 @@ export class OriginClient {
         this.#o.cache.release(entry);
         return Promise.resolve();
       }
-      const deadline = AbortSignal.timeout(o.deadlineMs);
-      const signal: FetchSignal = { cancel: entry.abort.signal, deadline, any: AbortSignal.any([entry.abort.signal, deadline]) };
-      return parts >= 2 ? this.#fetchRanges(path, entry, kind, parts, split!.approxBytes, signal) : this.#fetchInto(path, entry, kind, signal);
+      try {
+        const deadline = AbortSignal.timeout(timerMs(o.deadlineMs));
+        const signal: FetchSignal = { cancel: entry.abort.signal, deadline, any: AbortSignal.any([entry.abort.signal, deadline]) };
+        return parts >= 2 ? this.#fetchRanges(path, entry, kind, parts, split!.approxBytes, signal) : this.#fetchInto(path, entry, kind, signal);
+      } catch (e) {
+        // A bug before the fetch could start (it ran from another fetch's completion, where a
+        // throw reached nobody and ended the process): this fetch fails, its readers are told.
+        this.#fail(path, entry, kind, internalError(e, path, this.#o.onBug), undefined, undefined, performance.now(), parts);
+        return Promise.resolve();
+      }
     });
     if (!queued) {
       entry.fail(new EdgeError('ERR_EDGE_OVERLOADED', `origin ${this.name}: fetch queue full`, { path }));
@@ -349,7 +367,7 @@ export class OriginClient {
   async probe(): Promise<void> {
     const t0 = performance.now();
     try {
-      const res = await this.#pool.request({ path: this.#basePath === '' ? '/' : `${this.#basePath}/`, method: 'GET', signal: AbortSignal.timeout(this.#o.headersTimeoutMs) });
+      const res = await this.#pool.request({ path: this.#basePath === '' ? '/' : `${this.#basePath}/`, method: 'GET', signal: AbortSignal.timeout(timerMs(this.#o.headersTimeoutMs)) });
       this.rtt.add('ttfb', performance.now() - t0, Date.now());
       this.lastAnswerMs = Date.now();
       // A large index page is not worth reading: dropping the connection is cheaper.
@@ -405,7 +423,7 @@ export class OriginClient {
       await this.#readWhole(path, entry, res, kind, probe);
       this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span, probe);
     } catch (e) {
-      this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal), status, ttfb, t0, 1, span);
+      this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal, this.#o.onBug), status, ttfb, t0, 1, span);
     } finally {
       if (probe.socket !== undefined) this.#activity.set(probe.socket, { lastMs: performance.now(), maxGapMs: 0 });
       if (this.#probes.get(sent) === probe) this.#probes.delete(sent);
@@ -451,7 +469,7 @@ export class OriginClient {
     if (!entry.admitted) this.#o.cache.release(entry);
   }
 
-  #fail(path: string, entry: CacheEntry, kind: FetchKind, err: EdgeError, status: number | undefined, ttfb: number | undefined, t0: number, parts: number, span: FlowSpan): void {
+  #fail(path: string, entry: CacheEntry, kind: FetchKind, err: EdgeError, status: number | undefined, ttfb: number | undefined, t0: number, parts: number, span?: FlowSpan): void {
     const bytes = entry.bytes;
     entry.fail(err);
     this.#o.cache.release(entry);
@@ -561,7 +579,7 @@ export class OriginClient {
       this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, parts, span);
     } catch (e) {
       abortFrom(0);
-      this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal), status, ttfb, t0, parts, span);
+      this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal, this.#o.onBug), status, ttfb, t0, parts, span);
     }
   }
 

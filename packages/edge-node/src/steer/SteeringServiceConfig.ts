@@ -1,3 +1,4 @@
+import { timerMs } from '@ethle/core';
 import { EdgeError } from '../errors/EdgeError.js';
 
 /** The validated configuration of a steering service (`ethle-edge steer`). */
@@ -75,7 +76,7 @@ export function createSteeringServiceConfig(input: SteeringServiceInput): Steeri
   const ttlSeconds = num('ttlSeconds', input.ttlSeconds, 5, 1, 3600);
   if (!Number.isInteger(ttlSeconds)) fail('ttlSeconds', 'an integer (HLS and DASH steering TTLs are whole seconds)', ttlSeconds);
   // Probing faster than players ask is what makes a dead edge leave within one TTL.
-  const probeMs = num('probeMs', input.probeMs, Math.min(1000, ttlSeconds * 500), 50, 600_000);
+  const probeMs = timerMs(num('probeMs', input.probeMs, Math.min(1000, ttlSeconds * 500), 50, 600_000));
   return {
     edges,
     origin,
@@ -83,7 +84,7 @@ export function createSteeringServiceConfig(input: SteeringServiceInput): Steeri
     port: num('port', input.port, 8090, 0, 65535),
     ttlSeconds,
     probeMs,
-    probeTimeoutMs: num('probeTimeoutMs', input.probeTimeoutMs, Math.min(1000, probeMs), 10, 60_000),
+    probeTimeoutMs: timerMs(num('probeTimeoutMs', input.probeTimeoutMs, Math.min(1000, probeMs), 10, 60_000)),
     hysteresis: num('hysteresis', input.hysteresis, 0.1, 0, 10),
     riseAfter: num('riseAfter', input.riseAfter, 2, 1, 100),
   };

@@ -1,8 +1,9 @@
 import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
-import { deltaMediaPlaylist, ETHLE_HEADERS, loadManifest, planPrefetch, segmentDeadlineMs, type DeadlineMiss, type HeldManifest, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
+import { deltaMediaPlaylist, ETHLE_HEADERS, loadManifest, planPrefetch, segmentDeadlineMs, timerMs, type DeadlineMiss, type HeldManifest, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import type { OriginClient, SplitFetch } from '../origin/OriginClient.js';
+import { fetchDeadlineMs } from '../origin/fetchDeadlineMs.js';
 
 export interface LiveStreamOptions {
   /** Metric/event label: `{origin}{path}`. */
@@ -73,8 +74,6 @@ const DUE_SLACK_MS = 30;
 /** Retry interval while an expected segment is not listed yet. */
 const DUE_RETRY_MS = 100;
 const MAX_BACKOFF_MS = 8_000;
-/** A segment fetch must end within this many segment durations (its deadline; see fetchInto). */
-const DEADLINE_SEGMENTS = 4;
 /**
  * A held segment's fetch projected late by at most this many segment lengths does not raise x:
  * the raise would cost every hold-x receiver a whole segment of buffer (its playlist's edge stands
@@ -230,7 +229,7 @@ export class LiveStream {
           this.#blocked.delete(b);
           resolve(v);
         },
-        timer: setTimeout(() => b.settle(undefined), timeoutMs),
+        timer: setTimeout(() => b.settle(undefined), timerMs(timeoutMs)),
       };
       b.timer.unref();
       this.#blocked.add(b);
@@ -315,7 +314,7 @@ export class LiveStream {
   async firstSegmentBytes(timeoutMs: number): Promise<number | undefined> {
     if (this.#sizes.size > 0) return this.segmentBytes();
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, timeoutMs);
+      const t = setTimeout(resolve, timerMs(timeoutMs));
       t.unref();
       this.#sizeWaiters.push(() => {
         clearTimeout(t);
@@ -431,7 +430,7 @@ export class LiveStream {
 
   /** How long one fetch of a segment of this duration may take (ms). */
   deadlineMs(durationSeconds: number): number {
-    return Math.max(this.#o.minFetchDeadlineMs, DEADLINE_SEGMENTS * durationSeconds * 1000);
+    return fetchDeadlineMs(durationSeconds, this.#o.minFetchDeadlineMs);
   }
 
   /**
@@ -578,7 +577,14 @@ export class LiveStream {
     this.#timer = undefined;
     this.#polling = this.#pollOnce().finally(() => {
       this.#polling = undefined;
-      this.#schedule();
+      try {
+        this.#schedule();
+      } catch (e) {
+        // A bug in reading the view's cadence must not stop the stream (nor escape as a
+        // rejection nobody awaits): reported, and the next poll comes at the slowest pace.
+        this.#o.onPlanError(e as Error);
+        this.#after(MAX_BACKOFF_MS, () => void this.#poll());
+      }
     });
     return this.#polling;
   }
@@ -591,7 +597,7 @@ export class LiveStream {
       // as soon as that part is out; receivers' own blocking reloads never reach the origin.
       const next = this.#failures === 0 ? this.#current?.view.lowLatency?.nextPart : undefined;
       const ask = next === undefined ? this.path : `${this.path}${this.path.includes('?') ? '&' : '?'}_HLS_msn=${next.msn}&_HLS_part=${next.part}`;
-      const { text, path, headers } = await this.#o.origin.fetchText(ask, AbortSignal.any([this.#pollAbort.signal, AbortSignal.timeout(this.#o.minFetchDeadlineMs)]), { blocking: next !== undefined });
+      const { text, path, headers } = await this.#o.origin.fetchText(ask, AbortSignal.any([this.#pollAbort.signal, AbortSignal.timeout(timerMs(this.#o.minFetchDeadlineMs))]), { blocking: next !== undefined });
       if (this.#closed) return;
       // An upstream that is itself a holding edge: holding here as well would hold twice.
       const upstreamHold = Number(headers[ETHLE_HEADERS.holdSegments] ?? 0);
@@ -655,8 +661,7 @@ export class LiveStream {
     // LL-HLS with a blocking origin: the next blocking poll at once (it waits at the origin).
     // An unchanged answer means the origin did not block: back to the timed cadence, never a spin.
     if (this.#failures === 0 && !this.#unchanged && view?.lowLatency?.nextPart !== undefined) {
-      this.#timer = setTimeout(() => void this.#poll(), 0);
-      this.#timer.unref();
+      this.#after(0, () => void this.#poll());
       return;
     }
     const base = Math.max(MIN_POLL_MS, view?.pollIntervalMs ?? 1000);
@@ -666,8 +671,7 @@ export class LiveStream {
       // the origin (one poll per stream per segment is no load). A stream that never had a
       // manifest backs off to MAX_BACKOFF_MS.
       const cap = view !== undefined && view.segmentSeconds > 0 ? Math.min(MAX_BACKOFF_MS, Math.max(MIN_POLL_MS, view.segmentSeconds * 1000)) : MAX_BACKOFF_MS;
-      this.#timer = setTimeout(() => void this.#poll(), Math.min(cap, base * 2 ** Math.min(this.#failures, 6)));
-      this.#timer.unref();
+      this.#after(Math.min(cap, base * 2 ** Math.min(this.#failures, 6)), () => void this.#poll());
       return;
     }
     // DASH $Number$: new segments appear with the clock, not with MPD updates (which may come
@@ -691,10 +695,14 @@ export class LiveStream {
         return;
       }
       this.plan();
-      this.#timer = setTimeout(tick, Math.min(step, pollDue - now));
-      this.#timer.unref();
+      this.#after(Math.min(step, pollDue - now), tick);
     };
-    this.#timer = setTimeout(tick, Math.max(0, Math.min(step, pollDue - Date.now())));
+    this.#after(Math.min(step, pollDue - Date.now()), tick);
+  }
+
+  /** The stream's one timer, its delay through timerMs (a manifest's durations are any float). */
+  #after(ms: number, fn: () => void): void {
+    this.#timer = setTimeout(fn, timerMs(ms));
     this.#timer.unref();
   }
 

@@ -26,4 +26,6 @@ export type EthleErrorCode =
   /** Content steering input is invalid (pathway id, TTL, unknown base pathway). */
   | 'ERR_STEERING_INVALID'
   /** Session claims cannot be put in a token (sid not visible ASCII, x out of range, token too long). */
-  | 'ERR_SESSION_TOKEN_INVALID';
+  | 'ERR_SESSION_TOKEN_INVALID'
+  /** A duration on its way to a timer is NaN (timerMs): a missing or unparsed field upstream. */
+  | 'ERR_TIMER_INVALID';

@@ -74,7 +74,7 @@ export function attachShaka(player: ShakaLike, sink: AdapterSink, ctx: AdapterCo
     error(e) {
       const d = e.detail ?? {};
       // Severity 2 is CRITICAL: Shaka stopped; 1 (RECOVERABLE) it retries.
-      sink.error('shaka', String(d.code ?? ''), d.message ?? `Shaka error ${d.code} (category ${d.category})`, d.severity === 2);
+      sink.error('shaka', String(d.code ?? ''), d.message ?? `Shaka error ${d.code}`, d.severity === 2);
     },
   };
   for (const [e, fn] of Object.entries(handlers)) player.addEventListener(e, fn);

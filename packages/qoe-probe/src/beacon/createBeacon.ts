@@ -9,6 +9,8 @@ export interface BeaconBatch {
   /** 'hls' | 'dash' | 'shaka' | 'media' */
   target: string;
   sentAt: number;
+  /** The `beacon.meta` labels, on every batch (absent when none were given). */
+  meta?: Record<string, string | number | boolean>;
   events: { type: string; data: unknown }[];
   /** The full report() — on the last batch (pagehide or destroy). */
   report?: unknown;
@@ -35,6 +37,7 @@ export function createBeacon(
 ): Beacon {
   let queue: BeaconBatch['events'] = [];
   let seq = 0;
+  const hasMeta = Object.keys(options.meta).length > 0;
   const send = (body: string) => {
     try {
       if (navigator.sendBeacon?.(options.url, body)) return;
@@ -46,6 +49,7 @@ export function createBeacon(
   const flush = (rep?: unknown) => {
     if (queue.length === 0 && rep === undefined) return;
     const batch: BeaconBatch = { v: 1, session, seq: seq++, target, sentAt: now(), events: queue };
+    if (hasMeta) batch.meta = options.meta;
     if (rep !== undefined) batch.report = rep;
     queue = [];
     send(JSON.stringify(batch));

@@ -1,0 +1,15 @@
+export { startCollector, BEACON_PATH, type RunningCollector, type CollectorStats } from './http/startCollector.js';
+export { createCollectorConfig, type CollectorConfigInput } from './config/createCollectorConfig.js';
+export { DEFAULT_LIMITS, type CollectorConfig, type CollectorLimits, type StoreConfig } from './config/CollectorConfig.js';
+export { CollectorError, isCollectorError } from './errors/CollectorError.js';
+export { COLLECTOR_ERROR_STATUS, type CollectorErrorCode } from './errors/CollectorErrorCode.js';
+export { parseBatch, streamOfUrl } from './beacon/parseBatch.js';
+export type { ValidBatch, SessionDimensions } from './beacon/ValidBatch.js';
+export { openStore } from './store/openStore.js';
+export type { Store, Row, SqlValue } from './store/Store.js';
+export { MIGRATIONS, LATEST_SCHEMA, type Migration } from './store/migrations.js';
+export { parseFleetFilter, DIMENSIONS, BUCKETS, type FleetFilter, type Dimension, type Bucket } from './query/FleetFilter.js';
+export { fleetQuery, type FleetView, type FleetGroup, type FleetSeriesPoint, type LatencyBin } from './query/fleetQuery.js';
+export { sessionsQuery, dimensionsQuery, type SessionSummary } from './query/sessionsQuery.js';
+export { sessionQuery, type SessionDetail } from './query/sessionQuery.js';
+export { runsQuery } from './query/runsQuery.js';

@@ -1,0 +1,17 @@
+import type { Row } from './Store.js';
+
+/** A database value as the query API returns it: bigint (COUNT, SUM of integers) as a number. */
+export function toPlain(v: unknown): string | number | boolean | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
+  // DuckDB DECIMAL and PostgreSQL NUMERIC arrive as objects or strings: as numbers where they are.
+  const n = Number(String(v));
+  return Number.isFinite(n) ? n : String(v);
+}
+
+export function toRow(o: Record<string, unknown>): Row {
+  const out: Row = {};
+  for (const [k, v] of Object.entries(o)) out[k] = toPlain(v);
+  return out;
+}

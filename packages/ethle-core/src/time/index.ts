@@ -1,0 +1,1 @@
+export { MAX_TIMER_MS, secondsToTimerMs, timerMs } from './timerMs.js';
