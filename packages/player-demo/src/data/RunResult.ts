@@ -35,6 +35,8 @@ export interface RunScenario {
   backhaulMbps?: number;
   /** Random loss on the backhaul, % of packets each way (default none). */
   backhaulLossPct?: number;
+  /** Departure lateness injected into the links' relays on purpose (netlab): a p99 target and VM-like stalls per minute. */
+  injectLateness?: { p99Ms: number; stallsPerMinute: number; stallMs?: [number, number] };
 }
 
 export interface ProbeLatencySample {
@@ -100,6 +102,12 @@ export interface RunResult {
   edge?: EdgeFigures;
   /** The emulated links' counters at the end of the run (netlab relays): packets, bytes, queue drops, random-loss drops, per direction. */
   links?: Record<'ran' | 'backhaul', Record<'up' | 'down', { packets: number; bytes: number; drops: number; lossDrops: number }>>;
+  /**
+   * Why the run does not count (the bars it failed, where and what; netlab judgeRun): it measured
+   * the machine or the testbed, not the network. Tables leave it out of their means and count it;
+   * charts draw it marked.
+   */
+  invalid?: string;
 }
 
 export interface ResultSet {
