@@ -47,24 +47,27 @@ export function createSegmentHandler(ctx: EdgeContext) {
       // Nobody else will read an object no stream plans: stop fetching it when its receiver leaves
       // (a `Range: bytes=0-99` probe of a 61 MB segment, a query variant, an aborted request).
       e.cancelWhenOrphaned = seg === undefined;
-      const split = owner !== undefined && seg !== undefined ? owner.splitFor(seg) : undefined;
+      const split = owner !== undefined && seg !== undefined ? owner.prefetcher.splitFor(seg) : undefined;
       // A receiver waits for a segment the edge does not have: fetch it as parallel ranges.
       origin.client.fetchInto(fetchPath, e, {
         priority: 'player',
         group: owner?.key ?? UNPLANNED,
-        deadlineMs: owner !== undefined && seg !== undefined ? owner.deadlineMs(seg.durationSeconds) : unplannedDeadlineMs,
+        deadlineMs: owner !== undefined && seg !== undefined ? owner.prefetcher.deadlineMs(seg.durationSeconds) : unplannedDeadlineMs,
         ...(split === undefined ? {} : { split }),
       });
       if (owner !== undefined && seg !== undefined) {
         e.whenHeaders().then(
           () => {
-            if (e.expectedBytes !== undefined) owner.noteSize(seg.track, e.expectedBytes);
+            if (e.expectedBytes !== undefined) owner.prefetcher.noteSize(seg.track, e.expectedBytes);
           },
           () => undefined,
         );
       }
     }
-    if (owner !== undefined && seg !== undefined) owner.noteRequest(seg);
+    if (owner !== undefined && seg !== undefined) {
+      owner.lastActivityMs = ctx.now();
+      owner.prefetcher.noteRequest(seg);
+    }
     metrics.cacheRequests.inc({ result });
     events.emit('segment-request', { origin: origin.cfg.name, path: fetchPath, result, bytesAtEdge: entry.bytes });
     const cors = req.headers.origin !== undefined;
