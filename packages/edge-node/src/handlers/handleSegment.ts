@@ -73,8 +73,15 @@ export function createSegmentHandler(ctx: EdgeContext) {
     const cors = req.headers.origin !== undefined;
     if (entry.state === 'complete' && req.headers.range === undefined && !head) {
       // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
+      // Pinned until the response closes: a slow receiver's socket holds these Buffers, so the
+      // entry stays in the cache (and the budget) meanwhile, and its send deadline runs from now.
       res.writeHead(200, entry.responseHeaders(result, cors));
       meterRadio(req, res, query, entry.bytes);
+      const pinned = entry;
+      pinned.pin();
+      res.once('close', () => pinned.unpin());
+      const size = pinned.bytes;
+      ctx.sendDeadlines.track(res, () => size, true);
       const chunks = entry.chunks;
       if (chunks.length === 1) res.end(chunks[0]);
       else {
@@ -98,6 +105,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
         return status;
       },
       onBug: (e) => ctx.bug('segment response', e),
+      deadlines: ctx.sendDeadlines,
     }).then(({ status, bytes }) => {
       // 499: the receiver left before the edge could answer (nginx's convention).
       metrics.countRequest('segment', status === 0 ? 499 : status);
