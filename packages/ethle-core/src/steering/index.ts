@@ -4,3 +4,4 @@ export * from './addHlsSteering.js';
 export * from './addDashSteering.js';
 export * from './rankPathways.js';
 export * from './nextPathwayHealth.js';
+export * from './pickSteeringServer.js';
