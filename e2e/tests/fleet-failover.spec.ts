@@ -44,7 +44,7 @@ const PLAYERS = { hls: 'hls.js', dash: 'dash.js' } as const;
  * pathway while its buffer lasts. The players' defaults wait 10 s (hls.js, to the first byte,
  * then 4 retries) and 20 s (dash.js, then 3 retries on the same URL).
  */
-const FAILOVER_CONFIG = {
+const FAILOVER_CONFIG: Record<'hls' | 'dash', Record<string, unknown>> = {
   hls: {
     fragLoadPolicy: { default: { maxTimeToFirstByteMs: 3000, maxLoadTimeMs: 20_000, timeoutRetry: { maxNumRetry: 0, retryDelayMs: 0, maxRetryDelayMs: 0 }, errorRetry: { maxNumRetry: 6, retryDelayMs: 1000, maxRetryDelayMs: 8000 } } },
   },
@@ -52,12 +52,15 @@ const FAILOVER_CONFIG = {
     streaming: { fragmentRequestTimeout: 3000, retryAttempts: { MediaSegment: 0, InitializationSegment: 0 } },
   },
 };
+// ETHLE_FAILOVER_PLAYER_DEFAULTS=1: the players' own timeouts instead, to measure what they do (the
+// stall bound is then reported, not asserted).
+const DEFAULTS = process.env.ETHLE_FAILOVER_PLAYER_DEFAULTS === '1';
 
 for (const mode of ['edges', 'service'] as const)
   for (const fault of ['SIGSTOP', 'SIGKILL'] as const)
     for (const player of ['hls', 'dash'] as const)
       test(`${PLAYERS[player]}, steering by the ${mode === 'edges' ? 'edges' : 'steering service'}: edge-a ${fault === 'SIGSTOP' ? 'hangs' : 'dies'} (${fault}), the player moves to edge-b`, async ({ page }) => {
-        test.setTimeout(90_000);
+        test.setTimeout(DEFAULTS ? 240_000 : 90_000);
         origin = await startOrigin({ port: 0, streams: ['2M-2s'] });
         const [port, steerPort] = [await freePort(), await freePort()];
         const urlA = `http://127.0.0.1:${port}`;
@@ -69,7 +72,7 @@ for (const mode of ['edges', 'service'] as const)
         a = await startEdgeProcess({ origin: origin.url, host: '127.0.0.1', port, hold: 1, logLevel: 'warn', sessionTokens, fleet: fleet('edge-a', urlA, 'edge-b', urlB) });
         // Edge-b in a process of its own too: the test's process runs Chromium's driver.
         b = await startEdgeProcess({ origin: origin.url, host: '127.0.0.2', port, hold: 1, logLevel: 'warn', sessionTokens, fleet: fleet('edge-b', urlB, 'edge-a', urlA) });
-        if (mode === 'service') steer = await startSteeringService(createSteeringServiceConfig({ edges: [{ id: 'edge-a', url: urlA }, { id: 'edge-b', url: urlB }], origin: { id: 'origin', url: origin.url }, port: steerPort, ttlSeconds: 1, probeMs: 250, probeTimeoutMs: 500 }));
+        if (mode === 'service') steer = await startSteeringService(createSteeringServiceConfig({ edges: [{ id: 'edge-a', url: urlA }, { id: 'edge-b', url: urlB }], origin: { id: 'origin', url: origin.url }, port: steerPort, ttlSeconds: 1, probeMs: 250, probeTimeoutMs: 1000 }));
         const src = player === 'hls' ? `${urlA}/live/master.m3u8` : `${urlA}/live/2M-2s/manifest.mpd`;
         // Edge-a's manifests name a steering server other than edge-a (its peer, or the service)
         // once it has seen edge-b ready.
@@ -78,27 +81,26 @@ for (const mode of ['edges', 'service'] as const)
         page.on('request', (r) => {
           if (/\.(m4s|mp4)(\?|$)/.test(r.url())) media.push({ url: r.url(), at: Date.now() });
         });
-        await openPlayer(page, { base: urlA, src, player, probe: true, config: FAILOVER_CONFIG[player] });
+        await openPlayer(page, { base: urlA, src, player, probe: true, ...(DEFAULTS ? {} : { config: FAILOVER_CONFIG[player] }) });
         await waitForPlayback(page, 4);
         expect(media.some((m) => m.url.startsWith(urlB))).toBe(false);
         a.signal(fault);
         const failedAt = Date.now();
         // The player goes on: media from edge-b, the playhead advances well past the failure.
-        await expect.poll(() => media.some((m) => m.url.startsWith(urlB) && m.at >= failedAt), { timeout: 30_000 }).toBe(true);
+        await expect.poll(() => media.some((m) => m.url.startsWith(urlB) && m.at >= failedAt), { timeout: DEFAULTS ? 120_000 : 30_000 }).toBe(true);
         const movedAt = media.find((m) => m.url.startsWith(urlB) && m.at >= failedAt)!.at;
         await waitForPlayback(page, 6);
         // Once moved, the player asks edge-b first: media requests still sent to edge-a more than
         // two steering TTLs after the move (before: dash.js asked the dead edge-a first for every
         // segment, 46 refused requests in 24 s, its pathway order never changed).
         const toAAfter = media.filter((m) => m.url.startsWith(urlA) && m.at > movedAt + 2000).length;
-        expect(toAAfter).toBe(0);
+        if (!DEFAULTS) expect(toAAfter).toBe(0);
         // dash.js reports every failed request to the dead edge (its steering server included) as an
         // error event; none may concern the edge it moved to.
         const errors = await playerErrors(page);
-        if (player === 'hls') expect(errors).toEqual([]);
-        else expect(errors.filter((e) => e.includes(urlB))).toEqual([]);
+        if (!DEFAULTS) expect(player === 'hls' ? errors : errors.filter((e) => e.includes(urlB))).toEqual([]);
         const stalls = await page.evaluate(() => (window as any).probe.report().stalls as { count: number; totalMs: number });
         // The issue's goal: at most one segment duration (2 s) of stall for a failover.
-        expect(stalls.totalMs).toBeLessThanOrEqual(2000);
-        test.info().annotations.push({ type: 'failover', description: `${PLAYERS[player]} ${mode} ${fault}: first segment from edge-b ${movedAt - failedAt} ms after edge-a failed; stalls ${JSON.stringify(stalls)}; media requests to edge-a > 2 s after the move: ${toAAfter}` });
+        if (!DEFAULTS) expect(stalls.totalMs).toBeLessThanOrEqual(2000);
+        test.info().annotations.push({ type: 'failover', description: `${PLAYERS[player]}${DEFAULTS ? ' (player defaults)' : ''} ${mode} ${fault}: first segment from edge-b ${movedAt - failedAt} ms after edge-a failed; stalls ${JSON.stringify(stalls)}; media requests to edge-a > 2 s after the move: ${toAAfter}` });
       });

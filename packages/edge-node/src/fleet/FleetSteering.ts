@@ -57,7 +57,11 @@ export class FleetSteering {
    * the fleet's steering service, else the next ready peer (this edge when none is).
    */
   get serverUri(): string {
-    return this.#f.steeringUrl ?? this.#answerer(this.#f.pathway);
+    if (this.#f.steeringUrl === undefined) return this.#answerer(this.#f.pathway);
+    // The service too is told where the player is: its first request names no pathway of its own.
+    const u = new URL(this.#f.steeringUrl);
+    u.searchParams.set(PATHWAY_PARAM, this.#f.pathway);
+    return u.href;
   }
 
   /**
