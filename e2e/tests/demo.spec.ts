@@ -40,7 +40,7 @@ function watch(page: Page): { failed: string[]; scripts: string[] } {
   return seen;
 }
 /** The player/chart library chunks (vite.config.ts names them) among loaded script paths. */
-const libraries = (scripts: string[]) => [...new Set(scripts.map((p) => /\/assets\/(hls|dash|chart)-[\w-]+\.js$/.exec(p)?.[1]).filter(Boolean))].sort();
+const libraries = (scripts: string[]) => [...new Set(scripts.map((p) => /\/assets\/(hls|dash|shaka|chart)-[\w-]+\.js$/.exec(p)?.[1]).filter(Boolean))].sort();
 
 test.afterAll(async () => {
   if (proc && proc.exitCode === null) {
@@ -68,6 +68,9 @@ test('the landing page plays both players: direct and through the edge', async (
   expect(edge! - start[1]!).toBeGreaterThan(4);
   // The edge holds 2 segments (4 s): its panel shows the declared hold and a true latency above the direct one.
   await page.waitForFunction(() => document.querySelector('#edge [data-k="hold"]')?.textContent?.startsWith('4.0'), undefined, { timeout: 30_000 });
+  // The page says what to try, and the button says what it does.
+  await expect(page.locator('#hint')).toContainText('press origin outage');
+  await expect(page.locator('button.outage')).toHaveAttribute('title', /segment responses hang/);
   // The edge column is on the edge (a forced hold never redirects), and says so.
   await expect(page.locator('#edge .via')).toHaveAttribute('data-on', 'true');
   // Nothing the page asked for failed (no favicon 404), and it loaded hls.js and Chart.js (the timeline), not dash.js.
@@ -86,6 +89,8 @@ test('a DASH player page loads dash.js only', async ({ page }) => {
   const seen = watch(page);
   await page.goto(`${url}/player.html?player=dash&via=origin`);
   await page.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 60_000 });
+  // Its heading is a sentence saying what plays, and how.
+  await expect(page.locator('h1')).toHaveText('dash.js plays 2M-2s straight from the origin.');
   expect(libraries(seen.scripts)).toEqual(['dash']);
   expect(seen.failed).toEqual([]);
 });
@@ -221,5 +226,20 @@ test('a static report of those runs says nothing of a live collector and links n
     await page.screenshot({ path: info.outputPath('static-report.png'), fullPage: true });
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Last: its sessions are Shaka's, and the fleet view above is checked for hls.js and dash.js ones.
+test('a Shaka player page loads Shaka only and plays DASH or, with format=hls, HLS through the edge with the probe', async ({ page }) => {
+  for (const format of ['dash', 'hls'] as const) {
+    const seen = watch(page);
+    await page.goto(`${url}/player.html?player=shaka&format=${format}`);
+    await page.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 60_000 });
+    // The probe knows the player and reads the edge's declared hold (2 segments of 2 s).
+    await expect.poll(() => page.evaluate(() => (window as any).demo.handles[0].probe.report().holdSeconds), { timeout: 20_000 }).toBe(4);
+    expect(await page.evaluate(() => (window as any).demo.handles[0].probe.report().target)).toBe('shaka');
+    expect(await page.locator('#src').textContent()).toMatch(format === 'dash' ? /manifest\.mpd$/ : /index\.m3u8$/);
+    expect(libraries(seen.scripts)).toEqual(['shaka']);
+    expect(seen.failed).toEqual([]);
   }
 });

@@ -64,6 +64,15 @@ for (const player of ['hls', 'dash'] as const) {
     expect(ahead.length).toBeGreaterThanOrEqual(2);
     expect(state.hold).toBe(2);
 
+    // The page explains itself: what the worker does, the clock overlay, and the worker's
+    // timeline with 2 segments held in it.
+    await expect(page.locator('h1')).toContainText('service worker in this page');
+    await expect(page.locator('.note')).toContainText('holds back the newest x segments');
+    await expect(page.locator('.clock')).toContainText(/frame from .* s ago/);
+    await expect(page.locator('#timeline-caption')).toContainText('x = 2 segments of 2 s held in the service worker');
+    expect(state.timeline.hold).toBe(2);
+    expect(Object.values(state.timeline.held as Record<string, number>)).toContain(2);
+
     // One origin request per segment, also with a second tab playing the same stream.
     const second = await page.context().newPage();
     await second.goto(`${demo.url}/sw.html?sw=on&x=2&player=${player}`);

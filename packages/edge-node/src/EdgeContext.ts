@@ -13,6 +13,7 @@ import type { OriginClient } from './origin/OriginClient.js';
 import type { RadioMeter } from './radio/RadioMeter.js';
 import type { RniSubscription } from './radio/RniSubscription.js';
 import type { StreamRegistry } from './stream/StreamRegistry.js';
+import type { SendDeadlines } from './http/SendDeadlines.js';
 
 /** One configured origin at the edge. */
 export interface Origin {
@@ -38,6 +39,8 @@ export interface EdgeContext {
   streams: StreamRegistry;
   origins: Map<string, Origin>;
   rni: RniSubscription | undefined;
+  /** Segment responses' send deadlines (the slowest receiver the edge serves). */
+  sendDeadlines: SendDeadlines;
   /** Each receiver's delivery rate as the edge measured it (radio leg). */
   radio: RadioMeter;
   /** The fleet this edge steers players within (content steering), if configured. */

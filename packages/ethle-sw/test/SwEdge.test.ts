@@ -34,6 +34,35 @@ async function get(edge: SwEdge, url: string): Promise<Response> {
 
 
 describe('SwEdge', () => {
+  it('keeps a timeline as the Node edge does: listed, held, visible once x later are listed, fetched, asked for', async () => {
+    const edge = edgeFor(origin.url, 2);
+    const m3u8 = `${origin.url}/live/${STREAM}/index.m3u8`;
+    const held = parseMediaPlaylist(await (await get(edge, m3u8)).text());
+    let tl = edge.state().timeline;
+    expect(tl).toMatchObject({ v: 1, hold: 2, segmentSeconds: 2, stream: m3u8 });
+    const [track] = Object.keys(tl.held);
+    expect(tl.held[track!]).toBe(2);
+    // The newest 2 are held (not in what the page got), the rest visible.
+    const newest = tl.segments.slice(-2);
+    expect(newest.every((s) => s.held === true && s.visibleAt === undefined)).toBe(true);
+    expect(tl.segments.slice(0, -2).every((s) => s.visibleAt !== undefined && s.held === undefined)).toBe(true);
+    // The page asks for the last segment it was given: a request, fetched (or prefetched), with the origin's production times.
+    const seg = new URL(held.segments.at(-1)!.uri, m3u8).href;
+    await (await get(edge, seg)).arrayBuffer();
+    tl = edge.state().timeline;
+    const rec = tl.segments.find((s) => seg.endsWith(s.path))!;
+    expect(rec).toMatchObject({ requests: 1, firstResult: expect.stringMatching(/^(hit|coalesced|miss)$/), fetchOutcome: 'ok' });
+    expect(rec.productionEnd! - rec.productionStart!).toBe(2000);
+    expect(rec.fetchEnd!).toBeGreaterThanOrEqual(rec.fetchStart!);
+    // Once the origin lists two more, the oldest held one becomes visible at the later one's listing.
+    t += 4000;
+    await (await get(edge, m3u8)).text();
+    tl = edge.state().timeline;
+    const before = tl.segments.find((s) => s.id === newest[0]!.id)!;
+    expect(before.held).toBeUndefined();
+    expect(before.visibleAt).toBe(tl.segments.find((s) => s.id === newest[0]!.id + 2)!.listedAt);
+  });
+
   it('never stores or replays the origin’s /time (dash.js UTCTiming) or other non-segment paths', async () => {
     const edge = edgeFor(origin.url);
     const mpd = `${origin.url}/live/${STREAM}/manifest.mpd`;

@@ -1,9 +1,8 @@
 import { Events } from '@ethle/qoe-probe';
 import { createPlayer, type PlayerHandle } from './createPlayer.js';
-import { schemeColor } from './data/schemeColor.js';
-import { loadConfig, manifestUrl } from './config.js';
+import { loadConfig, manifestUrl, playerName } from './config.js';
 import { beaconFor, edgeLabel } from './collector/beaconFor.js';
-import { mountTimeline } from './timeline/mountTimeline.js';
+import { fetchTimeline, mountTimeline } from './timeline/mountTimeline.js';
 import type { EdgeTimeline, Interval, PlayerFetch } from './timeline/TimelineData.js';
 import { checkSource } from './ui/checkSource.js';
 import { mountClockOverlay } from './ui/clockOverlay.js';
@@ -17,7 +16,7 @@ import { mountViaBadge } from './ui/viaBadge.js';
 // ETHLE edge, side by side, each with the probe's live QoE; an origin-outage switch; the edge's
 // segment timeline under both.
 const cfg = await loadConfig();
-document.querySelector('#stream')!.textContent = `${cfg.stream} · ${cfg.player === 'dash' ? 'dash.js' : 'hls.js'}`;
+document.querySelector('#stream')!.textContent = `${cfg.stream} · ${playerName(cfg)}`;
 const errors = document.querySelector<HTMLElement>('#errors')!;
 const shown = new Map<string, string>();
 const showError = (key: string, message: string | null) => {
@@ -37,15 +36,17 @@ const handles: PlayerHandle[] = [];
 const demo = { handles, stalls, outages: () => outages, timeline: () => timeline?.latest(), snapshot: () => snapshot };
 Object.assign(window, { demo });
 
+/** Seconds a column has stalled so far (a stall in progress counts up to now). */
+const stalledS = (list: Interval[]) => list.reduce((a, s) => a + ((s.end ?? Date.now()) - s.start), 0) / 1000;
 const updateDelta = () => {
   const hold = snapshot === undefined ? undefined : { segments: snapshot.hold, segmentSeconds: snapshot.segmentSeconds };
-  document.querySelector('#delta')!.textContent = describeDelta(latency.origin, latency.edge, hold) ?? '–';
+  document.querySelector('#delta')!.textContent = describeDelta(latency.origin, latency.edge, hold, { direct: stalledS(stalls.origin), edge: stalledS(stalls.edge) }) ?? '–';
 };
 
 for (const via of ['origin', 'edge'] as const) {
   const col = document.querySelector<HTMLElement>(`#${via}`)!;
   const video = col.querySelector('video')!;
-  const src = manifestUrl(via === 'edge' ? cfg.edgeUrl : cfg.originUrl, cfg.stream, cfg.player);
+  const src = manifestUrl(via === 'edge' ? cfg.edgeUrl : cfg.originUrl, cfg.stream, cfg.format);
   col.querySelector('.src')!.textContent = src;
   const problem = await checkSource(src, via === 'edge' ? 'edge' : 'origin');
   if (problem !== null) {
@@ -94,12 +95,12 @@ mountOutageButton(document.querySelector<HTMLElement>('#outage')!, {
   onChange: (o) => (outages = o),
 });
 
-const edgePath = new URL(manifestUrl(cfg.edgeUrl, cfg.stream, cfg.player)).pathname;
+const edgePath = new URL(manifestUrl(cfg.edgeUrl, cfg.stream, cfg.format)).pathname;
 const timeline = shown.has('edge')
   ? undefined
   : mountTimeline(document.querySelector<HTMLCanvasElement>('#timeline')!, document.querySelector<HTMLElement>('#timeline-caption')!, {
-      edgeColor: schemeColor(cfg.scheme),
-      url: `${cfg.edgeUrl}/_ethle/timeline?stream=${encodeURIComponent(edgePath)}`,
+      load: () => fetchTimeline(`${cfg.edgeUrl}/_ethle/timeline?stream=${encodeURIComponent(edgePath)}`),
+      where: 'at the edge',
       players: () => ({ direct: fetches.origin, edge: fetches.edge }),
       stalls: () => ({ direct: stalls.origin, edge: stalls.edge, outage: [...outages] }),
       onSnapshot: (t) => {

@@ -57,6 +57,14 @@ describe('describeDelta', () => {
   it('explains the difference with the hold, signed', () => {
     expect(describeDelta(7.5, 11.6, { segments: 2, segmentSeconds: 2 })).toBe('+4.1 s (x = 2 × 2 s = 4.0 s held)');
     expect(describeDelta(11.4, 11.2, undefined)).toBe('−0.2 s');
+    // Stalls, not the hold, make the difference: the direct player stalled 1.5 s longer.
+    expect(describeDelta(9.0, 11.5, { segments: 2, segmentSeconds: 2 }, { direct: 1.5, edge: 0 })).toBe('+2.5 s (x = 2 × 2 s = 4.0 s held; −1.5 s: the direct player stalled that much longer)');
+    // The direct player stalled 11.3 s in an outage the edge rode out: the edge column is now ahead.
+    expect(describeDelta(19.4, 12.0, { segments: 2, segmentSeconds: 2 }, { direct: 11.3, edge: 0 })).toBe('−7.4 s (x = 2 × 2 s = 4.0 s held; −11.3 s: the direct player stalled that much longer)');
+    // The edge player stalled; and what neither explains is named.
+    expect(describeDelta(8, 14.5, { segments: 2, segmentSeconds: 2 }, { direct: 0, edge: 1.0 })).toBe('+6.5 s (x = 2 × 2 s = 4.0 s held; +1.0 s: the edge player stalled that much longer; +1.5 s: the players\' own live offsets)');
+    // Stall times alike: the hold alone, as before.
+    expect(describeDelta(7.5, 11.6, { segments: 2, segmentSeconds: 2 }, { direct: 0.2, edge: 0 })).toBe('+4.1 s (x = 2 × 2 s = 4.0 s held)');
     expect(describeDelta(null, 3, undefined)).toBeNull();
   });
 });

@@ -43,6 +43,9 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
                           steering URI, instead of this edge's own /_ethle/steering
   --session-secret-file F the fleet's secret (one line) for portable session tokens
   --egress-capacity-mbps M  this edge's egress for its load report (/_ethle/load)
+  --min-receiver-mbps M   the slowest receiver served (default 1): a segment response waiting
+                          on its receiver longer than its length at this rate (at least 10 s)
+                          is cut and counted (ethle_receivers_cut_total)
   --max-connections-per-client N  receiver connections one client (IPv4 address, IPv6 /64)
                           may hold open (default 256; more are refused; 0 = no limit, for a
                           proxy or NAT that every receiver comes through)
@@ -95,6 +98,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         'steering-url': { type: 'string' },
         'session-secret-file': { type: 'string' },
         'egress-capacity-mbps': { type: 'string' },
+        'min-receiver-mbps': { type: 'string' },
         'max-connections-per-client': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -170,6 +174,7 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       input.sessionTokens = { ...input.sessionTokens, secret };
     }
     set('egressCapacityMbps', number('egress-capacity-mbps', values['egress-capacity-mbps']));
+    set('minReceiverMbps', number('min-receiver-mbps', values['min-receiver-mbps']));
     set('maxConnectionsPerClient', number('max-connections-per-client', values['max-connections-per-client']));
     set('logLevel', (values['log-level'] ?? input.logLevel ?? 'info') as EdgeConfigInput['logLevel']);
   } catch (e) {

@@ -1,8 +1,8 @@
 import type { Series } from './timelineRows.js';
 
 /**
- * One colour per timeline series. The players' series take their scheme's colour (schemeColor):
- * direct is e2e's red; the edge player's is set from the edge's scheme by mountTimeline.
+ * One colour per timeline series. Each player keeps its colour whatever the edge's scheme:
+ * direct red (e2e's, as on the dashboard), the edge player green, on every page.
  */
 export const SERIES_COLORS: Record<Series, string> = {
   'produced at the origin': '#7f7f7f',

@@ -5,14 +5,29 @@ import { SERIES_COLORS } from './SERIES_COLORS.js';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
+/** The Node edge's timeline of one stream (`GET {edge}/_ethle/timeline?stream=…`), with a clear error. */
+export async function fetchTimeline(url: string): Promise<EdgeTimeline> {
+  let r: Response;
+  try {
+    r = await fetch(url, { cache: 'no-store' });
+  } catch {
+    throw new Error(`no answer from the edge's timeline (${new URL(url).origin}): is the edge running?`);
+  }
+  if (!r.ok) throw new Error(`the edge's timeline answered ${r.status}: ${(await r.text()).trim()}`);
+  return (await r.json()) as EdgeTimeline;
+}
+
 /** Seconds of history drawn (the x axis) and the window a segment's activity must fall in to get a row. */
 const WINDOW_S = 24;
 
 export interface TimelineSources {
-  /** The edge player's colour: its scheme's, as on the dashboard. */
-  edgeColor: string;
-  /** `GET /_ethle/timeline?stream=…` of the edge for the stream the edge player plays. */
-  url: string;
+  /**
+   * The edge's timeline for the stream the edge player plays: `GET /_ethle/timeline?stream=…` of
+   * the Node edge (fetchTimeline), or the service worker's, in the same format.
+   */
+  load(): Promise<EdgeTimeline>;
+  /** Where the holding happens, for the caption: 'at the edge' or 'in the service worker'. */
+  where: string;
   players(): { direct: PlayerFetch[]; edge: PlayerFetch[] };
   stalls(): { direct: Interval[]; edge: Interval[]; outage: Interval[] };
   /** The latest snapshot (Δ latency explains itself with the edge's x). */
@@ -29,7 +44,7 @@ export interface TimelineSources {
 export function mountTimeline(canvas: HTMLCanvasElement, caption: HTMLElement, src: TimelineSources): { stop(): void; latest(): TimelineRows | undefined } {
   const chart = new Chart(canvas, {
     type: 'bar',
-    data: { labels: [], datasets: SERIES.map((label) => ({ label, data: [], backgroundColor: label === 'edge player: request → received' ? src.edgeColor : SERIES_COLORS[label], borderSkipped: false, skipNull: true, barPercentage: 1, categoryPercentage: 0.9 })) },
+    data: { labels: [], datasets: SERIES.map((label) => ({ label, data: [], backgroundColor: SERIES_COLORS[label], borderSkipped: false, skipNull: true, barPercentage: 1, categoryPercentage: 0.9 })) },
     options: {
       indexAxis: 'y',
       animation: false,
@@ -49,17 +64,15 @@ export function mountTimeline(canvas: HTMLCanvasElement, caption: HTMLElement, s
   let timer: ReturnType<typeof setTimeout> | undefined;
   const tick = async () => {
     try {
-      const r = await fetch(src.url, { cache: 'no-store' });
-      if (!r.ok) throw new Error(`the edge's timeline answered ${r.status}: ${(await r.text()).trim()}`);
-      const t = (await r.json()) as EdgeTimeline;
+      const t = await src.load();
       src.onSnapshot(t);
       src.onError(null);
       // The edge's clock is the reference; on one machine the page's is the same.
       latest = timelineRows(t, src.players(), src.stalls(), t.now, WINDOW_S);
       draw(chart, latest);
-      caption.textContent = `x = ${latest.hold} segments of ${latest.segmentSeconds} s held at the edge: ${latest.held} held now, lead ${latest.lead} segment${latest.lead === 1 ? '' : 's'} ahead of the edge player${latest.track ? ` (track ${latest.track})` : ''}`;
+      caption.textContent = `x = ${latest.hold} segments of ${latest.segmentSeconds} s held ${src.where}: ${latest.held} held now, lead ${latest.lead} segment${latest.lead === 1 ? '' : 's'} ahead of the edge player${latest.track ? ` (track ${latest.track})` : ''}`;
     } catch (e) {
-      src.onError(e instanceof TypeError ? `no answer from the edge's timeline (${new URL(src.url).origin}): is the edge running?` : (e as Error).message);
+      src.onError((e as Error).message);
     }
     if (!stopped) timer = setTimeout(() => void tick(), 1000);
   };
