@@ -23,6 +23,10 @@ export interface CollectorStats {
   refused: Partial<Record<CollectorErrorCode, number>>;
   /** Batches waiting for the store now. */
   pending: number;
+  /** Transactions written, their mean size in batches, and their duration (the newest 1000), ms. */
+  transactions: number;
+  batchesPerTransaction: number | null;
+  transactionMs: { p50: number; p99: number; max: number } | null;
 }
 
 export interface RunningCollector {
@@ -50,7 +54,20 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = o.store ?? (await openStore(config.store));
   const writer = createGroupWriter(store, { maxPending: config.limits.maxPendingBatches, maxPerTransaction: config.limits.maxBatchesPerTransaction });
-  const stats: CollectorStats = { stored: 0, duplicates: 0, refused: {}, pending: 0 };
+  const stats = { stored: 0, duplicates: 0, refused: {} as CollectorStats['refused'] };
+  const snapshot = (): CollectorStats => {
+    const w = writer.stats();
+    const ms = [...w.writeMs].sort((a, b) => a - b);
+    const q = (p: number) => Number(ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!.toFixed(2));
+    return {
+      ...stats,
+      refused: { ...stats.refused },
+      pending: writer.pending,
+      transactions: w.transactions,
+      batchesPerTransaction: w.transactions ? Number((w.batches / w.transactions).toFixed(2)) : null,
+      transactionMs: ms.length ? { p50: q(0.5), p99: q(0.99), max: q(1) } : null,
+    };
+  };
   let closing = false;
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -85,7 +102,7 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
       if (!/^\d+$/.test(raw) || n > max) throw new CollectorError('COLLECTOR_ERR_BAD_QUERY', `${name}: must be a whole number 0..${max}, got ${JSON.stringify(raw)}`, { param: name });
       return n;
     };
-    if (path === '/v1/health') return send(res, 200, { ok: true, store: store.kind, schema: await store.schemaVersion(), ...stats, pending: writer.pending });
+    if (path === '/v1/health') return send(res, 200, { ok: true, store: store.kind, schema: await store.schemaVersion(), ...snapshot() });
     if (path === '/v1/fleet') return send(res, 200, await fleetQuery(store, parseFleetFilter(q, now())));
     if (path === '/v1/dimensions') return send(res, 200, await dimensionsQuery(store, 200));
     if (path === '/v1/sessions') {
@@ -150,7 +167,7 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
     url: `http://${host}:${port}`,
     config,
     store,
-    stats: () => ({ ...stats, refused: { ...stats.refused }, pending: writer.pending }),
+    stats: snapshot,
     close() {
       closed ??= (async () => {
         closing = true;

@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, listValue, VARCHAR, LIST, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ValidBatch } from '../../beacon/ValidBatch.js';
@@ -39,7 +39,9 @@ export async function openDuckDbStore(path: string): Promise<Store> {
     throw e;
   }
   const batchExists = await writer.prepare('SELECT 1 AS x FROM batches WHERE session_id = $1 AND seq = $2');
-  const sessionExists = await writer.prepare('SELECT 1 AS x FROM sessions WHERE session_id = $1');
+  // One lookup per group for the sessions it does not know, not one per batch: after a start
+  // (or a restart) a thousand sessions' first batches would each pay a query.
+  const sessionsStored = await writer.prepare('SELECT session_id FROM sessions WHERE session_id IN (SELECT unnest($1))');
   // Sessions known to be stored, so a batch of a known session costs no lookup. Only this process
   // writes the file (DuckDB's lock), so what it committed is the truth; bounded, oldest forgotten.
   const known = new Set<string>();
@@ -68,8 +70,13 @@ export async function openDuckDbStore(path: string): Promise<Store> {
       }
       for (const row of t.rows(b)) appendRow(a, t, row);
     };
+    const unknown = [...new Set(batches.filter((b, i) => !skip.has(i) && !known.has(b.session)).map((b) => b.session))];
     await writer.run('BEGIN TRANSACTION');
     try {
+      if (unknown.length > 0) {
+        sessionsStored.bind([listValue(unknown)], [LIST(VARCHAR)]);
+        for (const r of (await sessionsStored.runAndReadAll()).getRowObjectsJS()) sessions.add(String(r['session_id']));
+      }
       for (const [i, b] of batches.entries()) {
         const key = `${b.seq}\u0000${b.session}`;
         const dup = skip.has(i) || seen.has(key);
@@ -77,7 +84,7 @@ export async function openDuckDbStore(path: string): Promise<Store> {
         if (dup) continue;
         seen.add(key);
         if (!known.has(b.session) && !sessions.has(b.session)) {
-          if (!(await has(sessionExists, [b.session]))) await append(SESSION_TABLE, b);
+          await append(SESSION_TABLE, b);
           sessions.add(b.session);
         }
         await append(BATCH_TABLE, b);
@@ -153,7 +160,7 @@ export async function openDuckDbStore(path: string): Promise<Store> {
       // A checkpoint folds the WAL into the file, so the next open replays nothing.
       await writer.run('CHECKPOINT').catch(() => undefined);
       batchExists.destroySync();
-      sessionExists.destroySync();
+      sessionsStored.destroySync();
       writer.closeSync();
       reader.closeSync();
       instance.closeSync();
