@@ -9,6 +9,7 @@ export * from './time/index.js';
 export * from './policy/index.js';
 export * from './dash/index.js';
 export * from './session/index.js';
+export * from './stream/index.js';
 export * from './http/ETHLE_HEADERS.js';
 export type * from './http/TimelineSnapshot.js';
 export * from './steering/index.js';

@@ -1,5 +1,22 @@
-import { chooseRadioEstimate, ETHLE_EXPOSED_HEADERS, ETHLE_HEADERS, HoldPolicy, loadManifest, planPrefetch, type ManifestView } from '@ethle/core';
-import type { TimelineSnapshot } from '@ethle/core';
+import {
+  barePath,
+  chooseRadioEstimate,
+  ETHLE_EXPOSED_HEADERS,
+  ETHLE_HEADERS,
+  HOLD_POLICY_DEFAULTS,
+  HoldPolicy,
+  isManifestPath,
+  loadManifest,
+  planPrefetch,
+  prefetchRetryMs,
+  STREAM_DEFAULTS,
+  StreamProgress,
+  streamIdentity,
+  type ManifestView,
+  type SegmentRef,
+  type TimelineSnapshot,
+} from '@ethle/core';
+import { segmentSizePlugin, storablePlugin } from './segmentPlugins.js';
 import { SegmentStore, type StoredSegment } from './SegmentStore.js';
 import { SwTimeline } from './SwTimeline.js';
 
@@ -10,25 +27,23 @@ export interface SwEdgeConfig {
   hold: number | 'auto';
   /** Page-measured context for `auto`. */
   context?: { rttMs: number; ranMbps: number };
-  /** Operator cap on x (and parallel fetches). */
+  /** Operator cap on x (and parallel fetches). Default: the core's HOLD_POLICY_DEFAULTS. */
   maxHold?: number;
+  /** Query parameters that name a different stream (the Node edge's `streamQueryParams`). Default: none. */
+  streamQueryParams?: string[];
 }
 
-interface Stream {
+/** One playlist the worker follows: the core's per-stream layer, as the Node edge mounts it. */
+interface SwStream {
+  /** `{origin}{path}{identity params}` (core streamIdentity), as the Node edge keys a stream. */
   key: string;
+  /** The origin (scheme://host:port) its segment paths are relative to. */
   origin: string;
-  /** The segment URLs of the latest view that this stream put in the worker's index. */
-  urls: Set<string>;
+  progress: StreamProgress;
   view: ManifestView | undefined;
-  /** track → produced ids (ascending) and their URLs (DASH tracks are period/representation). */
-  tracks: Map<string, { ids: number[]; url: Map<number, string> }>;
-  mostAdvanced: Map<string, number>;
-  /**
-   * Sizes of this stream's fetched segments per track (bytes, newest last): s_seg is what one
-   * segment period costs the backhaul, the per-track means added up (DASH video + audio), as at
-   * the Node edge.
-   */
-  sizes: Map<string, number[]>;
+  /** The x its last manifest response was held by. */
+  served: number;
+  lastRequestMs: number;
 }
 
 export interface FetchRecord {
@@ -42,14 +57,19 @@ export interface FetchRecord {
 /** What the worker reports to pages (postMessage). */
 export interface SwEdgeState {
   enabled: boolean;
+  /** The x the latest manifest response was held by (one stream: its x). */
   hold: number;
-  /** The playlists the worker follows (keys: URL without per-request query). */
+  /** The x each stream's latest manifest response was held by. */
+  holds: Record<string, number>;
+  /** The playlists the worker follows (keys: origin + path, per-request query left out). */
   streams: string[];
-  /** Segment URLs of those playlists' current views: the only URLs the worker answers from its store. */
+  /** Segment paths of those playlists' current windows: the only URLs the worker answers from its store. */
   known: number;
   lead: Record<string, number>;
   store: { urls: string[]; bytes: number; inFlight: number };
   fetches: FetchRecord[];
+  /** Planner failures (a bug, not an origin fault), newest last. */
+  errors: string[];
   /** The latest stream's segments, as the Node edge's GET /_ethle/timeline gives them. */
   timeline: TimelineSnapshot;
 }
@@ -58,41 +78,54 @@ const EXPOSE = `Date, Content-Length, ${ETHLE_EXPOSED_HEADERS}`;
 // Not 'date': a stored segment is served long after the origin dated it, and a player (dash.js,
 // the QoE probe) that syncs its clock to Date would drift back by the time it sat in the store.
 const KEEP_HEADERS = ['content-type', ETHLE_HEADERS.productionStart, ETHLE_HEADERS.productionEnd];
-const MANIFEST_RE = /\.(m3u8|mpd)$/;
-const NO_STORE_RE = /(^|[\s,])no-store([\s,;]|$)/i;
+const MAX_FETCH_LOG = 200;
+const MAX_ERRORS = 10;
 
 /** Which handler answers a request; undefined: not the worker's (the browser's network does it). */
 export type SwRoute = 'manifest' | 'segment' | undefined;
 
 /**
- * The ETHLE edge inside a service worker: the same decisions as the Node edge, from the same core
- * functions (holdMediaPlaylist / holdMpd, planPrefetch, modelHold); the worker owns only fetch and
- * the store. Manifest URIs are left as the origin wrote them: the worker sees every request of the
+ * The ETHLE edge inside a service worker: the same per-stream layer as the Node edge, from the
+ * same core pieces — a stream's identity (streamIdentity), its window, sizes and planner input
+ * (StreamProgress), x per stream (HoldPolicy), the plan (planPrefetch), what may be kept
+ * (isStorable, as a Workbox plugin) — with the core's defaults. The worker owns only fetch and the
+ * store. Manifest URIs are left as the origin wrote them: the worker sees every request of the
  * pages it controls, so nothing needs routing back.
  */
 export class SwEdge {
   #config: SwEdgeConfig | undefined;
-  readonly store = new SegmentStore();
+  readonly store: SegmentStore;
   readonly timeline = new SwTimeline();
-  #streams = new Map<string, Stream>();
-  #byUrl = new Map<string, { stream: Stream; track: string; id: number }>();
+  readonly #streams = new Map<string, SwStream>();
+  /** `{origin}{segment path without query}` of every followed window → its stream. */
+  readonly #index = new Map<string, SwStream>();
+  #identityParams: ReadonlySet<string> = new Set();
   #fetches: FetchRecord[] = [];
-  #x = 0;
+  #errors: string[] = [];
+  #lastServed = 0;
   /** The core's hold policy, the same one the Node edge mounts; rebuilt on configure(). */
   #policy: HoldPolicy | undefined;
+  readonly #now: () => number;
 
-  constructor(private readonly fetchFn: typeof fetch) {}
+  constructor(
+    private readonly fetchFn: typeof fetch,
+    o: { now?: () => number; maxStoreBytes?: number } = {},
+  ) {
+    this.#now = o.now ?? Date.now;
+    this.store = new SegmentStore({ now: this.#now, ...(o.maxStoreBytes === undefined ? {} : { maxBytes: o.maxStoreBytes }) });
+  }
 
   configure(c: SwEdgeConfig | undefined): void {
     this.#config = c;
+    this.#identityParams = new Set(c?.streamQueryParams ?? STREAM_DEFAULTS.streamQueryParams);
     this.#policy =
       c === undefined
         ? undefined
         : new HoldPolicy({
             hold: c.hold,
-            maxHold: c.maxHold ?? 4,
-            initialWindow: 10,
-            defaultRanMbps: c.context?.ranMbps ?? 100,
+            maxHold: c.maxHold ?? HOLD_POLICY_DEFAULTS.maxHold,
+            initialWindow: HOLD_POLICY_DEFAULTS.initialWindow,
+            defaultRanMbps: c.context?.ranMbps ?? HOLD_POLICY_DEFAULTS.defaultRanMbps,
             // The page is the receiver: a worker cannot send it elsewhere, it can only not hold.
             ranFailAction: 'pass-through',
           });
@@ -110,25 +143,21 @@ export class SwEdge {
    */
   route(url: URL): SwRoute {
     if (!this.handles(url)) return undefined;
-    if (MANIFEST_RE.test(url.pathname)) return 'manifest';
-    return this.#byUrl.has(withoutCmcd(url.href)) ? 'segment' : undefined;
+    if (isManifestPath(url.pathname)) return 'manifest';
+    return this.#index.has(url.origin + url.pathname) ? 'segment' : undefined;
   }
 
   /**
-   * x for the page's stream, from the core's HoldPolicy with the page's measured context (probe
-   * RTT and throughput) and this stream's own segment sizes — the same decision the Node edge
-   * makes for the same inputs.
+   * The x the page is served for this stream: the core's HoldPolicy with the page's measured
+   * context (probe RTT and throughput) and this stream's own segment sizes — the same decision the
+   * Node edge makes for the same inputs.
    */
-  hold(stream: Stream, nowMs: number): number {
+  #serve(stream: SwStream, view: ManifestView, nowMs: number): number {
     const policy = this.#policy!;
-    const view = stream.view;
-    if (view === undefined) return policy.streamHold(stream.key);
-    let measured: number | undefined;
-    for (const list of stream.sizes.values()) measured = (measured ?? 0) + list.reduce((a, b) => a + b, 0) / list.length;
-    const hinted = view.bitrateHintBps === undefined ? undefined : (view.bitrateHintBps * view.segmentSeconds) / 8;
-    const ctx = { stream: stream.key, origin: stream.origin, segmentBytes: measured ?? hinted, segmentSeconds: view.segmentSeconds, rttMs: this.#config?.context?.rttMs };
+    const segmentBytes = stream.progress.segmentBytesEstimate(view.bitrateHintBps, view.segmentSeconds);
+    const ctx = { stream: stream.key, origin: stream.origin, segmentBytes, segmentSeconds: view.segmentSeconds, rttMs: this.#config?.context?.rttMs };
     // The page's own measured throughput is the worker's only radio figure (its default estimate).
-    const radio = chooseRadioEstimate({ segmentBytes: ctx.segmentBytes ?? 1, segmentsDownloaded: 0, defaultBps: (this.#config?.context?.ranMbps ?? policy.config.defaultRanMbps) * 1e6 });
+    const radio = chooseRadioEstimate({ segmentBytes: segmentBytes ?? 1, segmentsDownloaded: 0, defaultBps: policy.config.defaultRanMbps * 1e6 });
     const d = policy.receiver(ctx, 'page', radio, nowMs);
     return d === undefined ? policy.streamHold(stream.key) : d.kind === 'hold' ? d.x : 0;
   }
@@ -137,53 +166,52 @@ export class SwEdge {
     const origin = await this.fetchFn(request.url, { mode: 'cors', cache: 'no-store' });
     if (!origin.ok) return origin;
     const text = await origin.text();
+    const url = new URL(request.url);
     // Players add per-request query data (CMCD, LL-HLS delivery directives): one stream per playlist, not per request.
-    const key = playlistKey(request.url);
-    const originBase = new URL(key).origin;
-    const now = Date.now();
+    const key = url.origin + streamIdentity(url.pathname, url.search.slice(1), this.#identityParams);
+    const now = this.#now();
+    this.#sweep(now);
     let stream = this.#streams.get(key);
     // The core's loader, as the Node edge uses it; URIs stay as the origin wrote them (the worker
     // sees every request of its pages). A version it cannot parse is passed through untouched.
     let view: ManifestView;
     try {
-      view = loadManifest(text, { manifestUrl: key, originBase, routing: 'none', edgePathPrefix: '', nowMs: now, previousCarry: stream?.view?.carry });
+      view = loadManifest(text, { manifestUrl: key, originBase: url.origin, routing: 'none', edgePathPrefix: '', nowMs: now, previousCarry: stream?.view?.carry });
     } catch {
       return this.#respond(text, origin, 0, 0);
     }
     if (view.kind === 'hls-multivariant') return this.#respond(text, origin, 0, 0);
-    stream ??= { key, origin: originBase, urls: new Set(), view: undefined, tracks: new Map(), mostAdvanced: new Map(), sizes: new Map() };
-    stream.view = view;
-    stream.tracks.clear();
-    const listed: Parameters<SwTimeline['listed']>[1] = [];
-    for (const seg of view.segments(now)) {
-      let t = stream.tracks.get(seg.track);
-      if (!t) stream.tracks.set(seg.track, (t = { ids: [], url: new Map() }));
-      t.ids.push(seg.id);
-      t.url.set(seg.id, originBase + seg.path);
-      listed.push({ url: withoutCmcd(originBase + seg.path), path: seg.path.split('?')[0]!, track: seg.track, id: seg.id, durationS: seg.durationSeconds });
-    }
-    this.timeline.listed(key, listed, now);
-    this.#x = this.hold(stream, now);
-    const held = view.hold(this.#x, undefined, now);
+    stream ??= { key, origin: url.origin, progress: new StreamProgress(), view: undefined, served: 0, lastRequestMs: now };
     this.#streams.set(key, stream);
-    this.#index(stream);
-    this.plan(stream);
+    stream.view = view;
+    stream.lastRequestMs = now;
+    const segments = view.segments(now);
+    const { added, removed } = stream.progress.setWindow(segments);
+    for (const p of removed) if (this.#index.get(url.origin + p) === stream) this.#index.delete(url.origin + p);
+    for (const p of added) this.#index.set(url.origin + p, stream);
+    this.timeline.listed(key, segments.map((s) => ({ url: url.origin + s.path, path: barePath(s.path), track: s.track, id: s.id, durationS: s.durationSeconds })), now);
+    const x = this.#serve(stream, view, now);
+    stream.served = x;
+    this.#lastServed = x;
+    const held = view.hold(x, undefined, now);
+    this.#plan(stream);
     return this.#respond(held.text, origin, held.holdSegments, held.holdSeconds);
   }
 
   /** Answers a segment of a known manifest (see route()) from the store, fetching it once. */
   async segment(request: Request): Promise<Response> {
-    // CMCD (query mode) varies per request; the segment is the same: key and fetch without it.
-    const url = withoutCmcd(request.url);
-    const known = this.#byUrl.get(url);
-    if (!known) return this.fetchFn(request); // not (or no longer) a listed segment: not ours to store
-    const prev = known.stream.mostAdvanced.get(known.track);
-    if (prev === undefined || known.id > prev) known.stream.mostAdvanced.set(known.track, known.id);
-    this.plan(known.stream);
-    this.timeline.requested(url, this.store.get(url) !== undefined ? 'hit' : this.store.pending(url) !== undefined ? 'coalesced' : 'miss', Date.now());
+    const u = new URL(request.url);
+    const stream = this.#index.get(u.origin + u.pathname);
+    const seg = stream?.progress.segmentFor(u.pathname);
+    if (stream === undefined || seg === undefined) return this.fetchFn(request); // not (or no longer) a listed segment: not ours to store
+    stream.lastRequestMs = this.#now();
+    if (stream.progress.noteRequest(seg)) this.#plan(stream);
+    // Any query a player adds (CMCD, a cache buster) names the same segment: the listed URL, fetched once.
+    const url = stream.origin + seg.path;
+    this.timeline.requested(url, this.#local(stream, seg) === 'complete' ? 'hit' : this.#local(stream, seg) === 'pending' ? 'coalesced' : 'miss', this.#now());
     let s: StoredSegment;
     try {
-      s = await this.store.load(url, () => this.#fetchSegment(url, 'request', known.stream, known.track));
+      s = await this.store.load(url, () => this.#fetchSegment(url, 'request', stream, seg));
     } catch (e) {
       if (e instanceof Response) return e; // the origin's own error response, passed through
       throw e;
@@ -195,93 +223,104 @@ export class SwEdge {
     return new Response(s.body.slice(0), { status: 200, headers });
   }
 
-  /** Prefetch what the core planner says, per track: x ahead of the most advanced request. */
-  plan(stream: Stream): void {
-    const x = this.#x;
-    for (const [track, t] of stream.tracks) {
-      const urlOf = (id: number) => t.url.get(id) ?? '';
-      const { fetch } = planPrefetch({
-        produced: t.ids,
-        mostAdvanced: stream.mostAdvanced.get(track),
-        cached: { has: (id) => this.store.get(urlOf(id)) !== undefined },
-        inFlight: { has: (id) => this.store.pending(urlOf(id)) !== undefined },
-        inFlightCount: this.store.inFlightCount,
-        hold: x,
-        maxParallel: Math.max(1, x) + 1,
-      });
-      for (const id of fetch) {
-        const u = urlOf(id);
-        if (u) void this.store.load(u, () => this.#fetchSegment(u, 'prefetch', stream, track)).catch(() => undefined);
+  /**
+   * Prefetch what the core planner says, per track: the stream's x ahead of the most advanced
+   * request (the stream's x also for a page served 0, as the Node edge keeps it). Planned again
+   * when a fetch completes. A planner failure is a bug: kept for the page's state, never thrown
+   * into a response.
+   */
+  #plan(stream: SwStream): void {
+    try {
+      const policy = this.#policy;
+      if (policy === undefined || this.#streams.get(stream.key) !== stream) return;
+      const limits = { hold: policy.streamHold(stream.key), maxHold: policy.config.maxHold };
+      for (const track of stream.progress.tracks()) {
+        const input = stream.progress.plannerInput(track, (s) => this.#local(stream, s), limits);
+        for (const id of planPrefetch(input).fetch) {
+          const s = stream.progress.segment(track, id)!;
+          const url = stream.origin + s.path;
+          if (this.store.droppedWithin(url, prefetchRetryMs(s))) continue;
+          void this.store.load(url, () => this.#fetchSegment(url, 'prefetch', stream, s)).then(
+            () => this.#plan(stream),
+            () => undefined, // in the fetch log; the planner retries after prefetchRetryMs
+          );
+        }
       }
+    } catch (e) {
+      this.#errors.push(String(e));
+      if (this.#errors.length > MAX_ERRORS) this.#errors.shift();
     }
   }
 
   state(): SwEdgeState {
     const lead: Record<string, number> = {};
+    const holds: Record<string, number> = {};
     for (const [key, s] of this.#streams) {
-      for (const [track, t] of s.tracks) {
-        const m = s.mostAdvanced.get(track);
-        if (m === undefined) continue;
-        let l = 0;
-        while (this.store.get(t.url.get(m + l + 1) ?? '') !== undefined) l += 1;
-        lead[`${key} ${track}`] = l;
+      holds[key] = s.served;
+      for (const track of s.progress.tracks()) {
+        const l = s.progress.trackLead(track, { has: (id) => this.#local(s, s.progress.segment(track, id)) === 'complete' });
+        if (l !== undefined) lead[`${key} ${track}`] = l;
       }
     }
     return {
       enabled: this.#config !== undefined,
-      hold: this.#x,
+      hold: this.#lastServed,
+      holds,
       streams: [...this.#streams.keys()],
-      known: this.#byUrl.size,
+      known: this.#index.size,
       lead,
       store: { urls: this.store.urls(), bytes: this.store.bytes, inFlight: this.store.inFlightCount },
       fetches: this.#fetches.slice(-50),
-      timeline: this.timeline.snapshot(this.#x, Date.now()),
+      errors: [...this.#errors],
+      timeline: this.timeline.snapshot(this.#lastServed, this.#now()),
     };
   }
 
-  async #fetchSegment(url: string, reason: FetchRecord['reason'], stream: Stream, track: string): Promise<StoredSegment> {
-    const startedAt = Date.now();
+  #local(stream: SwStream, s: SegmentRef | undefined): 'complete' | 'pending' | undefined {
+    if (s === undefined) return undefined;
+    const url = stream.origin + s.path;
+    return this.store.get(url) !== undefined ? 'complete' : this.store.pending(url) !== undefined ? 'pending' : undefined;
+  }
+
+  /** One origin fetch of a listed segment, through the plugins that note its size and say whether it may be kept. */
+  async #fetchSegment(url: string, reason: FetchRecord['reason'], stream: SwStream, seg: SegmentRef): Promise<StoredSegment> {
+    const startedAt = this.#now();
     const t0 = performance.now();
     this.timeline.fetchStarted(url, reason === 'prefetch' ? 'prefetch' : 'segment', startedAt);
-    let r: Response;
+    const request = new Request(url, { mode: 'cors' });
+    let response: Response;
+    let keep: boolean;
     let body: ArrayBuffer;
     try {
-      r = await this.fetchFn(url, { mode: 'cors' });
-      if (!r.ok) throw r;
-      body = await r.arrayBuffer();
+      response = await this.fetchFn(request);
+      if (!response.ok) throw response;
+      response = await segmentSizePlugin(stream.progress.sizes, seg.track).fetchDidSucceed({ request, response });
+      keep = (await storablePlugin.cacheWillUpdate({ request, response })) !== null;
+      body = await response.arrayBuffer();
     } catch (e) {
-      this.timeline.fetchEnded(url, e instanceof Response ? `status ${e.status}` : 'failed', Date.now(), { start: null, end: null });
+      this.timeline.fetchEnded(url, e instanceof Response ? `status ${e.status}` : 'failed', this.#now(), { start: null, end: null });
       throw e;
     }
     const ms = performance.now() - t0;
-    this.timeline.fetchEnded(url, 'ok', Date.now(), { start: r.headers.get(ETHLE_HEADERS.productionStart), end: r.headers.get(ETHLE_HEADERS.productionEnd) });
-    let sizes = stream.sizes.get(track);
-    if (sizes === undefined) stream.sizes.set(track, (sizes = []));
-    sizes.push(body.byteLength);
-    if (sizes.length > 8) sizes.shift();
+    this.timeline.fetchEnded(url, 'ok', this.#now(), { start: response.headers.get(ETHLE_HEADERS.productionStart), end: response.headers.get(ETHLE_HEADERS.productionEnd) });
     this.#fetches.push({ url, reason, startedAt, ms, bytes: body.byteLength });
-    if (this.#fetches.length > 200) this.#fetches.splice(0, 100);
+    if (this.#fetches.length > MAX_FETCH_LOG) this.#fetches.splice(0, MAX_FETCH_LOG / 2);
     const headers: [string, string][] = [];
     for (const h of KEEP_HEADERS) {
-      const v = r.headers.get(h);
+      const v = response.headers.get(h);
       if (v !== null) headers.push([h, v]);
     }
-    // The origin's no-store (as the Node edge honours it): serve this response, keep nothing.
-    return { body, headers, fetchMs: ms, keep: !NO_STORE_RE.test(r.headers.get('cache-control') ?? '') };
+    return { body, headers, fetchMs: ms, keep };
   }
 
-  /** Points the stream's current segment URLs at it, and forgets the ones its window dropped. */
-  #index(stream: Stream): void {
-    const now = new Set<string>();
-    for (const [track, t] of stream.tracks) {
-      for (const id of t.ids) {
-        const u = t.url.get(id)!;
-        now.add(u);
-        this.#byUrl.set(u, { stream, track, id });
-      }
+  /** Streams nobody asked anything of for STREAM_DEFAULTS.idleMs go, with their x and window. */
+  #sweep(nowMs: number): void {
+    for (const s of this.#streams.values()) {
+      if (nowMs - s.lastRequestMs <= STREAM_DEFAULTS.idleMs) continue;
+      this.#streams.delete(s.key);
+      this.#policy?.forgetStream(s.key);
+      for (const p of s.progress.paths()) if (this.#index.get(s.origin + p) === s) this.#index.delete(s.origin + p);
     }
-    for (const u of stream.urls) if (!now.has(u) && this.#byUrl.get(u)?.stream === stream) this.#byUrl.delete(u);
-    stream.urls = now;
   }
 
   #respond(text: string, origin: Response, segments: number, seconds: number): Response {
@@ -296,25 +335,4 @@ export class SwEdge {
     if (date) headers.set('date', date);
     return new Response(text, { status: 200, headers });
   }
-}
-
-/**
- * A playlist's key: its URL without the query data players add per request (CMCD, LL-HLS
- * `_HLS_msn`/`_HLS_part`/`_HLS_skip`). Anything else in the query names a different playlist.
- */
-export function playlistKey(url: string): string {
-  if (!url.includes('?')) return url;
-  const u = new URL(url);
-  const drop: string[] = [];
-  u.searchParams.forEach((_v, k) => void ((k === 'CMCD' || k.startsWith('_HLS_')) && drop.push(k)));
-  for (const k of drop) u.searchParams.delete(k);
-  return u.toString();
-}
-
-/** The URL without CMCD query data (the key of a segment in the store). */
-export function withoutCmcd(url: string): string {
-  if (!url.includes('CMCD=')) return url;
-  const u = new URL(url);
-  u.searchParams.delete('CMCD');
-  return u.toString();
 }

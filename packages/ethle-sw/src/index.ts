@@ -1,2 +1,3 @@
-export { SwEdge, playlistKey, withoutCmcd, type SwEdgeConfig, type SwEdgeState, type SwRoute, type FetchRecord } from './SwEdge.js';
-export { SegmentStore, type StoredSegment } from './SegmentStore.js';
+export { SwEdge, type SwEdgeConfig, type SwEdgeState, type SwRoute, type FetchRecord } from './SwEdge.js';
+export { SegmentStore, type StoredSegment, type SegmentStoreOptions } from './SegmentStore.js';
+export { storablePlugin, segmentSizePlugin } from './segmentPlugins.js';

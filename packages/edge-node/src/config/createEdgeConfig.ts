@@ -1,4 +1,4 @@
-import { HOLD_LIMITS, receiveWindowFromBuffer, timerMs } from '@ethle/core';
+import { HOLD_LIMITS, HOLD_POLICY_DEFAULTS, receiveWindowFromBuffer, STREAM_DEFAULTS, timerMs } from '@ethle/core';
 import { readFileSync } from 'node:fs';
 import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeConfig, EdgeConfigInput, OriginConfig, RanFailAction } from './EdgeConfig.js';
@@ -152,7 +152,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     if (typeof secret !== 'string' || secret.length < 16 || secret.length > 1024) fail('sessionTokens.secret', 'the fleet\'s shared secret, 16 to 1024 characters', undefined);
     sessionTokens = { secret, ttlSeconds: num('sessionTokens.ttlSeconds', input.sessionTokens.ttlSeconds, 600, 10, 86_400, true) };
   }
-  const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(HOLD_LIMITS.defaultMax, hold) : HOLD_LIMITS.defaultMax, 1, HOLD_LIMITS.max, true);
+  const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(HOLD_POLICY_DEFAULTS.maxHold, hold) : HOLD_POLICY_DEFAULTS.maxHold, 1, HOLD_LIMITS.max, true);
   if (typeof hold === 'number' && hold > maxHold) fail('hold', `hold ${hold} exceeds maxHold ${maxHold}`, hold);
 
   // Parts are a fraction of a segment: up to ten parts per segment of the largest hold.
@@ -190,7 +190,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   if (!LOG_LEVELS.includes(logLevel)) fail('logLevel', `one of ${LOG_LEVELS.join(', ')}`, logLevel);
   const host = input.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host.length === 0) fail('host', 'expected an address to listen on', host);
-  const streamQueryParams = input.streamQueryParams ?? [];
+  const streamQueryParams = input.streamQueryParams ?? [...STREAM_DEFAULTS.streamQueryParams];
   if (!Array.isArray(streamQueryParams) || !streamQueryParams.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 64)) {
     fail('streamQueryParams', 'a list of query parameter names', streamQueryParams);
   }
@@ -221,7 +221,7 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     maxHold,
     holdParts,
     maxBlockedPerStream: num('maxBlockedPerStream', input.maxBlockedPerStream, 1000, 1, 100_000, true),
-    initialWindow: num('initialWindow', input.initialWindow, 10, 1, 1000, true),
+    initialWindow: num('initialWindow', input.initialWindow, HOLD_POLICY_DEFAULTS.initialWindow, 1, 1000, true),
     backhaulRttMs: input.backhaulRttMs === undefined ? undefined : num('backhaulRttMs', input.backhaulRttMs, 0, 0.01, 10_000),
     backhaulReceiveWindowBytes: input.backhaulReceiveWindowBytes === undefined ? defaultReceiveWindow() : num('backhaulReceiveWindowBytes', input.backhaulReceiveWindowBytes, 0, 1024, 1024 ** 3, true),
     backhaulSendWindowBytes: input.backhaulSendWindowBytes === undefined ? undefined : num('backhaulSendWindowBytes', input.backhaulSendWindowBytes, 0, 1024, 1024 ** 3, true),
@@ -231,14 +231,14 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     lowerHoldAfterSamples: num('lowerHoldAfterSamples', input.lowerHoldAfterSamples, 3, 1, 1000, true),
     holdFloor,
     segmentStart,
-    defaultRanMbps: num('defaultRanMbps', input.defaultRanMbps, 100, 0.01, 100_000),
+    defaultRanMbps: num('defaultRanMbps', input.defaultRanMbps, HOLD_POLICY_DEFAULTS.defaultRanMbps, 0.01, 100_000),
     rni,
     ranFailAction,
     cache: {
       maxBytes: num('cache.maxBytes', input.cache?.maxBytes, 512 * 1024 * 1024, MIN_CACHE_BYTES, 1024 ** 4, true),
       maxAgeMs: ms('cache.maxAgeMs', input.cache?.maxAgeMs, 120_000, 100, 86_400_000),
     },
-    streamIdleMs: ms('streamIdleMs', input.streamIdleMs, 30_000, 100, 86_400_000),
+    streamIdleMs: ms('streamIdleMs', input.streamIdleMs, STREAM_DEFAULTS.idleMs, 100, 86_400_000),
     sessionIdleMs: ms('sessionIdleMs', input.sessionIdleMs, 120_000, 100, 86_400_000),
     originHeadersTimeoutMs: ms('originHeadersTimeoutMs', input.originHeadersTimeoutMs, 10_000, 10, 600_000),
     originProbeMs: ms('originProbeMs', input.originProbeMs, 2_000, 0, 600_000),

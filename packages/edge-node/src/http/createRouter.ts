@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isManifestPath } from '@ethle/core';
 import type { BoxAnswer } from '../cluster/BoxView.js';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
 import { createManifestHandler } from '../handlers/handleManifest.js';
@@ -14,7 +15,6 @@ import { isRejection, parseTarget } from './parseTarget.js';
 import { sendError } from './sendError.js';
 import { createTimelineHandler, TIMELINE_PATH } from '../timeline/handleTimeline.js';
 
-const MANIFEST_RE = /\.(m3u8|mpd)$/i;
 /** Paths of the origin a receiver may reach through the edge without a manifest naming them. */
 const MEDIA_RE = /\.(m3u8|mpd|m4s|mp4|m4v|m4a|cmfv|cmfa|cmft|ts|aac|ac3|ec3|mp3|vtt|webvtt|key|jpg|jpeg|png)$/i;
 
@@ -109,7 +109,7 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       sendError(res, 404, 'no configured origin for this path');
       return;
     }
-    if (MANIFEST_RE.test(originPath)) await handleManifest(req, res, origin, originPath, target);
+    if (isManifestPath(originPath)) await handleManifest(req, res, origin, originPath, target);
     else if (MEDIA_RE.test(originPath) || streams.has(origin.cfg.name, originPath)) handleSegment(req, res, origin, originPath, target.forwardQuery, target.query, method === 'HEAD');
     else {
       metrics.countRequest('rejected', 404);

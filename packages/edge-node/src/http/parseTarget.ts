@@ -1,3 +1,5 @@
+import { keepQueryParams } from '@ethle/core';
+
 /** A receiver's request target, validated: an origin-form path and its query. */
 export interface RequestTarget {
   /** The raw path (still percent-encoded), starting with '/'. */
@@ -49,28 +51,7 @@ export function parseTarget(rawUrl: string | undefined, maxLength: number): Requ
     }
   }
   const query = rawQuery === '' ? EMPTY_QUERY : new URLSearchParams(rawQuery);
-  return { path, forwardQuery: rawQuery === '' ? '' : keepParams(rawQuery, (name) => !EDGE_PARAMS.has(name)), query };
-}
-
-/**
- * `?` + the `&`-separated parts of a raw query whose (decoded) name `keep` accepts, unchanged
- * and in order; '' when none is kept.
- */
-export function keepParams(rawQuery: string, keep: (name: string) => boolean): string {
-  let out = '';
-  for (const part of rawQuery.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    const rawName = eq < 0 ? part : part.slice(0, eq);
-    let name: string;
-    try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-    } catch {
-      name = rawName;
-    }
-    if (keep(name)) out += out === '' ? `?${part}` : `&${part}`;
-  }
-  return out;
+  return { path, forwardQuery: rawQuery === '' ? '' : keepQueryParams(rawQuery, (name) => !EDGE_PARAMS.has(name)), query };
 }
 
 export function isRejection(t: RequestTarget | TargetRejection): t is TargetRejection {

@@ -1,11 +1,10 @@
-import type { HoldPolicy, ManifestView, SegmentRef, StreamContext } from '@ethle/core';
+import { streamIdentity, type HoldPolicy, type ManifestView, type SegmentRef, type StreamContext } from '@ethle/core';
 import type { Logger } from 'pino';
 import type { SegmentCache } from '../cache/SegmentCache.js';
 import type { EdgeConfig } from '../config/EdgeConfig.js';
 import type { Origin } from '../EdgeContext.js';
 import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeEvents } from '../events/EdgeEvents.js';
-import { keepParams } from '../http/parseTarget.js';
 import type { EdgeMetrics } from '../metrics/EdgeMetrics.js';
 import { LiveStream } from './LiveStream.js';
 
@@ -61,8 +60,7 @@ export class StreamRegistry {
 
   /** The stream of a manifest request (created and started if new). Throws ERR_EDGE_OVERLOADED beyond maxStreams. */
   forManifest(origin: Origin, path: string, rawQuery: string): LiveStream {
-    const ids = this.#identityParams;
-    const identity = path + (rawQuery === '' || ids.size === 0 ? '' : keepParams(rawQuery, (n) => ids.has(n)));
+    const identity = streamIdentity(path, rawQuery, this.#identityParams);
     const key = `${origin.cfg.name}${identity}`;
     const found = this.#streams.get(key);
     if (found !== undefined) return found;

@@ -8,3 +8,4 @@ export * from './PolicyGroups.js';
 export * from './decideStreamHold.js';
 export * from './HoldPolicy.js';
 export * from './decidePartHold.js';
+export * from './HOLD_POLICY_DEFAULTS.js';

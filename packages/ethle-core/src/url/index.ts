@@ -6,3 +6,4 @@ export type { UriRouter } from './UriRouter.js';
 export { createEdgeRouter, type EdgeRouterOptions } from './createEdgeRouter.js';
 export { originKey } from './originKey.js';
 export { CROSS_ORIGIN_PATH, crossOriginPath, crossOriginTarget } from './crossOriginPath.js';
+export { keepQueryParams } from './keepQueryParams.js';
