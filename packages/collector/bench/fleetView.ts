@@ -1,8 +1,8 @@
 // Fleet view bench: SESSIONS stored sessions (each MINUTES of playback, a batch every 5 s, started
 // over the last hour) in a DuckDB file, the collector over it, and the demo's dashboard in Debian
-// Chromium: how long the fleet view takes from the page's request to the drawn charts, tables and
-// session list (the page's own figure, window.fleet.renderMs: the two queries plus drawing), and
-// each query API call timed alone.
+// Chromium showing all of them (?range=0): how long the fleet view takes from the page's request
+// to the drawn charts, tables and session list (the page's own figure, window.fleet.renderMs: the
+// two queries plus drawing), and each query API call timed alone.
 //
 //   npx tsx packages/collector/bench/fleetView.ts [--sessions 10000] [--minutes 3] [--repeats 5]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,12 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
-import { parseBatch } from '../src/beacon/parseBatch.js';
-import { DEFAULT_LIMITS } from '../src/config/CollectorConfig.js';
 import { createCollectorConfig } from '../src/config/createCollectorConfig.js';
 import { startCollector } from '../src/http/startCollector.js';
 import { openDuckDbStore } from '../src/store/duckdb/openDuckDbStore.js';
-import type { ValidBatch } from '../src/beacon/ValidBatch.js';
 import { startDemoServer } from '../../player-demo/server/startDemoServer.mjs';
 
 const { values } = parseArgs({ options: { sessions: { type: 'string', default: '10000' }, minutes: { type: 'string', default: '3' }, repeats: { type: 'string', default: '5' } } });
@@ -25,38 +22,26 @@ const REPEATS = Number(values.repeats);
 const dir = mkdtempSync(join(tmpdir(), 'ethle-fleetview-'));
 const db = join(dir, 'fleet.duckdb');
 const now = Date.now();
-const SCHEMES = ['e2e', 'hold-0', 'hold-2', 'auto'];
 
-// Generate: session i starts at a random point of the last hour (minus its length).
+// Generate with SQL (the ingest path is bench/ingest.ts's): the tables as batches would fill them —
+// per session a startup, a batch every 5 s with 5 latency samples and 2 segments, stalls in 30 %
+// of sessions; schemes, edges, players and streams spread over the sessions.
 const t0 = performance.now();
 const store = await openDuckDbStore(db);
-let group: ValidBatch[] = [];
-let rows = 0;
-for (let i = 0; i < SESSIONS; i++) {
-  const id = `s-${i}`;
-  const start = now - 3_600_000 + Math.random() * (3_600_000 - BATCHES * 5000);
-  const scheme = SCHEMES[i % SCHEMES.length]!;
-  const meta = { stream: i % 3 ? '15M-2s' : '50M-2s', scheme, edge: scheme === 'e2e' ? 'direct' : `mec-${i % 5}`, player: i % 2 ? 'hls.js' : 'dash.js' };
-  const stalls = Math.random() < 0.3 ? 1 + Math.floor(Math.random() * 3) : 0;
-  for (let seq = 0; seq < BATCHES; seq++) {
-    const sent = start + (seq + 1) * 5000;
-    const events: { type: string; data: Record<string, unknown> }[] = [];
-    if (seq === 0) events.push({ type: 'startup', data: { startupMs: 800 + Math.random() * 2500, at: start + 2000 } });
-    for (let k = 0; k < 5; k++) events.push({ type: 'latency', data: { at: sent - 5000 + k * 1000, trueLatency: (scheme === 'e2e' ? 7 : 10) + Math.random() * 2, edgeDistance: 6, holdSeconds: scheme === 'e2e' ? 0 : 4 } });
-    for (let k = 0; k < 2; k++) {
-      const t = sent - 4000 + k * 2000;
-      events.push({ type: 'segment', data: { kind: 'media', url: `http://e/live/${meta.stream}/v/${seq * 2 + k}.m4s`, track: 'main', requestStart: t, firstByte: t + 30, lastByte: t + 400, bytes: 3_700_000, throughputBps: 74e6, transferBps: 80e6, duration: 2, rendition: '3' } });
-    }
-    if (stalls > 0 && seq % Math.max(1, Math.floor(BATCHES / stalls)) === 1) events.push({ type: 'stallEnd', data: { start: sent - 3000, end: sent - 1500, durationMs: 1500, signals: ['waiting'] } });
-    group.push(parseBatch(JSON.stringify({ v: 1, session: id, seq, target: i % 2 ? 'hls' : 'dash', sentAt: sent, meta, events }), sent + 40, DEFAULT_LIMITS));
-    rows += events.length;
-    if (group.length >= 500) {
-      await store.writeBatches(group);
-      group = [];
-    }
-  }
-}
-if (group.length) await store.writeBatches(group);
+const sql = (q: string) => store.all(q);
+const start = (i: string) => `(${now} - 3600000 + (hash(${i}) % 3000) * 1000)`;
+await sql(`INSERT INTO sessions SELECT 's-' || i, ${start('i')}, CASE WHEN i % 2 = 0 THEN 'hls' ELSE 'dash' END, CASE WHEN i % 2 = 0 THEN 'hls.js' ELSE 'dash.js' END,
+  CASE WHEN i % 3 = 0 THEN '50M-2s' ELSE '15M-2s' END, (['e2e', 'hold-0', 'hold-2', 'auto'])[i % 4 + 1], CASE WHEN i % 4 = 0 THEN 'direct' ELSE 'mec-' || (i % 5) END, '{}' FROM range(${SESSIONS}) t(i)`);
+await sql(`INSERT INTO batches SELECT 's-' || i, j, ${start('i')} + (j + 1) * 5000 + 40, ${start('i')} + (j + 1) * 5000, ${start('i')} + j * 5000, 8,
+  CASE WHEN j = 0 THEN 800 + random() * 2500 ELSE NULL END, CASE WHEN hash(i) % 10 < 3 AND j % 12 = 5 THEN 1 ELSE 0 END, CASE WHEN hash(i) % 10 < 3 AND j % 12 = 5 THEN 1500 ELSE 0 END, 2, 7400000, j = ${BATCHES - 1}
+  FROM range(${SESSIONS}) a(i), range(${BATCHES}) b(j)`);
+await sql(`INSERT INTO latency SELECT 's-' || i, j, ${start('i')} + (j + 1) * 5000 + 40, ${start('i')} + j * 5000 + k * 1000, CASE WHEN i % 4 = 0 THEN 7 ELSE 11 END + random() * 2, 6, CASE WHEN i % 4 = 0 THEN 0 ELSE 4 END
+  FROM range(${SESSIONS}) a(i), range(${BATCHES}) b(j), range(5) c(k)`);
+await sql(`INSERT INTO segments SELECT 's-' || i, j, 'media', 'http://e/live/15M-2s/v/' || (j * 2 + k) || '.m4s', 'main', ${start('i')} + j * 5000 + k * 2000, ${start('i')} + j * 5000 + k * 2000 + 30, ${start('i')} + j * 5000 + k * 2000 + 400, 3700000, 74e6, 80e6, 2, '3', NULL
+  FROM range(${SESSIONS}) a(i), range(${BATCHES}) b(j), range(2) c(k)`);
+await sql(`INSERT INTO stalls SELECT session_id, seq, received_ms, sent_ms - 3000, sent_ms - 1500, 1500, NULL FROM batches WHERE stall_count > 0`);
+await sql(`INSERT INTO events SELECT session_id, seq, 0, 'latency', at_ms, '{}' FROM latency`);
+const rows = Number((await sql('SELECT count(*) AS n FROM events'))[0]!['n']);
 await store.close();
 const generatedS = (performance.now() - t0) / 1000;
 
@@ -76,7 +61,7 @@ const timed = async (path: string) => {
   ms.sort((a, b) => a - b);
   return { path, medianMs: Number(ms[Math.floor(ms.length / 2)]!.toFixed(1)), maxMs: Number(ms.at(-1)!.toFixed(1)) };
 };
-const api = [await timed('/v1/fleet?from=-60m&by=scheme&bucket=minute'), await timed('/v1/fleet?from=-60m&by=edge&bucket=minute'), await timed('/v1/sessions?from=-60m&limit=50'), await timed('/v1/dimensions')];
+const api = [await timed('/v1/fleet?by=scheme&bucket=day'), await timed('/v1/fleet?by=edge&bucket=day'), await timed('/v1/sessions?limit=50'), await timed('/v1/dimensions')];
 
 // The dashboard in Chromium: page request → fleet view drawn.
 const browser = await chromium.launch({ executablePath: process.env['ETHLE_CHROMIUM'] ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
@@ -86,7 +71,7 @@ const renderMs: number[] = [];
 let shown = 0;
 for (let r = 0; r < REPEATS; r++) {
   const t = performance.now();
-  await page.goto(`${demo.url}/dashboard.html`);
+  await page.goto(`${demo.url}/dashboard.html?range=0`);
   await page.waitForFunction(() => (window as { fleet?: { updates: number } }).fleet?.updates === 1, undefined, { timeout: 60_000 });
   pageMs.push(performance.now() - t);
   const s = await page.evaluate(() => (window as unknown as { fleet: { renderMs: number; view: { groups: { sessions: number }[] } } }).fleet);

@@ -23,6 +23,8 @@ import { recordOriginFetch } from './origin/recordOriginFetch.js';
 import { RadioMeter } from './radio/RadioMeter.js';
 import { RNI_CALLBACK_PATH, RniSubscription } from './radio/RniSubscription.js';
 import type { EdgeStats, RunningEdge, StartEdgeOptions } from './RunningEdge.js';
+import { SessionFacts } from './sessions/SessionFacts.js';
+import { SessionReporter } from './sessions/SessionReporter.js';
 import { StreamRegistry } from './stream/StreamRegistry.js';
 
 export type { EdgeStats, RunningEdge, StartEdgeOptions };
@@ -106,6 +108,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const streams = new StreamRegistry({ config, cache, policy, events, metrics, log, now, rttFor });
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   const radio = new RadioMeter(config.maxSessions);
+  const sessions = new SessionFacts(events, now, Math.min(config.maxSessions, 50_000));
   let draining = false;
   // An origin is reachable when it answered within three probe intervals (or 30 s without probes).
   const freshMs = config.originProbeMs > 0 ? 3 * config.originProbeMs : 30_000;
@@ -124,7 +127,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const why = notReady();
     return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections: connections?.size ?? 0, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
   };
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, sessions, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -188,6 +191,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       events.emit('error', { where: 'rni', error: e as Error });
     }
   }
+  const reporter = config.collector === undefined ? undefined : new SessionReporter(sessions, { url: config.collector.url, label: config.collector.label ?? new URL(url).host, intervalMs: config.collector.intervalMs, now, log });
   log.info({ url, origins: config.origins.map((o) => o.url), hold: config.hold }, 'edge listening');
 
   let closing: Promise<void> | undefined;
@@ -217,6 +221,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         // is left is cut.
         const drained = await made.connections.drain(config.drainMs);
         clearInterval(housekeeping);
+        // The last facts go to the collector before the edge forgets them.
+        await reporter?.close();
+        sessions.close();
         if (originProbe !== undefined) clearInterval(originProbe);
         streams.close();
         fleet?.close();

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseBatch } from '../beacon/parseBatch.js';
+import { parseEdgeReport } from '../beacon/parseEdgeReport.js';
 import type { CollectorConfig } from '../config/CollectorConfig.js';
 import { CollectorError, isCollectorError } from '../errors/CollectorError.js';
 import type { CollectorErrorCode } from '../errors/CollectorErrorCode.js';
@@ -19,6 +20,8 @@ export interface CollectorStats {
   /** Batches stored, and batches that were duplicates of stored ones (a resent beacon). */
   stored: number;
   duplicates: number;
+  /** Session facts edges reported (POST /v1/edge). */
+  edgeFacts: number;
   /** Requests refused, by error code. */
   refused: Partial<Record<CollectorErrorCode, number>>;
   /** Batches waiting for the store now. */
@@ -40,6 +43,8 @@ export interface RunningCollector {
 
 /** The beacon endpoint the probe's `beacon.url` points at. */
 export const BEACON_PATH = '/v1/beacon';
+/** Where ETHLE edges report what they did per session (`ethle-edge serve --collector`). */
+export const EDGE_PATH = '/v1/edge';
 const CONTENT_TYPES = /^(text\/plain|application\/json)\b/i;
 const SESSION_PATH = /^\/v1\/sessions\/([^/]+)$/;
 
@@ -54,7 +59,7 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = o.store ?? (await openStore(config.store));
   const writer = createGroupWriter(store, { maxPending: config.limits.maxPendingBatches, maxPerTransaction: config.limits.maxBatchesPerTransaction });
-  const stats = { stored: 0, duplicates: 0, refused: {} as CollectorStats['refused'] };
+  const stats = { stored: 0, duplicates: 0, edgeFacts: 0, refused: {} as CollectorStats['refused'] };
   const snapshot = (): CollectorStats => {
     const w = writer.stats();
     const ms = [...w.writeMs].sort((a, b) => a - b);
@@ -91,6 +96,15 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
     if (stored) stats.stored += 1;
     else stats.duplicates += 1;
     send(res, 200, { stored, duplicate: !stored, session: batch.session, seq: batch.seq });
+  }
+
+  /** An edge's report of its sessions (packages/edge-node `--collector`): stored as it came. */
+  async function edgeReport(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const text = await readBody(req, config.limits.maxBodyBytes * 16);
+    const rows = parseEdgeReport(text, now(), 10_000);
+    await store.writeEdgeFacts(rows);
+    stats.edgeFacts += rows.length;
+    send(res, 200, { stored: rows.length });
   }
 
   async function query(path: string, q: URLSearchParams, res: ServerResponse): Promise<void> {
@@ -138,6 +152,10 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
         if (url.pathname === BEACON_PATH) {
           if (req.method !== 'POST') throw new CollectorError('COLLECTOR_ERR_METHOD', `${BEACON_PATH} takes POST`);
           return await beacon(req, res);
+        }
+        if (url.pathname === EDGE_PATH) {
+          if (req.method !== 'POST') throw new CollectorError('COLLECTOR_ERR_METHOD', `${EDGE_PATH} takes POST`);
+          return await edgeReport(req, res);
         }
         if (req.method !== 'GET' && req.method !== 'HEAD') throw new CollectorError('COLLECTOR_ERR_METHOD', `${url.pathname} takes GET`);
         return await query(url.pathname, url.searchParams, res);

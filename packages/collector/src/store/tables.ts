@@ -1,3 +1,4 @@
+import type { EdgeFactRow } from '../beacon/parseEdgeReport.js';
 import type { ValidBatch } from '../beacon/ValidBatch.js';
 import type { SqlValue } from './Store.js';
 
@@ -69,3 +70,10 @@ export const REPORT_TABLE: TableSpec = {
 
 /** Every table a batch writes to, after its `batches` row (the dedupe key) and its session. */
 export const CHILD_TABLES: readonly TableSpec[] = [EVENT_TABLE, SEGMENT_TABLE, STALL_TABLE, LATENCY_TABLE, REPORT_TABLE];
+
+/** An edge's report of its sessions (POST /v1/edge): not a batch, so its own spec. */
+export const EDGE_SESSION_COLUMNS: readonly (readonly [string, ColumnKind])[] = [
+  ['edge', 'text'], ['session_id', 'text'], ['stream', 'text'], ['received_ms', 'double'], ['hold', 'int'], ['policy_group', 'text'], ['redirect_location', 'text'],
+  ['manifests', 'int'], ['hits', 'int'], ['coalesced', 'int'], ['misses', 'int'], ['first_at_ms', 'double'], ['last_at_ms', 'double'],
+];
+export const edgeSessionRow = (f: EdgeFactRow): SqlValue[] => [f.edge, f.session, f.stream, f.receivedMs, f.hold, f.group, f.redirectLocation, f.manifests, f.hits, f.coalesced, f.misses, f.firstAtMs, f.lastAtMs];

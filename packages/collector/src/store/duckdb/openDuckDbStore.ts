@@ -5,7 +5,8 @@ import type { ValidBatch } from '../../beacon/ValidBatch.js';
 import { CollectorError } from '../../errors/CollectorError.js';
 import { LATEST_SCHEMA, MIGRATIONS, SCHEMA_TABLE, migrationStatements } from '../migrations.js';
 import type { Row, SqlValue, Store } from '../Store.js';
-import { BATCH_TABLE, CHILD_TABLES, SESSION_TABLE, type TableSpec } from '../tables.js';
+import { BATCH_TABLE, CHILD_TABLES, EDGE_SESSION_COLUMNS, edgeSessionRow, SESSION_TABLE, type TableSpec } from '../tables.js';
+import type { EdgeFactRow } from '../../beacon/parseEdgeReport.js';
 import { toRow } from '../toRow.js';
 
 /** Session ids the writer remembers as stored (then it forgets the older half). */
@@ -137,9 +138,37 @@ export async function openDuckDbStore(path: string): Promise<Store> {
     return p;
   }
 
+  /** On the writer's chain too: one writing transaction at a time. */
+  function writeEdgeFacts(rows: readonly EdgeFactRow[]): Promise<void> {
+    if (closed) return Promise.reject(new CollectorError('COLLECTOR_ERR_CLOSING', 'the store is closed'));
+    const run = async () => {
+      const spec: TableSpec = { name: 'edge_sessions', columns: EDGE_SESSION_COLUMNS, rows: () => [] };
+      await writer.run('BEGIN TRANSACTION');
+      const a = await writer.createAppender('edge_sessions');
+      try {
+        for (const r of rows) appendRow(a, spec, edgeSessionRow(r));
+        a.closeSync();
+        await writer.run('COMMIT');
+      } catch (e) {
+        try {
+          a.clear();
+          a.closeSync();
+        } catch {
+          // nothing left in it to flush
+        }
+        await writer.run('ROLLBACK').catch(() => undefined);
+        throw new CollectorError('COLLECTOR_ERR_STORE', `DuckDB write failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`, {}, { cause: e });
+      }
+    };
+    const p = writing.then(run, run);
+    writing = p.catch(() => undefined);
+    return p;
+  }
+
   return {
     kind: 'duckdb',
     writeBatches,
+    writeEdgeFacts,
     async all(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
       if (closed) throw new CollectorError('COLLECTOR_ERR_CLOSING', 'the store is closed');
       try {
