@@ -18,6 +18,11 @@
 //   --scheme … auto-measured (auto whose x may go below the model's on measured rates: --hold-floor measured)
 //   --scheme … auto-warm (auto whose model takes the origin to keep its window across idle: --segment-start warm)
 //   --scheme … auto-learn (auto that learns the origin's idle behaviour from its own fetches: --segment-start learn)
+//   --late-bar 1 (ms: a run whose relay direction had p99 departure lateness at or above it is invalid;
+//     default netlab's LATE_P99_LIMIT_MS; recorded in each run; docs/netlab.md, "The lateness bar")
+//   --inject-lateness off,0,1,2,5 (levels of extra departure lateness put into the relays on purpose,
+//     seeded per repeat: a p99 target in ms, 0 for stalls only, off for none)   --inject-stalls 3 (VM-like
+//     stalls of 5–10 ms per minute on top of every level but off)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 //   --parallel K (virtual receivers only: K testbeds at once on this machine; each run records the
 //     box's CPU pressure, so whether they disturbed each other is in the results — docs/experiments.md)
@@ -40,6 +45,9 @@ const options = {
     join: { type: 'string', default: 'sync' },
     'backhaul-mbps': { type: 'string', default: '' },
     'backhaul-loss': { type: 'string', default: '' },
+    'late-bar': { type: 'string', default: '' },
+    'inject-lateness': { type: 'string', default: '' },
+    'inject-stalls': { type: 'string', default: '' },
     out: { type: 'string', default: 'results' },
     ll: { type: 'boolean', default: false },
     shard: { type: 'string' },
@@ -82,6 +90,7 @@ const env = {
   EXP_REPEATS: a.repeats, EXP_DURATION: a.duration, EXP_PLAYER: a.player, EXP_CC: a.cc,
   EXP_TCP_BUFFERS: a['tcp-buffers'],
   EXP_RECEIVER: a.receiver, EXP_RECEIVERS: a.receivers, EXP_CELL: a.cell, EXP_JOIN: a.join, EXP_BACKHAUL_MBPS: a['backhaul-mbps'], EXP_BACKHAUL_LOSS: a['backhaul-loss'],
+  EXP_LATE_BAR_MS: a['late-bar'], EXP_INJECT_LATENESS: a['inject-lateness'], EXP_INJECT_STALLS: a['inject-stalls'],
   EXP_LL: a.ll ? '1' : '0',
   EXP_WORKERS: String(parallel),
   EXP_OUT: new URL(a.out, `file://${process.cwd()}/`).pathname,

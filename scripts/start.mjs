@@ -92,9 +92,9 @@ try {
   const demo = await listen('port', o.host, o.ports.demo, () =>
     startDemoServer({ port: o.ports.demo, host: o.host, config: { originUrl: origin.url, edgeUrl: edge.url, collectorUrl: collector.url, stream: o.stream, player: o.player, scheme } }),
   );
-  const manifest = `live/${o.stream}/${o.player === 'dash' ? 'manifest.mpd' : 'index.m3u8'}`;
+  const manifest = `live/${o.stream}/${o.player === 'hls' ? 'index.m3u8' : 'manifest.mpd'}`;
   console.log(`
-ETHLE demo is up (${o.stream}, ${o.player === 'dash' ? 'dash.js' : 'hls.js'}).
+ETHLE demo is up (${o.stream}, ${{ hls: 'hls.js', dash: 'dash.js', shaka: 'Shaka Player' }[o.player]}).
   open        ${demo.url}/              (the same live stream direct and through the edge, live QoE)
   sw          ${demo.url}/sw.html       (the edge inside a service worker: ?sw=on|off&x=2|auto)
   dashboard   ${demo.url}/dashboard.html

@@ -70,7 +70,7 @@ if (want('packages')) {
 if (want('netlab')) {
   // Real kernel TCP through namespaces and the user-space relay: alone, so timings are not starved.
   const file = join(out, 'vitest-netlab.json');
-  stage('real-TCP link tests (netlab, alone)', 'npx', ['vitest', 'run', 'packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_NETLAB_TESTS: '1' });
+  stage('real-TCP link tests (netlab, alone)', 'npx', ['vitest', 'run', 'packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', 'packages/netlab/test/linkAccounting.test.ts', '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_NETLAB_TESTS: '1' });
 }
 
 const hasSpecs = existsSync(join(root, 'e2e/tests')) && readdirSync(join(root, 'e2e/tests')).some((f) => f.endsWith('.spec.ts'));

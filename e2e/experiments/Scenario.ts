@@ -39,6 +39,14 @@ export interface Scenario {
   backhaulLossPct?: number;
   /** When the receivers join: all within 2 s (`sync`, default — the worst case for on-off traffic) or evenly over one segment duration (`spread`). */
   join?: 'sync' | 'spread';
+  /**
+   * Departure lateness injected into the relays on purpose (netlab LatenessInjection, seeded from
+   * the repeat: every scheme of a repeat meets the same freezes): a p99 target and VM-like stalls
+   * of 5–10 ms per minute. For the experiment that sets the lateness bar (docs/netlab.md).
+   */
+  injectLateness?: { p99Ms: number; stallsPerMinute: number };
+  /** The lateness bar the run is judged against, ms (default netlab's LATE_P99_LIMIT_MS). */
+  lateBarMs?: number;
 }
 
 // `-wN`: the edge as a parent tier + N worker edges (`ethle-edge serve --workers N`).
@@ -59,7 +67,29 @@ export const ranLabel = (ran: string): string => (ran.startsWith('trace:') ? `tr
 
 export const scenarioId = (s: Scenario) =>
   `${s.stream}-${s.rttMs}ms-${ranLabel(s.ran).replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}${s.ll ? '-ll' : ''}` +
-  `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${s.backhaulLossPct ? `-bhloss${s.backhaulLossPct}` : ''}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'per-user'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
+  `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${s.backhaulLossPct ? `-bhloss${s.backhaulLossPct}` : ''}${injectId(s.injectLateness)}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'per-user'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
+
+/** `-inj2ms-3spm`: injected lateness (p99 2 ms, 3 stalls per minute) in a run's id; none: empty. */
+const injectId = (l: Scenario['injectLateness']) => (l ? `-inj${l.p99Ms}ms${l.stallsPerMinute ? `-${l.stallsPerMinute}spm` : ''}` : '');
+
+/**
+ * `--inject-lateness off,0,1,2,5 --inject-stalls 3`: the levels of injected lateness, each a p99
+ * target in ms (0: none, stalls only) with the stalls per minute on top; `off` injects nothing.
+ * An empty list is `off`, or `0` when stalls are asked for.
+ */
+function injectLevels(levels: string | undefined, stalls: string | undefined): (Scenario['injectLateness'] | undefined)[] {
+  const stallsPerMinute = stalls ? Number(stalls) : 0;
+  if (!(Number.isFinite(stallsPerMinute) && stallsPerMinute >= 0 && stallsPerMinute <= 600)) throw new Error(`--inject-stalls wants stalls per minute in [0, 600], got ${stalls}`);
+  const list = (levels ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  if (list.length === 0) list.push(stallsPerMinute > 0 ? '0' : 'off');
+  return list.map((l) => {
+    if (l === 'off') return undefined;
+    const p99Ms = Number(l);
+    if (!(Number.isFinite(p99Ms) && p99Ms >= 0 && p99Ms <= 100)) throw new Error(`--inject-lateness wants off or p99 targets in ms in [0, 100], got ${l}`);
+    if (p99Ms === 0 && stallsPerMinute === 0) throw new Error('--inject-lateness 0 injects stalls only: give --inject-stalls N too, or use off');
+    return { p99Ms, stallsPerMinute };
+  });
+}
 
 /** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */
 export function matrix(o: {
@@ -81,6 +111,11 @@ export function matrix(o: {
   backhaulLoss?: string;
   join?: string;
   ll?: boolean;
+  /** Injected lateness levels (`off,0,1,2,5`) and stalls per minute on each (injectLevels). */
+  injectLateness?: string;
+  injectStalls?: string;
+  /** The lateness bar, ms. */
+  lateBar?: string;
 }): Scenario[] {
   const tcpBufferBytes = parseBytes(o.tcpBuffers);
   const receiver = o.receiver ?? 'chromium';
@@ -92,6 +127,9 @@ export function matrix(o: {
   const backhaulLossPct = o.backhaulLoss ? Number(o.backhaulLoss) : undefined;
   if (backhaulLossPct !== undefined && !(backhaulLossPct > 0 && backhaulLossPct < 50)) throw new Error(`--backhaul-loss must be a percentage in (0, 50), got ${o.backhaulLoss}`);
   const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+  const injections = injectLevels(o.injectLateness, o.injectStalls);
+  const lateBarMs = o.lateBar ? Number(o.lateBar) : undefined;
+  if (lateBarMs !== undefined && !(lateBarMs > 0 && lateBarMs <= 1000)) throw new Error(`--late-bar wants a p99 lateness in ms in (0, 1000], got ${o.lateBar}`);
   const [firstRepeat, lastRepeat] = repeatRange(o.repeats);
   const out: Scenario[] = [];
   const counts = list(o.receivers ?? '1').map(Number);
@@ -105,29 +143,32 @@ export function matrix(o: {
         for (const player of list(o.player))
           for (const receivers of counts)
             for (const join of receivers > 1 ? joins : ['sync'])
-              for (let repeat = firstRepeat; repeat <= lastRepeat; repeat++)
-                for (const scheme of list(o.scheme)) {
-                  if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, ${Object.keys(AUTO_VARIANTS).join(', ')}, hold-N, hold-paper, parts-N; -wN for N worker edges)`);
-                  if (scheme.startsWith('parts-') && !o.ll) throw new Error(`${scheme} holds LL parts: give --ll`);
-                  const cc = (o.cc ?? 'bbr') as Scenario['cc'];
-                  if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
-                  out.push({
-                    rttMs: Number(rtt),
-                    stream,
-                    ran,
-                    scheme,
-                    repeat,
-                    durationS: o.durationS,
-                    player: player === 'dash' ? 'dash' : 'hls',
-                    cc,
-                    ...(tcpBufferBytes ? { tcpBufferBytes } : {}),
-                    ...(receiver === 'virtual' ? { receiver } : {}),
-                    ...(receivers > 1 ? { receivers, cell: cell as Scenario['cell'], join: join as Scenario['join'] } : {}),
-                    ...(backhaulMbps ? { backhaulMbps } : {}),
-                    ...(backhaulLossPct ? { backhaulLossPct } : {}),
-                    ...(o.ll ? { ll: true } : {}),
-                  });
-                }
+              for (const injectLateness of injections)
+                for (let repeat = firstRepeat; repeat <= lastRepeat; repeat++)
+                  for (const scheme of list(o.scheme)) {
+                    if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, ${Object.keys(AUTO_VARIANTS).join(', ')}, hold-N, hold-paper, parts-N; -wN for N worker edges)`);
+                    if (scheme.startsWith('parts-') && !o.ll) throw new Error(`${scheme} holds LL parts: give --ll`);
+                    const cc = (o.cc ?? 'bbr') as Scenario['cc'];
+                    if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
+                    out.push({
+                      rttMs: Number(rtt),
+                      stream,
+                      ran,
+                      scheme,
+                      repeat,
+                      durationS: o.durationS,
+                      player: player === 'dash' ? 'dash' : 'hls',
+                      cc,
+                      ...(tcpBufferBytes ? { tcpBufferBytes } : {}),
+                      ...(receiver === 'virtual' ? { receiver } : {}),
+                      ...(receivers > 1 ? { receivers, cell: cell as Scenario['cell'], join: join as Scenario['join'] } : {}),
+                      ...(backhaulMbps ? { backhaulMbps } : {}),
+                      ...(backhaulLossPct ? { backhaulLossPct } : {}),
+                      ...(o.ll ? { ll: true } : {}),
+                      ...(injectLateness ? { injectLateness } : {}),
+                      ...(lateBarMs !== undefined ? { lateBarMs } : {}),
+                    });
+                  }
   return out;
 }
 
@@ -161,6 +202,9 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     backhaulLoss: env.EXP_BACKHAUL_LOSS || undefined,
     join: env.EXP_JOIN || 'sync',
     ll: env.EXP_LL === '1',
+    injectLateness: env.EXP_INJECT_LATENESS || undefined,
+    injectStalls: env.EXP_INJECT_STALLS || undefined,
+    lateBar: env.EXP_LATE_BAR_MS || undefined,
   });
 }
 

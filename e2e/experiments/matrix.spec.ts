@@ -1,5 +1,5 @@
 import { chromium, expect, test } from '@playwright/test';
-import { runScenario } from './runScenario.js';
+import { runScenario, type ExperimentRun } from './runScenario.js';
 import { matrixFromEnv, scenarioId } from './Scenario.js';
 
 const outDir = process.env.EXP_OUT ?? 'results';
@@ -18,7 +18,19 @@ for (const s of matrixFromEnv()) {
         (run.scale && run.scale.receivers > 1 ? `, ${run.scale.played}/${run.scale.receivers} played, origin ${run.scale.originFetchesPerSegment?.toFixed(2)} fetches/segment, backhaul ${run.scale.backhaulMbps.mean.toFixed(0)} Mbit/s` : '') +
         (run.box?.cpuPressure !== undefined ? `, CPU pressure ${(run.box.cpuPressure * 100).toFixed(0)} %` : '') +
         (run.box?.cpuSteal !== undefined ? `, steal ${(run.box.cpuSteal * 100).toFixed(1)} %` : '') +
-        (run.invalid ? ` — INVALID (${run.invalid})` : ''),
+        `, ${accountLine(run)}` +
+        (run.invalid ? ` — INVALID, failed ${run.validity?.failed.join(' and ') ?? 'a bar'} (not averaged; counted in summary.csv): ${run.invalid}` : ''),
     );
   });
+}
+
+/** What the links counted: drops the model made, drops it did not (any makes the run invalid), the relays' worst p99 lateness, the origin's retransmissions. */
+function accountLine(run: ExperimentRun): string {
+  const dirs = run.links ? [run.links.ran.up, run.links.ran.down, run.links.backhaul.up, run.links.backhaul.down] : [];
+  const sum = (o: object) => Object.values(o).reduce((a: number, b: number) => a + b, 0);
+  const unmodelled = dirs.reduce((a, d) => a + sum(d.unmodelled), 0);
+  const modelled = dirs.reduce((a, d) => a + sum(d.modelled), 0);
+  const p99 = Math.max(...dirs.map((d) => d.lateness.p99Ms));
+  const natural = dirs.some((d) => d.naturalLateness) ? ` (${Math.max(...dirs.map((d) => d.naturalLateness?.p99Ms ?? 0)).toFixed(2)} beyond the injected)` : '';
+  return `drops: ${unmodelled} unmodelled, ${modelled} modelled; relays p99 ≤ ${p99.toFixed(2)} ms${natural} (bar ${run.validity?.lateP99BarMs ?? '–'} ms); origin retransmits ${run.tcp?.origin.TcpRetransSegs ?? '–'}${run.validity && !run.validity.settled ? '; links not quiet when read: not balanced' : ''}`;
 }

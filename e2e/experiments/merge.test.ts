@@ -138,10 +138,31 @@ describe('mergeRuns: shards into summary.csv / runs.csv', () => {
     ]);
   });
 
-  it('writes the issue’s summary columns (and the declared hold), quoting what needs it', () => {
-    const csv = toCsv(SUMMARY_COLUMNS, [{ cell: 'a, b', rtt_ms: 224, stream: 's', scheme: 'e2e', runs: 1, startup_s: '1.00', buffering_s: '', stalls: '0.00', latency_s: '9.00', x: '' }]);
-    expect(csv.split('\n')[0]).toBe('cell,rtt_ms,stream,scheme,runs,startup_s,buffering_s,stalls,latency_s,x,hold_s');
-    expect(csv.split('\n')[1]).toBe('"a, b",224,s,e2e,1,1.00,,0.00,9.00,,');
+  it('writes the issue’s summary columns (valid runs, invalid runs beside them, the declared hold), quoting what needs it', () => {
+    const csv = toCsv(SUMMARY_COLUMNS, [{ cell: 'a, b', rtt_ms: 224, stream: 's', scheme: 'e2e', runs: 1, invalid: 2, startup_s: '1.00', buffering_s: '', stalls: '0.00', latency_s: '9.00', x: '' }]);
+    expect(csv.split('\n')[0]).toBe('cell,rtt_ms,stream,scheme,runs,invalid,throughput_mbps,startup_s,buffering_s,stalls,latency_s,x,hold_s');
+    expect(csv.split('\n')[1]).toBe('"a, b",224,s,e2e,1,2,,1.00,,0.00,9.00,,');
+  });
+
+  it('a run says which bars it failed and what its links counted; an older run reads its bar from its invalid line', () => {
+    const judged: MergedRun = {
+      ...run({ id: 'j', scheme: 'auto', startupS: 3, invalid: 'unmodelled drop: backhaul down lost 12 packets at the edge\'s socat' }),
+      validity: { failed: ['unmodelled-drops'] },
+      links: {
+        ran: { up: { lateness: { p99Ms: 0.3 }, unmodelled: { tunTx: 0, socatSocket: 0 }, modelled: { loss: 0, queueFull: 0, pdcpDiscard: 4 } }, down: { lateness: { p99Ms: 0.4 }, unmodelled: { tunTx: 0, socatSocket: 0 }, modelled: { loss: 0, queueFull: 1, pdcpDiscard: 0 } } },
+        backhaul: { up: { lateness: { p99Ms: 0.2 }, unmodelled: { tunTx: 0, socatSocket: 0 }, modelled: {} }, down: { lateness: { p99Ms: 0.9 }, unmodelled: { tunTx: 0, socatSocket: 12 }, modelled: {} } },
+      } as unknown as MergedRun['links'],
+      tcp: { origin: { TcpRetransSegs: 15 } },
+      scenario: { ...run({ id: 'j', scheme: 'auto', startupS: 3 }).scenario, injectLateness: { p99Ms: 2, stallsPerMinute: 3 } },
+    };
+    const m = mergeRuns([{ run: judged, source: 's' }, { run: run({ id: 'o', scheme: 'e2e', startupS: 3, invalid: 'relay late: ran down p99 3 ms' }), source: 's' }]);
+    expect(m.runs.find((r) => r.id === 'j')).toMatchObject({ failed_bars: 'unmodelled-drops', late_p99_ms: '0.90', unmodelled_drops: 12, modelled_drops: 5, origin_retrans: 15, inject: 'lateness p99 2 ms + 3 stalls/min' });
+    expect(m.runs.find((r) => r.id === 'j')!.cell).toBe('15M-2s @ 224 ms (lateness p99 2 ms + 3 stalls/min) [chromium]');
+    expect(m.runs.find((r) => r.id === 'o')).toMatchObject({ failed_bars: 'relay-late', unmodelled_drops: '', origin_retrans: '' });
+    // Read back from runs.csv, the same.
+    const back = readRunsCsv(toCsv(RUNS_COLUMNS, m.runs), 'runs.csv');
+    expect(back.find((r) => r.id === 'j')).toMatchObject({ failedBars: 'unmodelled-drops', unmodelledDrops: 12, modelledDrops: 5, originRetrans: 15, lateP99Ms: 0.9 });
+    expect(mergeRows(back).summary.map((r) => [r.scheme, r.runs, r.invalid]).sort()).toEqual([['auto', 0, 1], ['e2e', 0, 1]]);
   });
 });
 

@@ -1,21 +1,24 @@
 /**
  * `npm run experiment:merge -- DIR|runs.csv … --out docs/experiments/paper-matrix/`: joins the run
  * files of several result directories (shards run on different machines) and the rows of earlier
- * runs.csv files (shards merged and committed by earlier sessions) into summary.csv (per cell ×
- * scheme: mean±95 % half-width over valid runs), runs.csv (every run, invalid ones marked),
- * counts.csv (runs per group, how many invalid), tableII.md, autoGoal.md (issue 19's goal per
+ * runs.csv files (shards merged and committed by earlier sessions) into the summary format that
+ * every results directory has (summarize.ts writeSummary): summary.csv (per cell × scheme: valid
+ * runs, invalid runs, mean±95 % half-width over the valid ones), runs.csv (every run, with the
+ * bars it failed), counts.csv, latenessEffect.md when lateness was injected — and tableII.md
+ * (summary.csv as markdown), autoGoal.md (issue 19's goal per
  * cell, autoGoal.ts), autoGoal-VARIANT.md for each variant of auto that was run (auto-warm, …)
  * and progress.md (how much of the paper's matrix is run, and the commands for the rest,
  * matrixProgress.ts).
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { autoGoal, autoGoalTable } from './autoGoal.js';
 import { matrixProgress, matrixProgressMarkdown } from './matrixProgress.js';
 import { AUTO_VARIANTS } from './paperHoldX.js';
 import { readRunFiles } from './readRunFiles.js';
-import { COUNTS_COLUMNS, mergeRuns, readRunsCsv, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun, type RunRow } from './mergeRuns.js';
+import { mergeRuns, readRunsCsv, type MergedRun, type RunRow } from './mergeRuns.js';
+import { tableIIMarkdown, writeSummary } from './summarize.js';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' } } });
 if (!values.out || positionals.length === 0) {
@@ -39,12 +42,8 @@ for (const dir of positionals) {
   }
 }
 const m = mergeRuns(inputs, earlier);
-mkdirSync(values.out, { recursive: true });
-writeFileSync(join(values.out, 'summary.csv'), toCsv(SUMMARY_COLUMNS, m.summary));
-writeFileSync(join(values.out, 'runs.csv'), toCsv(RUNS_COLUMNS, m.runs));
-writeFileSync(join(values.out, 'counts.csv'), toCsv(COUNTS_COLUMNS, m.counts));
-const md = [`| ${SUMMARY_COLUMNS.join(' | ')} |`, `|${SUMMARY_COLUMNS.map(() => '---').join('|')}|`, ...m.summary.map((r) => `| ${SUMMARY_COLUMNS.map((c) => String(r[c] ?? '')).join(' | ')} |`)];
-writeFileSync(join(values.out, 'tableII.md'), `${md.join('\n')}\n`);
+writeSummary(values.out, m);
+writeFileSync(join(values.out, 'tableII.md'), tableIIMarkdown(m.summary));
 writeFileSync(join(values.out, 'autoGoal.md'), autoGoalTable(autoGoal(m.rows)));
 for (const variant of Object.keys(AUTO_VARIANTS).filter((v) => m.rows.some((r) => r.scheme === v))) {
   writeFileSync(join(values.out, `autoGoal-${variant}.md`), autoGoalTable(autoGoal(m.rows, variant)));

@@ -1,20 +1,32 @@
-import { cellOf, summarizeRun, type RunResult } from '@ethle/player-demo';
+import { cellOf, latenessLabel, summarizeRun, type RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { formatMeanCi, meanCi } from './meanCi.js';
 import { paperHoldX, schemeRank } from './paperHoldX.js';
 import { ranLabel } from './Scenario.js';
+import { stallCauses } from './stallCauses.js';
 
 /** A run file as the experiments write it (runScenario's ExperimentRun, as far as merging reads it). */
-export type MergedRun = RunResult & { invalid?: string; box?: { cpuPressure?: number } };
+export type MergedRun = RunResult & {
+  invalid?: string;
+  box?: { cpuPressure?: number };
+  validity?: { failed: string[] };
+  tcp?: Record<string, { TcpRetransSegs?: number }>;
+};
 
-/** summary.csv's columns, in order (issue 16 item 4). */
-export const SUMMARY_COLUMNS = ['cell', 'rtt_ms', 'stream', 'scheme', 'runs', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s'] as const;
+/**
+ * summary.csv's columns, in order (issue 16 item 4): per cell × scheme, `runs` valid runs — the
+ * means' sample — and `invalid` runs counted beside them. The one summary format: the experiment
+ * run's own summary, a merge and the report all give these.
+ */
+export const SUMMARY_COLUMNS = ['cell', 'rtt_ms', 'stream', 'scheme', 'runs', 'invalid', 'throughput_mbps', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s'] as const;
 /**
  * runs.csv's columns: one run each, everything the summary is made of — so a runs.csv committed
  * by one session is itself an input of the next merge (shards of a matrix run in different
- * sessions or on different machines meet in one summary without keeping the run files).
+ * sessions or on different machines meet in one summary without keeping the run files). With
+ * each run, what judges it: the relays' worst p99 lateness, the links' unmodelled and modelled
+ * drops, the origin's retransmissions, and the bars it failed.
  */
-export const RUNS_COLUMNS = ['id', 'cell', 'rtt_ms', 'stream', 'scheme', 'receiver', 'repeat', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s', 'cpu_pressure', 'started_at', 'invalid', 'source'] as const;
+export const RUNS_COLUMNS = ['id', 'cell', 'rtt_ms', 'stream', 'scheme', 'receiver', 'repeat', 'throughput_mbps', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s', 'cpu_pressure', 'measured_backhaul_mbps', 'steady_backhaul_mbps', 'x_changes', 'stall_causes', 'late_p99_ms', 'unmodelled_drops', 'modelled_drops', 'origin_retrans', 'inject', 'started_at', 'failed_bars', 'invalid', 'source'] as const;
 export const COUNTS_COLUMNS = ['cell', 'scheme', 'total', 'valid', 'invalid'] as const;
 
 /** One run as runs.csv has it: text fields as written, numbers parsed (null when empty). */
@@ -26,6 +38,8 @@ export interface RunRow {
   scheme: string;
   receiver: string;
   repeat: number | null;
+  /** Mean per-segment receiver throughput, Mbit/s (Table II). */
+  throughputMbps: number | null;
   startupS: number | null;
   bufferingS: number | null;
   stalls: number | null;
@@ -34,7 +48,24 @@ export interface RunRow {
   holdS: number | null;
   /** Share of the run's time some task waited for a CPU (/proc/pressure/cpu "some"): how busy the box was. */
   cpuPressure: number | null;
+  /** The edge's mean single-flow origin fetch rate, and over its steady-state fetches, Mbit/s. */
+  measuredBackhaulMbps: number | null;
+  steadyBackhaulMbps: number | null;
+  /** auto's changes of x, `3@12s 2@40s`, and where the stalls came from (`hit:1 miss:2`, stallCauses). */
+  xChanges: string;
+  stallCauses: string;
+  /** The worst p99 departure lateness of the run's relay directions (injected lateness included), ms. */
+  lateP99Ms: number | null;
+  /** Packets the links lost that they do not model (any: invalid), and the ones they do; null: a run from before the accounting. */
+  unmodelledDrops: number | null;
+  modelledDrops: number | null;
+  /** The origin host's TCP retransmissions (TcpRetransSegs). */
+  originRetrans: number | null;
+  /** Lateness injected on purpose (`lateness p99 2 ms + 3 stalls/min`), empty: none. */
+  inject: string;
   startedAt: string;
+  /** The validity bars the run failed (`relay-late unmodelled-drops`), empty when valid. */
+  failedBars: string;
   invalid: string;
   source: string;
 }
@@ -75,9 +106,24 @@ const csvCell = (v: unknown) => {
 };
 export const toCsv = (columns: readonly string[], rows: Record<string, unknown>[]) => `${[columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))].join('\n')}\n`;
 
+/**
+ * The bars a run failed: as it recorded them (runs since the packet accounting), else read from
+ * its `invalid` line (before, the relays' lateness was the only bar).
+ */
+export function failedBars(run: Pick<MergedRun, 'validity' | 'invalid'>): string[] {
+  if (run.validity) return run.validity.failed;
+  return run.invalid ? [run.invalid.startsWith('relay late') ? 'relay-late' : 'other'] : [];
+}
+
+const sumOf = (o: Record<string, number> | undefined) => (o ? Object.values(o).reduce((a, b) => a + b, 0) : 0);
+
 /** A run file reduced to its runs.csv row. */
 export function runRow(run: MergedRun, source: string): RunRow {
   const s = summarizeRun(run);
+  type Dir = { lateness?: { p99Ms: number }; unmodelled?: Record<string, number>; modelled?: Record<string, number> };
+  const dirs: Dir[] = run.links ? Object.values(run.links as Record<string, Record<'up' | 'down', Dir>>).flatMap((l) => [l.up, l.down]) : [];
+  const accounted = dirs.length > 0 && dirs.every((d) => d.unmodelled !== undefined);
+  const p99s = dirs.map((d) => d.lateness?.p99Ms).filter((x): x is number => typeof x === 'number');
   return {
     id: run.id,
     cell: mergedCell(run),
@@ -86,6 +132,7 @@ export function runRow(run: MergedRun, source: string): RunRow {
     scheme: run.scenario.scheme,
     receiver: receiverOf(run),
     repeat: run.scenario.repeat ?? null,
+    throughputMbps: s.throughputMbps,
     startupS: s.startupS,
     bufferingS: s.stallS,
     stalls: s.stallCount,
@@ -93,7 +140,17 @@ export function runRow(run: MergedRun, source: string): RunRow {
     x: runX(run) ?? null,
     holdS: holdSecondsOf(run),
     cpuPressure: run.box?.cpuPressure ?? null,
+    measuredBackhaulMbps: run.edge?.measuredBackhaulMbps ?? null,
+    steadyBackhaulMbps: run.edge?.steadyBackhaulMbps ?? null,
+    xChanges: (run.edge?.holdChanges ?? []).map((c) => `${c.hold}@${c.atS.toFixed(0)}s`).join(' '),
+    stallCauses: Object.entries(stallCauses(run) ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k}:${n}`).join(' '),
+    lateP99Ms: p99s.length ? Math.max(...p99s) : null,
+    unmodelledDrops: accounted ? dirs.reduce((a, d) => a + sumOf(d.unmodelled), 0) : null,
+    modelledDrops: accounted ? dirs.reduce((a, d) => a + sumOf(d.modelled), 0) : null,
+    originRetrans: run.tcp?.origin?.TcpRetransSegs ?? null,
+    inject: run.scenario.injectLateness ? latenessLabel(run.scenario.injectLateness) : '',
     startedAt: run.startedAt,
+    failedBars: failedBars(run).join(' '),
     invalid: run.invalid ?? '',
     source,
   };
@@ -139,6 +196,7 @@ export function readRunsCsv(text: string, source: string): RunRow[] {
       scheme: col(r, 'scheme'),
       receiver: col(r, 'receiver'),
       repeat: num(col(r, 'repeat')),
+      throughputMbps: num(col(r, 'throughput_mbps')),
       startupS: num(col(r, 'startup_s')),
       bufferingS: num(col(r, 'buffering_s')),
       stalls: num(col(r, 'stalls')),
@@ -146,7 +204,18 @@ export function readRunsCsv(text: string, source: string): RunRow[] {
       x: num(col(r, 'x')),
       holdS: num(col(r, 'hold_s')),
       cpuPressure: num(col(r, 'cpu_pressure')),
+      measuredBackhaulMbps: num(col(r, 'measured_backhaul_mbps')),
+      steadyBackhaulMbps: num(col(r, 'steady_backhaul_mbps')),
+      xChanges: col(r, 'x_changes'),
+      stallCauses: col(r, 'stall_causes'),
+      lateP99Ms: num(col(r, 'late_p99_ms')),
+      unmodelledDrops: num(col(r, 'unmodelled_drops')),
+      modelledDrops: num(col(r, 'modelled_drops')),
+      originRetrans: num(col(r, 'origin_retrans')),
+      inject: col(r, 'inject'),
       startedAt: col(r, 'started_at'),
+      // Rows of a runs.csv from before the column: the bar read from the invalid line, as for a run file.
+      failedBars: head.includes('failed_bars') ? col(r, 'failed_bars') : failedBars({ invalid: col(r, 'invalid') }).join(' '),
       invalid: col(r, 'invalid'),
       source: col(r, 'source') || source,
     }));
@@ -201,6 +270,8 @@ export function mergeRows(rows: RunRow[]) {
       stream: r0.stream,
       scheme: r0.scheme,
       runs: valid.length,
+      invalid: g.length - valid.length,
+      throughput_mbps: formatMeanCi(meanCi(valid.map((r) => r.throughputMbps))),
       startup_s: formatMeanCi(meanCi(valid.map((r) => r.startupS))),
       buffering_s: formatMeanCi(meanCi(valid.map((r) => r.bufferingS))),
       stalls: formatMeanCi(meanCi(valid.map((r) => r.stalls))),
@@ -222,6 +293,7 @@ export function mergeRows(rows: RunRow[]) {
     scheme: r.scheme,
     receiver: r.receiver,
     repeat: r.repeat ?? '',
+    throughput_mbps: f(r.throughputMbps),
     startup_s: f(r.startupS),
     buffering_s: f(r.bufferingS),
     stalls: r.stalls ?? '',
@@ -229,7 +301,17 @@ export function mergeRows(rows: RunRow[]) {
     x: r.x ?? '',
     hold_s: f(r.holdS),
     cpu_pressure: r.cpuPressure === null ? '' : r.cpuPressure.toFixed(3),
+    measured_backhaul_mbps: f(r.measuredBackhaulMbps),
+    steady_backhaul_mbps: f(r.steadyBackhaulMbps),
+    x_changes: r.xChanges,
+    stall_causes: r.stallCauses,
+    late_p99_ms: f(r.lateP99Ms),
+    unmodelled_drops: r.unmodelledDrops ?? '',
+    modelled_drops: r.modelledDrops ?? '',
+    origin_retrans: r.originRetrans ?? '',
+    inject: r.inject,
     started_at: r.startedAt,
+    failed_bars: r.failedBars,
     invalid: r.invalid,
     source: r.source,
   }));

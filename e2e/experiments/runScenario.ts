@@ -2,7 +2,7 @@ import { createWriteStream, existsSync, readFileSync, mkdirSync, writeFileSync }
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserType } from '@playwright/test';
-import { backhaul, cpuPressureMeter, cpuStealMeter, createTestbed, hashUnit, lteA, lteAWalk, parseMahimahiTrace, relayTimingProblems, rotateTrace, seedFrom, symmetric, type DirectionStats, type LatenessSummary, type LinkSpec, type Testbed } from '@ethle/netlab';
+import { backhaul, cpuPressureMeter, cpuStealMeter, createTestbed, DEFAULT_STALL_MS, hashUnit, judgeRun, lteA, lteAWalk, parseMahimahiTrace, rotateTrace, seedFrom, symmetric, type DirectionAccount, type DirectionStats, type FreezeStats, type LatenessSummary, type LinkAccount, type LinkBuffers, type LinkSpec, type TcpCounters, type Testbed, type ValidityBar } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
 import { edgeHoldArgs, holdArg } from './paperHoldX.js';
@@ -55,14 +55,40 @@ function traceSpec(file: string, seed: number): LinkSpec {
 }
 
 /**
- * A run as the experiments write it: the dashboard's RunResult plus each relay direction's own
- * departure lateness, and `invalid` — why the run measured the box rather than the network (a
- * relay sent more than 1 % of its datagrams ≥ 1 ms late; docs/netlab.md). With several receivers
- * the RunResult is receiver 0's; `receivers` has every receiver's figures and `scale` the
- * backhaul's and the origin's.
+ * One link direction in a run file: the relay's counters and its departure lateness, and the
+ * direction's packet account (netlab DirectionAccount: what entered, what arrived, every modelled
+ * and unmodelled drop, and — the links being quiet when read — what no counter saw).
+ */
+export type LinkDirectionRecord = Pick<DirectionStats, 'packets' | 'bytes' | 'drops' | 'lossDrops' | 'userBytes'> &
+  Omit<DirectionAccount, 'lateness' | 'naturalLateness'> & { lateness: LatenessSummary; naturalLateness?: LatenessSummary };
+
+/** Whether a run counts, as its file records it (netlab judgeRun, with what it was judged on). */
+export interface RunValidity {
+  /** The lateness bar it was judged against (p99 of each relay direction's departure lateness), ms. */
+  lateP99BarMs: number;
+  /** The bars it failed: `relay-late`, `unmodelled-drops`; none: valid. */
+  failed: ValidityBar[];
+  /** One line per problem: where, what, and what to do. */
+  problems: string[];
+  /** Whether the links were quiet when their counters were read, so each direction balanced exactly. */
+  settled: boolean;
+  /** What the links' queues were sized to. */
+  buffers: LinkBuffers;
+}
+
+/**
+ * A run as the experiments write it: the dashboard's RunResult plus, per link and direction, the
+ * relay's departure lateness and the packet account (`links`), each host's TCP counters (`tcp`),
+ * the verdict (`validity`) and `invalid` — its problems in one line, set when it failed a bar: it
+ * measured the box or the testbed rather than the network (docs/netlab.md). With several
+ * receivers the RunResult is receiver 0's; `receivers` has every receiver's figures and `scale`
+ * the backhaul's and the origin's.
  */
 export type ExperimentRun = RunResult & {
-  links?: Record<'ran' | 'backhaul', Record<'up' | 'down', { lateness: LatenessSummary }>>;
+  links?: Record<'ran' | 'backhaul', Record<'up' | 'down', LinkDirectionRecord> & { ring?: LinkAccount['ring']; injected?: FreezeStats }>;
+  /** Each host's TCP and IP counters over the run (nstat names): retransmissions, SACK recoveries, timeouts, HyStart exits. */
+  tcp?: Record<'client' | 'edge' | 'origin', TcpCounters>;
+  validity?: RunValidity;
   invalid?: string;
   /**
    * How busy the box was while the receivers played: the share of time some task waited for a CPU
@@ -73,6 +99,20 @@ export type ExperimentRun = RunResult & {
   receivers?: ReceiverFigures[];
   scale?: ScaleFigures;
 };
+
+/** SIGTERM to each process and wait (≤ 3 s each) until it has exited. */
+async function stopProcesses(procs: ReturnType<Testbed['spawn']>[]): Promise<void> {
+  await Promise.all(
+    procs.map((p) => {
+      if (p.exitCode !== null || p.signalCode !== null) return undefined;
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 3000);
+        p.once('exit', () => (clearTimeout(timer), resolve()));
+        p.kill('SIGTERM');
+      });
+    }),
+  );
+}
 
 /** The backhaul's downstream bytes once a second (bounded by the run's length), for its utilisation. */
 function sampleBackhaul(tb: Testbed, maxSamples: number): { samples: number[]; stop: () => void } {
@@ -100,12 +140,15 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
   // users, user 0 keeps this seed and the others derive theirs from it (netlab userSeed).
   const seed = seedFrom(`${s.stream}|${s.rttMs}|${s.ran}|r${s.repeat}`);
   const n = s.receivers ?? 1;
+  // Injected lateness: the same freezes for every scheme of a repeat (common random numbers).
+  const lateness = s.injectLateness ? { ...s.injectLateness, stallMs: DEFAULT_STALL_MS, seed: (seed ^ 0x1b873593) >>> 0 } : undefined;
   const tb = await createTestbed({
     ran: ranSpec(s.ran, seed),
     backhaul: lossyBackhaul(backhaul(s.rttMs, s.backhaulMbps), s.backhaulLossPct, seed),
     cc: s.cc ?? 'bbr',
     tcpBufferBytes: s.tcpBufferBytes,
     ...(n > 1 ? { cell: { users: n, mode: s.cell ?? 'per-user' } } : {}),
+    ...(lateness ? { lateness } : {}),
   });
   const procs: ReturnType<Testbed['spawn']>[] = [];
   const holdChanges: NonNullable<EdgeFigures['holdChanges']> = [];
@@ -216,6 +259,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(n > 1 ? { cell: s.cell ?? 'per-user', join: s.join ?? 'sync' } : {}),
         ...(s.backhaulMbps ? { backhaulMbps: s.backhaulMbps } : {}),
         ...(s.backhaulLossPct ? { backhaulLossPct: s.backhaulLossPct } : {}),
+        ...(lateness ? { injectLateness: { p99Ms: lateness.p99Ms, stallsPerMinute: lateness.stallsPerMinute, stallMs: lateness.stallMs } } : {}),
       },
       report,
       ...(Object.keys(box).length > 0 ? { box } : {}),
@@ -249,17 +293,24 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       // bitrate): with many receivers, each one is another flow over the backhaul.
       redirects = metricSum(m, 'ethle_redirects_total');
     }
-    // Queue drops on a link say whether the radio's rate cap or the relay, not TCP, limited a run;
-    // the relays' departure lateness whether the links kept their timing while the box was busy.
     const linkStats = await tb.stats();
-    const counters = (d: DirectionStats) => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, lateness: d.lateness, ...(d.userBytes ? { userBytes: d.userBytes } : {}) });
-    run.links = {
-      ran: { up: counters(linkStats.ran.up), down: counters(linkStats.ran.down) },
-      backhaul: { up: counters(linkStats.backhaul.up), down: counters(linkStats.backhaul.down) },
-    };
-    const late = relayTimingProblems(linkStats);
+    // Stop the servers so the links fall quiet: then what entered each link direction balances
+    // exactly against what arrived, what the model dropped and what the testbed itself lost.
+    await stopProcesses(procs);
+    const account = await tb.account({ settle: true });
+    const record = (d: DirectionStats, a: DirectionAccount): LinkDirectionRecord => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, ...(d.userBytes ? { userBytes: d.userBytes } : {}), ...a });
+    const linkRecord = (name: 'ran' | 'backhaul') => ({
+      up: record(linkStats[name].up, account.links[name].up),
+      down: record(linkStats[name].down, account.links[name].down),
+      ring: account.links[name].ring,
+      ...(account.links[name].injected ? { injected: account.links[name].injected } : {}),
+    });
+    run.links = { ran: linkRecord('ran'), backhaul: linkRecord('backhaul') };
+    run.tcp = account.tcp;
     // The steal goes with the verdict: a late run on a stealing host measured the host.
-    if (late.length > 0) run.invalid = `relay late: ${late.join('; ')}${cpuSteal !== undefined ? ` (CPU steal ${(cpuSteal * 100).toFixed(1)} %)` : ''}`;
+    const verdict = judgeRun(account.links, { ...(s.lateBarMs !== undefined ? { lateP99BarMs: s.lateBarMs } : {}), ...(cpuSteal !== undefined ? { note: `CPU steal ${(cpuSteal * 100).toFixed(1)} %` } : {}) });
+    run.validity = { lateP99BarMs: verdict.lateP99BarMs, failed: verdict.failed, problems: verdict.problems, settled: account.settled, buffers: account.buffers };
+    if (verdict.failed.length > 0) run.invalid = verdict.problems.join('; ');
     run.scenario.hold = Math.round(report.holdSeconds / spec.segmentSeconds);
     const figures = scaleFigures({
       outcomes,

@@ -40,7 +40,7 @@ function watch(page: Page): { failed: string[]; scripts: string[] } {
   return seen;
 }
 /** The player/chart library chunks (vite.config.ts names them) among loaded script paths. */
-const libraries = (scripts: string[]) => [...new Set(scripts.map((p) => /\/assets\/(hls|dash|chart)-[\w-]+\.js$/.exec(p)?.[1]).filter(Boolean))].sort();
+const libraries = (scripts: string[]) => [...new Set(scripts.map((p) => /\/assets\/(hls|dash|shaka|chart)-[\w-]+\.js$/.exec(p)?.[1]).filter(Boolean))].sort();
 
 test.afterAll(async () => {
   if (proc && proc.exitCode === null) {
@@ -239,5 +239,20 @@ test('a static report of those runs says nothing of a live collector and links n
     await page.screenshot({ path: info.outputPath('static-report.png'), fullPage: true });
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Last: its sessions are Shaka's, and the fleet view above is checked for hls.js and dash.js ones.
+test('a Shaka player page loads Shaka only and plays DASH or, with format=hls, HLS through the edge with the probe', async ({ page }) => {
+  for (const format of ['dash', 'hls'] as const) {
+    const seen = watch(page);
+    await page.goto(`${url}/player.html?player=shaka&format=${format}`);
+    await page.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 60_000 });
+    // The probe knows the player and reads the edge's declared hold (2 segments of 2 s).
+    await expect.poll(() => page.evaluate(() => (window as any).demo.handles[0].probe.report().holdSeconds), { timeout: 20_000 }).toBe(4);
+    expect(await page.evaluate(() => (window as any).demo.handles[0].probe.report().target)).toBe('shaka');
+    expect(await page.locator('#src').textContent()).toMatch(format === 'dash' ? /manifest\.mpd$/ : /index\.m3u8$/);
+    expect(libraries(seen.scripts)).toEqual(['shaka']);
+    expect(seen.failed).toEqual([]);
   }
 });

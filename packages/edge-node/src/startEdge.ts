@@ -26,6 +26,8 @@ import type { EdgeStats, RunningEdge, StartEdgeOptions } from './RunningEdge.js'
 import { SessionFacts } from './sessions/SessionFacts.js';
 import { SessionReporter } from './sessions/SessionReporter.js';
 import { StreamRegistry } from './stream/StreamRegistry.js';
+import { SendDeadlines } from './http/SendDeadlines.js';
+import { performance } from 'node:perf_hooks';
 
 export type { EdgeStats, RunningEdge, StartEdgeOptions };
 
@@ -46,7 +48,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     now,
     onBypass: () => metrics.cacheBypass.inc(),
     onEvict: (_e, reason) => metrics.cacheEvictions.inc({ reason }),
+    onWait: () => metrics.budgetWaits.inc(),
   });
+  metrics.heldSource = () => ({ cache: cache.budget.held('cache'), transit: cache.budget.held('transit'), max: cache.budget.max });
   // x is the operator's main figure: every change is logged with the rate it was decided on.
   const policy = new HoldPolicy(
     {
@@ -101,6 +105,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       bodyTimeoutMs: config.originBodyTimeoutMs,
       cache,
       onFetch,
+      onPassThrough: () => metrics.passThrough.inc(),
       onBug: bug,
     });
     origins.set(o.name, { cfg: o, client, prefix: config.origins.length === 1 ? '' : `/${o.name}` });
@@ -127,7 +132,24 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const why = notReady();
     return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections: connections?.size ?? 0, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
   };
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, sessions, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
+  let lastCutWarn = 0;
+  let cutSinceWarn = 0;
+  const sendDeadlines = new SendDeadlines({
+    minBytesPerSecond: (config.minReceiverMbps * 1e6) / 8,
+    floorMs: config.sendDeadlineMinMs,
+    now: () => performance.now(),
+    onCut: (bytes, blockedMs) => {
+      metrics.receiversCut.inc({ reason: 'slow' });
+      // One line per 10 s however many: a flood of slow readers must not flood the log.
+      cutSinceWarn += 1;
+      const t = Date.now();
+      if (t - lastCutWarn < 10_000) return;
+      log.warn({ cut: cutSinceWarn, bytes, blockedMs: Math.round(blockedMs), minReceiverMbps: config.minReceiverMbps }, 'receivers slower than minReceiverMbps cut');
+      lastCutWarn = t;
+      cutSinceWarn = 0;
+    },
+  });
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, sessions, sendDeadlines, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -151,6 +173,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
 
   const housekeeping = setInterval(() => {
     const t = now();
+    sendDeadlines.sweep();
     cache.sweep();
     streams.sweepIdle(t);
     policy.sweep(t);
@@ -210,7 +233,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       }
       let blocked = 0;
       for (const s of streams.values()) blocked += s.blockedCount;
-      return { streams: streams.size, blocked, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, pinnedBytes: cache.pinnedBytes(), segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections: made.connections.size, radioReceivers: radio.size, clients: made.connections.clients };
+      return { streams: streams.size, blocked, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, transitBytes: cache.budget.held('transit'), pinnedBytes: cache.pinnedBytes(), sendTracked: sendDeadlines.size, segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections: made.connections.size, radioReceivers: radio.size, clients: made.connections.clients };
     },
     close() {
       closing ??= (async () => {

@@ -3,13 +3,14 @@ import { DEFAULT_STREAMS } from './streams/StreamSpec.js';
 import { startOrigin } from './server/startOrigin.js';
 
 const HELP = `usage: ethle-origin [--port 8081] [--host 127.0.0.1] [--window 120] [--streams 2M-2s,15M-2s,...]
-                    [--period 60] [--segments-per-file 5] [--part-seconds 0.5]
+                    [--period 60] [--segments-per-file 5] [--part-seconds 0.5] [--keep-alive 75]
 
 A live HLS (fMP4, TS) and DASH origin producing segments on the wall clock with the ETHLE paper's
 4K CBR segment sizes (Table I). Streams: ${DEFAULT_STREAMS.join(', ')}.
 --period: Period length of the multi-period MPDs (periods.mpd, list.mpd), seconds.
 --segments-per-file: segments per file of the byte-range playlist (byterange.m3u8).
 --part-seconds: LL-HLS part / LL-DASH chunk length, dividing 2 s (default 0.5 for 2 s segments, 1 for 4 and 10 s).
+--keep-alive: seconds an idle connection stays open (default 75, nginx's keepalive_timeout).
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -25,6 +26,7 @@ export async function main(argv: string[]): Promise<number> {
         period: { type: 'string', default: '60' },
         'segments-per-file': { type: 'string', default: '5' },
         'part-seconds': { type: 'string' },
+        'keep-alive': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -52,6 +54,7 @@ export async function main(argv: string[]): Promise<number> {
       periodSeconds: Number(v.period),
       segmentsPerFile: Number(v['segments-per-file']),
       ...(v['part-seconds'] === undefined ? {} : { partSeconds: Number(v['part-seconds']) }),
+      ...(v['keep-alive'] === undefined ? {} : { keepAliveSeconds: Number(v['keep-alive']) }),
     });
   } catch (e) {
     process.stderr.write(`ethle-origin: ${(e as Error).message}\n`);

@@ -1,4 +1,4 @@
-export { startOrigin, type LiveOrigin, type OriginOptions } from './server/startOrigin.js';
+export { startOrigin, DEFAULT_KEEP_ALIVE_SECONDS, type LiveOrigin, type OriginOptions } from './server/startOrigin.js';
 export { OriginOptionError } from './server/OriginOptionError.js';
 export { CUE_EVERY_SECONDS, CUE_BREAK_SECONDS, segmentCue, type SegmentCue, type CueBreak } from './streams/CueSchedule.js';
 export type { OriginStatsJson } from './server/OriginStats.js';

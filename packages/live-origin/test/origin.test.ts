@@ -271,3 +271,28 @@ describe('bad requests and stats', () => {
     expect(m).toContain('CODECS="avc1.4d401e,mp4a.40.2"');
   });
 });
+
+describe('keep-alive', () => {
+  it("keeps an idle connection for nginx's 75 s by default; keepAliveSeconds sets it, and the server closes an idle connection then, not before", async () => {
+    const { connect } = await import('node:net');
+    const dflt = await startOrigin({ port: 0, streams: ['2M-2s'] });
+    expect(dflt.keepAliveSeconds).toBe(75);
+    await dflt.close();
+    const short = await startOrigin({ port: 0, streams: ['2M-2s'], keepAliveSeconds: 0.6 });
+    try {
+      const sock = connect(short.port, '127.0.0.1');
+      let answered = 0;
+      sock.on('data', () => (answered = performance.now()));
+      const closed = new Promise<number>((resolve) => sock.once('close', () => resolve(performance.now())));
+      sock.write(`GET /live/2M-2s/index.m3u8 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      const at = await closed;
+      expect(answered).toBeGreaterThan(0);
+      // Idle from the response on: closed by the server at the keep-alive (its timer's granularity aside).
+      expect(at - answered).toBeGreaterThan(500);
+      expect(at - answered).toBeLessThan(5000);
+    } finally {
+      await short.close();
+    }
+    await expect(startOrigin({ port: 0, keepAliveSeconds: 0 })).rejects.toThrow(/keepAliveSeconds/);
+  });
+});

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePorts, parseMahimahiTrace, startRelay, type LinkSpec } from '@ethle/netlab';
+import { freePorts, linkBuffers, parseMahimahiTrace, startRelay, type LatenessInjection, type LinkSpec } from '@ethle/netlab';
 import { syntheticMahimahiTrace } from './fixtures/syntheticTrace.js';
 
 // The relay process on its own, over loopback UDP (no namespaces, no root): side A and side B are
@@ -15,7 +15,7 @@ describe('relay process', () => {
     for (const f of cleanup.splice(0)) f();
   });
 
-  async function relayWith(link: LinkSpec) {
+  async function relayWith(link: LinkSpec, lateness?: LatenessInjection) {
     const dir = mkdtempSync(join(tmpdir(), 'ethle-relay-test-'));
     const sides: Socket[] = [];
     cleanup.push(() => {
@@ -23,7 +23,7 @@ describe('relay process', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
-    const relay = await startRelay({ aListen, aPeer, bListen, bPeer, link }, dir, 'test');
+    const relay = await startRelay({ aListen, aPeer, bListen, bPeer, link, socketBytes: linkBuffers().socketBytes, ...(lateness ? { lateness } : {}) }, dir, 'test');
     cleanup.unshift(() => relay.process.kill('SIGKILL'));
     const bind = async (port: number) => {
       const s = createSocket('udp4');
@@ -72,5 +72,32 @@ describe('relay process', () => {
     expect(stats.down.packets).toBe(40);
     expect(stats.down.servedTtis).toBe(40);
     expect(stats.down.offeredBytes).toBe(stats.down.servedTtis! * 1500);
+  }, 30_000);
+
+  it('injected lateness: the sending thread freezes at the seeded moments, and its own lateness is told apart from the freezes', async () => {
+    // Stalls of 5–10 ms ten times a second (on average): over ~1.5 s of datagrams every ~1 ms, a
+    // datagram due at a stall's start waits most of it.
+    const r = await relayWith({ up: { delayMs: 1 }, down: { delayMs: 1 } }, { p99Ms: 0, stallsPerMinute: 600, seed: 3 });
+    let got = 0;
+    r.b.on('message', () => (got += 1));
+    for (let i = 0; i < 1500; i++) {
+      r.a.send(Buffer.alloc(100), r.aListen, '127.0.0.1');
+      await new Promise((res) => setTimeout(res, 1));
+    }
+    await expect.poll(() => got, { timeout: 5000 }).toBe(1500);
+    const s = await r.relay.stats();
+    expect(s.injected!.freezes).toBeGreaterThan(0);
+    expect(s.injected!.frozenMs).toBeGreaterThanOrEqual(5 * s.injected!.freezes);
+    expect(s.up.lateness.maxMs).toBeGreaterThan(4);
+    // The freezes are not the relay's own lateness: each datagram's lateness beyond them (the
+    // box's) is recorded apart, never above its total.
+    expect(s.up.naturalLateness!.count).toBe(1500);
+    expect(s.up.naturalLateness!.p99Ms).toBeLessThanOrEqual(s.up.lateness.p99Ms);
+    expect(s.up.naturalLateness!.p50Ms).toBeLessThanOrEqual(s.up.lateness.p50Ms);
+    // Without injection there is no second histogram and no freeze counter.
+    const plain = await relayWith({ up: { delayMs: 1 }, down: { delayMs: 1 } });
+    const p = await plain.relay.stats();
+    expect(p.injected).toBeUndefined();
+    expect(p.up.naturalLateness).toBeUndefined();
   }, 30_000);
 });

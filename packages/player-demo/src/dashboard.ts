@@ -21,6 +21,9 @@ Chart.register({
   },
 });
 
+/** An invalid run's line (RunResult.invalid): grey and dotted, so it reads as not counted. */
+const INVALID_COLOR = '#9e9e9e';
+
 /** The Fig. 9 components: not schemes, so none of the schemes' colours (schemeColor). */
 const PART_COLORS = { startup: '#6baed6', buffering: '#fd8d3c', holding: '#74c476', offset: '#d9d9d9' };
 /** How often the collector is asked again (the demo's probes send every 5 s). */
@@ -41,18 +44,19 @@ export function render(set: ResultSet): void {
   document.querySelector('#title')!.textContent = set.title ?? `${set.runs.length} runs`;
 
   // Live latency over time, one line per run (its scheme's colour; runs of one scheme told apart
-  // by their id and dash pattern), stalls as triangles on the line's time axis.
+  // by their id and dash pattern), stalls as triangles on the line's time axis. An invalid run is
+  // drawn grey and dotted, its label saying so: shown, not counted.
   const timeline: ChartDataset<'line'>[] = [];
   const seen = new Map<string, number>();
   for (const r of set.runs) {
     const tl = latencyTimeline(r);
-    const color = schemeColor(r.scenario.scheme);
+    const color = r.invalid ? INVALID_COLOR : schemeColor(r.scenario.scheme);
     const nth = seen.get(r.scenario.scheme) ?? 0;
     seen.set(r.scenario.scheme, nth + 1);
-    const dash = nth === 0 ? [] : [6, 3 * nth];
-    timeline.push({ label: runLabel(r), data: tl.points.map((p) => ({ x: p.t, y: p.latency })), borderColor: color, backgroundColor: color, borderDash: dash, pointRadius: 0, pointStyle: 'line' });
+    const dash = r.invalid ? [2, 3] : nth === 0 ? [] : [6, 3 * nth];
+    timeline.push({ label: `${r.invalid ? 'INVALID · ' : ''}${runLabel(r)}`, data: tl.points.map((p) => ({ x: p.t, y: p.latency })), borderColor: color, backgroundColor: color, borderDash: dash, pointRadius: 0, pointStyle: 'line' });
     if (tl.stalls.length) {
-      timeline.push({ label: `stalls · ${runLabel(r)}`, data: tl.stalls.map((s) => ({ x: s.t, y: 0 })), borderColor: color, backgroundColor: color, showLine: false, pointStyle: 'triangle', pointRadius: 6 });
+      timeline.push({ label: `stalls · ${r.invalid ? 'INVALID · ' : ''}${runLabel(r)}`, data: tl.stalls.map((s) => ({ x: s.t, y: 0 })), borderColor: color, backgroundColor: color, showLine: false, pointStyle: 'triangle', pointRadius: 6 });
     }
   }
   charts.push(
@@ -100,10 +104,10 @@ export function render(set: ResultSet): void {
     }),
   );
 
-  // Paper Table II.
+  // Paper Table II: means over the valid runs; the invalid ones counted beside them.
   const f = (v: number | null, d = 1) => (v === null ? '–' : v.toFixed(d));
   document.querySelector('#table tbody')!.innerHTML = tableII(set)
-    .map((r) => `<tr><td>${esc(r.cell)}</td><td>${esc(r.scheme)}</td><td>${r.runs}</td><td>${f(r.throughputMbps)}</td><td>${f(r.startupS)}</td><td>${f(r.stallS)}</td><td>${f(r.holdS)}</td><td>${f(r.latencyS)}</td></tr>`)
+    .map((r) => `<tr><td>${esc(r.cell)}</td><td>${esc(r.scheme)}</td><td>${r.runs}${r.invalid ? ` (+${r.invalid} invalid, not averaged)` : ''}</td><td>${f(r.throughputMbps)}</td><td>${f(r.startupS)}</td><td>${f(r.stallS)}</td><td>${f(r.holdS)}</td><td>${f(r.latencyS)}</td></tr>`)
     .join('');
   for (const c of charts) byId.set(c.canvas.id, c);
   updates += 1;

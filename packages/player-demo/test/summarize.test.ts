@@ -51,6 +51,24 @@ describe('dashboard data shaping', () => {
     expect(rows[0]!.throughputMbps).toBeCloseTo(27.5);
   });
 
+  it('an invalid run is counted beside the means, never in them; a cell with only invalid runs has no Fig. 9 bar and no CDF', () => {
+    const bad = { ...run('e2e', 3, { startupMs: 90000, stallMs: 60000, hold: 0, latency: 99, mbps: [1] }), invalid: 'unmodelled drop: backhaul down lost 12 packets' };
+    const onlyBad = { ...run('hold-2', 1, { startupMs: 1000, stallMs: 0, hold: 4, latency: 9, mbps: [80] }), invalid: 'relay late' };
+    const withBad = { ...set, runs: [...set.runs, bad, onlyBad] };
+    const e2e = tableII(withBad).find((r) => r.scheme === 'e2e')!;
+    expect(e2e).toMatchObject({ runs: 2, invalid: 1, startupS: 15, stallS: 4, latencyS: 22 });
+    expect(tableII(withBad).find((r) => r.scheme === 'hold-2')).toMatchObject({ runs: 0, invalid: 1, startupS: null });
+    expect(latencyStack(withBad).map((s) => s.scheme)).toEqual(['e2e', 'auto']);
+    expect(throughputByScheme(withBad).get('e2e')).toEqual([30, 40, 20]);
+    expect(throughputByScheme(withBad).has('hold-2')).toBe(false);
+  });
+
+  it('lateness injected on purpose makes a cell of its own', () => {
+    const r = set.runs[0]!;
+    expect(summarizeRun({ ...r, scenario: { ...r.scenario, cc: 'cubic', injectLateness: { p99Ms: 2, stallsPerMinute: 3 } } }).cell).toBe('15M-2s @ 224 ms (cubic, lateness p99 2 ms + 3 stalls/min)');
+    expect(summarizeRun({ ...r, scenario: { ...r.scenario, injectLateness: { p99Ms: 0, stallsPerMinute: 3 } } }).cell).toBe('15M-2s @ 224 ms (lateness 3 stalls/min)');
+  });
+
   it("Fig. 9 stack adds up to the measured latency, the player's offset being the rest", () => {
     for (const s of latencyStack(set)) {
       const row = tableII(set).find((r) => `${r.cell} ${r.scheme}` === s.label)!;

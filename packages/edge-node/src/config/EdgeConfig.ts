@@ -121,6 +121,12 @@ export interface EdgeConfig {
   defaultRanMbps: number;
   rni: RniConfig | undefined;
   ranFailAction: RanFailAction;
+  /**
+   * `maxBytes`: every media byte the edge holds at most — its cache and what it holds outside it
+   * for receivers (objects not cached, entries still read after leaving the cache, unplanned
+   * objects streamed through): one budget (ByteBudget, `ethle_held_bytes`). A fetch whose bytes
+   * would not fit waits, and its origin connection with it. `maxAgeMs`: a cached segment's life.
+   */
   cache: { maxBytes: number; maxAgeMs: number };
   /** A stream without receiver requests for this long goes idle: poller stops, cache ages out. */
   streamIdleMs: number;
@@ -166,6 +172,14 @@ export interface EdgeConfig {
   keepAliveTimeoutMs: number;
   /** On close (SIGTERM): how long transfers in progress may finish before they are cut (ms). */
   drainMs: number;
+  /**
+   * The slowest receiver served (Mbit/s, default 1): a segment response may wait on its receiver
+   * (bytes the socket would not take) for its length at this rate, at least `sendDeadlineMinMs`
+   * (default 10 s); a slower receiver is cut and counted (`ethle_receivers_cut_total`). A receiver
+   * that slow cannot play the object in time, and meanwhile holds it and a connection.
+   */
+  minReceiverMbps: number;
+  sendDeadlineMinMs: number;
   /** TLS key/cert paths (PEM); both or neither. */
   tls: { keyPath: string; certPath: string } | undefined;
   /** pino level (default 'warn'; the CLI defaults to 'info'); 'silent' turns logging off. */
@@ -235,6 +249,8 @@ export interface EdgeConfigInput {
   requestHeadersTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
   drainMs?: number;
+  minReceiverMbps?: number;
+  sendDeadlineMinMs?: number;
   tls?: { keyPath: string; certPath: string };
   logLevel?: EdgeConfig['logLevel'];
 }

@@ -11,7 +11,7 @@ const KNOWN_KEYS = new Set([
   'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'maxConnectionsPerClient', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
-  'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
+  'drainMs', 'minReceiverMbps', 'sendDeadlineMinMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
   'lowerHoldAfterSegments', 'lowerHoldAfterSamples', 'holdFloor', 'segmentStart',
   'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream', 'collector',
 ]);
@@ -270,6 +270,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     requestHeadersTimeoutMs: ms('requestHeadersTimeoutMs', input.requestHeadersTimeoutMs, 10_000, 100, 600_000),
     keepAliveTimeoutMs: ms('keepAliveTimeoutMs', input.keepAliveTimeoutMs, 30_000, 100, 3_600_000),
     drainMs: ms('drainMs', input.drainMs, 10_000, 0, 3_600_000),
+    minReceiverMbps: num('minReceiverMbps', input.minReceiverMbps, 1, 0.001, 100_000),
+    sendDeadlineMinMs: ms('sendDeadlineMinMs', input.sendDeadlineMinMs, 10_000, 100, 3_600_000),
     tls,
     logLevel,
   };

@@ -133,7 +133,7 @@ export function createManifestHandler(ctx: EdgeContext) {
     if (policy.config.hold === 'auto') {
       // A manifest that advertises no bitrate: wait for the first segment's Content-Length (one
       // backhaul round trip, started by the planner's first round).
-      if (sctx.segmentBytes === undefined) sctx = { ...sctx, segmentBytes: await stream.firstSegmentBytes(version.view.segmentSeconds * 1000) };
+      if (sctx.segmentBytes === undefined) sctx = { ...sctx, segmentBytes: await stream.prefetcher.firstSegmentBytes(version.view.segmentSeconds * 1000) };
       // th_ran, best source first: RNI, the edge's own measurement of this receiver, credible CMCD, the default.
       const rniMbps = ctx.rni?.lookup(ip, ctx.now());
       const measured = ctx.radio.estimate(receiverKey(req, target.query));
@@ -248,7 +248,7 @@ export function createManifestHandler(ctx: EdgeContext) {
     let sctx = streams.contextOf(stream, view, originName);
     // The stream's first receiver: wait for the first segment's size (one backhaul round trip)
     // rather than serve unheld and then move the playlist's edge back under the player.
-    if (sctx.segmentBytes === undefined && stream.partHold === undefined) sctx = { ...sctx, segmentBytes: await stream.firstSegmentBytes(view.segmentSeconds * 1000) };
+    if (sctx.segmentBytes === undefined && stream.partHold === undefined) sctx = { ...sctx, segmentBytes: await stream.prefetcher.firstSegmentBytes(view.segmentSeconds * 1000) };
     const d = decidePartHold({
       rttMs: sctx.rttMs,
       partSeconds: view.lowLatency!.partSeconds,

@@ -49,24 +49,27 @@ export function createSegmentHandler(ctx: EdgeContext) {
       // Nobody else will read an object no stream plans: stop fetching it when its receiver leaves
       // (a `Range: bytes=0-99` probe of a 61 MB segment, a query variant, an aborted request).
       e.cancelWhenOrphaned = seg === undefined;
-      const split = owner !== undefined && seg !== undefined ? owner.splitFor(seg) : undefined;
+      const split = owner !== undefined && seg !== undefined ? owner.prefetcher.splitFor(seg) : undefined;
       // A receiver waits for a segment the edge does not have: fetch it as parallel ranges.
       origin.client.fetchInto(fetchPath, e, {
         priority: 'player',
         group: owner?.key ?? UNPLANNED,
-        deadlineMs: owner !== undefined && seg !== undefined ? owner.deadlineMs(seg.durationSeconds) : unplannedDeadlineMs,
+        deadlineMs: owner !== undefined && seg !== undefined ? owner.prefetcher.deadlineMs(seg.durationSeconds) : unplannedDeadlineMs,
         ...(split === undefined ? {} : { split }),
       });
       if (owner !== undefined && seg !== undefined) {
         e.whenHeaders().then(
           () => {
-            if (e.expectedBytes !== undefined) owner.noteSize(seg.track, e.expectedBytes);
+            if (e.expectedBytes !== undefined) owner.prefetcher.noteSize(seg.track, e.expectedBytes);
           },
           () => undefined,
         );
       }
     }
-    if (owner !== undefined && seg !== undefined) owner.noteRequest(seg);
+    if (owner !== undefined && seg !== undefined) {
+      owner.lastActivityMs = ctx.now();
+      owner.prefetcher.noteRequest(seg);
+    }
     metrics.cacheRequests.inc({ result });
     // Who asks (the CMCD sid, else the address): once per request, for the radio meter, CMSD's etp
     // and the session's facts.
@@ -83,8 +86,15 @@ export function createSegmentHandler(ctx: EdgeContext) {
     res.setHeader('cmsd-dynamic', cmsdDynamic(edgeId, ctx.radio.estimate(receiver)?.mbps));
     if (entry.state === 'complete' && req.headers.range === undefined && !head) {
       // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
+      // Pinned until the response closes: a slow receiver's socket holds these Buffers, so the
+      // entry stays in the cache (and the budget) meanwhile, and its send deadline runs from now.
       res.writeHead(200, entry.responseHeaders(result, cors));
       meterRadio(res, receiver, entry.bytes);
+      const pinned = entry;
+      pinned.pin();
+      res.once('close', () => pinned.unpin());
+      const size = pinned.bytes;
+      ctx.sendDeadlines.track(res, () => size, true);
       const chunks = entry.chunks;
       if (chunks.length === 1) res.end(chunks[0]);
       else {
@@ -108,6 +118,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
         return status;
       },
       onBug: (e) => ctx.bug('segment response', e),
+      deadlines: ctx.sendDeadlines,
     }).then(({ status, bytes }) => {
       // 499: the receiver left before the edge could answer (nginx's convention).
       metrics.countRequest('segment', status === 0 ? 499 : status);

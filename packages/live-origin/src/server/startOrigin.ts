@@ -45,7 +45,18 @@ export interface OriginOptions {
    * the 2 s loop chunk (0.1 … 2). Default 0.5 s for 2 s segments, 1 s for 4 and 10 s.
    */
   partSeconds?: number;
+  /**
+   * How long an idle keep-alive connection stays open, seconds. Default 75, nginx's
+   * `keepalive_timeout`, as a production origin has it: Node's own default (5 s) closed the
+   * connection between two segments of a 10 s stream (or an edge's fetches spaced wider than
+   * 5 s), so the next fetch opened a new connection in slow start that a real origin would not have
+   * made it open. The server's header timeout is kept above it, as Node requires.
+   */
+  keepAliveSeconds?: number;
 }
+
+/** nginx's default keepalive_timeout, s: what the testbed's origin keeps an idle connection for. */
+export const DEFAULT_KEEP_ALIVE_SECONDS = 75;
 
 export interface LiveOrigin {
   /** Base URL, e.g. http://127.0.0.1:8081 */
@@ -58,6 +69,8 @@ export interface LiveOrigin {
   resetStats(): void;
   /** Epoch of every stream (DASH availabilityStartTime), ms. */
   readonly t0Ms: number;
+  /** How long it keeps an idle connection open, s (OriginOptions.keepAliveSeconds). */
+  readonly keepAliveSeconds: number;
   close(): Promise<void>;
 }
 
@@ -109,6 +122,10 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       throw new OriginOptionError(`partSeconds must divide ${CHUNK_SECONDS} s into 1 to 20 parts (e.g. 0.25, 0.5, 1), got ${partSeconds}`, 'partSeconds');
     }
   }
+  const keepAliveSeconds = options.keepAliveSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS;
+  if (!(Number.isFinite(keepAliveSeconds) && keepAliveSeconds >= 0.1 && keepAliveSeconds <= 3600)) {
+    throw new OriginOptionError(`keepAliveSeconds must be within [0.1, 3600], got ${keepAliveSeconds}`, 'keepAliveSeconds');
+  }
   const now = options.clock ?? Date.now;
   const clock = new LiveClock(now, windowSeconds);
   const media = new LoopMedia(options.mediaDir);
@@ -127,11 +144,19 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
   const sockets = new Set<Socket>();
 
   const server = createServer((req, res) => {
+    // Date names the second the origin answers in: Node's own is cached per second and renewed by
+    // a timer, so on a busy event loop it can name the second before for a few ms after it ends,
+    // and players' clocks (the QoE probe's) sync to it.
+    res.setHeader('date', new Date().toUTCString());
     handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, `internal error: ${(e as Error).message}\n`);
       else res.destroy();
     });
   });
+  server.keepAliveTimeout = keepAliveSeconds * 1000;
+  // Node closes a connection whose next request's headers take longer than this: above the
+  // keep-alive, so an idle connection ends by the keep-alive rule, not this one.
+  server.headersTimeout = Math.max(server.headersTimeout, server.keepAliveTimeout + 1000);
   server.on('connection', (socket) => {
     sockets.add(socket);
     stats.openConnections += 1;
@@ -556,6 +581,7 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     t0Ms: clock.t0Ms,
+    keepAliveSeconds,
     pause(name) {
       if (!streams.has(name)) throw new OriginOptionError(`unknown stream ${name}`, 'stream');
       pause(name);

@@ -1,5 +1,11 @@
 /** What went wrong, for callers that branch on it (the experiments print the message and stop). */
-export type NetlabErrorCode = 'NETLAB_REALTIME';
+export type NetlabErrorCode =
+  /** A relay or socat could not be given real-time priority. */
+  | 'NETLAB_REALTIME'
+  /** A socket on a link's path did not get the buffer the link needs (linkBuffers). */
+  | 'NETLAB_BUFFERS'
+  /** A link's counters could not be read. */
+  | 'NETLAB_ACCOUNT';
 
 /** An error from building a testbed: a code plus structured details. */
 export class NetlabError extends Error {

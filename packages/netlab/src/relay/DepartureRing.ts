@@ -68,6 +68,18 @@ export class DepartureRing {
     return true;
   }
 
+  /** Bytes of records waiting (with their headers and padding): how far the consumer is behind. */
+  usedBytes(): number {
+    const w = Atomics.load(this.header, W);
+    const r = Atomics.load(this.header, R);
+    return w >= r ? w - r : this.size - r + w;
+  }
+
+  /** The ring's size, bytes: when usedBytes() nears it, push() starts refusing. */
+  get capacityBytes(): number {
+    return this.size;
+  }
+
   /** Tells the consumer to end (it sees this within one of its sleeps). */
   stop(): void {
     Atomics.store(this.header, STOP, 1);

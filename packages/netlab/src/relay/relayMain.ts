@@ -10,9 +10,11 @@ import { CellShaper, userOf } from './CellShaper.js';
 import type { CellSpec } from './CellSpec.js';
 import { DepartureRing } from './DepartureRing.js';
 import { DirectionShaper } from './DirectionShaper.js';
+import { latenessInjectionProblem, type LatenessInjection } from './FreezeSchedule.js';
 import { LatenessHistogram } from './LatenessHistogram.js';
 import { seededRandom } from './seededRandom.js';
 import type { LinkSpec } from './LinkSpec.js';
+import type { ShaperStats } from './DirectionShaper.js';
 import type { SenderData } from './senderMain.js';
 
 export interface RelayConfig {
@@ -27,6 +29,10 @@ export interface RelayConfig {
    * address, user i at `a.b.c.(firstHost + i)`, and shaped as a cell (CellSpec).
    */
   cell?: CellSpec & { firstHost: number };
+  /** SO_RCVBUF/SO_SNDBUF of the relay's sockets, bytes (linkBuffers(); the kernel caps it at net.core.rmem_max/wmem_max, which the testbed raises). */
+  socketBytes: number;
+  /** Freeze the sending thread at seeded moments (FreezeSchedule), to measure what lateness does. */
+  lateness?: LatenessInjection;
 }
 
 /**
@@ -41,6 +47,8 @@ interface Pipes {
   /** Pipe ids of this direction's users (one without a cell), and where they send. */
   ids: number[];
   lateness: LatenessHistogram;
+  /** With lateness injected: the lateness beyond the freezes (the box's own). */
+  natural?: LatenessHistogram;
 }
 
 /**
@@ -48,17 +56,25 @@ interface Pipes {
  * pipes, one FIFO per user (a user's departures only ever grow; two users' do not, as each has
  * its own delay walk).
  */
-function direction(spec: LinkSpec['up'], cell: RelayConfig['cell'], clientSide: 'src' | 'dst', ring: DepartureRing, pipes: Pipes) {
+function direction(spec: LinkSpec['up'], cell: RelayConfig['cell'], clientSide: 'src' | 'dst', ring: DepartureRing, pipes: Pipes, ringUse: { highWaterBytes: number }) {
   const rnd = (seed: number | undefined) => (seed === undefined ? Math.random : seededRandom(seed));
+  let received = 0;
   let ringFull = 0;
   const queue = (pipe: number, buf: Buffer, at: number | null) => {
-    if (at !== null && !ring.push(pipe, at, buf)) ringFull += 1;
+    received += 1;
+    if (at === null) return;
+    if (!ring.push(pipe, at, buf)) ringFull += 1;
+    else ringUse.highWaterBytes = Math.max(ringUse.highWaterBytes, ring.usedBytes());
+  };
+  const counters = (shaper: { stats: ShaperStats }) => {
+    const lateness = pipes.lateness.summary();
+    return { ...shaper.stats, received, sent: lateness.count, lateness, ringFull, ...(pipes.natural ? { naturalLateness: pipes.natural.summary() } : {}) };
   };
   if (!cell || cell.users <= 1) {
     const shaper = new DirectionShaper(spec, rnd(spec.seed));
     return {
       push: (buf: Buffer) => queue(pipes.ids[0]!, buf, shaper.admit(buf.length, performance.now())),
-      stats: () => ({ ...shaper.stats, lateness: pipes.lateness.summary(), ringFull }),
+      stats: () => counters(shaper),
     };
   }
   const shaper = new CellShaper(spec, cell, rnd);
@@ -67,16 +83,25 @@ function direction(spec: LinkSpec['up'], cell: RelayConfig['cell'], clientSide: 
       const user = userOf(buf, clientSide, cell.firstHost, cell.users);
       queue(pipes.ids[user]!, buf, shaper.admit(user, buf.length, performance.now()));
     },
-    stats: () => ({ ...shaper.stats, lateness: pipes.lateness.summary(), ringFull, userBytes: shaper.userBytes() }),
+    stats: () => ({ ...counters(shaper), userBytes: shaper.userBytes() }),
   };
 }
 
 /** The sending thread, and each direction's pipes in it. */
-async function startSender(cfg: RelayConfig, ring: DepartureRing): Promise<{ worker: Worker; toB: Pipes; toA: Pipes }> {
+async function startSender(cfg: RelayConfig, ring: DepartureRing): Promise<{ worker: Worker; toB: Pipes; toA: Pipes; injected?: Float64Array }> {
   const users = cfg.cell && cfg.cell.users > 1 ? cfg.cell.users : 1;
-  const toB: Pipes = { ids: [], lateness: new LatenessHistogram() };
-  const toA: Pipes = { ids: [], lateness: new LatenessHistogram() };
-  const data: SenderData = { ring: ring.buffer, pipes: [], lateness: [toB.lateness.buffer, toA.lateness.buffer], earlyMs: EARLY_MS };
+  const inject = cfg.lateness && (cfg.lateness.p99Ms > 0 || cfg.lateness.stallsPerMinute > 0) ? cfg.lateness : undefined;
+  const toB: Pipes = { ids: [], lateness: new LatenessHistogram(), ...(inject ? { natural: new LatenessHistogram() } : {}) };
+  const toA: Pipes = { ids: [], lateness: new LatenessHistogram(), ...(inject ? { natural: new LatenessHistogram() } : {}) };
+  const injected = inject ? new Float64Array(new SharedArrayBuffer(16)) : undefined;
+  const data: SenderData = {
+    ring: ring.buffer,
+    pipes: [],
+    lateness: [toB.lateness.buffer, toA.lateness.buffer],
+    earlyMs: EARLY_MS,
+    socketBytes: cfg.socketBytes,
+    ...(inject ? { injection: { spec: inject, natural: [toB.natural!.buffer, toA.natural!.buffer], injected: injected!.buffer as SharedArrayBuffer } } : {}),
+  };
   for (const [pipes, port, hist] of [[toB, cfg.bPeer, 0], [toA, cfg.aPeer, 1]] as const) {
     for (let u = 0; u < users; u++) {
       pipes.ids.push(data.pipes.length);
@@ -88,20 +113,23 @@ async function startSender(cfg: RelayConfig, ring: DepartureRing): Promise<{ wor
     worker.once('online', resolve);
     worker.once('error', reject);
   });
-  return { worker, toB, toA };
+  return { worker, toB, toA, ...(injected ? { injected } : {}) };
 }
 
 async function start(cfg: RelayConfig): Promise<void> {
+  const problem = cfg.lateness && latenessInjectionProblem(cfg.lateness);
+  if (problem) throw new Error(`lateness injection: ${problem}`);
   const a = createSocket('udp4');
   const b = createSocket('udp4');
   const ring = new DepartureRing(RING_BYTES);
+  const ringUse = { highWaterBytes: 0 };
   const sender = await startSender(cfg, ring);
   sender.worker.on('error', (e) => {
     process.send?.({ type: 'error', message: `sending thread: ${e.message}` });
     process.exit(1);
   });
-  const toB = direction(cfg.link.up, cfg.cell, 'src', ring, sender.toB);
-  const toA = direction(cfg.link.down, cfg.cell, 'dst', ring, sender.toA);
+  const toB = direction(cfg.link.up, cfg.cell, 'src', ring, sender.toB, ringUse);
+  const toA = direction(cfg.link.down, cfg.cell, 'dst', ring, sender.toA, ringUse);
   a.on('message', (m) => toB.push(m));
   b.on('message', (m) => toA.push(m));
   let bound = 0;
@@ -115,19 +143,18 @@ async function start(cfg: RelayConfig): Promise<void> {
       process.exit(1);
     });
   }
-  a.bind(cfg.aListen, '127.0.0.1', () => {
-    a.setRecvBufferSize(8 * 1024 * 1024);
-    a.setSendBufferSize(8 * 1024 * 1024);
-    ready();
-  });
-  b.bind(cfg.bListen, '127.0.0.1', () => {
-    b.setRecvBufferSize(8 * 1024 * 1024);
-    b.setSendBufferSize(8 * 1024 * 1024);
-    ready();
-  });
+  for (const [s, port] of [[a, cfg.aListen], [b, cfg.bListen]] as const) {
+    s.bind(port, '127.0.0.1', () => {
+      s.setRecvBufferSize(cfg.socketBytes);
+      s.setSendBufferSize(cfg.socketBytes);
+      ready();
+    });
+  }
   process.on('message', (msg: { type: string }) => {
     if (msg.type === 'stats') {
-      process.send?.({ type: 'stats', up: toB.stats(), down: toA.stats() });
+      const ringStats = { bytes: ring.capacityBytes, highWaterBytes: ringUse.highWaterBytes };
+      const injected = sender.injected ? { injected: { freezes: sender.injected[0]!, frozenMs: sender.injected[1]! } } : {};
+      process.send?.({ type: 'stats', up: toB.stats(), down: toA.stats(), ring: ringStats, ...injected });
     }
   });
   process.on('disconnect', () => {

@@ -6,6 +6,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { workerData } from 'node:worker_threads';
 import { DepartureRing, RING_SEQ } from './DepartureRing.js';
+import { FreezeSchedule, type LatenessInjection } from './FreezeSchedule.js';
 import { LatenessHistogram } from './LatenessHistogram.js';
 
 export interface SenderData {
@@ -15,6 +16,14 @@ export interface SenderData {
   lateness: SharedArrayBuffer[];
   /** How early a datagram leaves against its departure time: the socat and TUN hop after the relay. */
   earlyMs: number;
+  /** SO_SNDBUF of its sockets (linkBuffers). */
+  socketBytes: number;
+  /**
+   * Lateness put in on purpose (freezes of this thread); with it, each `natural` histogram (same
+   * index as `lateness`) records each datagram's lateness beyond the freeze that held it — the
+   * box's own — and `injected` (Float64Array [freezes, frozen ms]) what the freezes cost.
+   */
+  injection?: { spec: LatenessInjection; natural: SharedArrayBuffer[]; injected: SharedArrayBuffer };
 }
 
 /** Longest sleep without looking at the stop flag and the event loop, ms. */
@@ -29,6 +38,7 @@ class PipeQueue {
     private readonly socket: Socket,
     private readonly lateness: LatenessHistogram,
     private readonly earlyMs: number,
+    private readonly natural: LatenessHistogram | undefined,
   ) {}
 
   push(at: number, buf: Buffer): void {
@@ -36,13 +46,19 @@ class PipeQueue {
     this.buf.push(buf);
   }
 
-  /** Sends every datagram whose departure is by `until` (now + earlyMs); returns the next departure time (Infinity: none). */
-  sendDue(until: number): number {
+  /**
+   * Sends every datagram whose departure is by `until` (now + earlyMs); returns the next departure
+   * time (Infinity: none). `thawedAt`: when the last injected freeze ended.
+   */
+  sendDue(until: number, thawedAt: number): number {
     while (this.head < this.at.length && this.at[this.head]! <= until) {
       // A connected socket sends synchronously (uv_udp_try_send): no event loop needed.
       this.socket.send(this.buf[this.head]!);
       // Against the planned release (departure − earlyMs), so the figure is the relay's own error.
-      this.lateness.record(performance.now() - (this.at[this.head]! - this.earlyMs));
+      const planned = this.at[this.head]! - this.earlyMs;
+      const now = performance.now();
+      this.lateness.record(now - planned);
+      this.natural?.record(now - Math.max(planned, thawedAt));
       this.buf[this.head] = undefined as unknown as Buffer;
       this.head += 1;
     }
@@ -55,30 +71,55 @@ class PipeQueue {
   }
 }
 
-async function connected(port: number): Promise<Socket> {
+async function connected(port: number, bufferBytes: number): Promise<Socket> {
   const s = createSocket('udp4');
   await new Promise<void>((resolve, reject) => {
     s.once('error', reject);
     s.connect(port, '127.0.0.1', () => resolve());
   });
-  s.setSendBufferSize(8 * 1024 * 1024);
+  s.setSendBufferSize(bufferBytes);
   return s;
 }
 
 async function run(data: SenderData): Promise<void> {
   const ring = new DepartureRing(data.ring);
   const histograms = data.lateness.map((b) => new LatenessHistogram(b));
+  const natural = data.injection?.natural.map((b) => new LatenessHistogram(b));
   const sockets = new Map<number, Socket>();
-  for (const { port } of data.pipes) if (!sockets.has(port)) sockets.set(port, await connected(port));
-  const pipes = data.pipes.map((p) => new PipeQueue(sockets.get(p.port)!, histograms[p.lateness]!, data.earlyMs));
+  for (const { port } of data.pipes) if (!sockets.has(port)) sockets.set(port, await connected(port, data.socketBytes));
+  const pipes = data.pipes.map((p) => new PipeQueue(sockets.get(p.port)!, histograms[p.lateness]!, data.earlyMs, natural?.[p.lateness]));
+  const freezes = data.injection ? new FreezeSchedule(data.injection.spec) : undefined;
+  const injected = data.injection ? new Float64Array(data.injection.injected) : undefined;
+  /** The freezes' clock starts with the first datagram, as the cell's load does: the same freezes for every scheme of a repeat. */
+  let t0: number | undefined;
+  let thawedAt = -Infinity;
+  const frozen = new Int32Array(new SharedArrayBuffer(4));
   const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
   let lastYield = performance.now();
   while (!ring.stopped) {
     const seq = Atomics.load(ring.header, RING_SEQ);
+    if (freezes) {
+      if (t0 === undefined && ring.drain((pipe, at, buf) => pipes[pipe]!.push(at, buf)) > 0) t0 = performance.now();
+      if (t0 !== undefined) {
+        // Frozen: nothing runs here until the freeze ends (a notification from the receiving thread does not wake it).
+        let now = performance.now();
+        const thaw = freezes.thawAt(now - t0) + t0;
+        if (thaw > now) {
+          while (now < thaw) {
+            Atomics.wait(frozen, 0, 0, thaw - now);
+            now = performance.now();
+          }
+          thawedAt = thaw;
+        }
+        const s = freezes.statsAt(now - t0);
+        injected![0] = s.freezes;
+        injected![1] = s.frozenMs;
+      }
+    }
     ring.drain((pipe, at, buf) => pipes[pipe]!.push(at, buf));
     const until = performance.now() + data.earlyMs;
     let next = Infinity;
-    for (const p of pipes) next = Math.min(next, p.sendDue(until));
+    for (const p of pipes) next = Math.min(next, p.sendDue(until, thawedAt));
     const now = performance.now();
     // Now and then let the event loop run: a send the kernel could not take at once completes there.
     if (now - lastYield > MAX_SLEEP_MS) {

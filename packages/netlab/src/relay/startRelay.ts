@@ -3,14 +3,26 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { distFile } from '../testbed/sh.js';
 import type { ShaperStats } from './DirectionShaper.js';
+import type { FreezeStats } from './FreezeSchedule.js';
 import type { LatenessSummary } from './LatenessHistogram.js';
 import type { RelayConfig } from './relayMain.js';
 
-/** One direction's counters: the shaper's, and how late the relay sent (its own timing error). */
+/**
+ * One direction's counters: the shaper's, and how late the relay sent (its own timing error).
+ * Every datagram the relay read is `received` = `packets` (admitted) + `drops` (the modelled queue
+ * or cell buffer) + `lossDrops` (modelled random loss); every admitted one is sent, dropped as
+ * `ringFull`, or still waiting for its departure.
+ */
 export interface DirectionStats extends ShaperStats {
+  /** Datagrams the relay read from its socket in this direction. */
+  received: number;
+  /** Datagrams it sent on (= lateness.count). */
+  sent: number;
   lateness: LatenessSummary;
+  /** With lateness injected (RelayConfig.lateness): each datagram's lateness beyond the freeze that held it, the box's own. */
+  naturalLateness?: LatenessSummary;
   /** Datagrams dropped because the sending thread had fallen a whole 8 MB queue behind (the box, not the link). */
-  ringFull?: number;
+  ringFull: number;
   /** Bytes per user of a cell (RelayConfig.cell), user 0 first; absent with one user. */
   userBytes?: number[];
 }
@@ -19,6 +31,10 @@ export interface DirectionStats extends ShaperStats {
 export interface LinkStats {
   up: DirectionStats;
   down: DirectionStats;
+  /** The queue between the relay's receiving and sending threads (both directions): its size and the most it held. */
+  ring: { bytes: number; highWaterBytes: number };
+  /** The freezes put into its sending thread, when lateness is injected. */
+  injected?: FreezeStats;
 }
 
 /** A running relay: its process and its counters. */
@@ -51,7 +67,7 @@ function relayStats(relay: ChildProcess): Promise<LinkStats> {
     const on = (m: { type: string } & LinkStats) => {
       if (m.type !== 'stats') return;
       relay.off('message', on);
-      resolve({ up: m.up, down: m.down });
+      resolve({ up: m.up, down: m.down, ring: m.ring, ...(m.injected ? { injected: m.injected } : {}) });
     };
     relay.on('message', on);
     relay.send({ type: 'stats' }, (e) => e && reject(e));

@@ -4,11 +4,18 @@ import { writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { accountLink, type LinkAccount, type LinkCounters } from '../accounting/accountLink.js';
+import type { TcpCounters } from '../accounting/parseNstat.js';
+import { readTcpCounters, readTunCounters, readUdpSockets } from '../accounting/readCounters.js';
+import { NetlabError } from '../errors/NetlabError.js';
 import { MAX_CELL_USERS, type CellSpec } from '../relay/CellSpec.js';
+import { latenessInjectionProblem, type LatenessInjection } from '../relay/FreezeSchedule.js';
 import type { LinkSpec } from '../relay/LinkSpec.js';
 import type { RelayConfig } from '../relay/relayMain.js';
 import { startRelay, type LinkStats, type Relay } from '../relay/startRelay.js';
 import { freePorts } from './freePorts.js';
+import { holdSysctls, releaseSysctls } from './holdSysctls.js';
+import { linkBuffers, type LinkBuffers } from './linkBuffers.js';
 import { makeRealtime } from './makeRealtime.js';
 import { inNs, killNsProcesses, sh, spawnInNs } from './sh.js';
 
@@ -39,6 +46,23 @@ export interface TestbedOptions {
    * its own link (`per-user`) or all of it through the `ran` spec's one rate cap (`shared`).
    */
   cell?: CellSpec;
+  /**
+   * Extra departure lateness in every relay, on purpose (FreezeSchedule): to measure what a given
+   * lateness does to the results. Each link's freezes are seeded from `seed` and its name.
+   */
+  lateness?: LatenessInjection;
+}
+
+/**
+ * Every packet of the run, per link and direction (accountLink), and each host's TCP counters.
+ * `settled`: the links were quiet when read, so each direction's `unaccounted` is exact.
+ */
+export interface TestbedAccount {
+  links: { ran: LinkAccount; backhaul: LinkAccount };
+  tcp: Record<HostName, TcpCounters>;
+  settled: boolean;
+  /** What the links' queues were sized to (linkBuffers). */
+  buffers: LinkBuffers;
 }
 
 export interface Host {
@@ -57,6 +81,14 @@ export interface Testbed {
   /** An executable that runs Debian's Chromium in the client namespace (Playwright's executablePath). */
   chromiumWrapper(chromium?: string): string;
   stats(): Promise<{ ran: LinkStats; backhaul: LinkStats }>;
+  /**
+   * Reads every counter on the links' paths (TUN devices, qdiscs, the socats' and relays' UDP
+   * sockets, the relays) and each host's TCP counters, since the testbed was made. With `settle`,
+   * first waits (up to `timeoutMs`, default 5 s) until nothing is in flight on any link and two
+   * reads agree, so what entered a link and what left it can be balanced exactly; the caller must
+   * have stopped its traffic.
+   */
+  account(o?: { settle?: boolean; timeoutMs?: number }): Promise<TestbedAccount>;
   close(): Promise<void>;
 }
 
@@ -90,6 +122,9 @@ class SocatExit extends Error {
 interface LinkHandle {
   relay: Relay;
   socats: ChildProcess[];
+  ports: { aListen: number; aPeer: number; bListen: number; bPeer: number };
+  /** The TUN device on each side and the namespace it is in. */
+  tun: { a?: { ns: string; dev: string }; b?: { ns: string; dev: string } };
 }
 
 /**
@@ -106,14 +141,19 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   const users = o.cell?.users ?? 1;
   if (!(Number.isInteger(users) && users >= 1 && users <= MAX_CELL_USERS)) throw new RangeError(`cell.users must be an integer in [1, ${MAX_CELL_USERS}], got ${users}`);
   if (o.cell && o.cell.mode !== 'shared' && o.cell.mode !== 'per-user') throw new RangeError(`cell.mode must be shared or per-user, got ${String(o.cell.mode)}`);
+  const injection = o.lateness;
+  const injectionProblem = injection && latenessInjectionProblem(injection);
+  if (injectionProblem) throw new RangeError(`lateness: ${injectionProblem}`);
   const clientIps = Array.from({ length: users }, (_, i) => `10.77.1.${2 + i}`);
   const realtime = o.realtime ?? true;
+  const buffers = linkBuffers(o.tcpBufferBytes);
   const id = randomBytes(3).toString('hex');
   const ns = { client: `${NS_PREFIX}${id}-client`, edge: `${NS_PREFIX}${id}-edge`, origin: `${NS_PREFIX}${id}-origin` };
   const links: LinkHandle[] = [];
   const tmp = mkdtempSync(join(tmpdir(), `ethle-netlab-${id}-`));
   let closed = false;
 
+  let releaseBuffers: (() => void) | undefined;
   const teardownSync = () => {
     for (const l of links) {
       for (const p of [l.relay.process, ...l.socats]) p.kill('SIGKILL');
@@ -123,6 +163,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       spawnSync('ip', ['netns', 'del', n]);
     }
     rmSync(tmp, { recursive: true, force: true });
+    releaseBuffers?.();
   };
   const onExit = () => teardownSync();
   process.once('exit', onExit);
@@ -141,17 +182,21 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
 
   async function linkOnce(name: string, attempt: number, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec, cell?: RelayConfig['cell']): Promise<LinkHandle> {
     const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
-    const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec, ...(cell ? { cell } : {}) };
+    // Each link its own freezes, the same for every run with the injection's seed.
+    const lateness = injection ? { ...injection, seed: (injection.seed ^ (name === 'ran' ? 0x2545f491 : 0x9e3779b9)) >>> 0 } : undefined;
+    const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec, socketBytes: buffers.socketBytes, ...(cell ? { cell } : {}), ...(lateness ? { lateness } : {}) };
     const relay = await startRelay(cfg, tmp, `${name}${attempt}`);
     if (realtime) await makeRealtime(relay.process.pid!).catch((e) => (relay.process.kill('SIGKILL'), Promise.reject(e)));
-    const handle: LinkHandle = { relay, socats: [] };
+    const handle: LinkHandle = { relay, socats: [], ports: { aListen, aPeer, bListen, bPeer }, tun: {} };
     links.push(handle);
     for (const [side, nsName, ip, listen, peer] of [
       ['a', aNs, aIp, aPeer, aListen],
       ['b', bNs, bIp, bPeer, bListen],
     ] as const) {
       const dev = `e${id}${name[0]}${side}${attempt}`; // ≤ 15 chars, unique per testbed and attempt
-      const socat = spawn('socat', ['-b', '65536', `TUN,tun-name=${dev},tun-type=tun,iff-no-pi`, `UDP-DATAGRAM:127.0.0.1:${peer},bind=127.0.0.1:${listen}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+      // Its UDP socket's buffers hold a burst while it writes to the TUN one packet per call (linkBuffers).
+      const udp = `UDP-DATAGRAM:127.0.0.1:${peer},bind=127.0.0.1:${listen},rcvbuf=${buffers.socketBytes},sndbuf=${buffers.socketBytes}`;
+      const socat = spawn('socat', ['-b', '65536', `TUN,tun-name=${dev},tun-type=tun,iff-no-pi`, udp], { stdio: ['ignore', 'ignore', 'pipe'] });
       handle.socats.push(socat);
       let stderr = '';
       socat.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
@@ -180,7 +225,9 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
         // through the relay and start a seeded delay walk at a random moment before the run's
         // first connection, so the same seed would not give the same radio.
         await inNs(nsName, 'sysctl', ['-q', '-w', `net.ipv6.conf.${dev}.disable_ipv6=1`]);
-        await sh('ip', ['-n', nsName, 'link', 'set', dev, 'mtu', '1500', 'up']);
+        // The TUN's queue holds a burst while its socat reads it one packet per call (linkBuffers).
+        await sh('ip', ['-n', nsName, 'link', 'set', dev, 'mtu', '1500', 'txqueuelen', String(buffers.txQueueLen), 'up']);
+        handle.tun[side] = { ns: nsName, dev };
       } catch (e) {
         // socat can create its TUN and then exit when its UDP port was taken in the meantime
         // (the device vanishes with it): that is the port race again, so let link() retry.
@@ -192,6 +239,9 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   }
 
   try {
+    // The sockets on the links' path ask for buffers above Linux's default maximum, which caps
+    // them silently: raise the maxima while this testbed lives (restored by the last one out).
+    releaseBuffers = holdSysctls(id, { 'net.core.rmem_max': buffers.socketBytes, 'net.core.wmem_max': buffers.socketBytes });
     for (const n of Object.values(ns)) {
       await sh('ip', ['netns', 'add', n]);
       await sh('ip', ['-n', n, 'link', 'set', 'lo', 'up']);
@@ -215,6 +265,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     await link('backhaul', ns.edge, '10.77.2.1', ns.origin, '10.77.2.2', o.backhaul);
     await sh('ip', ['-n', ns.client, 'route', 'add', 'default', 'via', '10.77.1.1']);
     await sh('ip', ['-n', ns.origin, 'route', 'add', 'default', 'via', '10.77.2.1']);
+    await checkSocketBuffers(links.flatMap((l) => Object.values(l.ports)), buffers.socketBytes);
   } catch (e) {
     teardownSync();
     process.removeListener('exit', onExit);
@@ -237,6 +288,20 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       return path;
     },
     stats: async () => ({ ran: await links[0]!.relay.stats(), backhaul: await links[1]!.relay.stats() }),
+    async account(opts = {}) {
+      const read = () => readAccount(links as [LinkHandle, LinkHandle], ns, buffers);
+      let a = await read();
+      if (!opts.settle) return { ...a, settled: false };
+      const end = Date.now() + (opts.timeoutMs ?? 5_000);
+      for (;;) {
+        const quiet = [a.links.ran, a.links.backhaul].every((l) => l.up.unaccounted !== undefined && l.down.unaccounted !== undefined);
+        await new Promise((r) => setTimeout(r, 100));
+        const b = await read();
+        if (quiet && sameCounts(a, b)) return { ...b, settled: true };
+        if (Date.now() > end) return { ...b, settled: false };
+        a = b;
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -251,6 +316,59 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   };
 }
 
+/** Reads every link's counters once (not settled). */
+async function readAccount(links: [LinkHandle, LinkHandle], ns: Record<HostName, string>, buffers: LinkBuffers): Promise<Omit<TestbedAccount, 'settled'>> {
+  const hosts = ['client', 'edge', 'origin'] as const;
+  const [relays, tuns, tcp] = await Promise.all([
+    Promise.all(links.map((l) => l.relay.stats())),
+    Promise.all(hosts.map((h) => readTunCounters(ns[h]))),
+    Promise.all(hosts.map((h) => readTcpCounters(ns[h]))),
+  ]);
+  const udp = readUdpSockets();
+  const tunOf = new Map(hosts.map((h, i) => [ns[h], tuns[i]!]));
+  const counters = (l: LinkHandle, relay: LinkStats): LinkCounters => {
+    const tun = (side: 'a' | 'b') => {
+      const t = l.tun[side] && tunOf.get(l.tun[side].ns)?.get(l.tun[side].dev);
+      if (!t) throw new NetlabError('NETLAB_ACCOUNT', `no counters for the ${side} side's TUN device of a link (${l.tun[side]?.dev ?? 'never made'})`);
+      return t;
+    };
+    const sock = (port: number) => udp.find((r) => r.localPort === port);
+    return { relay, tun: { a: tun('a'), b: tun('b') }, sockets: { aListen: sock(l.ports.aListen), aPeer: sock(l.ports.aPeer), bListen: sock(l.ports.bListen), bPeer: sock(l.ports.bPeer) } };
+  };
+  return {
+    links: { ran: accountLink(counters(links[0], relays[0]!)), backhaul: accountLink(counters(links[1], relays[1]!)) },
+    tcp: { client: tcp[0]!, edge: tcp[1]!, origin: tcp[2]! },
+    buffers,
+  };
+}
+
+/** Whether two reads counted the same packets on every link (nothing moved between them). */
+function sameCounts(a: Omit<TestbedAccount, 'settled'>, b: Omit<TestbedAccount, 'settled'>): boolean {
+  const key = (x: Omit<TestbedAccount, 'settled'>) => JSON.stringify([x.links.ran.up, x.links.ran.down, x.links.backhaul.up, x.links.backhaul.down].map((d) => [d.entered, d.delivered, d.unmodelled, d.modelled]));
+  return key(a) === key(b);
+}
+
+/**
+ * Checks that every UDP socket on the links' path got the receive buffer asked for (the kernel
+ * reports twice the asked size): a smaller one — a maximum that could not be raised — would lose
+ * bursts the links are sized for.
+ */
+async function checkSocketBuffers(ports: number[], bytes: number): Promise<void> {
+  // One record per socket: `STATE RECV-Q SEND-Q LOCAL PEER`, then (indented) `skmem:(r…,rb…,…)`.
+  const rbOf = new Map<string, number>();
+  for (const record of (await sh('ss', ['-uamnH'])).split(/\n(?=\S)/)) {
+    const local = record.trim().split(/\s+/)[3];
+    const rb = /\brb(\d+)/.exec(record)?.[1];
+    if (local && rb) rbOf.set(local, Number(rb));
+  }
+  const small: string[] = [];
+  for (const port of ports) {
+    const rb = rbOf.get(`127.0.0.1:${port}`);
+    if (rb === undefined || rb < bytes) small.push(`127.0.0.1:${port} rb ${rb ?? 'not found'}`);
+  }
+  if (small.length > 0) throw new NetlabError('NETLAB_BUFFERS', `socket buffers below the ${bytes} bytes the links need: ${small.join(', ')} (net.core.rmem_max: ${(await sh('sysctl', ['-n', 'net.core.rmem_max'])).trim()})`, { ports, bytes });
+}
+
 /** Removes namespaces and socat processes left by crashed runs (anything named ethle-*). */
 export async function cleanupTestbeds(): Promise<string[]> {
   const list = await sh('ip', ['netns', 'list']).catch(() => '');
@@ -260,5 +378,7 @@ export async function cleanupTestbeds(): Promise<string[]> {
     await sh('ip', ['netns', 'del', n]).catch(() => undefined);
   }
   spawnSync('pkill', ['-f', 'socat -b 65536 TUN,tun-name=e']);
+  // Sysctls raised by testbeds whose process died: restored when no live testbed holds them.
+  releaseSysctls();
   return names;
 }

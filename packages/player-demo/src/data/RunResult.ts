@@ -7,7 +7,7 @@ export interface RunScenario {
   stream: string;
   /** The low-latency renditions (LL-HLS, LL-DASH) in the players' LL modes. */
   ll?: boolean;
-  player: 'hls' | 'dash';
+  player: 'hls' | 'dash' | 'shaka';
   /** `e2e` (direct to origin), `hold-0`, `hold-N` (N segments forced), `auto` (edge decides), `parts-N` (LL: N parts held). */
   scheme: string;
   /** Segments held (declared by the edge; 0 for e2e). */
@@ -35,6 +35,8 @@ export interface RunScenario {
   backhaulMbps?: number;
   /** Random loss on the backhaul, % of packets each way (default none). */
   backhaulLossPct?: number;
+  /** Departure lateness injected into the links' relays on purpose (netlab): a p99 target and VM-like stalls per minute. */
+  injectLateness?: { p99Ms: number; stallsPerMinute: number; stallMs?: [number, number] };
 }
 
 export interface ProbeLatencySample {
@@ -100,6 +102,12 @@ export interface RunResult {
   edge?: EdgeFigures;
   /** The emulated links' counters at the end of the run (netlab relays): packets, bytes, queue drops, random-loss drops, per direction. */
   links?: Record<'ran' | 'backhaul', Record<'up' | 'down', { packets: number; bytes: number; drops: number; lossDrops: number }>>;
+  /**
+   * Why the run does not count (the bars it failed, where and what; netlab judgeRun): it measured
+   * the machine or the testbed, not the network. Tables leave it out of their means and count it;
+   * charts draw it marked.
+   */
+  invalid?: string;
 }
 
 export interface ResultSet {

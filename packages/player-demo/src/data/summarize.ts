@@ -25,9 +25,16 @@ export const cellOf = (r: RunResult) => {
     s.tcpBufferBytes ? `${Math.round(s.tcpBufferBytes / 2 ** 20)} MB buffers` : '',
     s.backhaulMbps ? `backhaul ${s.backhaulMbps} Mbit/s` : '',
     s.backhaulLossPct ? `backhaul loss ${s.backhaulLossPct} %` : '',
+    s.injectLateness ? latenessLabel(s.injectLateness) : '',
   ].filter(Boolean).join(', ');
   return `${stream} @ ${s.rttMs} ms${net ? ` (${net})` : ''}`;
 };
+
+/** `lateness p99 2 ms + 3 stalls/min`: lateness injected into a run's links, as its cell names it. */
+export function latenessLabel(l: { p99Ms: number; stallsPerMinute: number }): string {
+  const parts = [l.p99Ms > 0 ? `p99 ${l.p99Ms} ms` : '', l.stallsPerMinute > 0 ? `${l.stallsPerMinute} stalls/min` : ''].filter(Boolean);
+  return `lateness ${parts.join(' + ') || 'none'}`;
+}
 
 const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
 
@@ -47,11 +54,14 @@ export function summarizeRun(r: RunResult): RunSummary {
   };
 }
 
-/** Table II row: per cell and scheme, means over repeats. */
+/** Table II row: per cell and scheme, means over the valid repeats. */
 export interface TableRow {
   cell: string;
   scheme: string;
+  /** Valid runs, the means' sample. */
   runs: number;
+  /** Invalid runs of the cell and scheme (RunResult.invalid): counted, never averaged. */
+  invalid: number;
   throughputMbps: number | null;
   startupS: number | null;
   stallS: number | null;
@@ -60,18 +70,22 @@ export interface TableRow {
 }
 
 export function tableII(set: ResultSet): TableRow[] {
-  const groups = new Map<string, RunSummary[]>();
+  const groups = new Map<string, { valid: RunSummary[]; invalid: RunSummary[] }>();
   for (const r of set.runs) {
     const s = summarizeRun(r);
     const key = `${s.cell}\u0000${s.scheme}`;
-    groups.set(key, [...(groups.get(key) ?? []), s]);
+    const g = groups.get(key) ?? { valid: [], invalid: [] };
+    (r.invalid ? g.invalid : g.valid).push(s);
+    groups.set(key, g);
   }
   const nums = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
   return [...groups.values()]
-    .map((g) => ({
-      cell: g[0]!.cell,
-      scheme: g[0]!.scheme,
+    .map(({ valid: g, invalid }) => ({ g, invalid, first: g[0] ?? invalid[0]! }))
+    .map(({ g, invalid, first }) => ({
+      cell: first.cell,
+      scheme: first.scheme,
       runs: g.length,
+      invalid: invalid.length,
       throughputMbps: mean(nums(g.map((s) => s.throughputMbps))),
       startupS: mean(nums(g.map((s) => s.startupS))),
       stallS: mean(g.map((s) => s.stallS)),
@@ -91,7 +105,8 @@ function schemeOrder(s: string): number {
  * ~3 target durations back), so the stack adds up to the measured latency.
  */
 export function latencyStack(set: ResultSet): { label: string; scheme: string; startupS: number; stallS: number; holdS: number; playerOffsetS: number }[] {
-  return tableII(set).map((r) => {
+  // A cell whose runs were all invalid has no bar: nothing valid to stack.
+  return tableII(set).filter((r) => r.runs > 0).map((r) => {
     const startupS = r.startupS ?? 0;
     const stallS = r.stallS ?? 0;
     const holdS = r.holdS ?? 0;
@@ -106,10 +121,11 @@ export function cdf(values: number[]): { x: number; p: number }[] {
   return sorted.map((x, i) => ({ x, p: (i + 1) / sorted.length }));
 }
 
-/** Per-segment receiver throughput (Mbit/s) of every run of each scheme (Fig. 5/7/10). */
+/** Per-segment receiver throughput (Mbit/s) of every valid run of each scheme (Fig. 5/7/10). */
 export function throughputByScheme(set: ResultSet): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const r of set.runs) {
+    if (r.invalid) continue;
     const xs = r.report.segments.list.filter((s) => s.kind === 'media' && s.throughputBps > 0).map((s) => s.throughputBps / 1e6);
     out.set(r.scenario.scheme, [...(out.get(r.scenario.scheme) ?? []), ...xs]);
   }
