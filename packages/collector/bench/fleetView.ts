@@ -33,7 +33,7 @@ const start = (i: string) => `(${now} - 3600000 + (hash(${i}) % 3000) * 1000)`;
 await sql(`INSERT INTO sessions SELECT 's-' || i, ${start('i')}, CASE WHEN i % 2 = 0 THEN 'hls' ELSE 'dash' END, CASE WHEN i % 2 = 0 THEN 'hls.js' ELSE 'dash.js' END,
   CASE WHEN i % 3 = 0 THEN '50M-2s' ELSE '15M-2s' END, (['e2e', 'hold-0', 'hold-2', 'auto'])[i % 4 + 1], CASE WHEN i % 4 = 0 THEN 'direct' ELSE 'mec-' || (i % 5) END, '{}' FROM range(${SESSIONS}) t(i)`);
 await sql(`INSERT INTO batches SELECT 's-' || i, j, ${start('i')} + (j + 1) * 5000 + 40, ${start('i')} + (j + 1) * 5000, ${start('i')} + j * 5000, 8,
-  CASE WHEN j = 0 THEN 800 + random() * 2500 ELSE NULL END, CASE WHEN hash(i) % 10 < 3 AND j % 12 = 5 THEN 1 ELSE 0 END, CASE WHEN hash(i) % 10 < 3 AND j % 12 = 5 THEN 1500 ELSE 0 END, 2, 7400000, j = ${BATCHES - 1}
+  CASE WHEN j = 0 THEN 800 + random() * 2500 ELSE NULL END, CASE WHEN hash(i) % 10 < 3 AND j % 12 = 5 THEN 1 ELSE 0 END, CASE WHEN hash(i) % 10 < 3 AND j % 12 = 5 THEN 1500 ELSE 0 END, 2, 7400000, j = ${BATCHES - 1}, 5000
   FROM range(${SESSIONS}) a(i), range(${BATCHES}) b(j)`);
 await sql(`INSERT INTO latency SELECT 's-' || i, j, ${start('i')} + (j + 1) * 5000 + 40, ${start('i')} + j * 5000 + k * 1000, CASE WHEN i % 4 = 0 THEN 7 ELSE 11 END + random() * 2, 6, CASE WHEN i % 4 = 0 THEN 0 ELSE 4 END
   FROM range(${SESSIONS}) a(i), range(${BATCHES}) b(j), range(5) c(k)`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseBatch } from '../src/beacon/parseBatch.js';
 import { parseEdgeReport } from '../src/beacon/parseEdgeReport.js';
+import { WatchClock } from '../src/beacon/WatchClock.js';
 import type { ValidBatch } from '../src/beacon/ValidBatch.js';
 import { DEFAULT_LIMITS } from '../src/config/CollectorConfig.js';
 import { parseFleetFilter } from '../src/query/FleetFilter.js';
@@ -12,7 +13,13 @@ import type { Store } from '../src/store/Store.js';
 import { batch, ev, type BatchInput } from './fixtures.js';
 
 const T = 1_800_000_000_000;
-export const at = (o: BatchInput, receivedMs: number): ValidBatch => parseBatch(JSON.stringify(batch(o)), receivedMs, DEFAULT_LIMITS);
+// As the collector does: validated, then stamped with its time watched.
+const watch = new WatchClock();
+export const at = (o: BatchInput, receivedMs: number): ValidBatch => {
+  const b = parseBatch(JSON.stringify(batch(o)), receivedMs, DEFAULT_LIMITS);
+  watch.stamp(b);
+  return b;
+};
 const q = (s: string) => new URLSearchParams(s);
 const count = async (store: Store, table: string, session: string) => Number((await store.all(`SELECT count(*) AS n FROM ${table} WHERE session_id = $1`, [session]))[0]!['n']);
 

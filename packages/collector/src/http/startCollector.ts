@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseBatch } from '../beacon/parseBatch.js';
 import { parseEdgeReport } from '../beacon/parseEdgeReport.js';
+import { WatchClock } from '../beacon/WatchClock.js';
 import type { CollectorConfig } from '../config/CollectorConfig.js';
 import { CollectorError, isCollectorError } from '../errors/CollectorError.js';
 import type { CollectorErrorCode } from '../errors/CollectorErrorCode.js';
@@ -74,6 +75,7 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
     };
   };
   let closing = false;
+  const watch = new WatchClock();
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
@@ -92,6 +94,7 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
     if (type !== undefined && !CONTENT_TYPES.test(type)) throw new CollectorError('COLLECTOR_ERR_CONTENT_TYPE', `content-type must be text/plain (sendBeacon) or application/json, got ${JSON.stringify(type)}`);
     const text = await readBody(req, config.limits.maxBodyBytes);
     const batch = parseBatch(text, now(), config.limits);
+    watch.stamp(batch);
     const stored = await writer.submit(batch);
     if (stored) stats.stored += 1;
     else stats.duplicates += 1;

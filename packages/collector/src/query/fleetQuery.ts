@@ -48,14 +48,11 @@ export interface FleetView {
   latencyBinS: number;
 }
 
-/**
- * Per batch: what it adds to the watch time — from the previous batch's send (or, for the first
- * in the range, the batch's first event) to its own send. Stalls are the batch's own.
- */
+/** The batches in the range, each with the time watched it covers (WatchClock, at ingest). */
 function batchesCte(f: FleetFilter, p: Params): string {
   return `b AS (
     SELECT session_id, seq, received_ms, startup_ms, stall_count, stall_ms,
-      greatest(0, sent_ms - coalesce(lag(sent_ms) OVER (PARTITION BY session_id ORDER BY seq), first_at_ms)) AS watch_ms
+      coalesce(watch_ms, greatest(0, sent_ms - first_at_ms)) AS watch_ms
     FROM batches WHERE received_ms >= ${p.add(f.fromMs)} AND received_ms < ${p.add(f.toMs)}
   )`;
 }

@@ -134,6 +134,12 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
     postgres: ['CREATE INDEX edge_sessions_session ON edge_sessions (session_id, received_ms)'],
   },
+  {
+    version: 3,
+    name: 'batches.watch_ms: time watched, worked out at ingest',
+    // Earlier rows keep NULL; the queries take sent_ms − first_at_ms for them.
+    common: ['ALTER TABLE batches ADD COLUMN watch_ms DOUBLE PRECISION'],
+  },
 ];
 
 export const SCHEMA_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (

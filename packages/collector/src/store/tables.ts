@@ -25,12 +25,15 @@ export const BATCH_TABLE: TableSpec = {
   columns: [
     ['session_id', 'text'], ['seq', 'int'], ['received_ms', 'double'], ['sent_ms', 'double'], ['first_at_ms', 'double'], ['events', 'int'],
     ['startup_ms', 'double'], ['stall_count', 'int'], ['stall_ms', 'double'], ['segments', 'int'], ['segment_bytes', 'double'], ['final', 'bool'],
+    // Added by migration 3, so last: DuckDB's appender fills the columns in table order.
+    ['watch_ms', 'double'],
   ],
   rows: (b) => {
     const media = b.segments.filter((s) => s.kind === 'media');
     return [[
       b.session, b.seq, b.receivedMs, b.sentMs, b.firstAtMs, b.events.length,
       b.startup?.startupMs ?? null, b.stalls.length, b.stalls.reduce((a, s) => a + s.durationMs, 0), media.length, media.reduce((a, s) => a + s.bytes, 0), b.reportJson !== null,
+      b.watchMs,
     ]];
   },
 };
