@@ -1,4 +1,4 @@
-import { ETHLE_HEADERS, timerMs } from '@ethle/core';
+import { ETHLE_HEADERS, isStorable as storableRule, timerMs } from '@ethle/core';
 import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Pool, buildConnector, errors as undiciErrors } from 'undici';
@@ -140,7 +140,6 @@ const MAX_REDIRECTS = 3;
 /** Headers of an origin segment response worth replaying to receivers. */
 const KEPT_HEADERS = ['content-type', ETHLE_HEADERS.productionStart, ETHLE_HEADERS.productionEnd, 'last-modified', 'etag', ETHLE_HEADERS.holdSegments, ETHLE_HEADERS.role, ETHLE_HEADERS.upstreamRtt];
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
-const NO_STORE = /no-store|no-cache|private|max-age=0(?!\d)/i;
 
 function outcomeOf(e: EdgeError): FetchOutcome {
   switch (e.code) {
@@ -699,14 +698,10 @@ function statusError(path: string, status: number, headers: Dispatcher.ResponseD
   });
 }
 
-/**
- * Whether a response may be kept: the origin allows it, and its end is framed. A body delimited
- * only by the connection closing (no Content-Length, not chunked) looks the same whole or cut
- * off: it is served through to its readers but never cached as complete.
- */
+/** Whether a response may be kept: the core's rule (isStorable), the one the service worker applies too. */
 function isStorable(headers: Dispatcher.ResponseData['headers']): boolean {
-  if (NO_STORE.test(String(headers['cache-control'] ?? ''))) return false;
-  return headers['content-length'] !== undefined || /chunked/i.test(String(headers['transfer-encoding'] ?? ''));
+  const h = (name: string): string | undefined => (headers[name] === undefined ? undefined : String(headers[name]));
+  return storableRule({ cacheControl: h('cache-control'), contentLength: h('content-length'), transferEncoding: h('transfer-encoding') });
 }
 
 /** The version of an object as its validators name it (parts of one fetch must agree). */

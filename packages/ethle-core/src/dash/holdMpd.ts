@@ -89,6 +89,18 @@ const UNHELD_REASON = { list: 'segment-list', base: 'segment-base', none: 'no-te
  * Static MPDs are routed but never held. Throws EthleError only; never returns a half-rewritten MPD.
  */
 export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
+  return holdMpdText(text, o, undefined);
+}
+
+/**
+ * holdMpd on an MPD already parsed (`info` is `parseMpd(text)`): a stream's loader parses each
+ * origin version once and holds it at every x from that one parse. Core-internal.
+ */
+export function holdParsedMpd(text: string, info: MpdInfo, o: DashHoldOptions): DashHoldResult {
+  return holdMpdText(text, o, info);
+}
+
+function holdMpdText(text: string, o: DashHoldOptions, parsed: MpdInfo | undefined): DashHoldResult {
   if (!Number.isInteger(o?.hold) || o.hold < 0 || o.hold > HOLD_LIMITS.max) {
     throw new EthleError('ERR_DASH_INVALID_OPTIONS', `hold must be an integer in [0, ${HOLD_LIMITS.max}], got ${String(o?.hold)}`);
   }
@@ -96,7 +108,7 @@ export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
   if (chunks !== undefined && (!Number.isInteger(chunks) || chunks < 0 || chunks > HOLD_LIMITS.max * 10 || o.hold !== 0)) {
     throw new EthleError('ERR_DASH_INVALID_OPTIONS', `holdChunks must be an integer in [0, ${HOLD_LIMITS.max * 10}] with hold 0, got ${String(chunks)} (hold ${o.hold})`);
   }
-  const info = parseMpd(text);
+  const info = parsed ?? parseMpd(text);
   const edits: TextEdit[] = o.route ? routeMpdEdits(text, info.root, o.route, o.manifestUrl) : [];
   const done = (r: Omit<DashHoldResult, 'text' | 'requestedHold'>): DashHoldResult => ({ text: finish(text, edits), requestedHold: o.hold, ...r });
 
