@@ -8,7 +8,8 @@ export const CHROMIUM = process.env.ETHLE_CHROMIUM ?? '/usr/bin/chromium';
 // user-space relays must not share the two cores with another test's Chromium, or they measure the
 // CPU, not the link. And the outage demo, whose outage is set from the players' buffers with about
 // a second to spare each side: beside another spec it failed once in four fresh-clone runs.
-export const ALONE_SPECS = /(smoke-experiment|demo-backhaul|demo-outage)\.spec\.ts$/;
+// And the probe's clock under load, which loads both cores on purpose.
+export const ALONE_SPECS = /(smoke-experiment|demo-backhaul|demo-outage|probe-clock-load)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: './tests',

@@ -9,7 +9,9 @@ service worker, dashboard). Ctrl-C stops everything.
 
   --stream NAME        the stream the pages play (default 2M-2s; with --backhaul 50M-2s, the
                        paper's headline case); one of: STREAMS
-  --player hls|dash    hls.js (default) or dash.js
+  --player hls|dash|shaka
+                       hls.js (default), dash.js, or Shaka Player on the DASH MPD (a page's
+                       ?format=hls has Shaka play the HLS playlist)
   --hold auto|N        the edge's x: N segments for every receiver (default 2, so the demo shows
                        holding; 0..20), or auto: x from the model (on loopback that rightly means 0;
                        the default with --backhaul)
@@ -70,7 +72,7 @@ function port(flag, raw) {
 /**
  * @param {string[]} argv the arguments after `npm start --`
  * @param {{ streams: readonly string[] }} offer the streams the origin will serve
- * @returns {{ help: true } | { help: false, host: string, stream: string, player: 'hls' | 'dash', hold: number | 'auto', backhaulMs: number | undefined, dataDir: string | undefined, ports: { origin: number, edge: number, demo: number, collector: number } }}
+ * @returns {{ help: true } | { help: false, host: string, stream: string, player: 'hls' | 'dash' | 'shaka', hold: number | 'auto', backhaulMs: number | undefined, dataDir: string | undefined, ports: { origin: number, edge: number, demo: number, collector: number } }}
  */
 export function parseStartArgs(argv, offer) {
   let values, positionals;
@@ -95,7 +97,7 @@ export function parseStartArgs(argv, offer) {
   const stream = values.stream ?? (emulated ? BACKHAUL_STREAM : '2M-2s');
   values.hold ??= emulated ? 'auto' : '2';
   if (!offer.streams.includes(stream)) throw usage(`--stream: the origin offers ${offer.streams.join(', ')}; got ${JSON.stringify(stream)}`);
-  if (player !== 'hls' && player !== 'dash') throw usage(`--player must be hls or dash, got ${JSON.stringify(player)}`);
+  if (player !== 'hls' && player !== 'dash' && player !== 'shaka') throw usage(`--player must be hls, dash or shaka, got ${JSON.stringify(player)}`);
   let hold;
   if (values.hold === 'auto') hold = 'auto';
   else if (/^\d{1,2}$/.test(values.hold) && Number(values.hold) <= MAX_HOLD) hold = Number(values.hold);

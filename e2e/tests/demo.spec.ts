@@ -40,7 +40,7 @@ function watch(page: Page): { failed: string[]; scripts: string[] } {
   return seen;
 }
 /** The player/chart library chunks (vite.config.ts names them) among loaded script paths. */
-const libraries = (scripts: string[]) => [...new Set(scripts.map((p) => /\/assets\/(hls|dash|chart)-[\w-]+\.js$/.exec(p)?.[1]).filter(Boolean))].sort();
+const libraries = (scripts: string[]) => [...new Set(scripts.map((p) => /\/assets\/(hls|dash|shaka|chart)-[\w-]+\.js$/.exec(p)?.[1]).filter(Boolean))].sort();
 
 test.afterAll(async () => {
   if (proc && proc.exitCode === null) {
@@ -82,7 +82,17 @@ test('the landing page plays both players: direct and through the edge', async (
   const sessions = await listed();
   expect(sessions.map((s) => s.scheme).sort()).toEqual(['e2e', 'hold-2']);
   expect(sessions.find((s) => s.scheme === 'e2e')).toMatchObject({ edge: 'direct', player: 'hls.js', stream: '2M-2s' });
-  expect(sessions.find((s) => s.scheme === 'hold-2')!.edge).toMatch(/^127\.0\.0\.1:\d+$/);
+  const held = sessions.find((s) => s.scheme === 'hold-2')!;
+  expect(held.edge).toMatch(/^127\.0\.0\.1:\d+$/);
+  // The edge joins the session: its report (by the CMCD sid, the probe's session id) says it held
+  // 2 segments for this player and how its segment requests found the cache.
+  await expect
+    .poll(async () => ((await (await fetch(`${collector}/v1/sessions/${held.session}`)).json()) as { edges: { edge: string; hold: number; hits: number; coalesced: number; misses: number }[] }).edges, { timeout: 20_000 })
+    .toEqual([expect.objectContaining({ edge: held.edge, hold: 2 })]);
+  const [facts] = ((await (await fetch(`${collector}/v1/sessions/${held.session}`)).json()) as { edges: { hits: number; coalesced: number; misses: number }[] }).edges;
+  expect(facts!.hits + facts!.coalesced + facts!.misses).toBeGreaterThan(0);
+  const directSession = sessions.find((s) => s.scheme === 'e2e')!;
+  expect(((await (await fetch(`${collector}/v1/sessions/${directSession.session}`)).json()) as { edges: unknown[] }).edges).toEqual([]);
 });
 
 test('a DASH player page loads dash.js only', async ({ page }) => {
@@ -191,9 +201,12 @@ test('the dashboard shows the fleet from the collector: aggregates by scheme, th
     expect(g.startupP50Ms).toBeGreaterThan(0);
     expect(g.latencySamples).toBeGreaterThan(0);
   }
-  const [direct, held] = view.groups;
-  // The edge holds 2 × 2 s: its true latency is above the direct player's.
-  expect(held.latencyP50S).toBeGreaterThan(direct.latencyP50S + 2);
+  // The edge holds 2 × 2 s: with one player (hls.js; dash.js keeps a longer live delay of its
+  // own), the edge's true latency is above the direct player's.
+  const hls = (await (await fetch(`${collector}/v1/fleet?by=scheme&player=hls.js`)).json()) as { groups: { group: string; latencyP50S: number }[] };
+  const [direct, held] = hls.groups;
+  expect([direct!.group, held!.group]).toEqual(['e2e', 'hold-2']);
+  expect(held!.latencyP50S).toBeGreaterThan(direct!.latencyP50S + 2);
   await expect(page.locator('.fleet-table tbody tr')).toHaveCount(2);
   await expect(page.locator('.sessions tbody tr[data-session]')).toHaveCount(await page.evaluate(() => (window as any).fleet.sessions.length));
   // Split by edge instead: the collector answers with the edges (direct and the edge's host).
@@ -226,5 +239,20 @@ test('a static report of those runs says nothing of a live collector and links n
     await page.screenshot({ path: info.outputPath('static-report.png'), fullPage: true });
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Last: its sessions are Shaka's, and the fleet view above is checked for hls.js and dash.js ones.
+test('a Shaka player page loads Shaka only and plays DASH or, with format=hls, HLS through the edge with the probe', async ({ page }) => {
+  for (const format of ['dash', 'hls'] as const) {
+    const seen = watch(page);
+    await page.goto(`${url}/player.html?player=shaka&format=${format}`);
+    await page.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 60_000 });
+    // The probe knows the player and reads the edge's declared hold (2 segments of 2 s).
+    await expect.poll(() => page.evaluate(() => (window as any).demo.handles[0].probe.report().holdSeconds), { timeout: 20_000 }).toBe(4);
+    expect(await page.evaluate(() => (window as any).demo.handles[0].probe.report().target)).toBe('shaka');
+    expect(await page.locator('#src').textContent()).toMatch(format === 'dash' ? /manifest\.mpd$/ : /index\.m3u8$/);
+    expect(libraries(seen.scripts)).toEqual(['shaka']);
+    expect(seen.failed).toEqual([]);
   }
 });

@@ -45,16 +45,23 @@ async function listingLag(url: string, n: number): Promise<number> {
   return lags.sort((a, b) => a - b)[Math.floor(n / 2)]!;
 }
 
-for (const player of ['hls', 'dash'] as const) {
-  test(`through the edge at hold ${HOLD}, ${player === 'hls' ? 'hls.js' : 'dash.js'}: true latency − edge distance = what the manifest hides`, async ({ page }) => {
-    const src = (player === 'hls' ? source.hls : source.dash).replace(source.base, edge.url);
+const CASES = [
+  { name: 'hls.js', player: 'hls', format: 'hls' },
+  { name: 'dash.js', player: 'dash', format: 'dash' },
+  { name: 'Shaka HLS', player: 'shaka', format: 'hls' },
+  { name: 'Shaka DASH', player: 'shaka', format: 'dash' },
+] as const;
+
+for (const { name, player, format } of CASES) {
+  test(`through the edge at hold ${HOLD}, ${name}: true latency − edge distance = what the manifest hides`, async ({ page }) => {
+    const src = (format === 'hls' ? source.hls : source.dash).replace(source.base, edge.url);
     // The origin and this test share a host clock, so Date.now() is the origin's clock here.
-    const independentLag = player === 'hls' ? listingLag(src, 3) : null;
+    const independentLag = format === 'hls' ? listingLag(src, 3) : null;
     await openProbePage(page, harness, player, src);
     await expect
       .poll(async () => {
         const r = await report(page);
-        const lagKnown = player === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 150;
+        const lagKnown = format === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 150;
         return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
       }, { timeout: 60_000 })
       .toBe(true);
@@ -67,8 +74,8 @@ for (const player of ['hls', 'dash'] as const) {
     const s = (await events(page, 'latency')).filter((l) => l.trueLatency !== null && l.edgeDistance !== null).slice(-5);
     const gaps = s.map((l) => l.trueLatency - l.edgeDistance).sort((a, b) => a - b);
     const gap = gaps[Math.floor(gaps.length / 2)]!;
-    test.info().annotations.push({ type: 'latency', description: `${player} via edge: true ${s.at(-1).trueLatency.toFixed(3)} s, edge ${s.at(-1).edgeDistance.toFixed(3)} s, gap ${gap.toFixed(3)} s, declared hold ${declared} s, manifestLag ${JSON.stringify(r.manifestLag)}` });
-    if (player === 'dash') expect(Math.abs(gap - declared)).toBeLessThanOrEqual(0.5);
+    test.info().annotations.push({ type: 'latency', description: `${name} via edge: true ${s.at(-1).trueLatency.toFixed(3)} s, edge ${s.at(-1).edgeDistance.toFixed(3)} s, gap ${gap.toFixed(3)} s, declared hold ${declared} s, manifestLag ${JSON.stringify(r.manifestLag)}` });
+    if (format === 'dash') expect(Math.abs(gap - declared)).toBeLessThanOrEqual(0.5);
     else {
       const lag = (await independentLag!) / 1000;
       test.info().annotations.push({ type: 'edge listing lag', description: `independent poll: ${lag.toFixed(3)} s` });

@@ -32,14 +32,22 @@ async function latencyGap(page: Page, n: number): Promise<{ gap: number; trueLat
   return { gap: gaps[Math.floor(gaps.length / 2)]!, trueLatency: last.trueLatency, edge: last.edgeDistance };
 }
 
-for (const player of ['hls', 'dash'] as const) {
-  test(`probe in ${player === 'hls' ? 'hls.js' : 'dash.js'}: startup, latency, seek, one stall per delivery pause`, async ({ page }) => {
-    await openProbePage(page, harness, player, player === 'hls' ? source.hls : source.dash, true);
+/** Each player on the format it plays; Shaka on both. `format` says how latency is read (HLS: program date-time and the playlist's lag). */
+const CASES = [
+  { name: 'hls.js', player: 'hls', format: 'hls' },
+  { name: 'dash.js', player: 'dash', format: 'dash' },
+  { name: 'Shaka HLS', player: 'shaka', format: 'hls' },
+  { name: 'Shaka DASH', player: 'shaka', format: 'dash' },
+] as const;
+
+for (const { name, player, format } of CASES) {
+  test(`probe in ${name}: startup, latency, seek, one stall per delivery pause`, async ({ page }) => {
+    await openProbePage(page, harness, player, format === 'hls' ? source.hls : source.dash, true);
 
     await test.step('startup is reported and plausible', async () => {
       await expect.poll(async () => (await report(page)).startupMs, { timeout: 20_000 }).not.toBeNull();
       const { startupMs } = await report(page);
-      test.info().annotations.push({ type: 'startup', description: `${player}: ${startupMs.toFixed(0)} ms` });
+      test.info().annotations.push({ type: 'startup', description: `${name}: ${startupMs.toFixed(0)} ms` });
       expect(startupMs).toBeGreaterThan(0);
       expect(startupMs).toBeLessThan(15_000);
     });
@@ -50,7 +58,7 @@ for (const player of ['hls', 'dash'] as const) {
       // A label may follow its request by one observer callback.
       await expect.poll(async () => (await report(page)).segments.list.filter((s: any) => s.kind === 'media' && s.connection === undefined && media.some((m: any) => m.url === s.url)).length, { timeout: 5_000 }).toBe(0);
       const labels = (await report(page)).segments.list.filter((s: any) => s.kind === 'media').map((s: any) => s.connection);
-      test.info().annotations.push({ type: 'connections', description: `${player}: ${labels.join(' ')}` });
+      test.info().annotations.push({ type: 'connections', description: `${name}: ${labels.join(' ')}` });
       // Keep-alive on loopback: most requests reuse a connection; a browser opens at most 6 per host.
       expect(labels.filter((l: string) => l === 'reused').length).toBeGreaterThan(0);
       expect(labels.filter((l: string) => l === 'new').length).toBeLessThanOrEqual(6);
@@ -61,7 +69,7 @@ for (const player of ['hls', 'dash'] as const) {
       await expect
         .poll(async () => {
           const r = await report(page);
-          const lagKnown = player === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 250;
+          const lagKnown = format === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 250;
           return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
         }, { timeout: 40_000 })
         .toBe(true);
@@ -69,7 +77,7 @@ for (const player of ['hls', 'dash'] as const) {
       const n = (await events(page, 'latency')).length;
       await expect.poll(async () => (await events(page, 'latency')).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(n + 5);
       const { gap, trueLatency, edge } = await latencyGap(page, 5);
-      test.info().annotations.push({ type: 'latency', description: `${player}: true ${trueLatency.toFixed(3)} s, edge ${edge.toFixed(3)} s, gap ${gap.toFixed(3)} s` });
+      test.info().annotations.push({ type: 'latency', description: `${name}: true ${trueLatency.toFixed(3)} s, edge ${edge.toFixed(3)} s, gap ${gap.toFixed(3)} s` });
       expect(trueLatency).toBeGreaterThan(0);
       expect(Math.abs(gap)).toBeLessThanOrEqual(0.5);
     });
@@ -102,7 +110,7 @@ for (const player of ['hls', 'dash'] as const) {
       const r = await report(page);
       const stalls = r.stalls.list.slice(before);
       const expected = pauseMs - aheadAtPause * 1000;
-      test.info().annotations.push({ type: 'stall', description: `${player}: pause ${pauseMs} ms, ahead ${(aheadAtPause * 1000).toFixed(0)} ms, stall ${stalls.map((s: any) => s.durationMs.toFixed(0)).join(', ')} ms (expected ${expected.toFixed(0)})` });
+      test.info().annotations.push({ type: 'stall', description: `${name}: pause ${pauseMs} ms, ahead ${(aheadAtPause * 1000).toFixed(0)} ms, stall ${stalls.map((s: any) => s.durationMs.toFixed(0)).join(', ')} ms (expected ${expected.toFixed(0)})` });
       expect(stalls).toHaveLength(1);
       // Never shorter than the media could last. Longer by at most 0.5 s with hls.js; dash.js once
       // (one run of two on 2026-11-25, never before) stalled 1.96 s — one segment — longer than

@@ -17,7 +17,7 @@ test('bad input: one line naming the flag, exit 2', () => {
     [['--edge-port', '70000'], /--edge-port must be a port number/],
     [['--frobnicate'], /unknown option --frobnicate/],
     [['--hold'], /--hold needs a value/],
-    [['--player', 'foo'], /--player must be hls or dash, got "foo"/],
+    [['--player', 'foo'], /--player must be hls, dash or shaka, got "foo"/],
     [['--stream', '99M-9s'], /--stream: the origin offers 2M-2s, .*"99M-9s"/],
     [['stray'], /unexpected argument "stray"/],
   ];

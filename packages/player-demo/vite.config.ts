@@ -28,6 +28,7 @@ export default defineConfig({
           groups: [
             { name: 'hls', test: /node_modules[\\/]hls\.js[\\/]/ },
             { name: 'dash', test: /node_modules[\\/]dashjs[\\/]/ },
+            { name: 'shaka', test: /node_modules[\\/]shaka-player[\\/]/ },
             { name: 'chart', test: /node_modules[\\/]chart\.js[\\/]/ },
           ],
         },

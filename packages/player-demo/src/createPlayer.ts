@@ -13,13 +13,13 @@ export interface PlayerHandle {
 }
 
 /**
- * Plays `src` in `video` with real hls.js or dash.js and attaches the QoE probe right before the
- * load request (the probe's startup clock starts at attach). CMCD is on, in query mode so a
- * cross-origin edge sees `mtp`/`bl`/`sid` without a CORS preflight, with the probe's session id.
- * The player library is imported on demand: a page downloads only the one it plays. With
+ * Plays `src` in `video` with real hls.js, dash.js or Shaka Player and attaches the QoE probe right
+ * before the load request (the probe's startup clock starts at attach). CMCD is on, in query mode
+ * so a cross-origin edge sees `mtp`/`bl`/`sid` without a CORS preflight, with the probe's session
+ * id. The player library is imported on demand: a page downloads only the one it plays. With
  * `beacon`, the probe sends its events to a collector (beaconFor).
  */
-export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash', src: string, beacon?: BeaconOptions): Promise<PlayerHandle> {
+export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash' | 'shaka', src: string, beacon?: BeaconOptions): Promise<PlayerHandle> {
   const sessionId = crypto.randomUUID();
   const probeOptions = beacon ? { sessionId, beacon } : { sessionId };
   let finalUrl: string | undefined;
@@ -50,6 +50,26 @@ export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash'
       destroy() {
         probe.destroy();
         player.destroy();
+      },
+    };
+  }
+  if (kind === 'shaka') {
+    const { default: shaka } = await import('shaka-player');
+    const player = new shaka.Player();
+    player.configure({ cmcd: { enabled: true, sessionId, contentId: src, useHeaders: false } });
+    const probe = attachProbe(player, probeOptions);
+    // Shaka reports each manifest response's URL after redirects, and refreshes from it.
+    player.addEventListener('downloadcompleted', (e: Event & { requestType?: number; response?: { uri?: string } }) => {
+      if (e.requestType === shaka.net.NetworkingEngine.RequestType.MANIFEST) loaded(e.response?.uri);
+    });
+    await player.attach(video);
+    player.load(src).catch((e: { code?: number; message?: string }) => console.error(`Shaka could not load ${src}: ${e.code ?? ''} ${e.message ?? ''}`));
+    return {
+      probe,
+      ...common,
+      destroy() {
+        probe.destroy();
+        void player.destroy();
       },
     };
   }

@@ -1,6 +1,6 @@
 import { Events } from '@ethle/qoe-probe';
 import { createPlayer, type PlayerHandle } from './createPlayer.js';
-import { loadConfig, manifestUrl } from './config.js';
+import { loadConfig, manifestUrl, playerName } from './config.js';
 import { beaconFor, edgeLabel } from './collector/beaconFor.js';
 import { fetchTimeline, mountTimeline } from './timeline/mountTimeline.js';
 import type { EdgeTimeline, Interval, PlayerFetch } from './timeline/TimelineData.js';
@@ -16,7 +16,7 @@ import { mountViaBadge } from './ui/viaBadge.js';
 // ETHLE edge, side by side, each with the probe's live QoE; an origin-outage switch; the edge's
 // segment timeline under both.
 const cfg = await loadConfig();
-document.querySelector('#stream')!.textContent = `${cfg.stream} · ${cfg.player === 'dash' ? 'dash.js' : 'hls.js'}`;
+document.querySelector('#stream')!.textContent = `${cfg.stream} · ${playerName(cfg)}`;
 const errors = document.querySelector<HTMLElement>('#errors')!;
 const shown = new Map<string, string>();
 const showError = (key: string, message: string | null) => {
@@ -46,7 +46,7 @@ const updateDelta = () => {
 for (const via of ['origin', 'edge'] as const) {
   const col = document.querySelector<HTMLElement>(`#${via}`)!;
   const video = col.querySelector('video')!;
-  const src = manifestUrl(via === 'edge' ? cfg.edgeUrl : cfg.originUrl, cfg.stream, cfg.player);
+  const src = manifestUrl(via === 'edge' ? cfg.edgeUrl : cfg.originUrl, cfg.stream, cfg.format);
   col.querySelector('.src')!.textContent = src;
   const problem = await checkSource(src, via === 'edge' ? 'edge' : 'origin');
   if (problem !== null) {
@@ -95,7 +95,7 @@ mountOutageButton(document.querySelector<HTMLElement>('#outage')!, {
   onChange: (o) => (outages = o),
 });
 
-const edgePath = new URL(manifestUrl(cfg.edgeUrl, cfg.stream, cfg.player)).pathname;
+const edgePath = new URL(manifestUrl(cfg.edgeUrl, cfg.stream, cfg.format)).pathname;
 const timeline = shown.has('edge')
   ? undefined
   : mountTimeline(document.querySelector<HTMLCanvasElement>('#timeline')!, document.querySelector<HTMLElement>('#timeline-caption')!, {

@@ -34,7 +34,7 @@ export interface LatencySample {
   at: number;
   /** Server-synced wall clock minus the production time of the frame on screen, s (null: unknown). */
   trueLatency: number | null;
-  /** The player's own distance to the manifest's live edge, s (hls.js `latency`, dash.js `getCurrentLiveLatency()`). */
+  /** Distance to the manifest's live edge, s (DASH: by the MPD's clock, as dash.js `getCurrentLiveLatency()`; HLS: true latency − the playlist's lag, or hls.js `latency` until that is known). */
   edgeDistance: number | null;
   /** Hold the edge declared on the latest manifest (X-Ethle-Hold-Seconds), s; 0 if none. */
   holdSeconds: number;
@@ -58,7 +58,7 @@ export interface SegmentTiming {
   transferBps: number;
   /** Media duration, s (0 for init/manifest). */
   duration: number;
-  /** Rendition: hls.js level index or dash.js representation id. */
+  /** Rendition: hls.js level index, dash.js representation id or Shaka stream id. */
   rendition: string;
   /**
    * Whether the request opened a new connection or reused one (Resource Timing; set once its
@@ -70,7 +70,7 @@ export interface SegmentTiming {
 
 export interface SwitchData {
   at: number;
-  /** 'main' (hls.js) or the dash.js media type ('video', 'audio'). */
+  /** 'main' (hls.js, Shaka variants) or the dash.js media type ('video', 'audio'). */
   track: string;
   from: string | null;
   to: string;
@@ -87,9 +87,9 @@ export interface ClockData {
 export interface ErrorData {
   at: number;
   code: ErrorCode;
-  /** Where it came from: 'hls' | 'dash' | 'media' | 'listener'. */
+  /** Where it came from: 'hls' | 'dash' | 'shaka' | 'media' | 'listener'. */
   source: string;
-  /** The player's own name or code for it, e.g. hls.js `details`, dash.js error code, MediaError code. */
+  /** The player's own name or code for it, e.g. hls.js `details`, dash.js or Shaka error code, MediaError code. */
   detail: string;
   message: string;
   fatal: boolean;

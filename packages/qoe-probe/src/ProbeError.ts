@@ -1,6 +1,6 @@
 /** Codes of every error the probe raises or reports about itself. */
 export const ErrorCodes = {
-  /** attachProbe() got something that is neither an hls.js instance, a dash.js MediaPlayer nor a media element. */
+  /** attachProbe() got something that is neither an hls.js instance, a dash.js MediaPlayer, a Shaka Player nor a media element. */
   BAD_TARGET: 'QOE_ERR_BAD_TARGET',
   /** An option is out of range or of the wrong type. */
   BAD_OPTION: 'QOE_ERR_BAD_OPTION',

@@ -1,6 +1,7 @@
-import { clientNow, type Adapter, type AdapterSink } from './adapters/Adapter.js';
+import { clientNow, fromPerf, type Adapter, type AdapterSink } from './adapters/Adapter.js';
 import { attachDash, isDash } from './adapters/attachDash.js';
 import { attachHls, isHls } from './adapters/attachHls.js';
+import { attachShaka, isShaka } from './adapters/attachShaka.js';
 import { createBeacon, type Beacon } from './beacon/createBeacon.js';
 import { createClockOffsetEstimator, parseHttpDate } from './clock/createClockOffsetEstimator.js';
 import { createConnectionObserver } from './connection/createConnectionObserver.js';
@@ -27,14 +28,14 @@ const isMedia = (t: any): t is HTMLMediaElement =>
 const MEDIA_EVENTS = ['waiting', 'error', 'playing', 'pause', 'seeking', 'seeked'] as const;
 
 /**
- * Attach a QoE probe to an hls.js instance, a dash.js MediaPlayer or a media element.
+ * Attach a QoE probe to an hls.js instance, a dash.js MediaPlayer, a Shaka Player or a media element.
  * Startup is measured from this call: attach right before loadSource()/attachSource()/play(), or
  * call markLoadStart() at the user's play request.
  */
 export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
   const o = resolveOptions(options);
-  const kind = isHls(target) ? 'hls' : isDash(target) ? 'dash' : isMedia(target) ? 'media' : null;
-  if (!kind) throw new ProbeError(ErrorCodes.BAD_TARGET, 'expected an hls.js instance, a dash.js MediaPlayer or an HTMLMediaElement');
+  const kind = isHls(target) ? 'hls' : isDash(target) ? 'dash' : isShaka(target) ? 'shaka' : isMedia(target) ? 'media' : null;
+  if (!kind) throw new ProbeError(ErrorCodes.BAD_TARGET, 'expected an hls.js, dash.js or Shaka player, or a media element');
 
   const state = emptyReportState(kind, o.sessionId);
   const max = o.maxEntries;
@@ -73,7 +74,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
       scheduleClockProbe();
       const e = clock.estimate()!;
       const c = state.clock;
-      if (!c || Math.abs(c.offsetMs - e.offsetMs) >= 1 || c.precisionMs - e.precisionMs >= 1) {
+      if (!c || Math.abs(c.offsetMs - e.offsetMs) >= 1 || Math.abs(c.precisionMs - e.precisionMs) >= 1) {
         state.clock = { offsetMs: e.offsetMs, precisionMs: e.precisionMs, samples: e.samples };
         publish('clock', state.clock);
       }
@@ -95,7 +96,8 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
   };
 
   // Clock probes: a few GETs of the manifest timed by the estimator to bisect the server's second.
-  let probesLeft = o.syncProbes;
+  let probesUsed = 0;
+  const attachedAt = clientNow();
   let probeTimer: ReturnType<typeof setTimeout> | undefined;
   let minRtt = Infinity;
   const abort = new AbortController();
@@ -104,20 +106,42 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
   function scheduleClockProbe() {
     const url = adapter?.timeUrl();
     const e = clock.estimate();
-    if (probeTimer || probesLeft <= 0 || destroyed || !url || !e) return;
     const now = clientNow();
-    // At most 2/3 of the budget for the clock, so the HLS edge timing gets its share even where the
-    // clock cannot get below the target (bisection bottoms out near RTT/2).
-    const clockTurn = e.precisionMs > Math.max(10, minRtt) && o.syncProbes - probesLeft < Math.ceil((o.syncProbes * 2) / 3);
-    const at = clockTurn ? clock.nextProbeAt(now + 20, minRtt) : (adapter.nextProbeAt?.(now) ?? null);
+    // The budget grows by one GET a minute: a long session re-bisects what the clocks' possible
+    // drift has widened since.
+    const budget = o.syncProbes && o.syncProbes + Math.floor((now - attachedAt) / 60_000);
+    if (probeTimer || probesUsed >= budget || destroyed || !url || !e) return;
+    // At most 2/3 of the budget for the clock while the adapter has timing of its own to measure
+    // (HLS: when the playlist's edge advances), so it gets its share even where the clock cannot
+    // get below the target (bisection bottoms out near RTT/2).
+    const own = adapter.nextProbeAt?.(now) ?? null;
+    const clockTurn = e.precisionMs > Math.max(10, minRtt) && (own === null || probesUsed < Math.ceil((budget * 2) / 3));
+    const at = clockTurn ? clock.nextProbeAt(now + 20, minRtt) : own;
     if (at === null) return;
     probeTimer = setTimeout(async () => {
-      probesLeft--;
-      const send = clientNow();
+      // Fired late (a busy main thread): the request would miss the instant it was timed for.
+      // Try again at the next one, without spending a GET.
+      if (clientNow() - at > 10) {
+        probeTimer = undefined;
+        return scheduleClockProbe();
+      }
+      // A fragment is not sent but names this request's Resource Timing entry.
+      const tag = `${url.split('#')[0]}#ethle-sync-${++probesUsed}`;
+      let send = clientNow();
       try {
-        const res = await fetch(url, { cache: 'no-store', signal: abort.signal });
-        const recv = clientNow();
+        const res = await fetch(tag, { cache: 'no-store', signal: abort.signal });
+        let recv = clientNow();
         const body = await res.text();
+        // The network stack's send and first byte, when its entry comes (within 0.5 s): on a
+        // loaded page the main thread stamps both late, which widens the interval from below.
+        for (let i = 0, t; i < 10 && !destroyed; i++) {
+          if ((t = connections?.sent(tag))) {
+            send = Math.max(send, fromPerf(t[0]));
+            recv = Math.min(recv, fromPerf(t[1]));
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 50));
+        }
         probeTimer = undefined;
         sink.clock(send, recv, res.headers.get('date'));
         adapter.observe?.(send, recv, body);
@@ -128,9 +152,9 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
     }, Math.max(0, at - clientNow()));
   }
   const ctx = {
-    toServer(t: number) {
+    toServer(t: number, bound: -1 | 0 | 1 = 0) {
       const c = clock.estimate();
-      return c && c.precisionMs <= 50 ? t + c.offsetMs : null;
+      return c && c.precisionMs <= 50 ? t + c.offsetMs + bound * c.precisionMs : null;
     },
     rtt: () => (Number.isFinite(minRtt) ? minRtt : 0),
   };
@@ -215,7 +239,9 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
       ? attachHls(target as never, sink, ctx, () => tick())
       : kind === 'dash'
         ? attachDash(target as never, sink)
-        : { media: () => target as HTMLMediaElement, latency: () => ({ trueLatency: null, edgeDistance: null }), timeUrl: () => null, destroy() {} };
+        : kind === 'shaka'
+          ? attachShaka(target as never, sink, ctx)
+          : { media: () => target as HTMLMediaElement, latency: () => ({ trueLatency: null, edgeDistance: null }), timeUrl: () => null, destroy() {} };
   const rep = () => buildReport(state, adapter.manifestLag?.() ?? null);
   if (o.beacon) beacon = createBeacon(o.beacon, o.sessionId, kind, clientNow, () => beaconReport(rep()));
   const timer = setInterval(tick, o.heartbeatMs);

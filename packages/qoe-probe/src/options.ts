@@ -23,10 +23,10 @@ export interface ProbeOptions {
   /** Live latency sampling period, ms (default 1000; ≥ 100). */
   latencyIntervalMs?: number;
   /**
-   * Extra GETs of the manifest the probe may send (default 16; 0: none). They are timed to bisect
-   * the server's Date second (clock sync below the header's 1 s resolution) and, for HLS, the
-   * moment the playlist's edge advances. With 0 only the player's own responses are used and the
-   * clock often stays ≈ ±0.5 s.
+   * Extra GETs of the manifest the probe may send (default 24, and one more per minute of the
+   * session; 0: none). They are timed to bisect the server's Date second (clock sync below the
+   * header's 1 s resolution) and, for HLS, the moment the playlist's edge advances. With 0 only
+   * the player's own responses are used and the clock often stays ≈ ±0.5 s.
    */
   syncProbes?: number;
   /** Session id put in beacons (default: random). Use the same value as the players' CMCD `sid`. */
@@ -55,7 +55,7 @@ export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
     throw new ProbeError(ErrorCodes.BAD_OPTION, 'beacon.url must be a non-empty string');
   const meta = b?.meta ?? {};
   if (typeof meta !== 'object' || meta === null || Object.keys(meta).length > 32 || Object.entries(meta).some(([k, v]) => !META_KEY.test(k) || !['string', 'number', 'boolean'].includes(typeof v)))
-    throw new ProbeError(ErrorCodes.BAD_OPTION, 'beacon.meta must be at most 32 labels, each a name (a letter, then letters, digits, _ . -) and a string, number or boolean');
+    throw new ProbeError(ErrorCodes.BAD_OPTION, 'beacon.meta must be ≤ 32 labels named [A-Za-z][\w.-]* with string, number or boolean values');
   if (o.sessionId !== undefined && typeof o.sessionId !== 'string')
     throw new ProbeError(ErrorCodes.BAD_OPTION, 'sessionId must be a string');
   return {
@@ -63,7 +63,7 @@ export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
     stallThresholdMs: num('stallThresholdMs', o.stallThresholdMs, 1000, 250, 10000),
     latencyIntervalMs: num('latencyIntervalMs', o.latencyIntervalMs, 1000, 100, 3_600_000),
     maxEntries: num('maxEntries', o.maxEntries, 2000, 10, 1e6),
-    syncProbes: num('syncProbes', o.syncProbes, 16, 0, 100),
+    syncProbes: num('syncProbes', o.syncProbes, 24, 0, 100),
     sessionId: o.sessionId ?? Math.random().toString(36).slice(2, 12),
     beacon: b
       ? {

@@ -3,7 +3,7 @@ import { summarize, type Summary } from './latency/summarize.js';
 import type { Stall } from './stall/createStallDetector.js';
 
 export interface QoeReport {
-  /** 'hls' | 'dash' | 'media' */
+  /** 'hls' | 'dash' | 'shaka' | 'media' */
   target: string;
   session: string;
   /** Load/play request → first rendered frame, ms; null before the first frame. */

@@ -71,6 +71,50 @@ describe('createClockOffsetEstimator', () => {
     }
   });
 
+  it('keeps the bisected precision while the player keeps answering at one phase (no window forgets it)', () => {
+    const offset = 417.3;
+    const c = createClockOffsetEstimator();
+    let t = 1_700_000_000_000;
+    for (let i = 0; i < 6; i++) c.add(response((t += 2_000), 8, offset));
+    while (c.estimate()!.precisionMs > 10) {
+      const send = c.nextProbeAt(t, 8)!;
+      c.add(response(send, 8, offset));
+      t = send + 8;
+    }
+    const bisected = c.estimate()!.precisionMs;
+    // Five minutes of a player's own requests, two a second, always at the same phase.
+    for (let i = 0; i < 600; i++) {
+      c.add(response((t += 500), 8, offset));
+      const e = c.estimate()!;
+      expect(Math.abs(e.offsetMs - offset)).toBeLessThanOrEqual(e.precisionMs);
+    }
+    // Only the clocks' possible drift (100 ppm of 300 s, each side) has widened it.
+    expect(c.estimate()!.precisionMs).toBeLessThanOrEqual(bisected + 1e-4 * 300_000 + 1e-6);
+  });
+
+  it('stays honest while the two clocks drift 100 ppm apart (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -5_000, max: 5_000 }),
+        fc.constantFrom(-1e-4, 1e-4),
+        fc.array(fc.record({ gap: fc.integer({ min: 50, max: 3000 }), rtt: fc.integer({ min: 0, max: 50 }), pos: fc.double({ min: 0, max: 1, noNaN: true }), probe: fc.boolean() }), { minLength: 10, maxLength: 200 }),
+        (offset0, rate, rs) => {
+          const c = createClockOffsetEstimator();
+          const start = 1_700_000_000_000;
+          let t = start;
+          for (const r of rs) {
+            const send = r.probe && c.estimate() ? c.nextProbeAt(t, r.rtt)! : (t += r.gap);
+            t = send + r.rtt;
+            const offset = offset0 + rate * (send - start); // the server's clock gains or loses 100 ppm
+            c.add(response(send, r.rtt, offset, r.pos));
+            const e = c.estimate()!;
+            expect(Math.abs(e.offsetMs - (offset0 + rate * (t - start)))).toBeLessThanOrEqual(e.precisionMs + r.rtt * 1e-4 + 1e-6);
+          }
+        },
+      ),
+    );
+  });
+
   it('follows a clock step instead of wedging on old samples', () => {
     const c = createClockOffsetEstimator();
     let t = 1_700_000_000_000;

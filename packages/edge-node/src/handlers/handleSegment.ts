@@ -5,6 +5,7 @@ import type { EdgeContext, Origin } from '../EdgeContext.js';
 import { retryAfterFor, sendError, statusFor } from '../http/sendError.js';
 import { MIN_RADIO_BYTES } from '../radio/RadioMeter.js';
 import { receiverKey } from '../radio/receiverKey.js';
+import { ageSeconds, cmsdDynamic, cmsdStatic } from '../http/cmsdHeaders.js';
 
 /** Unplanned objects (init segments, segments out of every window) share one scheduler group. */
 const UNPLANNED = '(unplanned)';
@@ -22,11 +23,12 @@ export function createSegmentHandler(ctx: EdgeContext) {
    * The receiver's delivery rate on a segment-scale response: from the first byte handed to the
    * socket to the last ('finish'). Costs one listener per such response; small ones are skipped.
    */
-  const meterRadio = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams, bytes: number): void => {
+  const meterRadio = (res: ServerResponse, receiver: string, bytes: number): void => {
     if (bytes < MIN_RADIO_BYTES) return;
     const t0 = performance.now();
-    res.once('finish', () => ctx.radio.record(receiverKey(req, query), bytes, performance.now() - t0));
+    res.once('finish', () => ctx.radio.record(receiver, bytes, performance.now() - t0));
   };
+  const edgeId = ctx.config.fleet?.pathway ?? 'ethle-edge';
 
   return function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, path: string, forwardQuery: string, query: URLSearchParams, head: boolean): void {
     const owned = streams.segment(origin.cfg.name, path);
@@ -47,31 +49,52 @@ export function createSegmentHandler(ctx: EdgeContext) {
       // Nobody else will read an object no stream plans: stop fetching it when its receiver leaves
       // (a `Range: bytes=0-99` probe of a 61 MB segment, a query variant, an aborted request).
       e.cancelWhenOrphaned = seg === undefined;
-      const split = owner !== undefined && seg !== undefined ? owner.splitFor(seg) : undefined;
+      const split = owner !== undefined && seg !== undefined ? owner.prefetcher.splitFor(seg) : undefined;
       // A receiver waits for a segment the edge does not have: fetch it as parallel ranges.
       origin.client.fetchInto(fetchPath, e, {
         priority: 'player',
         group: owner?.key ?? UNPLANNED,
-        deadlineMs: owner !== undefined && seg !== undefined ? owner.deadlineMs(seg.durationSeconds) : unplannedDeadlineMs,
+        deadlineMs: owner !== undefined && seg !== undefined ? owner.prefetcher.deadlineMs(seg.durationSeconds) : unplannedDeadlineMs,
         ...(split === undefined ? {} : { split }),
       });
       if (owner !== undefined && seg !== undefined) {
         e.whenHeaders().then(
           () => {
-            if (e.expectedBytes !== undefined) owner.noteSize(seg.track, e.expectedBytes);
+            if (e.expectedBytes !== undefined) owner.prefetcher.noteSize(seg.track, e.expectedBytes);
           },
           () => undefined,
         );
       }
     }
-    if (owner !== undefined && seg !== undefined) owner.noteRequest(seg);
+    if (owner !== undefined && seg !== undefined) {
+      owner.lastActivityMs = ctx.now();
+      owner.prefetcher.noteRequest(seg);
+    }
     metrics.cacheRequests.inc({ result });
-    events.emit('segment-request', { origin: origin.cfg.name, path: fetchPath, result, bytesAtEdge: entry.bytes });
+    // Who asks (the CMCD sid, else the address): once per request, for the radio meter, CMSD's etp
+    // and the session's facts.
+    const receiver = receiverKey(req, query);
+    events.emit('segment-request', { origin: origin.cfg.name, path: fetchPath, result, bytesAtEdge: entry.bytes, receiver, ...(owner === undefined ? {} : { stream: owner.key }) });
     const cors = req.headers.origin !== undefined;
+    // Standard headers, per response (the entry's own headers object is shared by every receiver):
+    // Age for what the cache answers (a prefetched segment's Age is how long the edge held it),
+    // CMSD-Static (what the object is) and CMSD-Dynamic (this edge, its throughput estimate).
+    if (result !== 'miss') res.setHeader('age', ageSeconds(entry.createdAt, ctx.now()));
+    const format = owner?.version?.view.kind === 'dash' ? 'dash' : owner === undefined ? undefined : 'hls';
+    if (seg !== undefined) res.setHeader('cmsd-static', cmsdStatic('segment', format, seg.durationSeconds));
+    else if (/init/i.test(path)) res.setHeader('cmsd-static', cmsdStatic('init', format));
+    res.setHeader('cmsd-dynamic', cmsdDynamic(edgeId, ctx.radio.estimate(receiver)?.mbps));
     if (entry.state === 'complete' && req.headers.range === undefined && !head) {
       // Hot path: a cached segment goes out as the Buffers undici delivered, no copy, no await.
+      // Pinned until the response closes: a slow receiver's socket holds these Buffers, so the
+      // entry stays in the cache (and the budget) meanwhile, and its send deadline runs from now.
       res.writeHead(200, entry.responseHeaders(result, cors));
-      meterRadio(req, res, query, entry.bytes);
+      meterRadio(res, receiver, entry.bytes);
+      const pinned = entry;
+      pinned.pin();
+      res.once('close', () => pinned.unpin());
+      const size = pinned.bytes;
+      ctx.sendDeadlines.track(res, () => size, true);
       const chunks = entry.chunks;
       if (chunks.length === 1) res.end(chunks[0]);
       else {
@@ -95,6 +118,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
         return status;
       },
       onBug: (e) => ctx.bug('segment response', e),
+      deadlines: ctx.sendDeadlines,
     }).then(({ status, bytes }) => {
       // 499: the receiver left before the edge could answer (nginx's convention).
       metrics.countRequest('segment', status === 0 ? 499 : status);

@@ -7,6 +7,7 @@ import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeEvents } from '../events/EdgeEvents.js';
 import type { EdgeMetrics } from '../metrics/EdgeMetrics.js';
 import { LiveStream } from './LiveStream.js';
+import { StreamPrefetcher } from './StreamPrefetcher.js';
 
 export interface StreamRegistryOptions {
   config: EdgeConfig;
@@ -76,7 +77,7 @@ export class StreamRegistry {
   /** The stream whose window lists this origin path (without query), and the segment. */
   segment(originName: string, path: string): { stream: LiveStream; seg: SegmentRef } | undefined {
     const stream = this.#index.get(`${originName}${path}`);
-    const seg = stream?.segmentFor(path);
+    const seg = stream?.prefetcher.segmentFor(path);
     return stream === undefined || seg === undefined ? undefined : { stream, seg };
   }
 
@@ -95,10 +96,7 @@ export class StreamRegistry {
    * segment length. Undefined when the manifest says nothing.
    */
   segmentBytesEstimate(s: LiveStream, view: ManifestView): number | undefined {
-    const measured = s.segmentBytes();
-    if (measured !== undefined) return measured;
-    const bps = view.bitrateHintBps ?? this.#variantBitrates.get(s.key);
-    return bps === undefined || view.segmentSeconds <= 0 ? undefined : (bps * view.segmentSeconds) / 8;
+    return s.prefetcher.progress.segmentBytesEstimate(view.bitrateHintBps ?? this.#variantBitrates.get(s.key), view.segmentSeconds);
   }
 
   /** Remove a stream that never had a manifest (a made-up path must not leave a poller behind). */
@@ -133,52 +131,71 @@ export class StreamRegistry {
   #create(origin: Origin, key: string, path: string): LiveStream {
     const { config, cache, policy, metrics, log, events, now } = this.#o;
     const name = origin.cfg.name;
-    const stream: LiveStream = new LiveStream({
+    const planError = (error: Error): void => {
+      events.emit('error', { where: 'planner', error });
+      log.error({ stream: key, err: error }, 'planning failed');
+    };
+    const warning = (msg: string, details: Record<string, unknown>): void => log.warn({ stream: key, ...details }, msg);
+    const prefetcher = new StreamPrefetcher({
       key,
-      path,
       origin: origin.client,
       cache,
       now,
       maxParallel: config.maxHold,
       hold: () => policy.streamHold(key),
-      edgePathPrefix: origin.prefix,
-      bitrateHint: () => stream.version?.view.bitrateHintBps ?? this.#variantBitrates.get(key),
+      // One track's bitrate: an HLS media playlist's (a DASH MPD advertises the sum of its sets).
+      bitrateHint: () => {
+        const view = stream.version?.view;
+        return view?.kind === 'hls-media' ? (view.bitrateHintBps ?? this.#variantBitrates.get(key)) : undefined;
+      },
+      flowMbps: () => policy.measuredBackhaulMbps(name),
+      rttMs: () => this.#o.rttFor(name),
+      minFetchDeadlineMs: config.originHeadersTimeoutMs,
+      // The held parts and the few a player reads behind them (PART-HOLD-BACK is ≥ 3 parts).
+      prefetchParts: (config.holdParts === 'auto' ? config.maxHold : config.holdParts ?? 0) + 4,
+      on: {
+        lead: (lead) => metrics.lead.set({ stream: key }, lead),
+        window: (added, removed) => {
+          for (const p of removed) if (this.#index.get(`${name}${p}`) === stream) this.#index.delete(`${name}${p}`);
+          for (const p of added) this.#index.set(`${name}${p}`, stream);
+          if (added.length > 0) events.emit('segment-listed', { stream: key, origin: name, paths: added, at: now() });
+        },
+        needsHold: (x, reason) => policy.requireHold(key, x, reason, now()),
+        burst: (ids) => {
+          metrics.prefetchBursts.inc({ origin: name }, ids.length);
+          log.debug({ stream: key, ids }, 'prefetch beyond x + 1: waiting for a slot would miss the deadline');
+        },
+        tolerated: (miss) => log.debug({ stream: key, miss }, 'a held segment is projected late within half a segment: x not raised'),
+        warning,
+        planError,
+      },
+    });
+    const stream: LiveStream = new LiveStream({
+      key,
+      path,
+      now,
+      maxBlocked: config.maxBlockedPerStream,
+      prefetcher,
+      poll: {
+        origin: origin.client,
+        edgePathPrefix: origin.prefix,
+        fetchDeadlineMs: config.originHeadersTimeoutMs,
+        onError: (e) => {
+          metrics.manifestErrors.inc({ origin: name, reason: e.code });
+          // A stream that never had a manifest is a request for a path the origin doesn't have
+          // (or junk): not worth a warning each, or junk requests flood the log.
+          if (stream.version === undefined) log.debug({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed (new stream)');
+          else log.warn({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed');
+        },
+        onWarning: warning,
+      },
       onVersion: (view) => {
         for (const v of view.variantBitrates ?? []) this.#hint(`${name}${v.path}`, v.bps);
         // Auto: x from the first manifest's context, so the first prefetch round fetches what a
         // player shown this x starts with.
         if (view.kind !== 'hls-multivariant') policy.provisional(this.contextOf(stream, view, name));
       },
-      onManifestError: (e) => {
-        metrics.manifestErrors.inc({ origin: name, reason: e.code });
-        // A stream that never had a manifest is a request for a path the origin doesn't have
-        // (or junk): not worth a warning each, or junk requests flood the log.
-        if (stream.version === undefined) log.debug({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed (new stream)');
-        else log.warn({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed');
-      },
-      onLead: (lead) => metrics.lead.set({ stream: key }, lead),
-      onWarning: (msg, details) => log.warn({ stream: key, ...details }, msg),
-      onPlanError: (error) => {
-        events.emit('error', { where: 'planner', error });
-        log.error({ stream: key, err: error }, 'planning failed');
-      },
-      onWindow: (added, removed) => {
-        for (const p of removed) if (this.#index.get(`${name}${p}`) === stream) this.#index.delete(`${name}${p}`);
-        for (const p of added) this.#index.set(`${name}${p}`, stream);
-        if (added.length > 0) events.emit('segment-listed', { stream: key, origin: name, paths: added, at: now() });
-      },
-      flowMbps: () => policy.measuredBackhaulMbps(name),
-      rttMs: () => this.#o.rttFor(name),
-      onNeedsHold: (x, reason) => policy.requireHold(key, x, reason, now()),
-      onBurst: (ids) => {
-        metrics.prefetchBursts.inc({ origin: name }, ids.length);
-        log.debug({ stream: key, ids }, 'prefetch beyond x + 1: waiting for a slot would miss the deadline');
-      },
-      onTolerated: (miss) => log.debug({ stream: key, miss }, 'a held segment is projected late within half a segment: x not raised'),
-      minFetchDeadlineMs: config.originHeadersTimeoutMs,
-      maxBlocked: config.maxBlockedPerStream,
-      // The held parts and the few a player reads behind them (PART-HOLD-BACK is ≥ 3 parts).
-      prefetchParts: (config.holdParts === 'auto' ? config.maxHold : config.holdParts ?? 0) + 4,
+      onPlanError: planError,
     });
     return stream;
   }

@@ -144,6 +144,10 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
   const sockets = new Set<Socket>();
 
   const server = createServer((req, res) => {
+    // Date names the second the origin answers in: Node's own is cached per second and renewed by
+    // a timer, so on a busy event loop it can name the second before for a few ms after it ends,
+    // and players' clocks (the QoE probe's) sync to it.
+    res.setHeader('date', new Date().toUTCString());
     handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, `internal error: ${(e as Error).message}\n`);
       else res.destroy();

@@ -1,5 +1,5 @@
 import type { BeaconOptions } from '@ethle/qoe-probe';
-import type { DemoConfig } from '../config.js';
+import { playerName, type DemoConfig } from '../config.js';
 
 /** How often the demo's probes send: the dashboard refreshes as often. */
 export const BEACON_INTERVAL_MS = 5000;
@@ -14,7 +14,7 @@ export function beaconFor(cfg: DemoConfig, labels: { scheme: string; edge: strin
   return {
     url: `${cfg.collectorUrl}/v1/beacon`,
     intervalMs: BEACON_INTERVAL_MS,
-    meta: { stream: cfg.stream, player: cfg.player === 'dash' ? 'dash.js' : 'hls.js', ...labels },
+    meta: { stream: cfg.stream, player: playerName(cfg), ...labels },
   };
 }
 

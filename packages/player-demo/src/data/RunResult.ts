@@ -7,7 +7,7 @@ export interface RunScenario {
   stream: string;
   /** The low-latency renditions (LL-HLS, LL-DASH) in the players' LL modes. */
   ll?: boolean;
-  player: 'hls' | 'dash';
+  player: 'hls' | 'dash' | 'shaka';
   /** `e2e` (direct to origin), `hold-0`, `hold-N` (N segments forced), `auto` (edge decides), `parts-N` (LL: N parts held). */
   scheme: string;
   /** Segments held (declared by the edge; 0 for e2e). */

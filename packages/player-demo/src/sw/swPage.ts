@@ -41,7 +41,7 @@ const worker = navigator.serviceWorker.controller ?? reg.active!;
 worker.postMessage({ type: 'configure', config: on ? { origins: [new URL(cfg.originUrl).origin], hold: x === 'auto' ? 'auto' : Number(x) } : undefined });
 
 const video = document.querySelector('video')!;
-const src = manifestUrl(cfg.originUrl, cfg.stream, cfg.player);
+const src = manifestUrl(cfg.originUrl, cfg.stream, cfg.format);
 document.querySelector('#src')!.textContent = src;
 const scheme = on ? (x === 'auto' ? 'sw-auto' : `sw-hold-${x}`) : 'e2e';
 const handle: PlayerHandle = await createPlayer(video, cfg.player, src, beaconFor(cfg, { scheme, edge: on ? 'service worker' : 'direct', page: 'sw' }));

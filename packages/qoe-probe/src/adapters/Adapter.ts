@@ -36,8 +36,11 @@ export interface Adapter {
 
 /** What the probe lends an adapter. */
 export interface AdapterContext {
-  /** Client ms → server ms, or null while the clock is not precise enough to time a manifest. */
-  toServer(clientMs: number): number | null;
+  /**
+   * Client ms → server ms, or null while the clock is not precise enough to time a manifest.
+   * bound −1 / +1: the earliest / latest the server's clock may read then (the estimate ∓ its precision).
+   */
+  toServer(clientMs: number, bound?: -1 | 0 | 1): number | null;
   /** Smallest round trip seen to the stream's server, ms. */
   rtt(): number;
 }

@@ -32,15 +32,19 @@ export function attachDash(player: DashLike, sink: AdapterSink): Adapter {
   /**
    * Every response passes here (MPD, segments, UTCTiming): its Date header syncs the clock, and an
    * MPD's X-Ethle-Hold-Seconds says how far an ETHLE edge shifted availabilityStartTime.
-   * Request times come from dash.js's own loader: resourceTiming.startTime (performance.now) and
-   * the request's firstByteDate (Date).
+   * The request's start is dash.js's resourceTiming.startTime: a Resource Timing entry's (ms since
+   * timeOrigin) or its own Date.now() (epoch ms) — for a URL fetched again (the MPD) the entry it
+   * picks is the first fetch's, earlier still, which only widens the clock's interval. The
+   * response is timed here, on arrival: dash.js's firstByteDate can read earlier than the request
+   * itself, and a receive time too early would narrow the interval past the truth.
    */
   const interceptor = async (r: any): Promise<any> => {
     try {
       const now = clientNow();
       const req = r?.request?.customData?.request;
-      const start = typeof r?.resourceTiming?.startTime === 'number' ? fromPerf(r.resourceTiming.startTime) : now;
-      const first = Math.min(now, Math.max(start, ms(req?.firstByteDate) ?? now));
+      const t = r?.resourceTiming?.startTime;
+      const start = Math.min(now, typeof t !== 'number' ? now : t > 1e11 ? t + now - Date.now() : fromPerf(t));
+      const first = now;
       sink.clock(start, first, readHeader(r?.headers, 'date'));
       if (req?.type === 'MPD') {
         mpdUrl = String(r.url ?? req.url);

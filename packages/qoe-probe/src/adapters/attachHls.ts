@@ -1,4 +1,4 @@
-import { createEdgeLagEstimator } from '../latency/createEdgeLagEstimator.js';
+import { createPlaylistLag } from '../latency/createPlaylistLag.js';
 import { hlsTrueLatency, programDateTimeAt } from '../latency/trueLatency.js';
 import { fromPerf, timing, type Adapter, type AdapterContext, type AdapterSink } from './Adapter.js';
 import { readHeader } from './readHeader.js';
@@ -30,25 +30,12 @@ interface Stats {
   loaded: number;
 }
 
-/** Edge lag this precise (ms, ±) replaces hls.js's own edge estimate. */
-const LAG_USABLE_MS = 250;
-
 export function attachHls(hls: HlsLike, sink: AdapterSink, ctx: AdapterContext, onMedia: () => void): Adapter {
   let live = false;
   let playingFrag: { start: number; programDateTime: number | null } | null = null;
   let level: number | null = null;
   let manifestUrl: string | null = null;
-  // The newest segment hls.js saw: its sequence number and production end; segment duration (ms).
-  let newest: { sn: number; end: number } | null = null;
-  let segMs = 0;
-  const lag = createEdgeLagEstimator();
-  const observe = (send: number, recv: number, lastSn: number) => {
-    const s = ctx.toServer(send);
-    const r = ctx.toServer(recv);
-    if (s === null || r === null || !newest) return;
-    const end = newest.end + (lastSn - newest.sn) * segMs;
-    lag.add({ sendMs: s, recvMs: r, lastEndMs: end, nextEndMs: end + segMs });
-  };
+  const lag = createPlaylistLag(ctx);
 
   const response = (stats: Stats, nd: unknown) => {
     const l = stats.loading;
@@ -69,9 +56,8 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, ctx: AdapterContext, 
       live = !!d.details?.live;
       const f = d.details?.fragments?.at(-1);
       if (live && f?.programDateTime) {
-        newest = { sn: f.sn, end: f.programDateTime + f.duration * 1000 };
-        segMs = d.details.targetduration * 1000;
-        observe(fromPerf(d.stats.loading.start), fromPerf(d.stats.loading.first || d.stats.loading.end), f.sn);
+        const l = d.stats.loading;
+        lag.loaded({ sn: f.sn, endMs: f.programDateTime + f.duration * 1000, segMs: d.details.targetduration * 1000 }, fromPerf(l.start), fromPerf(l.first || l.end));
       }
       // With a multivariant playlist the level load is a manifest of its own; without one hls.js
       // reports the same load as MANIFEST_LOADED too (withoutMultiVariant) — count it once.
@@ -110,22 +96,9 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, ctx: AdapterContext, 
   return {
     media: () => hls.media,
     timeUrl: () => manifestUrl,
-    manifestLag() {
-      const e = lag.estimate();
-      return e && { ms: e.value, precisionMs: e.precision };
-    },
-    observe(send, recv, body) {
-      const seq = /#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(body);
-      const n = body.split('#EXTINF').length - 1;
-      if (seq && n > 0) observe(send, recv, Number(seq[1]) + n - 1);
-    },
-    nextProbeAt(now) {
-      const e = lag.estimate();
-      const s = ctx.toServer(now);
-      if (!e || !newest || s === null || e.precision <= Math.max(20, ctx.rtt())) return null;
-      // Have the request reach the server just as the next segment is predicted to appear.
-      return lag.nextProbeAt(s + 20, newest.end, segMs)! - (s - now) - ctx.rtt() / 2;
-    },
+    manifestLag: lag.manifestLag,
+    observe: lag.observe,
+    nextProbeAt: lag.nextProbeAt,
     latency(serverNowMs) {
       if (!live) return { trueLatency: null, edgeDistance: null };
       const media = hls.media;
@@ -133,16 +106,7 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, ctx: AdapterContext, 
       if (pdt === null && playingFrag?.programDateTime != null && media)
         pdt = programDateTimeAt(media.currentTime, playingFrag.start, playingFrag.programDateTime);
       const trueLatency = serverNowMs === null || pdt === null ? null : hlsTrueLatency(serverNowMs, pdt);
-      const e = lag.estimate();
-      // The manifest's edge advancing continuously: production now − L. Until L is known, hls.js's
-      // own estimate (edge + time since *it* saw the playlist advance, off by its polling phase).
-      const edgeDistance =
-        trueLatency !== null && e && e.precision <= LAG_USABLE_MS
-          ? trueLatency - e.value / 1000
-          : typeof hls.latency === 'number' && hls.latency > 0
-            ? hls.latency
-            : null;
-      return { trueLatency, edgeDistance };
+      return { trueLatency, edgeDistance: lag.edgeDistance(trueLatency, typeof hls.latency === 'number' && hls.latency > 0 ? hls.latency : null) };
     },
     destroy() {
       for (const [e, fn] of Object.entries(handlers)) hls.off(e, fn);

@@ -6,7 +6,7 @@ export interface BeaconBatch {
   session: string;
   /** 0, 1, 2… per session, so a collector can spot a lost batch. */
   seq: number;
-  /** 'hls' | 'dash' | 'media' */
+  /** 'hls' | 'dash' | 'shaka' | 'media' */
   target: string;
   sentAt: number;
   /** The `beacon.meta` labels, on every batch (absent when none were given). */

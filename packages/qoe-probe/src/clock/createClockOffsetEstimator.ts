@@ -10,8 +10,9 @@ import { createIntervalIntersection } from './createIntervalIntersection.js';
  * Intersecting these intervals over several responses narrows it below the Date header's 1 s
  * resolution: responses arrive at different phases of the server's second, and each cuts the
  * interval from one side (NTP-style). The intersection is Marzullo's (createIntervalIntersection):
- * the region most recent samples agree on, so a stale Date (a cached response) is outvoted and a
- * clock step is followed once the newer samples outnumber the older ones.
+ * the region most kept samples agree on, so a stale Date (a cached response) is outvoted; the
+ * narrowest samples are kept however old (widened by the clocks' possible drift), and a clock
+ * step is followed once a few new samples in a row miss the region.
  * The estimate is the interval's midpoint; its precision is the half-width.
  */
 
@@ -49,13 +50,20 @@ export interface ClockOffsetEstimator {
   nextProbeAt(nowMs: number, rttMs: number): number | null;
 }
 
-export function createClockOffsetEstimator(maxSamples = 24): ClockOffsetEstimator {
-  const core = createIntervalIntersection(maxSamples);
+/**
+ * How fast the offset may move, ms per ms: the server's clock and the client's monotonic clock
+ * may run at rates 100 ppm apart (two free-running crystals; NTP-disciplined clocks are far
+ * closer), so an interval taken t ms ago is widened by 1e-4·t on each side.
+ */
+const DRIFT = 1e-4;
+
+export function createClockOffsetEstimator(maxSamples = 32): ClockOffsetEstimator {
+  const core = createIntervalIntersection(maxSamples, DRIFT);
   let cached: ClockEstimate | null = null;
   return {
     add({ sendMs, recvMs, serverMs, resolutionMs }) {
       if (![sendMs, recvMs, serverMs, resolutionMs].every(Number.isFinite) || recvMs < sendMs || resolutionMs <= 0) return false;
-      core.add(serverMs - recvMs, serverMs + resolutionMs - sendMs);
+      core.add(serverMs - recvMs, serverMs + resolutionMs - sendMs, recvMs);
       const e = core.estimate()!;
       cached = { offsetMs: e.value, precisionMs: e.precision, samples: e.samples };
       return true;

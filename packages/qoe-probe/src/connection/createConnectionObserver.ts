@@ -6,6 +6,12 @@ const MAX_PENDING = 32;
 export interface ConnectionObserver {
   /** A request the adapter timed: labelled now if its entry has arrived, else when it does. */
   label(s: SegmentTiming): void;
+  /**
+   * The network stack's own timing of a request whose URL carries the fragment `#ethle-sync…`
+   * (the probe's clock GETs; a fragment is never sent, but names the entry): request sent and
+   * first response byte, ms on performance.now(); undefined until its entry has arrived.
+   */
+  sent(name: string): [requestStart: number, responseStart: number] | undefined;
   disconnect(): void;
 }
 
@@ -14,6 +20,8 @@ interface ResourceEntry {
   name: string;
   connectStart: number;
   connectEnd: number;
+  requestStart: number;
+  responseStart: number;
 }
 
 /**
@@ -32,6 +40,7 @@ export function createConnectionObserver(): ConnectionObserver | null {
   const PO = (globalThis as { PerformanceObserver?: typeof PerformanceObserver }).PerformanceObserver;
   if (typeof PO !== 'function') return null;
   const labels = new Map<string, 'new' | 'reused'>();
+  const syncs = new Map<string, [number, number]>();
   const waiting = new Map<string, SegmentTiming>();
   const bounded = <V>(m: Map<string, V>, k: string, v: V) => {
     m.delete(k);
@@ -42,6 +51,7 @@ export function createConnectionObserver(): ConnectionObserver | null {
   try {
     po = new PO((list) => {
       for (const e of list.getEntries() as unknown as ResourceEntry[]) {
+        if (e.name.includes('#ethle-sync') && e.responseStart > 0) bounded(syncs, e.name, [e.requestStart, e.responseStart]);
         // No Timing-Allow-Origin: the connect phase is zeroed, nothing to tell.
         if (!(e.connectStart > 0)) continue;
         const label = e.connectEnd > e.connectStart ? 'new' : 'reused';
@@ -64,8 +74,10 @@ export function createConnectionObserver(): ConnectionObserver | null {
         labels.delete(s.url);
       } else bounded(waiting, s.url, s);
     },
+    sent: (name) => syncs.get(name),
     disconnect() {
       po.disconnect();
+      syncs.clear();
       labels.clear();
       waiting.clear();
     },

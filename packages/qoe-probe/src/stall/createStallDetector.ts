@@ -30,7 +30,7 @@ export interface Stall {
   /** Resumption, ms. */
   end: number;
   durationMs: number;
-  /** Player/media signals seen around the stall: 'waiting', 'hls-buffer-stalled', 'dash-buffer-empty', 'readyState'. */
+  /** Player/media signals seen around the stall: 'waiting', 'hls-buffer-stalled', 'dash-buffer-empty', 'shaka-buffering', 'readyState'. */
   signals: string[];
   /** Set when the stall did not end by playback resuming but by a pause or a seek. */
   interruptedBy?: 'pause' | 'seek' | 'end';

@@ -1,0 +1,297 @@
+import { planPrefetch, prefetchRetryMs, StreamProgress, timerMs, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
+import type { CacheEntry } from '../cache/CacheEntry.js';
+import type { SegmentCache } from '../cache/SegmentCache.js';
+import type { OriginClient, SplitFetch } from '../origin/OriginClient.js';
+import { fetchDeadlineMs } from '../origin/fetchDeadlineMs.js';
+import { describeMiss } from './describeMiss.js';
+import { RecentRates } from './RecentRates.js';
+import { NODE_TIMERS, type Timers } from './Timers.js';
+
+/** What a stream's prefetch tells the edge (metrics, the segment index, the policy, the log). */
+export interface PrefetchHooks {
+  /** Whole segments beyond the most advanced receiver (the lowest over the stream's tracks). */
+  lead: (lead: number) => void;
+  /**
+   * The window's segment paths (without query) that appeared and that left: the registry keeps
+   * one index of every active stream's segments, so a request finds its stream in O(1).
+   */
+  window: (added: string[], removed: string[]) => void;
+  /** The planner projects a held segment to miss its deadline whatever it does: x must grow. */
+  needsHold: (x: number, reason: string) => void;
+  /** Segments fetched beyond x + 1 parallel fetches (up to maxParallel + 1): waiting, they would miss their deadline. */
+  burst: (ids: number[]) => void;
+  /** A held segment's fetch, started in time, is projected late within the tolerance: x is not raised for it (once per segment). */
+  tolerated: (miss: string) => void;
+  warning: (message: string, details: Record<string, unknown>) => void;
+  /** A bug in planning (not an origin fault): reported, never thrown into a poll or a request. */
+  planError: (e: Error) => void;
+}
+
+export interface StreamPrefetcherOptions {
+  /** The stream's key: its scheduler group at the origin client. */
+  key: string;
+  origin: Pick<OriginClient, 'name' | 'fetchInto'>;
+  cache: SegmentCache;
+  /** The cache's wall clock, ms. */
+  now: () => number;
+  timers?: Timers;
+  /** Operator cap on parallel origin fetches per stream (x_max; the planner uses up to x + 1 of them). */
+  maxParallel: number;
+  /** x the planner keeps the edge ahead by (changes with the auto policy). */
+  hold: () => number;
+  /** Advertised bits/s of one segment's track, before any was fetched (HLS media playlists only). */
+  bitrateHint: () => number | undefined;
+  /** The measured steady-state per-flow backhaul rate of the stream's origin (Mbit/s), if any. */
+  flowMbps: () => number | undefined;
+  /** Backhaul RTT (ms), if known: a new fetch's first byte waits for it. */
+  rttMs: () => number | undefined;
+  /** Shortest deadline of one segment fetch (ms); longer segments get 4 × their duration. */
+  minFetchDeadlineMs: number;
+  /** LL-HLS: parts to prefetch beyond the preload hint (the held ones and the few players read behind them). */
+  prefetchParts: number;
+  on: PrefetchHooks;
+}
+
+/**
+ * A stream's prefetch: the core's StreamProgress (window, requests, sizes) and planPrefetch,
+ * turned into origin fetches into the cache — each segment once, never beyond the cache's room,
+ * not again within prefetchRetryMs of leaving it — plus LL-HLS parts and the first segment's size.
+ */
+export class StreamPrefetcher {
+  readonly progress = new StreamProgress();
+  readonly #o: StreamPrefetcherOptions;
+  readonly #timers: Timers;
+  #view: ManifestView | undefined;
+  #closed = false;
+  /** Prefetches this stream started and that are not finished: cancelled when it closes. */
+  readonly #prefetching = new Set<CacheEntry>();
+  readonly #sizeWaiters: Array<() => void> = [];
+  readonly #rates = new RecentRates();
+  /** Per track (a stream has a few), the newest segment whose tolerated miss was reported. */
+  readonly #toleratedUpTo = new Map<string, number>();
+  /** The cache could not take what the planner wanted: said once per episode, not per tick. */
+  #budgetWarned = false;
+
+  constructor(o: StreamPrefetcherOptions) {
+    this.#o = o;
+    this.#timers = o.timers ?? NODE_TIMERS;
+  }
+
+  /** A new origin version: plan from it, and fetch its LL-HLS parts. */
+  onVersion(view: ManifestView, wentBackwards: boolean): void {
+    this.#view = view;
+    // Ids start over: the reported-up-to marks would silence every later report.
+    if (wentBackwards) this.#toleratedUpTo.clear();
+    this.#prefetchParts(view);
+  }
+
+  /** The segment a request path (without query) names, if it is in the current window. */
+  segmentFor(barePath: string): SegmentRef | undefined {
+    return this.progress.segmentFor(barePath);
+  }
+
+  /** A receiver asked for this segment: its progress moves the plan. */
+  noteRequest(seg: SegmentRef): void {
+    if (this.progress.noteRequest(seg)) this.plan();
+  }
+
+  /** A segment's size (its Content-Length, when the headers arrive). */
+  noteSize(track: string, bytes: number): void {
+    this.progress.sizes.note(track, bytes);
+    for (const w of this.#sizeWaiters.splice(0)) w();
+  }
+
+  /**
+   * The segment size for the model before any segment completed: the Content-Length of the
+   * first segment fetch (which the first manifest request started) — one backhaul RTT, not a
+   * whole segment. Undefined after timeoutMs.
+   */
+  async firstSegmentBytes(timeoutMs: number): Promise<number | undefined> {
+    if (!this.progress.sizes.empty) return this.progress.sizes.total;
+    await new Promise<void>((resolve) => {
+      const t = this.#timers.setTimeout(resolve, timerMs(timeoutMs));
+      this.#sizeWaiters.push(() => {
+        this.#timers.clearTimeout(t);
+        resolve();
+      });
+    });
+    return this.progress.sizes.total;
+  }
+
+  /**
+   * How to fetch a segment a receiver is or will at once be waiting for while the edge has no lead
+   * on it: as maxParallel concurrent byte ranges, sized from the track's measured segments or
+   * (HLS, before any) the advertised bitrate. Undefined when the size cannot be estimated.
+   */
+  splitFor(s: SegmentRef): SplitFetch | undefined {
+    if (this.#o.maxParallel < 2) return undefined;
+    const approxBytes = this.progress.expectedBytes(s, this.#o.bitrateHint());
+    return approxBytes === undefined ? undefined : { parts: this.#o.maxParallel, approxBytes };
+  }
+
+  /** How long one fetch of a segment of this duration may take (ms). */
+  deadlineMs(durationSeconds: number): number {
+    return fetchDeadlineMs(durationSeconds, this.#o.minFetchDeadlineMs);
+  }
+
+  /** Ask the core planner what to fetch now and start those fetches. A bug here is reported, not thrown. */
+  plan(): void {
+    try {
+      this.#plan();
+    } catch (e) {
+      this.#o.on.planError(e as Error);
+    }
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#view = undefined;
+    this.#o.on.window([], this.progress.setWindow([]).removed);
+    // Prefetches nobody reads any more are not worth the backhaul.
+    for (const e of this.#prefetching) if (e.readers === 0) e.abort.abort('stream closed');
+    this.#prefetching.clear();
+    for (const w of this.#sizeWaiters.splice(0)) w();
+  }
+
+  #plan(): void {
+    const view = this.#view;
+    if (view === undefined || this.#closed) return;
+    const now = this.#o.now();
+    const { added, removed } = this.progress.setWindow(view.segments(now));
+    if (added.length > 0 || removed.length > 0) this.#o.on.window(added, removed);
+    const x = this.#o.hold();
+    const cache = this.#o.cache;
+    let lead: number | undefined;
+    for (const track of this.progress.tracks()) {
+      const most = this.progress.mostAdvanced(track);
+      const deadlines = this.#deadlines(track, x, now);
+      const input = this.progress.plannerInput(
+        track,
+        (s) => {
+          const e = cache.peek(this.#cacheKey(s.path));
+          if (e === undefined) return undefined;
+          // Held segments no receiver asked for yet are evicted last (see SegmentCache.admit).
+          e.wanted = most === undefined || s.id > most;
+          return e.state === 'complete' ? 'complete' : 'pending';
+        },
+        { hold: x, maxHold: this.#o.maxParallel, ...(deadlines === undefined ? {} : { deadlines }) },
+      );
+      const plan = planPrefetch(input);
+      if (plan.burst !== undefined) this.#o.on.burst(plan.burst);
+      const splits = new Map((plan.split ?? []).map((d) => [d.id, d.ranges] as const));
+      for (const [i, id] of plan.fetch.entries()) {
+        const s = this.progress.segment(track, id);
+        if (s === undefined) continue;
+        // Before any receiver request the first one is where a new player starts: it will be
+        // waited for at once, so it comes as parallel ranges; so does a held segment whose
+        // single-flow fetch would miss the moment it becomes visible (deadline-aware plan).
+        const ranges = splits.get(id);
+        const approx = this.progress.sizes.track(track);
+        this.#prefetch(s, most === undefined && i === 0 ? this.splitFor(s) : ranges !== undefined && approx !== undefined ? { parts: ranges, approxBytes: approx } : undefined);
+      }
+      // Said once per segment (the plan is made every tick): the newest segment reported per track.
+      for (const l of plan.late ?? []) {
+        if (l.tolerated !== true || l.id <= (this.#toleratedUpTo.get(track) ?? -1)) continue;
+        this.#toleratedUpTo.set(track, l.id);
+        this.#o.on.tolerated(describeMiss(l));
+      }
+      // A fetch that misses its deadline whatever the plan does: x is too small for this backhaul.
+      if (plan.needsHold !== undefined) this.#o.on.needsHold(plan.needsHold, `a held segment's fetch misses its deadline (${(plan.late ?? []).map(describeMiss).join(', ')})`);
+      const l = this.progress.trackLead(track, input.cached);
+      if (l !== undefined) lead = lead === undefined ? l : Math.min(lead, l);
+    }
+    if (lead !== undefined) this.#o.on.lead(lead);
+  }
+
+  /** The deadline plan's inputs (core StreamProgress.deadlines) once the origin's per-flow rate is measured. */
+  #deadlines(track: string, x: number, nowMs: number): PrefetchDeadlines | undefined {
+    const flowMbps = this.#o.flowMbps();
+    if (flowMbps === undefined) return undefined;
+    const rtt = this.#o.rttMs();
+    const entry = (s: SegmentRef) => this.#o.cache.peek(this.#cacheKey(s.path));
+    return this.progress.deadlines(track, x, {
+      nowMs,
+      flowBps: flowMbps * 1e6,
+      ...(rtt === undefined ? {} : { firstByteMs: rtt }),
+      maxSplit: this.#o.maxParallel,
+      fetches: {
+        receivedBytes: (s) => entry(s)?.bytes,
+        // The entry is made when its fetch starts (the cache's coarse wall clock, ms steps).
+        fetchElapsedMs: (s) => {
+          const e = entry(s);
+          return e === undefined ? undefined : nowMs - e.createdAt;
+        },
+        recentBps: (s) => {
+          const e = entry(s);
+          return e === undefined ? undefined : this.#rates.bps(e, nowMs);
+        },
+      },
+    });
+  }
+
+  /**
+   * Fetch one segment into the cache at prefetch priority, unless it is there or on its way —
+   * or it left the cache within prefetchRetryMs (evicted, bypassed, failed), or it would not fit
+   * without evicting segments receivers still need.
+   */
+  #prefetch(s: SegmentRef, split?: SplitFetch): void {
+    const key = this.#cacheKey(s.path);
+    const cache = this.#o.cache;
+    if (cache.has(key) || cache.droppedWithin(key, prefetchRetryMs(s))) return;
+    const size = this.progress.sizes.track(s.track);
+    // Prefetches started but not admitted yet will take room too: planned in one tick, each
+    // would otherwise see the same free space, and all but one would be dropped at their headers.
+    let pending = 0;
+    for (const e of this.#prefetching) if (!e.admitted && e.state === 'pending') pending += size ?? 0;
+    if (size !== undefined && !cache.hasRoom(size + pending)) {
+      if (!this.#budgetWarned) {
+        this.#budgetWarned = true;
+        this.#o.on.warning('cache too small for what the planner wants: prefetching less', { segmentBytes: Math.round(size), cacheBytes: cache.bytes, maxBytes: cache.maxBytes });
+      }
+      return;
+    }
+    this.#budgetWarned = false;
+    // Wanted from the start: held segments no receiver asked for yet are evicted last.
+    const entry = this.#start(key, s.path, s.durationSeconds, true, split);
+    entry.whenHeaders().then(
+      () => {
+        if (entry.expectedBytes !== undefined) this.noteSize(s.track, entry.expectedBytes);
+      },
+      () => undefined,
+    );
+    entry.whenComplete().then(
+      () => this.plan(),
+      () => undefined, // counted by the origin client's report; the planner retries next tick
+    );
+  }
+
+  /**
+   * LL-HLS: fetch the preload-hinted part and the newest listed ones into the cache, each once
+   * (the origin streams a hinted part while producing it; receivers read it while it arrives).
+   */
+  #prefetchParts(view: ManifestView): void {
+    const ll = view.lowLatency;
+    if (ll === undefined || view.kind !== 'hls-media') return;
+    const cache = this.#o.cache;
+    for (const path of ll.partPaths.slice(0, this.#o.prefetchParts + 1)) {
+      const key = this.#cacheKey(path);
+      if (cache.has(key) || cache.droppedWithin(key, Math.max(1000, ll.partSeconds * 1000 * 4))) continue;
+      this.#start(key, path, ll.partSeconds, false);
+    }
+  }
+
+  /** One prefetch into a new cache entry, owned by this stream until it settles. */
+  #start(key: string, path: string, durationSeconds: number, wanted: boolean, split?: SplitFetch): CacheEntry {
+    const entry = this.#o.cache.create(key);
+    if (wanted) entry.wanted = true;
+    this.#prefetching.add(entry);
+    this.#o.origin.fetchInto(path, entry, { priority: 'prefetch', group: this.#o.key, deadlineMs: this.deadlineMs(durationSeconds), ...(split === undefined ? {} : { split }) });
+    const settled = (): void => void this.#prefetching.delete(entry);
+    entry.whenComplete().then(settled, settled);
+    return entry;
+  }
+
+  #cacheKey(path: string): string {
+    return `${this.#o.origin.name}${path}`;
+  }
+}
