@@ -69,7 +69,7 @@ export class StreamRegistry {
     const s = this.#create(origin, key, identity);
     this.#streams.set(key, s);
     this.#o.events.emit('stream-start', { stream: key });
-    this.#o.log.info({ stream: key }, 'stream active');
+    // 'stream active' is logged at the stream's first manifest: a made-up path never gets one.
     void s.start();
     return s;
   }
@@ -170,6 +170,7 @@ export class StreamRegistry {
         planError,
       },
     });
+    let announced = false;
     const stream: LiveStream = new LiveStream({
       key,
       path,
@@ -190,6 +191,10 @@ export class StreamRegistry {
         onWarning: warning,
       },
       onVersion: (view) => {
+        if (!announced) {
+          announced = true;
+          log.info({ stream: key }, 'stream active');
+        }
         for (const v of view.variantBitrates ?? []) this.#hint(`${name}${v.path}`, v.bps);
         // Auto: x from the first manifest's context, so the first prefetch round fetches what a
         // player shown this x starts with.
