@@ -181,6 +181,8 @@ export class StreamRegistry {
         origin: origin.client,
         edgePathPrefix: origin.prefix,
         fetchDeadlineMs: config.originHeadersTimeoutMs,
+        // Half the time a stale version may be served: a restarted origin is taken before then.
+        acceptBackwardsAfterMs: config.manifestStaleMs / 2,
         onError: (e) => {
           metrics.manifestErrors.inc({ origin: name, reason: e.code });
           // A stream that never had a manifest is a request for a path the origin doesn't have
