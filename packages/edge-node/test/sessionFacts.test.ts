@@ -123,3 +123,31 @@ describe('session facts', () => {
     expect(() => createEdgeConfig({ origin: 'http://o.example', collector: { url: 'http://c.example', label: 'two words' } })).toThrow(/collector\.label/);
   });
 });
+
+describe('CMCD nor as a prefetch hint', () => {
+  const nor = (next: string) => `CMCD=${encodeURIComponent(`nor="${next}",sid="h1"`)}`;
+
+  it('fetches the next object a player names when no planner covers it, once; a planned segment is left to the planner', async () => {
+    await start();
+    const hints: { path: string }[] = [];
+    edge.events.on('prefetch-hint', (e) => hints.push(e));
+    // No manifest asked for: the edge plans nothing for /live/a, so seg1 is fetched on the hint.
+    await get(`/live/a/seg0.ts?${nor('seg1.ts')}`);
+    expect(hints.map((h) => h.path)).toEqual(['/live/a/seg1.ts']);
+    await until(() => origin.requests('/live/a/seg1.ts') === 1, 'the hinted fetch');
+    const next = await get('/live/a/seg1.ts');
+    expect(next.headers['x-ethle-cache']).not.toBe('miss');
+    expect(origin.requests('/live/a/seg1.ts')).toBe(1);
+    // Hinted again: already at the edge, nothing more.
+    await get(`/live/a/seg0.ts?${nor('seg1.ts')}`);
+    expect(hints).toHaveLength(1);
+    // Once the stream is known, its segments are the planner's: no hint fetch.
+    await get(`/live/a/index.m3u8?${cmcd('h1')}`);
+    await get(`/live/a/seg3.ts?${nor('seg4.ts')}`);
+    expect(hints).toHaveLength(1);
+    // Not a media object, or another host: ignored.
+    await get(`/live/a/seg3.ts?${nor('../../admin/a/pause')}`);
+    await get(`/live/a/seg3.ts?${nor('http://elsewhere.example/x.ts')}`);
+    expect(hints).toHaveLength(1);
+  });
+});

@@ -24,6 +24,8 @@ export interface EdgeEventMap {
    * (`coalesced`: `bytesAtEdge` of it had arrived) or had not asked the origin yet (`miss`).
    */
   'segment-request': { origin: string; path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number; receiver?: string; stream?: string };
+  /** A player's CMCD `nor` named an object no stream's planner covers: the edge prefetched it. */
+  'prefetch-hint': { origin: string; path: string; from: string };
   /**
    * A receiver got a manifest: its session (the CMCD sid or the edge's token), the stream, and
    * what the edge decided for it — x held (0: none), its policy group.
