@@ -282,21 +282,24 @@ export function createManifestHandler(ctx: EdgeContext) {
 function steeredMpd(ctx: EdgeContext, held: { text: string; body: Buffer }, edgePath: string, token: string | undefined): Buffer {
   // Once per held text (the stream caches one per origin version × x), not once per request: the
   // text around the tokens is kept, the token goes in between.
+  const fleet = ctx.fleet!;
+  // The steering URI names a ready peer (FleetSteering.serverUri): a new one makes a new text.
+  const serverUri = fleet.serverUri;
   let cached = STEERED.get(held);
-  if (cached === undefined) {
-    const fleet = ctx.fleet!;
-    cached = { plain: held.body, pieces: undefined };
+  if (cached === undefined || cached.serverUri !== serverUri) {
+    cached = { serverUri, plain: held.body, pieces: undefined };
     try {
       const dir = edgePath.slice(0, edgePath.lastIndexOf('/') + 1);
       const text = addDashSteering(held.text, {
-        serverUri: fleet.serverUri,
+        serverUri,
         serviceLocation: fleet.pathway,
         baseUrl: `${fleet.publicUrl}${dir}`,
         location: `${fleet.publicUrl}${edgePath}${TOKEN_MARK}`,
         peerLocations: fleet.peers.map((p) => ({ serviceLocation: p.id, url: `${p.url}${edgePath}${TOKEN_MARK}` })),
+        peerBaseUrls: fleet.peers.map((p) => ({ serviceLocation: p.id, url: `${p.url}${dir}` })),
       });
       const pieces = text.split(TOKEN_MARK);
-      cached = { plain: Buffer.from(pieces.join(''), 'utf8'), pieces: pieces.map((t) => Buffer.from(t, 'utf8')) };
+      cached = { serverUri, plain: Buffer.from(pieces.join(''), 'utf8'), pieces: pieces.map((t) => Buffer.from(t, 'utf8')) };
     } catch (e) {
       if (!isEthleError(e)) throw e;
     }
@@ -313,7 +316,7 @@ function steeredMpd(ctx: EdgeContext, held: { text: string; body: Buffer }, edge
 const TOKEN_MARK = '\u0000ethle-token\u0000';
 
 /** Steered MPD texts by held text: freed with the held text (a new version, another x). */
-const STEERED = new WeakMap<object, { plain: Buffer; pieces: Buffer[] | undefined }>();
+const STEERED = new WeakMap<object, { serverUri: string; plain: Buffer; pieces: Buffer[] | undefined }>();
 
 /** A signed token of a session, or undefined without a fleet secret or for a sid a token cannot carry. */
 async function signedToken(ctx: EdgeContext, state: Omit<SessionClaims, 'issuer' | 'expiresAt'>): Promise<string | undefined> {
