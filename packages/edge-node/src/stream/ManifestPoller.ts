@@ -197,7 +197,7 @@ export class ManifestPoller {
   /** An upstream that is itself a holding edge (holding here as well would hold twice), and the RTT it reports beyond itself. */
   #readUpstream(headers: Record<string, string | undefined>): void {
     const upstreamHold = Number(headers[ETHLE_HEADERS.holdSegments] ?? 0);
-    if (upstreamHold > 0 && !this.#upstreamHolds) this.#o.onWarning('the origin is an edge that already holds: this stream is served unheld here (never hold twice; make the upstream a parent)', { upstreamHold });
+    if (upstreamHold > 0 && !this.#upstreamHolds) this.#hook(() => this.#o.onWarning('the origin is an edge that already holds: this stream is served unheld here (never hold twice; make the upstream a parent)', { upstreamHold }));
     this.#upstreamHolds = upstreamHold > 0;
     const raw = headers[ETHLE_HEADERS.upstreamRtt];
     const rtt = Number(raw);
