@@ -18,6 +18,8 @@
 //   --scheme … auto-measured (auto whose x may go below the model's on measured rates: --hold-floor measured)
 //   --scheme … auto-warm (auto whose model takes the origin to keep its window across idle: --segment-start warm)
 //   --scheme … auto-learn (auto that learns the origin's idle behaviour from its own fetches: --segment-start learn)
+//   --scheme … auto-slow-start (auto pinned to slow start, --segment-start slow-start: what the BBR
+//     matrix's auto rows ran; plain auto is the edge as shipped, --hold auto and its defaults)
 //   --late-bar 1 (ms: a run whose relay direction had p99 departure lateness at or above it is invalid;
 //     default netlab's LATE_P99_LIMIT_MS; recorded in each run; docs/netlab.md, "The lateness bar")
 //   --inject-lateness off,0,1,2,5 (levels of extra departure lateness put into the relays on purpose,

@@ -59,7 +59,7 @@ function traceSpec(file: string, seed: number): LinkSpec {
  * direction's packet account (netlab DirectionAccount: what entered, what arrived, every modelled
  * and unmodelled drop, and — the links being quiet when read — what no counter saw).
  */
-export type LinkDirectionRecord = Pick<DirectionStats, 'packets' | 'bytes' | 'drops' | 'lossDrops' | 'userBytes'> &
+export type LinkDirectionRecord = Pick<DirectionStats, 'packets' | 'bytes' | 'drops' | 'lossDrops' | 'maxQueueBytes' | 'userBytes'> &
   Omit<DirectionAccount, 'lateness' | 'naturalLateness'> & { lateness: LatenessSummary; naturalLateness?: LatenessSummary };
 
 /** Whether a run counts, as its file records it (netlab judgeRun, with what it was judged on). */
@@ -158,13 +158,14 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const spec = parseStreamName(s.stream);
     if (!spec) throw new Error(`unknown stream ${s.stream} (e.g. 15M-2s)`);
     const hold = holdArg(s.scheme, s.stream, s.rttMs);
+    const edgeArgs = edgeHoldArgs(s.scheme, s.stream, s.rttMs, s.ll === true);
     const origin = tb.spawn('origin', process.execPath, [ORIGIN_BIN, '--host', '0.0.0.0', '--port', '8081', '--streams', s.stream]);
     procs.push(origin);
     await waitForLine(origin, /listening/, 'origin');
     const originUrl = `http://${tb.hosts.origin.ip}:8081`;
     let base = originUrl;
     if (hold !== undefined) {
-      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', ...edgeHoldArgs(s.scheme, s.stream, s.rttMs, s.ll === true)!, '--log-level', 'debug']);
+      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', ...edgeArgs!, '--log-level', 'debug']);
       procs.push(edge);
       // The edge logs every change of x and, at debug, every segment request (pino JSON lines):
       // kept with the run, so a stall can be traced to the edge (coalesced, miss) or the radio (hit).
@@ -246,6 +247,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(s.ll ? { ll: true } : {}),
         player: s.player,
         scheme: s.scheme,
+        ...(edgeArgs ? { edgeArgs } : {}),
         hold: 0,
         rttMs: s.rttMs,
         ran: s.ran,
@@ -298,7 +300,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     // exactly against what arrived, what the model dropped and what the testbed itself lost.
     await stopProcesses(procs);
     const account = await tb.account({ settle: true });
-    const record = (d: DirectionStats, a: DirectionAccount): LinkDirectionRecord => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, ...(d.userBytes ? { userBytes: d.userBytes } : {}), ...a });
+    const record = (d: DirectionStats, a: DirectionAccount): LinkDirectionRecord => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, maxQueueBytes: d.maxQueueBytes, ...(d.userBytes ? { userBytes: d.userBytes } : {}), ...a });
     const linkRecord = (name: 'ran' | 'backhaul') => ({
       up: record(linkStats[name].up, account.links[name].up),
       down: record(linkStats[name].down, account.links[name].down),

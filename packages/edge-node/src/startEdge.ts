@@ -17,12 +17,15 @@ import { FleetSteering } from './fleet/FleetSteering.js';
 import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
 import { SessionTokens } from './fleet/SessionTokens.js';
 import { SessionHandover } from './fleet/SessionHandover.js';
+import { SummedWarnings } from './log/SummedWarnings.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient } from './origin/OriginClient.js';
 import { recordOriginFetch } from './origin/recordOriginFetch.js';
 import { RadioMeter } from './radio/RadioMeter.js';
 import { RNI_CALLBACK_PATH, RniSubscription } from './radio/RniSubscription.js';
 import type { EdgeStats, RunningEdge, StartEdgeOptions } from './RunningEdge.js';
+import { SessionFacts } from './sessions/SessionFacts.js';
+import { SessionReporter } from './sessions/SessionReporter.js';
 import { StreamRegistry } from './stream/StreamRegistry.js';
 import { SendDeadlines } from './http/SendDeadlines.js';
 import { performance } from 'node:perf_hooks';
@@ -90,7 +93,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const own = c?.rtt.estimateMs(Date.now());
     return own === undefined || c!.upstreamRttMs === undefined ? own : own + c!.upstreamRttMs;
   };
-  const onFetch = recordOriginFetch({ config, metrics, policy, events, log, rttFor, isTier: (name) => origins.get(name)?.client.upstreamRttMs !== undefined });
+  // Warnings a request can cause (a failed origin fetch), summed: one line per kind per 10 s.
+  const warnings = new SummedWarnings(log, 10_000, now);
+  const onFetch = recordOriginFetch({ config, metrics, policy, events, log, warnings, rttFor, isTier: (name) => origins.get(name)?.client.upstreamRttMs !== undefined });
   for (const o of config.origins) {
     const client = new OriginClient({
       name: o.name,
@@ -111,6 +116,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const streams = new StreamRegistry({ config, cache, policy, events, metrics, log, now, rttFor });
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   const radio = new RadioMeter(config.maxSessions);
+  const sessions = new SessionFacts(events, now, Math.min(config.maxSessions, 50_000));
   let draining = false;
   // An origin is reachable when it answered within three probe intervals (or 30 s without probes).
   const freshMs = config.originProbeMs > 0 ? 3 * config.originProbeMs : 30_000;
@@ -146,7 +152,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       cutSinceWarn = 0;
     },
   });
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, sendDeadlines, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, sessions, sendDeadlines, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -211,6 +217,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       events.emit('error', { where: 'rni', error: e as Error });
     }
   }
+  const reporter = config.collector === undefined ? undefined : new SessionReporter(sessions, { url: config.collector.url, label: config.collector.label ?? new URL(url).host, intervalMs: config.collector.intervalMs, now, log });
   log.info({ url, origins: config.origins.map((o) => o.url), hold: config.hold }, 'edge listening');
 
   let closing: Promise<void> | undefined;
@@ -240,6 +247,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         // is left is cut.
         const drained = await made.connections.drain(config.drainMs);
         clearInterval(housekeeping);
+        // The last facts go to the collector before the edge forgets them.
+        await reporter?.close();
+        sessions.close();
         if (originProbe !== undefined) clearInterval(originProbe);
         streams.close();
         fleet?.close();

@@ -55,6 +55,12 @@ export interface EdgeConfig {
   /** The egress this edge may send to receivers (Mbit/s), for its load report; undefined: unknown. */
   egressCapacityMbps: number | undefined;
   /**
+   * A QoE collector (@ethle/collector) the edge reports its sessions' facts to (`POST {url}/v1/edge`
+   * every intervalMs), labelled `label` — the name players give this edge in their beacons'
+   * `meta.edge` (default: the edge's host:port). Undefined: none; GET /_ethle/sessions still answers.
+   */
+  collector: { url: string; label: string | undefined; intervalMs: number } | undefined;
+  /**
    * Low-latency streams (LL-HLS with parts, LL-DASH with chunked segments): hold the newest N parts
    * (chunks) instead of whole segments; LL features stay (blocking reload and delta updates are
    * answered by the edge). Undefined (default): LL streams are held in whole segments like any
@@ -209,6 +215,7 @@ export interface EdgeConfigInput {
   fleet?: { pathway: string; publicUrl: string; peers?: Array<{ id: string; url: string }>; originPathway?: string; ttlSeconds?: number; steeringUrl?: string };
   sessionTokens?: { secret: string; ttlSeconds?: number };
   egressCapacityMbps?: number;
+  collector?: { url: string; label?: string; intervalMs?: number };
   maxHold?: number;
   holdParts?: number | 'auto';
   maxBlockedPerStream?: number;

@@ -10,6 +10,8 @@ export interface RunScenario {
   player: 'hls' | 'dash' | 'shaka';
   /** `e2e` (direct to origin), `hold-0`, `hold-N` (N segments forced), `auto` (edge decides), `parts-N` (LL: N parts held). */
   scheme: string;
+  /** The edge's flags the scheme ran with (`--hold auto`, …; runs since issue 38; none for e2e): what a scheme name meant when it ran. */
+  edgeArgs?: string[];
   /** Segments held (declared by the edge; 0 for e2e). */
   hold?: number;
   /** Backhaul RTT of the emulated path, ms (absent on loopback). */
