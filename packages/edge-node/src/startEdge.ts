@@ -183,10 +183,12 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     metrics.cacheBytes.set(cache.bytes);
     metrics.streams.set(streams.size);
     metrics.sessions.set(policy.sessions);
+    metrics.unconfirmedSessions.set(policy.unconfirmedSessions);
     metrics.connections.set(made.connections.size);
     metrics.clients.set(made.connections.clients);
     for (const s of streams.values()) {
-      const c = policy.counts(s.key);
+      // Confirmed sessions only: a flood of made-up session ids is not an audience.
+      const c = policy.confirmedCounts(s.key);
       metrics.receivers.set({ stream: s.key, group: 'hold-0' }, c['hold-0']);
       metrics.receivers.set({ stream: s.key, group: 'hold-x' }, c['hold-x']);
     }
