@@ -39,14 +39,14 @@ describe('judgeRow', () => {
     expect(cells[1]!.deltaRef).toBe('direct');
   });
 
-  it('judges the mean of scattered pairs against twice its standard error', () => {
-    // Pairs off by −1, +1.5, +0.6 s (a player's start lands anywhere within a segment): mean +0.37.
-    const scattered = judgeRow('hls', HLS, VIAS, row((g) => 6.1 + g * 0.7 + 4 + [-1, 1.5, 0.6][g]!), lags(0.05, 4.05), 30, L)[2]!;
-    expect(scattered.deltaTolerance).toBeCloseTo((2 * scattered.delta!.sd) / Math.sqrt(3), 9);
+  it('judges the mean of scattered pairs by its 95 % confidence interval (Student t)', () => {
+    // Pairs off by −0.4, +0.6, +0.2 s (a player's start lands anywhere within a segment): mean +0.13.
+    const scattered = judgeRow('hls', HLS, VIAS, row((g) => 6.1 + g * 0.7 + 4 + [-0.4, 0.6, 0.2][g]!), lags(0.05, 4.05), 30, L)[2]!;
+    expect(scattered.deltaTolerance).toBeCloseTo((4.303 * scattered.delta!.sd) / Math.sqrt(3), 9);
     expect(scattered.failures).toEqual([]);
-    // The same scatter around 2 s too much: outside even that.
-    const off = judgeRow('hls', HLS, VIAS, row((g) => 6.1 + g * 0.7 + 6 + [-1, 1.5, 0.6][g]!), lags(0.05, 4.05), 30, L)[2]!;
-    expect(off.failures).toEqual([expect.stringMatching(/^true latency − hold-0 = 6\.37 s \(mean of 3\), declared 4.00 s ± 1\.4/)]);
+    // The same scatter around 2 s too much: outside it.
+    const off = judgeRow('hls', HLS, VIAS, row((g) => 6.1 + g * 0.7 + 6 + [-0.4, 0.6, 0.2][g]!), lags(0.05, 4.05), 30, L)[2]!;
+    expect(off.failures).toEqual([expect.stringMatching(/^true latency − hold-0 = 6\.13 s \(mean of 3\), declared 4\.00 s ± 1\.25/)]);
   });
 
   it('fails a holding cell whose manifest adds other than it declares, or whose players saw that', () => {

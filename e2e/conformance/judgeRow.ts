@@ -44,6 +44,8 @@ export interface CellResult {
   declaredValues: number[];
   /** The edge's manifest behind the origin's, read at the same instants (sampleManifestLag), s. */
   manifestLag: Spread | null;
+  /** The readings behind manifestLag (origin − edge, s), kept so a run can be judged again (rejudge.ts). */
+  lagSamples: number[];
   /** HLS: the probe's manifest lag over the sessions, and its difference from hold-0's (means), s. */
   probeLag: Spread | null;
   probeLagDelta: number | null;
@@ -69,11 +71,15 @@ const LL_HLS_WHOLE = 'an LL-HLS stream held by whole segments reaches the player
 
 /**
  * Tolerance on a holding via's true latency − hold-0's (mean of the pairs) − declared, s: this or
- * twice the mean's standard error, whichever is larger (a player that starts a whole number of
- * segments behind the edge it sees, and at its own startup pace, scatters a session's latency by
- * up to a segment: the mean of a few is only that precise); with a single pair, this + a segment.
+ * the 95 % confidence half-width of the mean (Student's t over the pairs), whichever is larger. A
+ * player that starts a whole number of segments behind the edge it sees, and at its own startup
+ * pace, scatters a session's latency by up to a segment: the mean of a few pairs is only that
+ * precise. With a single pair: this + a segment.
  */
 export const TOLERANCE_S = 0.5;
+/** Student's t, two-sided 95 %, for 1…10 degrees of freedom (then ≈ 2). */
+const T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+const t95 = (df: number): number => T95[df - 1] ?? 2;
 /** Tolerance on the edges' manifest lags (hold-x − hold-0, read by the test) − declared, s. */
 export const LAG_TOLERANCE_S = 0.25;
 
@@ -91,7 +97,7 @@ export function spread(xs: readonly number[]): Spread | null {
  * no request went around it, segments came from it and it declared its hold; and, for a holding
  * via (hold-2, parts-2), when what it adds is the declared hold, measured three ways: the
  * players' true latency against hold-0 sessions opened at the same instants (mean of the pairs,
- * ± TOLERANCE_S or 2 standard errors); on HLS the probe's manifest lag (from the playlists the
+ * ± TOLERANCE_S or its 95 % confidence half-width); on HLS the probe's manifest lag (from the playlists the
  * players read) against hold-0's (± TOLERANCE_S); and the edge's manifest against the origin's,
  * read together by the test apart from any player, against hold-0's (± LAG_TOLERANCE_S). hold-0's
  * manifest must trail the origin's by 0 to one segment (the edge's poll).
@@ -142,7 +148,7 @@ export function judgeRow(
     const holding = via === 'hold-2' || via === 'parts-2';
     const playersJudged = !(shape.format === 'hls' && shape.ll && via === 'hold-2');
     if (holding && !playersJudged) notes.push(LL_HLS_WHOLE);
-    const deltaTolerance = !holding || !playersJudged || delta === null ? null : delta.n < 2 ? TOLERANCE_S + segmentSeconds : Math.max(TOLERANCE_S, (2 * delta.sd) / Math.sqrt(delta.n));
+    const deltaTolerance = !holding || !playersJudged || delta === null ? null : delta.n < 2 ? TOLERANCE_S + segmentSeconds : Math.max(TOLERANCE_S, (t95(delta.n - 1) * delta.sd) / Math.sqrt(delta.n));
     if (holding && playersJudged) {
       if (delta === null) failures.push('true latency against hold-0 not measured');
       else if (Math.abs(delta.mean - declaredS) > deltaTolerance!) failures.push(`true latency − hold-0 = ${delta.mean.toFixed(2)} s (mean of ${delta.n}), declared ${declaredS.toFixed(2)} s ± ${deltaTolerance!.toFixed(2)}`);
@@ -172,6 +178,7 @@ export function judgeRow(
       declaredS,
       declaredValues: [...new Set(holds)].sort((a, b) => a - b),
       manifestLag,
+      lagSamples: lags[via]?.lags ?? [],
       probeLag,
       probeLagDelta,
       deltaTolerance,

@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { expect, test } from '@playwright/test';
 import type { CellResult } from './judgeRow.js';
 import { LIMITATIONS } from './LIMITATIONS.js';
-import { renderConformance, resultOf } from './renderConformance.js';
+import { renderConformance, resultOf, type ConformanceRun } from './renderConformance.js';
 import { GROUPS, runRow } from './runRow.js';
 import { PLAYER_NAME, playersOf, SHAPES, viasOf } from './SHAPES.js';
 import { startMatrix, type Matrix } from './startMatrix.js';
@@ -34,19 +34,21 @@ test.afterAll(async ({ browser }) => {
   await m?.close();
   if (cells.length === 0) return;
   const whole = cells.length === ALL_CELLS;
-  const doc = renderConformance(cells, {
+  const run: ConformanceRun = {
     seconds: SECONDS,
     groups: GROUPS,
     date: new Date().toISOString().slice(0, 10),
     command: whole ? 'npm run conformance' : `npm run conformance -- ${process.argv.slice(2).join(' ')}`,
     versions: `Chromium ${browser.version()}, hls.js ${version('hls.js')}, dash.js ${version('dashjs')}, Shaka Player ${version('shaka-player')}`,
     load: load.length === 0 ? '–' : `${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}`,
-    limitations: LIMITATIONS,
-  });
-  const out = whole ? new URL('../../docs/conformance.md', import.meta.url) : new URL('../../test-results/conformance.md', import.meta.url);
-  mkdirSync(new URL('.', out), { recursive: true });
-  writeFileSync(out, doc);
-  console.log(`wrote ${out.pathname}`);
+    cells,
+  };
+  // The measurements beside the page, so a run can be judged and rendered again (rejudge.ts).
+  const dir = whole ? '../../docs/' : '../../test-results/';
+  mkdirSync(new URL(dir, import.meta.url), { recursive: true });
+  writeFileSync(new URL(`${dir}conformance.json`, import.meta.url), `${JSON.stringify(run)}\n`);
+  writeFileSync(new URL(`${dir}conformance.md`, import.meta.url), renderConformance(cells, { ...run, limitations: LIMITATIONS }));
+  console.log(`wrote ${new URL(`${dir}conformance.md`, import.meta.url).pathname}`);
 });
 
 for (const shape of SHAPES) {

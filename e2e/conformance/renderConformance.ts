@@ -16,6 +16,9 @@ export interface RenderOptions {
   limitations: Record<string, string>;
 }
 
+/** A run as matrix.spec.ts keeps it (docs/conformance.json): what was measured, and how. */
+export type ConformanceRun = Omit<RenderOptions, 'limitations'> & { cells: CellResult[] };
+
 /** The result of a cell: pass, a documented player limitation, or FAIL. */
 export const resultOf = (c: CellResult, limitations: Record<string, string>): 'pass' | 'player limitation' | 'FAIL' =>
   c.failures.length === 0 ? 'pass' : limitations[`${c.player}/${c.shape}/${c.via}`] !== undefined ? 'player limitation' : 'FAIL';

@@ -42,7 +42,7 @@ export function sampleManifestLag(o: { originUrl: string; edgeUrl: string; path:
         const ra = reach(a, now);
         const rb = reach(b, now);
         if (ra === null || rb === null) out.failed++;
-        else out.lags.push(ra - rb);
+        else out.lags.push(Math.round((ra - rb) * 1000) / 1000); // ms are all the readings resolve
       } catch {
         out.failed++;
       }
