@@ -56,9 +56,20 @@ try {
     process.exit(0);
   }
   let origin, edge, network;
+  // Checked before anything starts: the emulated network needs namespaces and TUN devices.
+  if (o.backhaulMs !== undefined && process.getuid?.() !== 0) throw new StartError('ERR_START_NEEDS_ROOT', `--backhaul needs root (network namespaces, TUN devices): sudo npm start -- --backhaul ${o.backhaulMs}; without root, the side-by-side page's "origin outage" button shows what the edge buys`);
+  // The collector's data stays across runs (gitignored), so the fleet view keeps earlier sessions.
+  const dataDir = resolve(o.dataDir ?? join(root, '.ethle-data'));
+  const dbFile = join(dataDir, 'collector.duckdb');
+  const collector = await listen('collector-port', o.host, o.ports.collector, async () => {
+    try {
+      return await startCollector(createCollectorConfig({ host: o.host, port: o.ports.collector, store: { duckdb: dbFile } }));
+    } catch (e) {
+      if (isCollectorError(e) && e.code === 'COLLECTOR_ERR_OPEN') throw new StartError('ERR_START_DATA_IN_USE', `${e.message}; another npm start may be running: stop it, or give another --data-dir`);
+      throw e;
+    }
+  });
   if (o.backhaulMs !== undefined) {
-    // Checked before anything starts: the emulated network needs namespaces and TUN devices.
-    if (process.getuid?.() !== 0) throw new StartError('ERR_START_NEEDS_ROOT', `--backhaul needs root (network namespaces, TUN devices): sudo npm start -- --backhaul ${o.backhaulMs}; without root, the side-by-side page's "origin outage" button shows what the edge buys`);
     const { startOverTestbed } = await import('../packages/player-demo/server/startOverTestbed.mjs');
     console.log(`building the emulated network (backhaul ${o.backhaulMs} ms RTT)…`);
     try {
@@ -72,21 +83,12 @@ try {
     edge = { url: network.edgeUrl, close: async () => undefined };
   } else {
     origin = await listen('origin-port', o.host, o.ports.origin, () => startOrigin({ port: o.ports.origin, host: o.host, streams: DEFAULT_STREAMS }));
-    const edgeConfig = createEdgeConfig({ origin: origin.url, port: o.ports.edge, host: o.host, hold: o.hold });
+    // The edge reports what it did per session (hold, group, redirect, cache hits) to the
+    // collector, labelled with its host:port — the label the demo's probes give it (meta.edge).
+    const edgeConfig = createEdgeConfig({ origin: origin.url, port: o.ports.edge, host: o.host, hold: o.hold, collector: { url: collector.url } });
     edge = await listen('edge-port', o.host, o.ports.edge, () => startEdge(edgeConfig));
   }
   const scheme = o.hold === 'auto' ? 'auto' : `hold-${o.hold}`;
-  // The collector's data stays across runs (gitignored), so the fleet view keeps earlier sessions.
-  const dataDir = resolve(o.dataDir ?? join(root, '.ethle-data'));
-  const dbFile = join(dataDir, 'collector.duckdb');
-  const collector = await listen('collector-port', o.host, o.ports.collector, async () => {
-    try {
-      return await startCollector(createCollectorConfig({ host: o.host, port: o.ports.collector, store: { duckdb: dbFile } }));
-    } catch (e) {
-      if (isCollectorError(e) && e.code === 'COLLECTOR_ERR_OPEN') throw new StartError('ERR_START_DATA_IN_USE', `${e.message}; another npm start may be running: stop it, or give another --data-dir`);
-      throw e;
-    }
-  });
   const demo = await listen('port', o.host, o.ports.demo, () =>
     startDemoServer({ port: o.ports.demo, host: o.host, config: { originUrl: origin.url, edgeUrl: edge.url, collectorUrl: collector.url, stream: o.stream, player: o.player, scheme } }),
   );
@@ -105,7 +107,9 @@ Ctrl-C to stop.`);
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await Promise.allSettled([demo.close(), edge.close(), origin.close(), collector.close()]);
+    await Promise.allSettled([demo.close(), edge.close(), origin.close()]);
+    // After the edge: its last session report goes to the collector as it closes.
+    await collector.close();
     await network?.close();
     process.exit(0);
   };

@@ -59,7 +59,7 @@ function traceSpec(file: string, seed: number): LinkSpec {
  * direction's packet account (netlab DirectionAccount: what entered, what arrived, every modelled
  * and unmodelled drop, and — the links being quiet when read — what no counter saw).
  */
-export type LinkDirectionRecord = Pick<DirectionStats, 'packets' | 'bytes' | 'drops' | 'lossDrops' | 'userBytes'> &
+export type LinkDirectionRecord = Pick<DirectionStats, 'packets' | 'bytes' | 'drops' | 'lossDrops' | 'maxQueueBytes' | 'userBytes'> &
   Omit<DirectionAccount, 'lateness' | 'naturalLateness'> & { lateness: LatenessSummary; naturalLateness?: LatenessSummary };
 
 /** Whether a run counts, as its file records it (netlab judgeRun, with what it was judged on). */
@@ -298,7 +298,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     // exactly against what arrived, what the model dropped and what the testbed itself lost.
     await stopProcesses(procs);
     const account = await tb.account({ settle: true });
-    const record = (d: DirectionStats, a: DirectionAccount): LinkDirectionRecord => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, ...(d.userBytes ? { userBytes: d.userBytes } : {}), ...a });
+    const record = (d: DirectionStats, a: DirectionAccount): LinkDirectionRecord => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, maxQueueBytes: d.maxQueueBytes, ...(d.userBytes ? { userBytes: d.userBytes } : {}), ...a });
     const linkRecord = (name: 'ran' | 'backhaul') => ({
       up: record(linkStats[name].up, account.links[name].up),
       down: record(linkStats[name].down, account.links[name].down),

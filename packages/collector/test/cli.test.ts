@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultDbPath, main } from '../src/cli/main.js';
 import type { RunningCollector } from '../src/http/startCollector.js';
+import { LATEST_SCHEMA } from '../src/store/migrations.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ethle-collector-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,13 +43,13 @@ describe('ethle-collector', () => {
     const db = join(dir, 'c.duckdb');
     const m = io();
     expect(await main(['migrate', '--db', db], m.io)).toBe(0);
-    expect(m.out.stdout).toMatch(/is at schema 1/);
+    expect(m.out.stdout).toMatch(new RegExp(`is at schema ${LATEST_SCHEMA}`));
     const s = io();
     const stop = new AbortController();
     let running: RunningCollector | undefined;
     const done = main(['--db', db, '--port', '0'], s.io, { signal: stop.signal, onListening: (c) => (running = c) });
     await expect.poll(() => running !== undefined).toBe(true);
-    expect(s.out.stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(beacons: POST .*\/v1\/beacon\), store DuckDB .*c\.duckdb, schema 1/);
+    expect(s.out.stdout).toMatch(new RegExp(`listening on http://127\\.0\\.0\\.1:\\d+ \\(beacons: POST .*/v1/beacon\\), store DuckDB .*c\\.duckdb, schema ${LATEST_SCHEMA}`));
     expect((await fetch(`${running!.url}/v1/health`)).status).toBe(200);
     stop.abort();
     expect(await done).toBe(0);

@@ -23,6 +23,7 @@ function fakeStore(): Store & { groups: string[][]; release(): void } {
       if (batches.some((b) => b.session === 'poison')) throw new CollectorError('COLLECTOR_ERR_STORE', 'refused');
       return batches.map(() => true);
     },
+    writeEdgeFacts: async () => undefined,
     all: async () => [],
     schemaVersion: async () => 1,
     close: async () => undefined,

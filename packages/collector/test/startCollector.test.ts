@@ -86,6 +86,20 @@ describe('POST /v1/beacon', () => {
   });
 });
 
+describe('POST /v1/edge', () => {
+  it("stores an edge's session facts and shows them in the session's view; refuses a bad report whole", async () => {
+    const facts = { session: 'web', stream: 'http://o/live/2M-2s/index.m3u8', hold: 2, group: 'hold-x', manifests: 4, hits: 6, coalesced: 1, misses: 0, firstAtMs: T - 9000, lastAtMs: T };
+    const r = await fetch(`${c.url}/v1/edge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v: 1, edge: '127.0.0.1:8080', sentAt: T, sessions: [facts] }) });
+    expect(await r.json()).toEqual({ stored: 1 });
+    const d = (await (await fetch(`${c.url}/v1/sessions/web`)).json()) as { edges: unknown[] };
+    expect(d.edges).toEqual([expect.objectContaining({ edge: '127.0.0.1:8080', hold: 2, hits: 6, group: 'hold-x', redirectLocation: null })]);
+    const bad = await fetch(`${c.url}/v1/edge`, { method: 'POST', body: JSON.stringify({ v: 1, edge: 'x', sessions: [facts, { ...facts, hits: -1 }] }) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { field: string } }).error.field).toBe('report.sessions[1].hits');
+    expect(Number((await c.store.all("SELECT count(*) AS n FROM edge_sessions WHERE edge = 'x'"))[0]!['n'])).toBe(0);
+  });
+});
+
 describe('the query API', () => {
   it('answers the fleet view, the session list, one session and the dimensions', async () => {
     const fleet = (await (await fetch(`${c.url}/v1/fleet?by=player&from=-1h`)).json()) as { groups: { group: string; sessions: number }[] };

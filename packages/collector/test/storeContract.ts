@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseBatch } from '../src/beacon/parseBatch.js';
+import { parseEdgeReport } from '../src/beacon/parseEdgeReport.js';
+import { WatchClock } from '../src/beacon/WatchClock.js';
 import type { ValidBatch } from '../src/beacon/ValidBatch.js';
 import { DEFAULT_LIMITS } from '../src/config/CollectorConfig.js';
 import { parseFleetFilter } from '../src/query/FleetFilter.js';
@@ -11,7 +13,13 @@ import type { Store } from '../src/store/Store.js';
 import { batch, ev, type BatchInput } from './fixtures.js';
 
 const T = 1_800_000_000_000;
-export const at = (o: BatchInput, receivedMs: number): ValidBatch => parseBatch(JSON.stringify(batch(o)), receivedMs, DEFAULT_LIMITS);
+// As the collector does: validated, then stamped with its time watched.
+const watch = new WatchClock();
+export const at = (o: BatchInput, receivedMs: number): ValidBatch => {
+  const b = parseBatch(JSON.stringify(batch(o)), receivedMs, DEFAULT_LIMITS);
+  watch.stamp(b);
+  return b;
+};
 const q = (s: string) => new URLSearchParams(s);
 const count = async (store: Store, table: string, session: string) => Number((await store.all(`SELECT count(*) AS n FROM ${table} WHERE session_id = $1`, [session]))[0]!['n']);
 
@@ -128,5 +136,16 @@ export function storeContract(open: () => Promise<{ store: Store; reopen: () => 
     expect(d!.stalls).toEqual([{ startMs: G + 5000, endMs: G + 5800, durationMs: 800, interruptedBy: null }]);
     expect((await sessionQuery(store, 'gap', 2))!.events.map((e) => e.type)).toEqual(['latency', 'stallEnd']);
     expect(await sessionQuery(store, 'nobody', 10)).toBeNull();
+  });
+
+  it("joins what the edges did for a session (their reports, by the CMCD sid): each edge and stream's newest", async (ctx) => {
+    if (skipped) ctx.skip();
+    const report = (edge: string, receivedMs: number, hits: number, hold: number) =>
+      parseEdgeReport(JSON.stringify({ v: 1, edge, sentAt: receivedMs, sessions: [{ session: 'gap', stream: 'http://o/live/2M-2s/index.m3u8', hold, group: 'hold-x', redirect: undefined, manifests: hits, hits, coalesced: 1, misses: 1, firstAtMs: 5, lastAtMs: receivedMs }] }), receivedMs, 100);
+    await store.writeEdgeFacts(report('mec-1', T + 1000, 3, 2));
+    await store.writeEdgeFacts(report('mec-1', T + 6000, 7, 3));
+    await store.writeEdgeFacts(report('mec-2', T + 7000, 1, 0));
+    const d = await sessionQuery(store, 'gap', 10);
+    expect(d!.edges.map((e) => [e.edge, e.hold, e.hits, e.group])).toEqual([['mec-1', 3, 7, 'hold-x'], ['mec-2', 0, 1, 'hold-x']]);
   });
 }

@@ -13,6 +13,8 @@ import type { OriginClient } from './origin/OriginClient.js';
 import type { RadioMeter } from './radio/RadioMeter.js';
 import type { RniSubscription } from './radio/RniSubscription.js';
 import type { StreamRegistry } from './stream/StreamRegistry.js';
+import type { SessionFacts } from './sessions/SessionFacts.js';
+import type { SendDeadlines } from './http/SendDeadlines.js';
 
 /** One configured origin at the edge. */
 export interface Origin {
@@ -38,8 +40,12 @@ export interface EdgeContext {
   streams: StreamRegistry;
   origins: Map<string, Origin>;
   rni: RniSubscription | undefined;
+  /** Segment responses' send deadlines (the slowest receiver the edge serves). */
+  sendDeadlines: SendDeadlines;
   /** Each receiver's delivery rate as the edge measured it (radio leg). */
   radio: RadioMeter;
+  /** What the edge did per receiver session (GET /_ethle/sessions, the collector report). */
+  sessions: SessionFacts;
   /** The fleet this edge steers players within (content steering), if configured. */
   fleet: FleetSteering | undefined;
   /** Portable session tokens (handover between the fleet's edges), if a fleet secret is configured. */

@@ -29,8 +29,12 @@ export interface EdgeStats {
   sessions: number;
   cacheEntries: number;
   cacheBytes: number;
+  /** Bytes held for receivers outside the cache (same budget as cacheBytes: their sum ≤ cache.maxBytes). */
+  transitBytes: number;
   /** Bytes of entries with a receiver attached (never evictable while so). */
   pinnedBytes: number;
+  /** Segment responses under a send deadline now. */
+  sendTracked: number;
   segmentIndex: number;
   originFetchesRunning: number;
   originFetchesQueued: number;

@@ -23,7 +23,11 @@ import { recordOriginFetch } from './origin/recordOriginFetch.js';
 import { RadioMeter } from './radio/RadioMeter.js';
 import { RNI_CALLBACK_PATH, RniSubscription } from './radio/RniSubscription.js';
 import type { EdgeStats, RunningEdge, StartEdgeOptions } from './RunningEdge.js';
+import { SessionFacts } from './sessions/SessionFacts.js';
+import { SessionReporter } from './sessions/SessionReporter.js';
 import { StreamRegistry } from './stream/StreamRegistry.js';
+import { SendDeadlines } from './http/SendDeadlines.js';
+import { performance } from 'node:perf_hooks';
 
 export type { EdgeStats, RunningEdge, StartEdgeOptions };
 
@@ -44,7 +48,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     now,
     onBypass: () => metrics.cacheBypass.inc(),
     onEvict: (_e, reason) => metrics.cacheEvictions.inc({ reason }),
+    onWait: () => metrics.budgetWaits.inc(),
   });
+  metrics.heldSource = () => ({ cache: cache.budget.held('cache'), transit: cache.budget.held('transit'), max: cache.budget.max });
   // x is the operator's main figure: every change is logged with the rate it was decided on.
   const policy = new HoldPolicy(
     {
@@ -99,6 +105,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       bodyTimeoutMs: config.originBodyTimeoutMs,
       cache,
       onFetch,
+      onPassThrough: () => metrics.passThrough.inc(),
       onBug: bug,
     });
     origins.set(o.name, { cfg: o, client, prefix: config.origins.length === 1 ? '' : `/${o.name}` });
@@ -106,6 +113,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   const streams = new StreamRegistry({ config, cache, policy, events, metrics, log, now, rttFor });
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   const radio = new RadioMeter(config.maxSessions);
+  const sessions = new SessionFacts(events, now, Math.min(config.maxSessions, 50_000));
   let draining = false;
   // An origin is reachable when it answered within three probe intervals (or 30 s without probes).
   const freshMs = config.originProbeMs > 0 ? 3 * config.originProbeMs : 30_000;
@@ -124,7 +132,24 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const why = notReady();
     return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections: connections?.size ?? 0, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
   };
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
+  let lastCutWarn = 0;
+  let cutSinceWarn = 0;
+  const sendDeadlines = new SendDeadlines({
+    minBytesPerSecond: (config.minReceiverMbps * 1e6) / 8,
+    floorMs: config.sendDeadlineMinMs,
+    now: () => performance.now(),
+    onCut: (bytes, blockedMs) => {
+      metrics.receiversCut.inc({ reason: 'slow' });
+      // One line per 10 s however many: a flood of slow readers must not flood the log.
+      cutSinceWarn += 1;
+      const t = Date.now();
+      if (t - lastCutWarn < 10_000) return;
+      log.warn({ cut: cutSinceWarn, bytes, blockedMs: Math.round(blockedMs), minReceiverMbps: config.minReceiverMbps }, 'receivers slower than minReceiverMbps cut');
+      lastCutWarn = t;
+      cutSinceWarn = 0;
+    },
+  });
+  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, sessions, sendDeadlines, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -148,6 +173,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
 
   const housekeeping = setInterval(() => {
     const t = now();
+    sendDeadlines.sweep();
     cache.sweep();
     streams.sweepIdle(t);
     policy.sweep(t);
@@ -188,6 +214,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       events.emit('error', { where: 'rni', error: e as Error });
     }
   }
+  const reporter = config.collector === undefined ? undefined : new SessionReporter(sessions, { url: config.collector.url, label: config.collector.label ?? new URL(url).host, intervalMs: config.collector.intervalMs, now, log });
   log.info({ url, origins: config.origins.map((o) => o.url), hold: config.hold }, 'edge listening');
 
   let closing: Promise<void> | undefined;
@@ -206,7 +233,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       }
       let blocked = 0;
       for (const s of streams.values()) blocked += s.blockedCount;
-      return { streams: streams.size, blocked, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, pinnedBytes: cache.pinnedBytes(), segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections: made.connections.size, radioReceivers: radio.size, clients: made.connections.clients };
+      return { streams: streams.size, blocked, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, transitBytes: cache.budget.held('transit'), pinnedBytes: cache.pinnedBytes(), sendTracked: sendDeadlines.size, segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections: made.connections.size, radioReceivers: radio.size, clients: made.connections.clients };
     },
     close() {
       closing ??= (async () => {
@@ -217,6 +244,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
         // is left is cut.
         const drained = await made.connections.drain(config.drainMs);
         clearInterval(housekeeping);
+        // The last facts go to the collector before the edge forgets them.
+        await reporter?.close();
+        sessions.close();
         if (originProbe !== undefined) clearInterval(originProbe);
         streams.close();
         fleet?.close();

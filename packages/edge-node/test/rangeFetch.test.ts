@@ -48,10 +48,12 @@ describe('parallel byte ranges for a waited-for segment', () => {
     expect(again.cache).toBe('hit');
     expect(again.body.equals(origin.body(2))).toBe(true);
     expect(origin.requests('/live/a/seg2.ts')).toBe(4);
-    // The 'segment-request' event tells each receiver request's cache result as it was asked.
+    // The 'segment-request' event tells each receiver request's cache result as it was asked,
+    // who asked (no CMCD: its address) and of which stream.
+    const stream = 'origin/live/a/index.m3u8';
     expect(seen).toEqual([
-      { origin: 'origin', path: '/live/a/seg2.ts', result: 'miss', bytesAtEdge: 0 },
-      { origin: 'origin', path: '/live/a/seg2.ts', result: 'hit', bytesAtEdge: SEG },
+      { origin: 'origin', path: '/live/a/seg2.ts', result: 'miss', bytesAtEdge: 0, receiver: 'ip:127.0.0.1', stream },
+      { origin: 'origin', path: '/live/a/seg2.ts', result: 'hit', bytesAtEdge: SEG, receiver: 'ip:127.0.0.1', stream },
     ]);
   });
 

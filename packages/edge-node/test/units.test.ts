@@ -97,13 +97,25 @@ describe('SegmentCache', () => {
     let bypassed = 0;
     const cache = new SegmentCache({ maxBytes: 200, maxAgeMs: 60_000, now: () => 0, onBypass: () => bypassed++ });
     const read = filled(cache, 'a', 100);
-    read.readers = 1;
+    read.pin();
     const writing = cache.create('b');
     expect(cache.admit(writing, 100)).toBe(true);
     const c = cache.create('c');
     expect(cache.admit(c, 100)).toBe(false);
     expect(bypassed).toBe(1);
     expect(cache.has('a') && cache.has('b')).toBe(true);
+  });
+  it('one budget: an entry still read after it left the cache stays counted (as transit) until its last reader leaves', () => {
+    const cache = new SegmentCache({ maxBytes: 300, maxAgeMs: 60_000, now: () => 0 });
+    const a = filled(cache, 'a', 100);
+    a.pin();
+    cache.release(a); // evicted, replaced or bypassed while a receiver reads it
+    expect(cache.bytes).toBe(0);
+    expect(cache.budget.held('transit')).toBe(100);
+    expect(cache.hasRoom(250)).toBe(false);
+    a.unpin();
+    expect(cache.budget.held()).toBe(0);
+    expect(cache.hasRoom(300)).toBe(true);
   });
   it('ages out complete unread entries', () => {
     let t = 0;

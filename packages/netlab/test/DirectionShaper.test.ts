@@ -20,6 +20,11 @@ describe('DirectionShaper (one direction of an emulated link)', () => {
     const out = Array.from({ length: 20 }, () => s.admit(1500, 0));
     expect(out.filter((x) => x === null).length).toBe(10);
     expect(s.stats.drops).toBe(10);
+    // The deepest the queue got: the nine packets ahead of the tenth, never past the limit.
+    expect(s.stats.maxQueueBytes).toBe(13_500);
+    s.admit(1500, 1000);
+    expect(s.stats.queueBytes).toBe(0);
+    expect(s.stats.maxQueueBytes).toBe(13_500);
   });
 
   it('loss drops the given fraction', () => {

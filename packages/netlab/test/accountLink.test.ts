@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accountLink, dropProblems, judgeRun, parseNstat, parseProcNetUdp, tcpCounters, type DirectionStats, type LinkCounters, type TunCounters } from '@ethle/netlab';
 
 const lateness = { count: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
-const dir = (o: Partial<DirectionStats>): DirectionStats => ({ packets: 0, received: 0, sent: 0, ringFull: 0, bytes: 0, drops: 0, lossDrops: 0, queueBytes: 0, lateness, ...o });
+const dir = (o: Partial<DirectionStats>): DirectionStats => ({ packets: 0, received: 0, sent: 0, ringFull: 0, bytes: 0, drops: 0, lossDrops: 0, queueBytes: 0, maxQueueBytes: 0, lateness, ...o });
 const tun = (o: Partial<TunCounters>): TunCounters => ({ txPackets: 0, txDropped: 0, rxPackets: 0, rxDropped: 0, qdiscDrops: 0, ...o });
 const sock = (localPort: number, drops = 0, rxQueueBytes = 0) => ({ localPort, remotePort: 0, txQueueBytes: 0, rxQueueBytes, drops });
 

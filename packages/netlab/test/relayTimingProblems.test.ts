@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { relayTimingProblems, type DirectionStats, type LinkStats } from '@ethle/netlab';
 
-const dir = (p99Ms: number, count = 1000): DirectionStats => ({ packets: count, received: count, sent: count, ringFull: 0, bytes: count * 1500, drops: 0, lossDrops: 0, queueBytes: 0, lateness: { count, p50Ms: -0.4, p99Ms, maxMs: p99Ms + 2 } });
+const dir = (p99Ms: number, count = 1000): DirectionStats => ({ packets: count, received: count, sent: count, ringFull: 0, bytes: count * 1500, drops: 0, lossDrops: 0, queueBytes: 0, maxQueueBytes: 0, lateness: { count, p50Ms: -0.4, p99Ms, maxMs: p99Ms + 2 } });
 const link = (up: number, down: number): Pick<LinkStats, 'up' | 'down'> => ({ up: dir(up), down: dir(down) });
 
 describe('relayTimingProblems (is a run valid?)', () => {

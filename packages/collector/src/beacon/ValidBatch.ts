@@ -65,4 +65,6 @@ export interface ValidBatch {
   reportJson: string | null;
   /** Earliest event time in the batch (sentMs when it has none). */
   firstAtMs: number;
+  /** Time watched this batch covers, ms (WatchClock); null: unknown (the queries then take sentMs − firstAtMs). */
+  watchMs: number | null;
 }

@@ -114,7 +114,7 @@ export function parseBatch(text: string, receivedMs: number, limits: Pick<Collec
     session, seq, target, sentMs, receivedMs,
     dims: { player: '', stream: '', scheme: '', edge: '' },
     metaJson: JSON.stringify(meta),
-    events: [], segments: [], stalls: [], latency: [], startup: null, reportJson: null, firstAtMs: sentMs,
+    events: [], segments: [], stalls: [], latency: [], startup: null, reportJson: null, firstAtMs: sentMs, watchMs: null,
   };
   let manifestUrl: string | undefined;
   events.forEach((e: unknown, i) => {

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseBatch } from '../beacon/parseBatch.js';
+import { parseEdgeReport } from '../beacon/parseEdgeReport.js';
+import { WatchClock } from '../beacon/WatchClock.js';
 import type { CollectorConfig } from '../config/CollectorConfig.js';
 import { CollectorError, isCollectorError } from '../errors/CollectorError.js';
 import type { CollectorErrorCode } from '../errors/CollectorErrorCode.js';
@@ -19,10 +21,16 @@ export interface CollectorStats {
   /** Batches stored, and batches that were duplicates of stored ones (a resent beacon). */
   stored: number;
   duplicates: number;
+  /** Session facts edges reported (POST /v1/edge). */
+  edgeFacts: number;
   /** Requests refused, by error code. */
   refused: Partial<Record<CollectorErrorCode, number>>;
   /** Batches waiting for the store now. */
   pending: number;
+  /** Transactions written, their mean size in batches, and their duration (the newest 1000), ms. */
+  transactions: number;
+  batchesPerTransaction: number | null;
+  transactionMs: { p50: number; p99: number; max: number } | null;
 }
 
 export interface RunningCollector {
@@ -36,6 +44,8 @@ export interface RunningCollector {
 
 /** The beacon endpoint the probe's `beacon.url` points at. */
 export const BEACON_PATH = '/v1/beacon';
+/** Where ETHLE edges report what they did per session (`ethle-edge serve --collector`). */
+export const EDGE_PATH = '/v1/edge';
 const CONTENT_TYPES = /^(text\/plain|application\/json)\b/i;
 const SESSION_PATH = /^\/v1\/sessions\/([^/]+)$/;
 
@@ -50,8 +60,22 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = o.store ?? (await openStore(config.store));
   const writer = createGroupWriter(store, { maxPending: config.limits.maxPendingBatches, maxPerTransaction: config.limits.maxBatchesPerTransaction });
-  const stats: CollectorStats = { stored: 0, duplicates: 0, refused: {}, pending: 0 };
+  const stats = { stored: 0, duplicates: 0, edgeFacts: 0, refused: {} as CollectorStats['refused'] };
+  const snapshot = (): CollectorStats => {
+    const w = writer.stats();
+    const ms = [...w.writeMs].sort((a, b) => a - b);
+    const q = (p: number) => Number(ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!.toFixed(2));
+    return {
+      ...stats,
+      refused: { ...stats.refused },
+      pending: writer.pending,
+      transactions: w.transactions,
+      batchesPerTransaction: w.transactions ? Number((w.batches / w.transactions).toFixed(2)) : null,
+      transactionMs: ms.length ? { p50: q(0.5), p99: q(0.99), max: q(1) } : null,
+    };
+  };
   let closing = false;
+  const watch = new WatchClock();
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
@@ -70,10 +94,20 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
     if (type !== undefined && !CONTENT_TYPES.test(type)) throw new CollectorError('COLLECTOR_ERR_CONTENT_TYPE', `content-type must be text/plain (sendBeacon) or application/json, got ${JSON.stringify(type)}`);
     const text = await readBody(req, config.limits.maxBodyBytes);
     const batch = parseBatch(text, now(), config.limits);
+    watch.stamp(batch);
     const stored = await writer.submit(batch);
     if (stored) stats.stored += 1;
     else stats.duplicates += 1;
     send(res, 200, { stored, duplicate: !stored, session: batch.session, seq: batch.seq });
+  }
+
+  /** An edge's report of its sessions (packages/edge-node `--collector`): stored as it came. */
+  async function edgeReport(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const text = await readBody(req, config.limits.maxBodyBytes * 16);
+    const rows = parseEdgeReport(text, now(), 10_000);
+    await store.writeEdgeFacts(rows);
+    stats.edgeFacts += rows.length;
+    send(res, 200, { stored: rows.length });
   }
 
   async function query(path: string, q: URLSearchParams, res: ServerResponse): Promise<void> {
@@ -85,7 +119,7 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
       if (!/^\d+$/.test(raw) || n > max) throw new CollectorError('COLLECTOR_ERR_BAD_QUERY', `${name}: must be a whole number 0..${max}, got ${JSON.stringify(raw)}`, { param: name });
       return n;
     };
-    if (path === '/v1/health') return send(res, 200, { ok: true, store: store.kind, schema: await store.schemaVersion(), ...stats, pending: writer.pending });
+    if (path === '/v1/health') return send(res, 200, { ok: true, store: store.kind, schema: await store.schemaVersion(), ...snapshot() });
     if (path === '/v1/fleet') return send(res, 200, await fleetQuery(store, parseFleetFilter(q, now())));
     if (path === '/v1/dimensions') return send(res, 200, await dimensionsQuery(store, 200));
     if (path === '/v1/sessions') {
@@ -122,6 +156,10 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
           if (req.method !== 'POST') throw new CollectorError('COLLECTOR_ERR_METHOD', `${BEACON_PATH} takes POST`);
           return await beacon(req, res);
         }
+        if (url.pathname === EDGE_PATH) {
+          if (req.method !== 'POST') throw new CollectorError('COLLECTOR_ERR_METHOD', `${EDGE_PATH} takes POST`);
+          return await edgeReport(req, res);
+        }
         if (req.method !== 'GET' && req.method !== 'HEAD') throw new CollectorError('COLLECTOR_ERR_METHOD', `${url.pathname} takes GET`);
         return await query(url.pathname, url.searchParams, res);
       } catch (e) {
@@ -150,7 +188,7 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
     url: `http://${host}:${port}`,
     config,
     store,
-    stats: () => ({ ...stats, refused: { ...stats.refused }, pending: writer.pending }),
+    stats: snapshot,
     close() {
       closed ??= (async () => {
         closing = true;

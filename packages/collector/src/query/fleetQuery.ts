@@ -1,4 +1,5 @@
 import type { Row, Store } from '../store/Store.js';
+import { listOf } from '../store/toRow.js';
 import { BUCKETS, dimensionWhere, groupExpr, Params, type FleetFilter } from './FleetFilter.js';
 
 /** One group's QoE over the range, as Mux Data / Conviva summarise a fleet. */
@@ -47,14 +48,11 @@ export interface FleetView {
   latencyBinS: number;
 }
 
-/**
- * Per batch: what it adds to the watch time — from the previous batch's send (or, for the first
- * in the range, the batch's first event) to its own send. Stalls are the batch's own.
- */
+/** The batches in the range, each with the time watched it covers (WatchClock, at ingest). */
 function batchesCte(f: FleetFilter, p: Params): string {
   return `b AS (
     SELECT session_id, seq, received_ms, startup_ms, stall_count, stall_ms,
-      greatest(0, sent_ms - coalesce(lag(sent_ms) OVER (PARTITION BY session_id ORDER BY seq), first_at_ms)) AS watch_ms
+      coalesce(watch_ms, greatest(0, sent_ms - first_at_ms)) AS watch_ms
     FROM batches WHERE received_ms >= ${p.add(f.fromMs)} AND received_ms < ${p.add(f.toMs)}
   )`;
 }
@@ -75,8 +73,7 @@ export async function fleetQuery(store: Store, f: FleetFilter): Promise<FleetVie
         GROUP BY s.session_id, grp
       )
       SELECT grp, count(*) AS sessions,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY startup_ms) AS startup_p50,
-        percentile_cont(0.95) WITHIN GROUP (ORDER BY startup_ms) AS startup_p95,
+        percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY startup_ms) AS startup_ps,
         sum(stall_ms) / nullif(sum(watch_ms), 0) AS rebuffer_ratio,
         sum(stalls) AS stalls,
         sum(stalls) / nullif(sum(watch_ms) / 3600000.0, 0) AS stalls_per_hour,
@@ -88,9 +85,7 @@ export async function fleetQuery(store: Store, f: FleetFilter): Promise<FleetVie
   const latency = await (async () => {
     const p = new Params();
     const sql = `SELECT ${groupExpr(f)} AS grp, count(*) AS n,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY l.true_latency_s) AS p50,
-        percentile_cont(0.95) WITHIN GROUP (ORDER BY l.true_latency_s) AS p95,
-        percentile_cont(0.99) WITHIN GROUP (ORDER BY l.true_latency_s) AS p99
+        percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY l.true_latency_s) AS ps
       FROM latency l JOIN sessions s ON s.session_id = l.session_id
       WHERE l.true_latency_s IS NOT NULL AND l.received_ms >= ${p.add(f.fromMs)} AND l.received_ms < ${p.add(f.toMs)}${dimensionWhere(f, p)}
       GROUP BY grp`;
@@ -123,19 +118,22 @@ export async function fleetQuery(store: Store, f: FleetFilter): Promise<FleetVie
     filter: f,
     groups: groups.map((r) => {
       const l = byGroup.get(String(r['grp']));
+      // One sort per group for all its percentiles (an array of fractions), not one per percentile.
+      const su = listOf(r['startup_ps']);
+      const lp = listOf(l?.['ps']);
       return {
         group: String(r['grp']),
         sessions: Number(r['sessions']),
-        startupP50Ms: n(r['startup_p50']),
-        startupP95Ms: n(r['startup_p95']),
+        startupP50Ms: su?.[0] ?? null,
+        startupP95Ms: su?.[1] ?? null,
         rebufferRatio: n(r['rebuffer_ratio']),
         stalls: Number(r['stalls'] ?? 0),
         stallsPerHour: n(r['stalls_per_hour']),
         sessionsWithStalls: Number(r['sessions_with_stalls'] ?? 0),
         watchHours: Number(r['watch_hours'] ?? 0),
-        latencyP50S: n(l?.['p50']),
-        latencyP95S: n(l?.['p95']),
-        latencyP99S: n(l?.['p99']),
+        latencyP50S: lp?.[0] ?? null,
+        latencyP95S: lp?.[1] ?? null,
+        latencyP99S: lp?.[2] ?? null,
         latencySamples: Number(l?.['n'] ?? 0),
       };
     }),

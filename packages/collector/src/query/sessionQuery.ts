@@ -18,6 +18,12 @@ export interface SessionDetail {
   segments: { kind: string; url: string; track: string; requestMs: number; firstByteMs: number; lastByteMs: number; bytes: number; throughputBps: number; connection: string | null }[];
   /** The probe's final report, when its last batch arrived. */
   report: unknown;
+  /**
+   * What the edges it played through did for it (their reports, joined by the CMCD sid = this
+   * session id): per edge and stream the newest report — x held, policy group, a redirect to the
+   * origin, manifests served, segment requests by cache result.
+   */
+  edges: { edge: string; stream: string; receivedMs: number; hold: number; group: string | null; redirectLocation: string | null; manifests: number; hits: number; coalesced: number; misses: number; firstAtMs: number; lastAtMs: number }[];
 }
 
 /** One session's timeline: its batches, events, latency samples, stalls and segments. Null: unknown session. */
@@ -32,6 +38,9 @@ export async function sessionQuery(store: Store, session: string, limit: number)
   const stalls = await newest('stalls', 'start_ms, end_ms, duration_ms, interrupted_by', 'start_ms');
   const segments = await newest('segments', 'kind, url, track, request_ms, first_byte_ms, last_byte_ms, bytes, throughput_bps, connection', 'request_ms');
   const [report] = await store.all('SELECT report FROM reports WHERE session_id = $1 ORDER BY seq DESC LIMIT 1', [session]);
+  const edgeRows = await store.all('SELECT * FROM edge_sessions WHERE session_id = $1 ORDER BY received_ms', [session]);
+  const newestPerEdge = new Map<string, (typeof edgeRows)[number]>();
+  for (const r of edgeRows) newestPerEdge.set(`${String(r['edge'])}\u0000${String(r['stream'])}`, r);
   const trim = <T>(xs: T[]) => (xs.length > limit ? xs.slice(xs.length - limit) : xs);
   return {
     session,
@@ -52,5 +61,10 @@ export async function sessionQuery(store: Store, session: string, limit: number)
       bytes: Number(x['bytes']), throughputBps: Number(x['throughput_bps']), connection: x['connection'] === null ? null : String(x['connection']),
     })),
     report: report === undefined ? null : (JSON.parse(String(report['report'])) as unknown),
+    edges: [...newestPerEdge.values()].map((r) => ({
+      edge: String(r['edge']), stream: String(r['stream']), receivedMs: Number(r['received_ms']), hold: Number(r['hold']),
+      group: r['policy_group'] === null ? null : String(r['policy_group']), redirectLocation: r['redirect_location'] === null ? null : String(r['redirect_location']),
+      manifests: Number(r['manifests']), hits: Number(r['hits']), coalesced: Number(r['coalesced']), misses: Number(r['misses']), firstAtMs: Number(r['first_at_ms']), lastAtMs: Number(r['last_at_ms']),
+    })),
   };
 }

@@ -1,3 +1,4 @@
+import type { EdgeFactRow } from '../beacon/parseEdgeReport.js';
 import type { ValidBatch } from '../beacon/ValidBatch.js';
 
 export type SqlValue = string | number | boolean | null;
@@ -16,6 +17,8 @@ export interface Store {
    * duplicate, of which nothing is written again. On an error nothing of any of them is stored.
    */
   writeBatches(batches: readonly ValidBatch[]): Promise<boolean[]>;
+  /** Appends an edge's report of its sessions, in one transaction. */
+  writeEdgeFacts(rows: readonly EdgeFactRow[]): Promise<void>;
   /** A read-only query: rows as plain objects (numbers as JS numbers, never bigint). */
   all(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
   /** The newest migration applied. */

@@ -9,7 +9,12 @@ export interface GroupWriter {
   readonly pending: number;
   /** Waits until everything submitted is written (or failed). */
   drain(): Promise<void>;
+  /** Transactions so far, batches in them, and the newest 1000 transactions' durations, ms. */
+  stats(): { transactions: number; batches: number; writeMs: number[] };
 }
+
+/** Transaction durations kept for stats(). */
+const KEPT = 1000;
 
 interface Waiting {
   batch: ValidBatch;
@@ -29,6 +34,9 @@ export function createGroupWriter(store: Store, o: { maxPending: number; maxPerT
   let queue: Waiting[] = [];
   let writing = 0;
   let running: Promise<void> | null = null;
+  let transactions = 0;
+  let written = 0;
+  const writeMs: number[] = [];
 
   async function loop(): Promise<void> {
     while (queue.length > 0) {
@@ -36,7 +44,12 @@ export function createGroupWriter(store: Store, o: { maxPending: number; maxPerT
       queue = queue.slice(group.length);
       writing = group.length;
       try {
+        const t0 = performance.now();
         const fresh = await store.writeBatches(group.map((w) => w.batch));
+        writeMs.push(performance.now() - t0);
+        if (writeMs.length > KEPT) writeMs.shift();
+        transactions += 1;
+        written += group.length;
         group.forEach((w, i) => w.resolve(fresh[i]!));
       } catch (e) {
         if (group.length === 1) group[0]!.reject(e);
@@ -75,6 +88,7 @@ export function createGroupWriter(store: Store, o: { maxPending: number; maxPerT
     get pending() {
       return queue.length + writing;
     },
+    stats: () => ({ transactions, batches: written, writeMs: [...writeMs] }),
     async drain() {
       while (running !== null) await running;
     },

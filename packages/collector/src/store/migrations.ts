@@ -109,6 +109,37 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX reports_session ON reports (session_id)',
     ],
   },
+  {
+    version: 2,
+    name: 'edge_sessions: what an edge did for each session',
+    common: [
+      // Append-only snapshots (an edge reports a session's running counts every few seconds): a
+      // session's view takes each (edge, stream)'s newest. session_id is the CMCD sid the player
+      // sent the edge, the probe's session id.
+      `CREATE TABLE edge_sessions (
+        edge TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        stream TEXT NOT NULL,
+        received_ms DOUBLE PRECISION NOT NULL,
+        hold INTEGER NOT NULL,
+        policy_group TEXT,
+        redirect_location TEXT,
+        manifests INTEGER NOT NULL,
+        hits INTEGER NOT NULL,
+        coalesced INTEGER NOT NULL,
+        misses INTEGER NOT NULL,
+        first_at_ms DOUBLE PRECISION NOT NULL,
+        last_at_ms DOUBLE PRECISION NOT NULL
+      )`,
+    ],
+    postgres: ['CREATE INDEX edge_sessions_session ON edge_sessions (session_id, received_ms)'],
+  },
+  {
+    version: 3,
+    name: 'batches.watch_ms: time watched, worked out at ingest',
+    // Earlier rows keep NULL; the queries take sent_ms − first_at_ms for them.
+    common: ['ALTER TABLE batches ADD COLUMN watch_ms DOUBLE PRECISION'],
+  },
 ];
 
 export const SCHEMA_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,3 +1,4 @@
+import type { EdgeFactRow } from '../beacon/parseEdgeReport.js';
 import type { ValidBatch } from '../beacon/ValidBatch.js';
 import type { SqlValue } from './Store.js';
 
@@ -24,12 +25,15 @@ export const BATCH_TABLE: TableSpec = {
   columns: [
     ['session_id', 'text'], ['seq', 'int'], ['received_ms', 'double'], ['sent_ms', 'double'], ['first_at_ms', 'double'], ['events', 'int'],
     ['startup_ms', 'double'], ['stall_count', 'int'], ['stall_ms', 'double'], ['segments', 'int'], ['segment_bytes', 'double'], ['final', 'bool'],
+    // Added by migration 3, so last: DuckDB's appender fills the columns in table order.
+    ['watch_ms', 'double'],
   ],
   rows: (b) => {
     const media = b.segments.filter((s) => s.kind === 'media');
     return [[
       b.session, b.seq, b.receivedMs, b.sentMs, b.firstAtMs, b.events.length,
       b.startup?.startupMs ?? null, b.stalls.length, b.stalls.reduce((a, s) => a + s.durationMs, 0), media.length, media.reduce((a, s) => a + s.bytes, 0), b.reportJson !== null,
+      b.watchMs,
     ]];
   },
 };
@@ -69,3 +73,10 @@ export const REPORT_TABLE: TableSpec = {
 
 /** Every table a batch writes to, after its `batches` row (the dedupe key) and its session. */
 export const CHILD_TABLES: readonly TableSpec[] = [EVENT_TABLE, SEGMENT_TABLE, STALL_TABLE, LATENCY_TABLE, REPORT_TABLE];
+
+/** An edge's report of its sessions (POST /v1/edge): not a batch, so its own spec. */
+export const EDGE_SESSION_COLUMNS: readonly (readonly [string, ColumnKind])[] = [
+  ['edge', 'text'], ['session_id', 'text'], ['stream', 'text'], ['received_ms', 'double'], ['hold', 'int'], ['policy_group', 'text'], ['redirect_location', 'text'],
+  ['manifests', 'int'], ['hits', 'int'], ['coalesced', 'int'], ['misses', 'int'], ['first_at_ms', 'double'], ['last_at_ms', 'double'],
+];
+export const edgeSessionRow = (f: EdgeFactRow): SqlValue[] => [f.edge, f.session, f.stream, f.receivedMs, f.hold, f.group, f.redirectLocation, f.manifests, f.hits, f.coalesced, f.misses, f.firstAtMs, f.lastAtMs];

@@ -1,10 +1,16 @@
 import { CORS, HEADERS } from '../http/HEADERS.js';
 import type { EdgeError } from '../errors/EdgeError.js';
+import type { ByteBudget } from './ByteBudget.js';
 
 export type CacheEntryState = 'pending' | 'streaming' | 'complete' | 'failed';
 
 /** Response headers the edge keeps from the origin and replays to receivers. */
 export type EntryHeaders = Record<string, string>;
+
+/** How far one receiver has taken an entry's bytes (absolute offset): see CacheEntry.advance. */
+export interface ReadCursor {
+  at: number;
+}
 
 /**
  * One origin object (a segment) being written by exactly one origin fetch and read by any number
@@ -17,15 +23,36 @@ export class CacheEntry {
   headers: EntryHeaders = {};
   /** Content-Length announced by the origin, if any. */
   expectedBytes: number | undefined;
+  /**
+   * The chunks still held, from chunk number `chunkBase` on (a pass-through entry drops what every
+   * reader has taken; any other keeps them all): chunk i is `chunks[i - chunkBase]`.
+   */
   readonly chunks: Buffer[] = [];
+  chunkBase = 0;
+  /** Bytes dropped from the front (pass-through only); `bytes` counts every byte received. */
+  droppedBytes = 0;
   bytes = 0;
   error: EdgeError | undefined;
   /**
-   * Receivers attached to this entry, from the moment their request arrives (also while they wait
-   * for the origin's headers) until their response closes; an entry with readers is never
-   * evicted. Counted by serveEntry only, which always gives the count back on 'close'.
+   * Receivers attached to this entry (pin/unpin), from the moment their request arrives (also
+   * while they wait for the origin's headers) until their response closes, cache hits included:
+   * an entry with readers is never evicted, and its bytes stay in the budget until the last one
+   * leaves. Every pin is given back on the response's 'close'.
    */
   readers = 0;
+  /**
+   * Not cached, and streamed through: an unplanned object (a query nobody else sends, a path no
+   * window lists yet) larger than an unplanned object is cached up to (by its Content-Length, or
+   * once it grows past it), or any object larger than the whole budget. It is read from the origin at most a window ahead of its fastest reader
+   * (whenConsumed). While the origin sets the pace, receivers that ask read the one fetch (an
+   * LL-DASH segment still in production, a DASH segment asked for before the edge's index lists
+   * it), so it is kept whole; once a reader sets the pace (the fetch had to wait for one), the
+   * budget has no room for more, or the fetch is over, it keeps only what its slowest reader has
+   * not taken yet and takes no new reader. A lone stalled reader thus holds a window, never a whole private copy.
+   */
+  passThrough = false;
+  /** Pass-through: no new reader, only what the readers still need is kept (see seal). */
+  #sealed = false;
   /**
    * The planner wants this entry (a held segment not yet requested by the most advanced
    * receiver): eviction takes other entries first.
@@ -46,10 +73,178 @@ export class CacheEntry {
   readonly createdAt: number;
   readonly #wakers = new Set<() => void>();
   readonly #responseHeaders = new Map<string, Record<string, string | number>>();
+  /** The budget this entry's bytes count in (none in unit tests of the entry alone). */
+  readonly #budget: ByteBudget | undefined;
+  /** Bytes this entry holds in the budget as transit (outside the cache's reservation). */
+  #transit = 0;
+  /** The readers' cursors (serveEntry's; a cache hit reads a complete entry at once). */
+  readonly #cursors = new Set<ReadCursor>();
+  /** The origin fetch waiting for readers to take bytes (pass-through), if any. */
+  #consumedWaiter: (() => void) | undefined;
 
-  constructor(key: string, nowMs: number) {
+  constructor(key: string, nowMs: number, budget?: ByteBudget) {
     this.key = key;
     this.createdAt = nowMs;
+    this.#budget = budget;
+  }
+
+  /** Whether a new receiver can read this entry from its first byte. */
+  get joinable(): boolean {
+    return this.droppedBytes === 0 && !this.#sealed;
+  }
+
+  /** Chunk number `i` (absolute), or undefined once dropped or not yet there. */
+  chunkAt(i: number): Buffer | undefined {
+    return this.chunks[i - this.chunkBase];
+  }
+
+  /** Bytes this entry holds in the budget outside the cache's reservation. */
+  get transitBytes(): number {
+    return this.#transit;
+  }
+
+  /** The budget took `n` bytes as transit for this entry (SegmentCache.hold). */
+  addTransit(n: number): void {
+    this.#transit += n;
+  }
+
+  /** The cache admitted the entry: its reservation covers the bytes held as transit so far. */
+  transitToCache(): number {
+    const t = this.#transit;
+    this.#transit = 0;
+    return t;
+  }
+
+  /**
+   * The cache stopped accounting this entry (evicted, replaced, bypassed at the end) while it is
+   * still read or written: its bytes stay in the budget as transit until the last reader leaves.
+   */
+  leftCache(): void {
+    this.inCache = false;
+    // Out of the map, nobody joins: a pass-through entry keeps only what its readers still need.
+    this.#consumed();
+    if (this.readers > 0 || this.state === 'pending' || this.state === 'streaming') {
+      const held = this.bytes - this.droppedBytes - this.#transit;
+      if (held > 0 && this.#budget !== undefined) {
+        this.#budget.take('transit', held);
+        this.#transit += held;
+      }
+    }
+    this.#settle();
+  }
+
+  /** Attach a receiver (see `readers`). */
+  pin(): void {
+    this.readers += 1;
+  }
+
+  /**
+   * Detach a receiver. The last one gone: a fetch nobody else would read is cancelled (see
+   * cancelWhenOrphaned; a pass-through entry likewise), and the entry may now be evicted or freed.
+   */
+  unpin(): void {
+    this.readers -= 1;
+    if (this.readers > 0) return;
+    if ((this.cancelWhenOrphaned || this.passThrough) && (this.state === 'pending' || this.state === 'streaming')) {
+      this.abort.abort('orphaned');
+    }
+    this.#settle();
+    this.#budget?.notify();
+  }
+
+  /** A reader's cursor, from offset 0; give it back with detach(). */
+  attach(): ReadCursor {
+    const c = { at: 0 };
+    this.#cursors.add(c);
+    return c;
+  }
+
+  detach(c: ReadCursor): void {
+    if (this.#cursors.delete(c)) this.#consumed();
+  }
+
+  /** A reader has taken the bytes before `at`: a pass-through entry drops what every reader has. */
+  advance(c: ReadCursor, at: number): void {
+    c.at = at;
+    if (this.passThrough) this.#consumed();
+  }
+
+  /**
+   * Resolves once the fastest reader is at most `window` bytes behind what has arrived (or none
+   * is attached): the pass-through fetch reads on from its origin only then. Paced by the
+   * fastest, a slow reader does not hold back a fast one; what the slowest has not taken yet is
+   * kept for it, counted in the budget, until its send deadline cuts it. Rejects when `signal` aborts.
+   */
+  whenConsumed(window: number, signal: AbortSignal): Promise<void> {
+    if (this.#untaken() <= window) return Promise.resolve();
+    if (signal.aborted) return Promise.reject(signal.reason);
+    // A reader sets the pace now.
+    this.seal();
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        this.#consumedWaiter = undefined;
+        reject(signal.reason);
+      };
+      this.#consumedWaiter = () => {
+        if (this.#untaken() > window) return;
+        this.#consumedWaiter = undefined;
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Pass-through: take no new reader, and from now on keep only what the readers still need —
+   * once a reader sets the pace, or the budget has no room for the whole object.
+   */
+  seal(): void {
+    if (!this.passThrough || this.#sealed) return;
+    this.#sealed = true;
+    this.#consumed();
+  }
+
+  /** Bytes received that the fastest attached reader has not taken yet. */
+  #untaken(): number {
+    if (this.#cursors.size === 0) return 0;
+    let max = 0;
+    for (const c of this.#cursors) if (c.at > max) max = c.at;
+    return this.bytes - max;
+  }
+
+  #consumed(): void {
+    if (this.passThrough && this.#cursors.size > 0 && (this.#sealed || !this.inCache)) {
+      let min = Number.POSITIVE_INFINITY;
+      for (const c of this.#cursors) if (c.at < min) min = c.at;
+      // Whole chunks every reader is past: nobody can want them again (no reader joins once dropped).
+      let freed = 0;
+      let n = 0;
+      let end = this.droppedBytes;
+      while (n < this.chunks.length && end + this.chunks[n]!.length <= min) {
+        end += this.chunks[n]!.length;
+        freed += this.chunks[n]!.length;
+        n += 1;
+      }
+      if (n > 0) {
+        this.chunks.splice(0, n);
+        this.chunkBase += n;
+        this.droppedBytes = end;
+        const give = Math.min(freed, this.#transit);
+        this.#transit -= give;
+        this.#budget?.give('transit', give);
+      }
+    }
+    this.#consumedWaiter?.();
+  }
+
+  /** Not in the cache, nobody reads it, nobody writes it: its bytes leave the budget (and memory). */
+  #settle(): void {
+    if (this.inCache || this.readers > 0 || this.state === 'pending' || this.state === 'streaming') return;
+    this.chunks.length = 0;
+    const t = this.#transit;
+    this.#transit = 0;
+    this.#budget?.give('transit', t);
   }
 
   /**
@@ -74,13 +269,6 @@ export class CacheEntry {
   }
 
 
-  /** Abort the origin fetch if it is still running and nobody reads it (see cancelWhenOrphaned). */
-  releaseReader(): void {
-    this.readers -= 1;
-    if (this.readers === 0 && this.cancelWhenOrphaned && (this.state === 'pending' || this.state === 'streaming')) {
-      this.abort.abort('orphaned');
-    }
-  }
 
   /** Called on every state change (headers, chunk, end, failure). Returns an unsubscribe. */
   subscribe(wake: () => void): () => void {
@@ -112,6 +300,9 @@ export class CacheEntry {
     this.state = 'complete';
     this.#wake();
     this.#wakers.clear();
+    this.#settle();
+    // Complete and unread: evictable now, which a fetch waiting for room may need.
+    if (this.readers === 0) this.#budget?.notify();
   }
 
   fail(error: EdgeError): void {
@@ -120,6 +311,9 @@ export class CacheEntry {
     this.error = error;
     // The bytes are useless now; drop them so a failed entry holds no memory.
     this.chunks.length = 0;
+    const t = this.#transit;
+    this.#transit = 0;
+    this.#budget?.give('transit', t);
     this.#wake();
     this.#wakers.clear();
   }

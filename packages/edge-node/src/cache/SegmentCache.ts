@@ -1,42 +1,53 @@
+import { ByteBudget } from './ByteBudget.js';
 import { CacheEntry } from './CacheEntry.js';
 
 export interface SegmentCacheOptions {
+  /** The bound on every media byte the edge holds, cached or in transit (ByteBudget). */
   maxBytes: number;
   maxAgeMs: number;
   now: () => number;
   /** Told when an entry could not be admitted and is served through without caching. */
   onBypass?: (entry: CacheEntry) => void;
   onEvict?: (entry: CacheEntry, reason: 'lru' | 'age') => void;
+  /** Told when a fetch had to wait for room in the budget (its origin connection waits too). */
+  onWait?: () => void;
 }
 
 /** Keys remembered as recently dropped (evicted, bypassed, failed): a bound, oldest forgotten first. */
 const MAX_DROPPED = 4096;
 
 /**
- * Segment store bounded in bytes and age. Map order is LRU order (a hit moves the entry to the
- * end). An entry being written or read is never evicted from under its readers; when nothing
- * can be evicted to make room, a new entry is served through uncached instead of failing.
+ * Segment store bounded in bytes and age, inside the edge's one byte budget (ByteBudget): the
+ * cache's entries and whatever is held outside it for receivers together stay within `maxBytes`.
+ * Map order is LRU order (a hit moves the entry to the end). An entry being written or read is
+ * never evicted from under its readers; when nothing can be evicted to make room, a new entry is
+ * served through uncached instead of failing, its bytes counted as transit.
  */
 export class SegmentCache {
   readonly #entries = new Map<string, CacheEntry>();
   readonly #o: SegmentCacheOptions;
-  #bytes = 0;
+  readonly budget: ByteBudget;
   /** When each recently dropped key left the cache (insertion order = age order). */
   readonly #dropped = new Map<string, number>();
 
   constructor(options: SegmentCacheOptions) {
     this.#o = options;
+    this.budget = new ByteBudget(options.maxBytes);
   }
 
+  /** Bytes reserved by cached entries. */
   get bytes(): number {
-    return this.#bytes;
+    return this.budget.held('cache');
   }
 
   get size(): number {
     return this.#entries.size;
   }
 
-  /** A live (not failed, not expired) entry, moved to the LRU tail. */
+  /**
+   * A live (not failed, not expired) entry a new receiver can read from the start, moved to the
+   * LRU tail. A pass-through entry that has dropped bytes is not one: the receiver gets its own.
+   */
   get(key: string): CacheEntry | undefined {
     const e = this.#entries.get(key);
     if (e === undefined) return undefined;
@@ -44,6 +55,7 @@ export class SegmentCache {
       this.#remove(e, 'age');
       return undefined;
     }
+    if (!e.joinable) return undefined;
     this.#entries.delete(key);
     this.#entries.set(key, e);
     return e;
@@ -65,7 +77,7 @@ export class SegmentCache {
   create(key: string): CacheEntry {
     const old = this.#entries.get(key);
     if (old !== undefined) this.#remove(old, 'lru');
-    const e = new CacheEntry(key, this.#o.now());
+    const e = new CacheEntry(key, this.#o.now(), this.budget);
     this.#entries.set(key, e);
     return e;
   }
@@ -88,7 +100,7 @@ export class SegmentCache {
    * would be fetched again — the loop that made one 2 Mbit/s viewer cost 17,766 origin requests.
    */
   hasRoom(size: number): boolean {
-    let free = this.#o.maxBytes - this.#bytes;
+    let free = this.budget.free;
     if (free >= size) return true;
     for (const e of this.#entries.values()) {
       if (this.#evictable(e) && !e.wanted) free += e.expectedBytes ?? e.bytes;
@@ -101,22 +113,52 @@ export class SegmentCache {
    * Reserve room for `size` bytes (the Content-Length, or the final size when unknown), evicting
    * in LRU order — entries the planner does not want first, wanted ones only for a receiver that
    * is waiting (`forReceiver`). Returns false when it does not fit; the entry then leaves the map
-   * once complete (served through to its readers, not cached).
+   * once complete (served through to its readers, not cached, its bytes counted as transit).
    */
   admit(entry: CacheEntry, size: number, forReceiver = true): boolean {
     if (entry.admitted) return true;
     if (size > this.#o.maxBytes) return this.#bypass(entry);
-    for (const takeWanted of forReceiver ? [false, true] : [false]) {
-      if (this.#bytes + size <= this.#o.maxBytes) break;
-      for (const e of this.#entries.values()) {
-        if (this.#bytes + size <= this.#o.maxBytes) break;
-        if (e !== entry && this.#evictable(e) && (takeWanted || !e.wanted)) this.#remove(e, 'lru');
-      }
-    }
-    if (this.#bytes + size > this.#o.maxBytes) return this.#bypass(entry);
+    // What the entry already holds as transit becomes part of the reservation.
+    if (!this.#evictFor(size - entry.transitBytes, forReceiver, entry)) return this.#bypass(entry);
     entry.admitted = true;
-    this.#bytes += size;
+    this.budget.take('cache', size);
+    this.budget.give('transit', entry.transitToCache());
     return true;
+  }
+
+  /**
+   * admit(), for a prefetch nobody reads yet: when the room is taken only by entries receivers
+   * are reading right now (a cache hit pins its entry until its response closes), wait for them
+   * rather than drop the prefetch — its origin connection waits meanwhile. False (bypassed) when
+   * the room is taken by what the planner still wants or by transit, which reading ends no sooner.
+   */
+  async admitWhenRead(entry: CacheEntry, size: number, signal: AbortSignal): Promise<boolean> {
+    let waited = false;
+    for (;;) {
+      if (entry.admitted) return true;
+      if (size <= this.#o.maxBytes && this.#evictFor(size - entry.transitBytes, false, entry)) return this.admit(entry, size, false);
+      if (!this.#fitsOnceRead(size - entry.transitBytes, entry)) return this.admit(entry, size, false);
+      if (!waited) this.#o.onWait?.();
+      waited = true;
+      await this.budget.changed(signal);
+    }
+  }
+
+  /**
+   * Count `n` more bytes of a not-admitted entry as transit, once they fit: evicting what nobody
+   * reads, else waiting until something is given back or unpinned. The fetch awaits this before
+   * reading on, so a full budget holds the origin connection back rather than growing past it.
+   * Rejects when `signal` aborts (the fetch's deadline or cancel).
+   */
+  async hold(entry: CacheEntry, n: number, forReceiver: boolean, signal: AbortSignal): Promise<void> {
+    let waited = false;
+    while (!this.#evictFor(n, forReceiver, entry)) {
+      if (!waited) this.#o.onWait?.();
+      waited = true;
+      await this.budget.changed(signal);
+    }
+    this.budget.take('transit', n);
+    entry.addTransit(n);
   }
 
   /**
@@ -132,6 +174,7 @@ export class SegmentCache {
   /** Drop an entry whose fetch failed or that was bypassed (its readers keep their reference). */
   release(entry: CacheEntry): void {
     if (this.#entries.get(entry.key) === entry) this.#remove(entry, 'lru');
+    else entry.leftCache();
   }
 
   /** Age out complete, unread entries older than maxAgeMs. */
@@ -144,6 +187,28 @@ export class SegmentCache {
   clear(): void {
     for (const e of [...this.#entries.values()]) this.#remove(e, 'lru');
     this.#dropped.clear();
+  }
+
+  /** Evict until `n` bytes are free (or fail): unwanted entries first, wanted ones for a receiver. */
+  #evictFor(n: number, forReceiver: boolean, except: CacheEntry): boolean {
+    if (this.budget.free >= n) return true;
+    for (const takeWanted of forReceiver ? [false, true] : [false]) {
+      for (const e of this.#entries.values()) {
+        if (this.budget.free >= n) return true;
+        if (e !== except && this.#evictable(e) && (takeWanted || !e.wanted)) this.#remove(e, 'lru');
+      }
+    }
+    return this.budget.free >= n;
+  }
+
+  /** Whether `n` bytes would be free once the entries being read now (complete, unwanted) are not. */
+  #fitsOnceRead(n: number, except: CacheEntry): boolean {
+    let free = this.budget.free;
+    for (const e of this.#entries.values()) {
+      if (e !== except && e.state === 'complete' && !e.wanted) free += e.expectedBytes ?? e.bytes;
+      if (free >= n) return true;
+    }
+    return free >= n;
   }
 
   #bypass(entry: CacheEntry): boolean {
@@ -161,14 +226,15 @@ export class SegmentCache {
 
   #remove(e: CacheEntry, reason: 'lru' | 'age'): void {
     if (this.#entries.get(e.key) === e) this.#entries.delete(e.key);
-    e.inCache = false;
     this.#dropped.delete(e.key);
     this.#dropped.set(e.key, this.#o.now());
     if (this.#dropped.size > MAX_DROPPED) this.#dropped.delete(this.#dropped.keys().next().value!);
     if (e.admitted) {
-      this.#bytes -= e.expectedBytes ?? e.bytes;
       e.admitted = false;
+      this.budget.give('cache', e.expectedBytes ?? e.bytes);
       if (e.state === 'complete') this.#o.onEvict?.(e, reason);
     }
+    // Still read or written: its bytes stay counted, as transit, until the last reader leaves.
+    e.leftCache();
   }
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeError } from '../errors/EdgeError.js';
 import { parseRange, type ByteRange } from '../http/parseRange.js';
+import type { SendClock, SendDeadlines } from '../http/SendDeadlines.js';
 import type { CacheEntry } from './CacheEntry.js';
 
 export interface ServeEntryOptions {
@@ -12,6 +13,8 @@ export interface ServeEntryOptions {
   onBug: (error: unknown) => void;
   /** HEAD: headers only. */
   head: boolean;
+  /** The per-response send deadline (tracked from the headers on; none in unit tests). */
+  deadlines?: SendDeadlines;
 }
 
 export interface ServeResult {
@@ -33,8 +36,10 @@ export interface ServeResult {
  * A single `Range` is answered 206 from the entry's bytes as they arrive, once the length is
  * known (Content-Length); several ranges, or a range of an object of unknown length, get the
  * whole object with 200 — never wrong bytes. Each reader keeps its own cursor into the shared
- * chunk list and waits for its own socket's 'drain'. If the origin body fails mid-way the
- * response is destroyed: the player sees a failed transfer, never a short segment as complete.
+ * chunk list (CacheEntry.attach: a pass-through entry drops what every cursor is past) and waits
+ * for its own socket's 'drain'; the time it waits counts against its send deadline. If the origin
+ * body fails mid-way the response is destroyed: the player sees a failed transfer, never a short
+ * segment as complete.
  */
 export function serveEntry(entry: CacheEntry, req: IncomingMessage, res: ServerResponse, o: ServeEntryOptions): Promise<ServeResult> {
   return new Promise((resolve) => {
@@ -47,14 +52,17 @@ export function serveEntry(entry: CacheEntry, req: IncomingMessage, res: ServerR
     let chunkIndex = 0;
     let chunkStart = 0;
     let waitingDrain = false;
-    entry.readers += 1;
+    let clock: SendClock | undefined;
+    entry.pin();
+    const cursor = entry.attach();
 
     const finish = (): void => {
       if (done) return;
       done = true;
       unsubscribe();
       res.off('close', finish);
-      entry.releaseReader();
+      entry.detach(cursor);
+      entry.unpin();
       resolve({ status, bytes: written });
     };
 
@@ -81,6 +89,7 @@ export function serveEntry(entry: CacheEntry, req: IncomingMessage, res: ServerR
         res.end();
         return false;
       }
+      clock = o.deadlines?.track(res, () => (range !== undefined ? range.end - range.start + 1 : entry.expectedBytes ?? entry.bytes));
       return true;
     };
 
@@ -116,13 +125,13 @@ export function serveEntry(entry: CacheEntry, req: IncomingMessage, res: ServerR
         finish();
         return;
       }
-      const chunks = entry.chunks;
+      const end = entry.chunkBase + entry.chunks.length;
       const from = range?.start ?? 0;
       const to = range === undefined ? Infinity : range.end + 1; // exclusive
       // Hot path: cork so a burst of chunks goes out in one writev.
       res.cork();
-      while (chunkIndex < chunks.length && chunkStart < to) {
-        const chunk = chunks[chunkIndex]!;
+      while (chunkIndex < end && chunkStart < to) {
+        const chunk = entry.chunkAt(chunkIndex)!;
         const cEnd = chunkStart + chunk.length;
         chunkIndex += 1;
         const s = Math.max(from, chunkStart);
@@ -133,16 +142,21 @@ export function serveEntry(entry: CacheEntry, req: IncomingMessage, res: ServerR
         written += part.length;
         if (!res.write(part)) {
           waitingDrain = true;
+          clock?.blocked(o.deadlines!.now());
           res.once('drain', () => {
             waitingDrain = false;
+            clock?.unblocked(o.deadlines!.now());
             pump();
           });
           break;
         }
       }
       process.nextTick(() => res.uncork());
-      if (!waitingDrain && (chunkStart >= to || (entry.state === 'complete' && chunkIndex >= chunks.length))) {
+      entry.advance(cursor, chunkStart);
+      if (!waitingDrain && (chunkStart >= to || (entry.state === 'complete' && chunkIndex >= end))) {
         res.end();
+        // What is still buffered is the receiver's to take (the clock stops at 'close').
+        clock?.blocked(o.deadlines!.now());
         finish();
       }
     };

@@ -43,6 +43,14 @@ const USAGE = `usage: ethle-edge serve --origin URL [options]
                           steering URI, instead of this edge's own /_ethle/steering
   --session-secret-file F the fleet's secret (one line) for portable session tokens
   --egress-capacity-mbps M  this edge's egress for its load report (/_ethle/load)
+  --collector URL         a QoE collector (ethle-collector) to report each receiver session's
+                          facts to (x held, group, redirect, cache hits; every 5 s), joined there
+                          with the player's beacons by the CMCD sid
+  --collector-label NAME  this edge's name in those reports (default its host:port): the name
+                          players give it in their beacons' meta.edge
+  --min-receiver-mbps M   the slowest receiver served (default 1): a segment response waiting
+                          on its receiver longer than its length at this rate (at least 10 s)
+                          is cut and counted (ethle_receivers_cut_total)
   --max-connections-per-client N  receiver connections one client (IPv4 address, IPv6 /64)
                           may hold open (default 256; more are refused; 0 = no limit, for a
                           proxy or NAT that every receiver comes through)
@@ -95,6 +103,9 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
         'steering-url': { type: 'string' },
         'session-secret-file': { type: 'string' },
         'egress-capacity-mbps': { type: 'string' },
+        collector: { type: 'string' },
+        'collector-label': { type: 'string' },
+        'min-receiver-mbps': { type: 'string' },
         'max-connections-per-client': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -170,6 +181,8 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       input.sessionTokens = { ...input.sessionTokens, secret };
     }
     set('egressCapacityMbps', number('egress-capacity-mbps', values['egress-capacity-mbps']));
+    if (values.collector !== undefined) input.collector = { ...input.collector, url: values.collector, ...(values['collector-label'] === undefined ? {} : { label: values['collector-label'] }) };
+    set('minReceiverMbps', number('min-receiver-mbps', values['min-receiver-mbps']));
     set('maxConnectionsPerClient', number('max-connections-per-client', values['max-connections-per-client']));
     set('logLevel', (values['log-level'] ?? input.logLevel ?? 'info') as EdgeConfigInput['logLevel']);
   } catch (e) {

@@ -55,6 +55,12 @@ export interface EdgeConfig {
   /** The egress this edge may send to receivers (Mbit/s), for its load report; undefined: unknown. */
   egressCapacityMbps: number | undefined;
   /**
+   * A QoE collector (@ethle/collector) the edge reports its sessions' facts to (`POST {url}/v1/edge`
+   * every intervalMs), labelled `label` — the name players give this edge in their beacons'
+   * `meta.edge` (default: the edge's host:port). Undefined: none; GET /_ethle/sessions still answers.
+   */
+  collector: { url: string; label: string | undefined; intervalMs: number } | undefined;
+  /**
    * Low-latency streams (LL-HLS with parts, LL-DASH with chunked segments): hold the newest N parts
    * (chunks) instead of whole segments; LL features stay (blocking reload and delta updates are
    * answered by the edge). Undefined (default): LL streams are held in whole segments like any
@@ -115,6 +121,12 @@ export interface EdgeConfig {
   defaultRanMbps: number;
   rni: RniConfig | undefined;
   ranFailAction: RanFailAction;
+  /**
+   * `maxBytes`: every media byte the edge holds at most — its cache and what it holds outside it
+   * for receivers (objects not cached, entries still read after leaving the cache, unplanned
+   * objects streamed through): one budget (ByteBudget, `ethle_held_bytes`). A fetch whose bytes
+   * would not fit waits, and its origin connection with it. `maxAgeMs`: a cached segment's life.
+   */
   cache: { maxBytes: number; maxAgeMs: number };
   /** A stream without receiver requests for this long goes idle: poller stops, cache ages out. */
   streamIdleMs: number;
@@ -160,6 +172,14 @@ export interface EdgeConfig {
   keepAliveTimeoutMs: number;
   /** On close (SIGTERM): how long transfers in progress may finish before they are cut (ms). */
   drainMs: number;
+  /**
+   * The slowest receiver served (Mbit/s, default 1): a segment response may wait on its receiver
+   * (bytes the socket would not take) for its length at this rate, at least `sendDeadlineMinMs`
+   * (default 10 s); a slower receiver is cut and counted (`ethle_receivers_cut_total`). A receiver
+   * that slow cannot play the object in time, and meanwhile holds it and a connection.
+   */
+  minReceiverMbps: number;
+  sendDeadlineMinMs: number;
   /** TLS key/cert paths (PEM); both or neither. */
   tls: { keyPath: string; certPath: string } | undefined;
   /** pino level (default 'warn'; the CLI defaults to 'info'); 'silent' turns logging off. */
@@ -195,6 +215,7 @@ export interface EdgeConfigInput {
   fleet?: { pathway: string; publicUrl: string; peers?: Array<{ id: string; url: string }>; originPathway?: string; ttlSeconds?: number; steeringUrl?: string };
   sessionTokens?: { secret: string; ttlSeconds?: number };
   egressCapacityMbps?: number;
+  collector?: { url: string; label?: string; intervalMs?: number };
   maxHold?: number;
   holdParts?: number | 'auto';
   maxBlockedPerStream?: number;
@@ -228,6 +249,8 @@ export interface EdgeConfigInput {
   requestHeadersTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
   drainMs?: number;
+  minReceiverMbps?: number;
+  sendDeadlineMinMs?: number;
   tls?: { keyPath: string; certPath: string };
   logLevel?: EdgeConfig['logLevel'];
 }

@@ -11,9 +11,9 @@ const KNOWN_KEYS = new Set([
   'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
   'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
   'maxSessions', 'maxConnections', 'maxConnectionsPerClient', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
-  'drainMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
+  'drainMs', 'minReceiverMbps', 'sendDeadlineMinMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
   'lowerHoldAfterSegments', 'lowerHoldAfterSamples', 'holdFloor', 'segmentStart',
-  'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream',
+  'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream', 'collector',
 ]);
 
 /** Half of Linux's tcp_rmem max: the receive window autotuning can reach on the edge's origin sockets. */
@@ -209,9 +209,24 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   const perClient = num('maxConnectionsPerClient', input.maxConnectionsPerClient, role === 'parent' ? 0 : Math.min(256, maxConnections), 0, maxConnections, true);
   const maxConnectionsPerClient = perClient === 0 ? maxConnections : perClient;
 
+  let collector: EdgeConfig['collector'];
+  if (input.collector !== undefined) {
+    const c = input.collector;
+    let u: URL | undefined;
+    try {
+      u = new URL(c.url);
+    } catch {
+      fail('collector.url', `not a URL: ${JSON.stringify(c.url)}`, c.url);
+    }
+    if (u!.protocol !== 'http:' && u!.protocol !== 'https:') fail('collector.url', `only http and https, got ${u!.protocol}`, c.url);
+    if (c.label !== undefined && (typeof c.label !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(c.label))) fail('collector.label', 'must be 1..256 visible ASCII characters', c.label);
+    collector = { url: c.url.replace(/\/+$/, ''), label: c.label, intervalMs: ms('collector.intervalMs', c.intervalMs, 5000, 100, 3_600_000) };
+  }
+
   return {
     origins,
     host,
+    collector,
     port: num('port', input.port, 8080, 0, 65535, true),
     hold,
     role,
@@ -255,6 +270,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     requestHeadersTimeoutMs: ms('requestHeadersTimeoutMs', input.requestHeadersTimeoutMs, 10_000, 100, 600_000),
     keepAliveTimeoutMs: ms('keepAliveTimeoutMs', input.keepAliveTimeoutMs, 30_000, 100, 3_600_000),
     drainMs: ms('drainMs', input.drainMs, 10_000, 0, 3_600_000),
+    minReceiverMbps: num('minReceiverMbps', input.minReceiverMbps, 1, 0.001, 100_000),
+    sendDeadlineMinMs: ms('sendDeadlineMinMs', input.sendDeadlineMinMs, 10_000, 100, 3_600_000),
     tls,
     logLevel,
   };

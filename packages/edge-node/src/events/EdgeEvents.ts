@@ -23,7 +23,14 @@ export interface EdgeEventMap {
    * A receiver asked for a segment: whether the edge had it whole (`hit`), was still fetching it
    * (`coalesced`: `bytesAtEdge` of it had arrived) or had not asked the origin yet (`miss`).
    */
-  'segment-request': { origin: string; path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number };
+  'segment-request': { origin: string; path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number; receiver?: string; stream?: string };
+  /** A player's CMCD `nor` named an object no stream's planner covers: the edge prefetched it. */
+  'prefetch-hint': { origin: string; path: string; from: string };
+  /**
+   * A receiver got a manifest: its session (the CMCD sid or the edge's token), the stream, and
+   * what the edge decided for it — x held (0: none), its policy group.
+   */
+  'manifest-request': { session: string; stream: string; hold: number; group: PolicyGroup | undefined };
   /** Segments (origin paths without query) appeared in a stream's window: the edge saw them listed at `at`. */
   'segment-listed': { stream: string; origin: string; paths: string[]; at: number };
   /** The hold x of a stream changed (auto mode), with the backhaul rate (Mbit/s) it was decided on. */

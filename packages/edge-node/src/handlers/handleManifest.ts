@@ -9,6 +9,7 @@ import type { RequestTarget } from '../http/parseTarget.js';
 import { retryAfterFor, sendError, statusFor } from '../http/sendError.js';
 import { readCmcd } from '../radio/readCmcd.js';
 import { receiverKey } from '../radio/receiverKey.js';
+import { ageSeconds, cmsdDynamic, cmsdStatic } from '../http/cmsdHeaders.js';
 import type { LiveStream } from '../stream/LiveStream.js';
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -27,6 +28,7 @@ export function createManifestHandler(ctx: EdgeContext) {
   const { config, metrics, events, policy, streams } = ctx;
   /** One 'manifest-stale' event per failure episode and stream, not per receiver request. */
   const staleReported = new WeakMap<LiveStream, EdgeError>();
+  const edgeId = config.fleet?.pathway ?? 'ethle-edge';
 
   return async function handleManifest(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, target: RequestTarget): Promise<void> {
     let stream: LiveStream;
@@ -57,6 +59,12 @@ export function createManifestHandler(ctx: EdgeContext) {
       ...(req.headers.origin === undefined ? NO_CORS : CORS),
       'content-type': version.view.kind === 'dash' ? 'application/dash+xml' : 'application/vnd.apple.mpegurl',
       'cache-control': 'no-cache',
+      // Age: how long ago the edge got this version from the origin (hls.js reads it of
+      // playlists); CMSD: a live manifest of this format, from this edge, with its throughput
+      // estimate for the receiver once it has one.
+      age: ageSeconds(version.fetchedAtMs, ctx.now()),
+      'cmsd-static': cmsdStatic('manifest', version.view.kind === 'dash' ? 'dash' : 'hls'),
+      'cmsd-dynamic': cmsdDynamic(edgeId, ctx.radio.estimate(receiverKey(req, target.query))?.mbps),
     };
     // A broken origin manifest: serve the last good version for a bounded time, and say so.
     const lastError = stream.lastError;
@@ -174,6 +182,7 @@ export function createManifestHandler(ctx: EdgeContext) {
       }
     }
     if (stream.upstreamHolds) x = 0;
+    events.emit('manifest-request', { session, stream: stream.key, hold: x, group: policy.sessionState(stream.key, session)?.group });
     const held = stream.held(version, x, undefined);
     headers[HEADERS.holdSegments] = String(held.holdSegments);
     headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);

@@ -6,8 +6,11 @@ import { ETHLE_EXPOSED_HEADERS, ETHLE_HEADERS } from '@ethle/core';
  */
 export const HEADERS = ETHLE_HEADERS;
 
-/** Headers a page on another origin may read from the edge's responses. */
-const EXPOSED = `Date, ${ETHLE_EXPOSED_HEADERS}, Content-Range, Accept-Ranges`;
+/**
+ * Headers a page on another origin may read from the edge's responses: Age (hls.js reads it of
+ * playlists) and CMSD (dash.js reads it with `streaming.cmsd` on) among them.
+ */
+const EXPOSED = `Date, Age, CMSD-Static, CMSD-Dynamic, ${ETHLE_EXPOSED_HEADERS}, Content-Range, Accept-Ranges`;
 
 /**
  * CORS for media responses (players run on other origins, e.g. the demo app). Sent only to

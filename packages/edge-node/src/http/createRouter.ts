@@ -14,6 +14,8 @@ import { CORS, CORS_PREFLIGHT } from './HEADERS.js';
 import { isRejection, parseTarget } from './parseTarget.js';
 import { sendError } from './sendError.js';
 import { createTimelineHandler, TIMELINE_PATH } from '../timeline/handleTimeline.js';
+import { handleSessions } from '../sessions/handleSessions.js';
+import { SESSIONS_PATH } from '../sessions/SessionFacts.js';
 
 /** Paths of the origin a receiver may reach through the edge without a manifest naming them. */
 const MEDIA_RE = /\.(m3u8|mpd|m4s|mp4|m4v|m4a|cmfv|cmfa|cmft|ts|aac|ac3|ec3|mp3|vtt|webvtt|key|jpg|jpeg|png)$/i;
@@ -97,6 +99,7 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       return;
     }
     if (target.path === SESSION_PATH) return handleSessionExport(ctx, res, target);
+    if (target.path === SESSIONS_PATH || target.path.startsWith(`${SESSIONS_PATH}/`)) return handleSessions(ctx, res, target);
     if (target.path.startsWith('/_ethle/')) {
       sendError(res, 404, 'not found');
       return;

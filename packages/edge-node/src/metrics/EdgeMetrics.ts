@@ -17,6 +17,23 @@ export class EdgeMetrics {
   readonly cacheBypass = new Counter({ name: 'ethle_cache_bypass_total', help: 'segments served through uncached because the cache was full', registers: [this.registry] });
   readonly cacheEvictions = new Counter({ name: 'ethle_cache_evictions_total', help: 'cache evictions by reason', labelNames: ['reason'], registers: [this.registry] });
   readonly cacheBytes = new Gauge({ name: 'ethle_cache_bytes', help: 'bytes accounted in the segment cache', registers: [this.registry] });
+  /** Read at each scrape (set by startEdge): the byte budget's figures. */
+  heldSource: () => { cache: number; transit: number; max: number } = () => ({ cache: 0, transit: 0, max: 0 });
+  readonly heldBytes = new Gauge({
+    name: 'ethle_held_bytes',
+    help: 'media bytes the edge holds, under one budget (cache.maxBytes): kind="cache" (reserved by cached objects), kind="transit" (held for receivers outside the cache), kind="max" (the budget)',
+    labelNames: ['kind'],
+    registers: [this.registry],
+    collect: () => {
+      const h = this.heldSource();
+      this.heldBytes.set({ kind: 'cache' }, h.cache);
+      this.heldBytes.set({ kind: 'transit' }, h.transit);
+      this.heldBytes.set({ kind: 'max' }, h.max);
+    },
+  });
+  readonly passThrough = new Counter({ name: 'ethle_pass_through_total', help: 'objects streamed through without a whole copy: unplanned and larger than 1 MiB or of unknown length, or larger than the byte budget', registers: [this.registry] });
+  readonly budgetWaits = new Counter({ name: 'ethle_budget_waits_total', help: 'origin fetches that waited for room in the byte budget (their origin connection waited too)', registers: [this.registry] });
+  readonly receiversCut = new Counter({ name: 'ethle_receivers_cut_total', help: 'segment responses cut because their receiver took longer than its send deadline (its length at minReceiverMbps, at least sendDeadlineMinMs)', labelNames: ['reason'], registers: [this.registry] });
   readonly bytesIn = new Counter({ name: 'ethle_origin_bytes_total', help: 'bytes received from origins', labelNames: ['origin'], registers: [this.registry] });
   readonly bytesOut = new Counter({ name: 'ethle_receiver_bytes_total', help: 'segment bytes sent to receivers', registers: [this.registry] });
   readonly rttMs = new Gauge({ name: 'ethle_backhaul_rtt_ms', help: 'backhaul RTT estimate (min of connect/TTFB over a window)', labelNames: ['origin'], aggregator: 'average', registers: [this.registry] });

@@ -1,4 +1,4 @@
-import { ETHLE_HEADERS, timerMs } from '@ethle/core';
+import { ETHLE_HEADERS, isStorable as storableRule, timerMs } from '@ethle/core';
 import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Pool, buildConnector, errors as undiciErrors } from 'undici';
@@ -76,6 +76,18 @@ export interface SegmentFetchOptions {
 /** Below this many bytes per part a range split costs more round trips than it saves. */
 const MIN_PART_BYTES = 256 * 1024;
 
+/**
+ * An unplanned object (no window lists it: an init segment, a key, a query only one receiver
+ * sends) is cached up to this size; a larger one (by its Content-Length, or once one of unknown
+ * length grows past it) streams through (CacheEntry.passThrough) instead of becoming a private
+ * full copy per request.
+ */
+export const MAX_UNPLANNED_CACHED_BYTES = 1024 * 1024;
+
+/** A pass-through object is read from the origin at most this far ahead of its fastest reader. */
+export const PASS_THROUGH_WINDOW = 256 * 1024;
+
+
 export interface OriginClientOptions {
   name: string;
   url: string;
@@ -89,6 +101,8 @@ export interface OriginClientOptions {
   bodyTimeoutMs: number;
   cache: SegmentCache;
   onFetch: (report: OriginFetchReport) => void;
+  /** An object is streamed through without a whole copy (CacheEntry.passThrough). */
+  onPassThrough?: () => void;
   /** A bug caught at a fetch's boundary (the fetch failed with ERR_EDGE_INTERNAL): log and count it. */
   onBug?: (where: string, error: unknown) => void;
 }
@@ -126,7 +140,6 @@ const MAX_REDIRECTS = 3;
 /** Headers of an origin segment response worth replaying to receivers. */
 const KEPT_HEADERS = ['content-type', ETHLE_HEADERS.productionStart, ETHLE_HEADERS.productionEnd, 'last-modified', 'etag', ETHLE_HEADERS.holdSegments, ETHLE_HEADERS.role, ETHLE_HEADERS.upstreamRtt];
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
-const NO_STORE = /no-store|no-cache|private|max-age=0(?!\d)/i;
 
 function outcomeOf(e: EdgeError): FetchOutcome {
   switch (e.code) {
@@ -154,10 +167,10 @@ function internalError(e: unknown, path: string, onBug: ((where: string, error: 
 /** Map an undici/socket error to the edge's catalogue. `inBody` = headers had arrived. */
 function toEdgeError(e: unknown, path: string, inBody: boolean, signal?: FetchSignal, onBug?: (where: string, error: unknown) => void): EdgeError {
   if (e instanceof EdgeError) return e;
-  // A bug of the edge's own (undici reports network trouble with its own error classes): said as one.
-  if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError) return internalError(e, path, onBug);
   if (signal?.deadline.aborted) return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin fetch of ${path} missed its deadline`, { path, deadline: true }, { cause: e });
   if (signal?.cancel.aborted) return new EdgeError('ERR_EDGE_CANCELLED', `fetch of ${path} cancelled: ${String(signal.cancel.reason)}`, { path }, { cause: e });
+  // A bug of the edge's own (undici reports network trouble with its own error classes): said as one.
+  if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError) return internalError(e, path, onBug);
   const code = (e as { code?: string } | null)?.code;
   if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.ConnectTimeoutError) {
     return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin timed out on ${path}`, { path, undici: code }, { cause: e });
@@ -332,7 +345,9 @@ export class OriginClient {
    */
   fetchInto(path: string, entry: CacheEntry, o: SegmentFetchOptions): void {
     const kind = o.priority === 'player' ? 'segment' : 'prefetch';
-    const split = this.#rangesIgnored ? undefined : o.split;
+    // Parts wait in the assembler for the ones before them: a split object must fit the budget
+    // whole (one that cannot streams through, unsplit).
+    const split = this.#rangesIgnored || (o.split !== undefined && o.split.approxBytes * 2 > this.#o.cache.maxBytes) ? undefined : o.split;
     const parts = split === undefined ? 1 : Math.min(split.parts, Math.floor(split.approxBytes / MIN_PART_BYTES));
     const queued = this.#scheduler.enqueue(entry.key, o.group, o.priority, () => {
       // Cancelled while queued (its receiver left): no request at all.
@@ -420,7 +435,7 @@ export class OriginClient {
         throw statusError(path, status, res.headers);
       }
       inBody = true;
-      await this.#readWhole(path, entry, res, kind, probe);
+      await this.#readWhole(path, entry, res, kind, signal.any, probe);
       this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span, probe);
     } catch (e) {
       this.#fail(path, entry, kind, toEdgeError(e, path, inBody, signal, this.#o.onBug), status, ttfb, t0, 1, span);
@@ -435,17 +450,55 @@ export class OriginClient {
    * fit without evicting segments receivers still need is dropped before its body crosses the
    * backhaul; anything a receiver waits for is served through even if it cannot be kept.
    */
-  #admit(path: string, entry: CacheEntry, size: number, kind: FetchKind): void {
+  async #admit(path: string, entry: CacheEntry, size: number, kind: FetchKind, signal: AbortSignal): Promise<void> {
     const forReceiver = kind !== 'prefetch' || entry.readers > 0;
-    if (this.#o.cache.admit(entry, size, forReceiver) || forReceiver) return;
+    // A receiver waits: what does not fit now is served through. A prefetch waits for the room
+    // that receivers reading cached entries hold, and is dropped only if nothing would free it.
+    if (forReceiver) {
+      this.#o.cache.admit(entry, size, true);
+      return;
+    }
+    if (await this.#o.cache.admitWhenRead(entry, size, signal)) return;
     throw new EdgeError('ERR_EDGE_CACHE_FULL', `prefetch of ${path} (${size} bytes) does not fit the cache`, { path, size });
   }
 
+  /**
+   * Room for the next `n` bytes of an entry the cache did not admit (its bytes count as transit
+   * in the byte budget): a pass-through entry first waits until its readers have taken what it
+   * holds, then any such entry until the budget has room. Not reading on meanwhile holds the
+   * origin connection back (TCP flow control): the origin waits instead of the edge's memory
+   * growing. Admitted entries have their room reserved already: nothing to wait for.
+   */
+  async #room(entry: CacheEntry, n: number, kind: FetchKind, signal: AbortSignal): Promise<void> {
+    if (entry.admitted) return;
+    // Growing past what it may be kept as (an unplanned object of unknown length past the size
+    // an unplanned object is cached up to; any object past the whole budget): stream it through.
+    if (!entry.passThrough && entry.bytes + n > (entry.cancelWhenOrphaned ? MAX_UNPLANNED_CACHED_BYTES : this.#o.cache.maxBytes)) {
+      entry.passThrough = true;
+      this.#o.onPassThrough?.();
+    }
+    if (entry.passThrough) {
+      // Kept for nobody (a prefetch, a receiver gone before the headers): not worth the backhaul.
+      if (entry.readers === 0) throw new EdgeError('ERR_EDGE_CACHE_FULL', `${entry.key} streams through and nobody reads it`, { key: entry.key });
+      await entry.whenConsumed(PASS_THROUGH_WINDOW, signal);
+      // Kept whole for receivers that may still join, as long as the budget has room for it.
+      if (this.#o.cache.budget.free < n) entry.seal();
+    }
+    await this.#o.cache.hold(entry, n, kind !== 'prefetch' || entry.readers > 0, signal);
+  }
+
   /** A 200 response's body into the entry, checked against its Content-Length, then ended. */
-  async #readWhole(path: string, entry: CacheEntry, res: Dispatcher.ResponseData, kind: FetchKind, probe?: ConnectionProbe): Promise<void> {
+  async #readWhole(path: string, entry: CacheEntry, res: Dispatcher.ResponseData, kind: FetchKind, signal: AbortSignal, probe?: ConnectionProbe): Promise<void> {
     const expected = contentLength(res.headers);
     const storable = isStorable(res.headers);
-    if (expected !== undefined && storable) this.#admit(path, entry, expected, kind);
+    // An unplanned object too large (or of unknown length) to cache streams through its readers;
+    // so does one the cache did not take that could never be held whole within the budget.
+    const unplannedLarge = entry.cancelWhenOrphaned && expected !== undefined && expected > MAX_UNPLANNED_CACHED_BYTES;
+    if (!unplannedLarge && expected !== undefined && storable) await this.#admit(path, entry, expected, kind, signal);
+    if (!entry.admitted && (unplannedLarge || (expected !== undefined && expected > this.#o.cache.maxBytes))) {
+      entry.passThrough = true;
+      this.#o.onPassThrough?.();
+    }
     entry.setHeaders(keptHeaders(res.headers), expected);
     const burst = Math.min(BURST_BYTES, Math.floor((expected ?? 2 * BURST_BYTES) / 2));
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -453,6 +506,7 @@ export class OriginClient {
         res.body.destroy();
         throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `origin sent more than Content-Length for ${path}`, { path });
       }
+      if (!entry.admitted) await this.#room(entry, chunk.length, kind, signal);
       entry.push(chunk);
       if (probe !== undefined && probe.burstAtMs === undefined && entry.bytes >= burst) Object.assign(probe, { burstBytes: burst, burstAtMs: performance.now() });
     }
@@ -463,7 +517,8 @@ export class OriginClient {
     if (expected !== undefined && entry.bytes !== expected) {
       throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `segment ${path}: ${entry.bytes} of ${expected} bytes`, { path, bytes: entry.bytes, expected });
     }
-    if (expected === undefined && storable) this.#admit(path, entry, entry.bytes, kind);
+    // Whole and held as transit already: cached if it fits now, else served and let go.
+    if (expected === undefined && storable && !entry.passThrough) this.#o.cache.admit(entry, entry.bytes, kind !== 'prefetch' || entry.readers > 0);
     entry.end();
     // Not admitted (cache full, or not storable): it was served through to its readers; drop it now.
     if (!entry.admitted) this.#o.cache.release(entry);
@@ -518,7 +573,7 @@ export class OriginClient {
         abortFrom(1);
         this.#rangesIgnored = true;
         inBody = true;
-        await this.#readWhole(path, entry, first, kind);
+        await this.#readWhole(path, entry, first, kind, signal.any);
         this.#report(path, kind, 'ok', status, entry.bytes, ttfb, t0, 1, span);
         return;
       }
@@ -528,9 +583,13 @@ export class OriginClient {
         throw statusError(path, status, first.headers, ' to a byte range');
       }
       const total = r0.total;
+      if (total > this.#o.cache.maxBytes) {
+        await first.body.dump();
+        throw new EdgeError('ERR_EDGE_CACHE_FULL', `${path} (${total} bytes) is larger than the byte budget: not fetched in parts`, { path, size: total });
+      }
       const version = validators(first.headers);
       const storable = isStorable(first.headers);
-      if (storable) this.#admit(path, entry, total, kind);
+      if (storable) await this.#admit(path, entry, total, kind, signal.any);
       entry.setHeaders(keptHeaders(first.headers), total);
       inBody = true;
       const asm = new RangeAssembler(parts, (c) => entry.push(c));
@@ -539,6 +598,8 @@ export class OriginClient {
         for await (const chunk of res.body as AsyncIterable<Buffer>) {
           got += chunk.length;
           if (got > want) throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `origin sent more than range ${i} of ${path}`, { path });
+          // Not admitted: a later part's bytes wait in the assembler, and count in the budget there.
+          if (!entry.admitted) await this.#room(entry, chunk.length, kind, signal.any);
           asm.chunk(i, chunk);
         }
         if (got !== want) throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `range ${i} of ${path}: ${got} of ${want} bytes`, { path, bytes: got, expected: want });
@@ -637,14 +698,10 @@ function statusError(path: string, status: number, headers: Dispatcher.ResponseD
   });
 }
 
-/**
- * Whether a response may be kept: the origin allows it, and its end is framed. A body delimited
- * only by the connection closing (no Content-Length, not chunked) looks the same whole or cut
- * off: it is served through to its readers but never cached as complete.
- */
+/** Whether a response may be kept: the core's rule (isStorable), the one the service worker applies too. */
 function isStorable(headers: Dispatcher.ResponseData['headers']): boolean {
-  if (NO_STORE.test(String(headers['cache-control'] ?? ''))) return false;
-  return headers['content-length'] !== undefined || /chunked/i.test(String(headers['transfer-encoding'] ?? ''));
+  const h = (name: string): string | undefined => (headers[name] === undefined ? undefined : String(headers[name]));
+  return storableRule({ cacheControl: h('cache-control'), contentLength: h('content-length'), transferEncoding: h('transfer-encoding') });
 }
 
 /** The version of an object as its validators name it (parts of one fetch must agree). */

@@ -8,9 +8,13 @@ export interface CmcdHints {
   mtpMbps: number | undefined;
   /** Buffer length, ms. */
   blMs: number | undefined;
+  /** Next object request: the object the player will ask for next, relative to this request's URL. */
+  nor: string | undefined;
+  /** Next range request (of `nor`, or of this object without it). */
+  nrr: string | undefined;
 }
 
-const NONE: CmcdHints = { sid: undefined, mtpMbps: undefined, blMs: undefined };
+const NONE: CmcdHints = { sid: undefined, mtpMbps: undefined, blMs: undefined, nor: undefined, nrr: undefined };
 
 /** CMCD v2 values may be inner lists (`[48100]`) or items with params; take the first number. */
 function firstNumber(v: unknown): number | undefined {
@@ -40,10 +44,13 @@ export function readCmcd(query: URLSearchParams | undefined, headers: IncomingHt
     if (data === undefined) return NONE;
     const mtp = firstNumber(data['mtp']);
     const sid = typeof data['sid'] === 'string' && data['sid'].length > 0 && data['sid'].length <= 128 ? data['sid'] : undefined;
+    const text = (k: string) => (typeof data![k] === 'string' && (data![k] as string).length > 0 && (data![k] as string).length <= 2048 ? (data![k] as string) : undefined);
     return {
       sid,
       mtpMbps: mtp !== undefined && mtp > 0 ? mtp / 1000 : undefined,
       blMs: firstNumber(data['bl']),
+      nor: text('nor'),
+      nrr: text('nrr'),
     };
   } catch {
     return NONE;

@@ -14,6 +14,12 @@ export type Fault =
   | { kind: 'hang' }
   | { kind: 'truncate'; afterBytes: number }
   | { kind: 'slow'; chunkBytes: number; intervalMs: number }
+  /**
+   * The segment generated chunk by chunk as the client takes it (waits for 'drain'), never whole
+   * in memory: a large object costs the test process one chunk per response, so what a test
+   * measures of its own process is the edge's.
+   */
+  | { kind: 'streamed'; chunkBytes: number }
   | { kind: 'garbage'; body: string };
 
 /**
@@ -67,9 +73,18 @@ export async function startTestOrigin(
   /** Wall-clock production time of the segments in the window (programDateTime). */
   const producedAt = new Map<number, number>();
 
-  const body = (n: number): Buffer => {
-    const b = Buffer.alloc(segmentBytes);
-    for (let i = 0; i < segmentBytes; i += 4) b.writeUInt32BE((n * 1_000_003 + i) >>> 0, i);
+  const body = (n: number): Buffer => bodySlice(n, 0, segmentBytes);
+  /** Bytes [start, end) of segment n's body (start a multiple of 4). */
+  const bodySlice = (n: number, start: number, end: number): Buffer => {
+    const b = Buffer.alloc(end - start);
+    for (let i = start; i < end; i += 4) {
+      if (i + 4 <= end) b.writeUInt32BE((n * 1_000_003 + i) >>> 0, i - start);
+      else {
+        const w = Buffer.alloc(4);
+        w.writeUInt32BE((n * 1_000_003 + i) >>> 0, 0);
+        w.copy(b, i - start, 0, end - i);
+      }
+    }
     return b;
   };
   const playlist = (): string => {
@@ -116,6 +131,26 @@ export async function startTestOrigin(
     const path = req.url ?? '/';
     const pathname = path.split('?')[0]!;
     const m = /\/seg(\d+)\.ts$/.exec(pathname);
+    if (fault?.kind === 'streamed' && m !== null && Number(m[1]) < produced) {
+      const n = Number(m[1]);
+      res.writeHead(200, { 'content-type': 'video/mp2t', 'content-length': segmentBytes });
+      let off = 0;
+      const more = (): void => {
+        while (off < segmentBytes && !res.destroyed) {
+          const end = Math.min(segmentBytes, off + fault.chunkBytes);
+          const ok = res.write(bodySlice(n, off, end));
+          segmentBytesSent += end - off;
+          off = end;
+          if (!ok) {
+            res.once('drain', more);
+            return;
+          }
+        }
+        if (off >= segmentBytes) res.end();
+      };
+      more();
+      return;
+    }
     const isPlaylist = pathname.endsWith('.m3u8');
     let payload: Buffer | undefined;
     if (isPlaylist) payload = Buffer.from(pathname.endsWith('/master.m3u8') ? multivariant() : playlist());

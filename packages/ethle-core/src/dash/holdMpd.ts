@@ -1,4 +1,5 @@
 import { HOLD_LIMITS } from '../model/HOLD_LIMITS.js';
+import { secondsToTimerMs } from '../time/timerMs.js';
 import { EthleError, isEthleError } from '../errors/EthleError.js';
 import type { UriRouter } from '../url/UriRouter.js';
 import { localName, type XmlElement } from '../xml/scanXml.js';
@@ -89,6 +90,18 @@ const UNHELD_REASON = { list: 'segment-list', base: 'segment-base', none: 'no-te
  * Static MPDs are routed but never held. Throws EthleError only; never returns a half-rewritten MPD.
  */
 export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
+  return holdMpdText(text, o, undefined);
+}
+
+/**
+ * holdMpd on an MPD already parsed (`info` is `parseMpd(text)`): a stream's loader parses each
+ * origin version once and holds it at every x from that one parse. Core-internal.
+ */
+export function holdParsedMpd(text: string, info: MpdInfo, o: DashHoldOptions): DashHoldResult {
+  return holdMpdText(text, o, info);
+}
+
+function holdMpdText(text: string, o: DashHoldOptions, parsed: MpdInfo | undefined): DashHoldResult {
   if (!Number.isInteger(o?.hold) || o.hold < 0 || o.hold > HOLD_LIMITS.max) {
     throw new EthleError('ERR_DASH_INVALID_OPTIONS', `hold must be an integer in [0, ${HOLD_LIMITS.max}], got ${String(o?.hold)}`);
   }
@@ -96,7 +109,7 @@ export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
   if (chunks !== undefined && (!Number.isInteger(chunks) || chunks < 0 || chunks > HOLD_LIMITS.max * 10 || o.hold !== 0)) {
     throw new EthleError('ERR_DASH_INVALID_OPTIONS', `holdChunks must be an integer in [0, ${HOLD_LIMITS.max * 10}] with hold 0, got ${String(chunks)} (hold ${o.hold})`);
   }
-  const info = parseMpd(text);
+  const info = parsed ?? parseMpd(text);
   const edits: TextEdit[] = o.route ? routeMpdEdits(text, info.root, o.route, o.manifestUrl) : [];
   const done = (r: Omit<DashHoldResult, 'text' | 'requestedHold'>): DashHoldResult => ({ text: finish(text, edits), requestedHold: o.hold, ...r });
 
@@ -113,19 +126,13 @@ export function holdMpd(text: string, o: DashHoldOptions): DashHoldResult {
     const chunkSecs = templates.map((t) => (t.timeline === undefined && t.duration !== undefined && Number.isFinite(t.availabilityTimeOffset) && t.availabilityTimeOffset > 0 && t.availabilityTimeOffset < t.duration / t.timescale ? t.duration / t.timescale - t.availabilityTimeOffset : undefined));
     if (templates.length === 0 || chunkSecs.some((c) => c === undefined)) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'ast-shift', reason: 'no-chunks', appliedChunks: 0 });
     const chunkSeconds = Math.max(...(chunkSecs as number[]));
-    const offsetSeconds = chunks * chunkSeconds;
-    if (offsetSeconds > 0) {
-      const a = info.availabilityStartTimeAttr!;
-      edits.push({ start: a.valueStart, end: a.valueEnd, text: new Date(info.availabilityStartTimeMs + offsetSeconds * 1000).toISOString() });
-    }
+    const offsetSeconds = shiftAst(info, chunks * chunkSeconds, edits);
     return done({ appliedHold: 0, offsetSeconds, mode: 'ast-shift', appliedChunks: chunks, chunkSeconds });
   }
   if (timelines === 0) {
     if (o.hold === 0 || templates.length === 0) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'ast-shift' });
     const longest = Math.max(...templates.map((t) => t.duration! / t.timescale));
-    const offsetSeconds = o.hold * longest;
-    const a = info.availabilityStartTimeAttr!;
-    edits.push({ start: a.valueStart, end: a.valueEnd, text: new Date(info.availabilityStartTimeMs + offsetSeconds * 1000).toISOString() });
+    const offsetSeconds = shiftAst(info, o.hold * longest, edits);
     return done({ appliedHold: o.hold, offsetSeconds, mode: 'ast-shift' });
   }
   return holdTimelines(info, o, edits, done);
@@ -195,16 +202,12 @@ function holdTimelines(info: MpdInfo, o: DashHoldOptions, edits: TextEdit[], don
     endAfter = Math.min(endAfter, live.startSeconds + secsOf(tl, trim.endAfter));
   }
   noteGrowth(live, tls);
-  const offsetSeconds = applied === 0 ? 0 : endBefore - endAfter;
   // AST moves later by as much as the listed media now ends earlier: the MPD reads as one from an
   // origin running `offsetSeconds` late. Players place their live edge by AST and the clock
   // (dash.js does unless told to use the timeline), so without the shift a player aimed at the
   // origin's edge — ahead of the trimmed timeline — and played at a latency set by its own target
   // delay and the MPD refreshes, not by the hold (issue 15 item 9: ~2 s more than declared).
-  if (offsetSeconds > 0) {
-    const a = info.availabilityStartTimeAttr!;
-    edits.push({ start: a.valueStart, end: a.valueEnd, text: new Date(info.availabilityStartTimeMs + offsetSeconds * 1000).toISOString() });
-  }
+  const offsetSeconds = applied === 0 ? 0 : shiftAst(info, endBefore - endAfter, edits);
   return done({
     appliedHold: applied,
     offsetSeconds,
@@ -293,4 +296,18 @@ function applyEdits(text: string, edits: TextEdit[]): string {
     at = e.end;
   }
   return out + text.slice(at);
+}
+
+/**
+ * Move AST later by `seconds` (an edit) and return the shift it really is. The text holds whole
+ * milliseconds and a Date truncates a fraction: 4 segments of 1001/6000 s would move AST 0.67 ms
+ * short, and in that instant the held MPD would list a segment before x newer ones exist. So the
+ * shift, a duration, is rounded up like every other (timerMs): held segments are never early.
+ */
+function shiftAst(info: MpdInfo, seconds: number, edits: TextEdit[]): number {
+  if (!(seconds > 0)) return 0;
+  const ms = secondsToTimerMs(seconds);
+  const a = info.availabilityStartTimeAttr!;
+  edits.push({ start: a.valueStart, end: a.valueEnd, text: new Date(info.availabilityStartTimeMs + ms).toISOString() });
+  return ms / 1000;
 }

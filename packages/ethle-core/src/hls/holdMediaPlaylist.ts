@@ -124,6 +124,19 @@ const SEGMENT_ROLE_MASK =
  * ERR_URL_INVALID (router). Never returns a partial rewrite.
  */
 export function holdMediaPlaylist(text: string, options: HlsHoldOptions): HlsHoldResult {
+  return holdPlaylist(text, options, undefined);
+}
+
+/**
+ * holdMediaPlaylist on a playlist already scanned (`scan` is `scanMediaPlaylist(text)`): a
+ * stream's loader scans each origin version once and holds it at every x from that one scan.
+ * Core-internal (the scan is not public API).
+ */
+export function holdScannedMediaPlaylist(scan: MediaPlaylistScan, text: string, options: HlsHoldOptions): HlsHoldResult {
+  return holdPlaylist(text, options, scan);
+}
+
+function holdPlaylist(text: string, options: HlsHoldOptions, scanned: MediaPlaylistScan | undefined): HlsHoldResult {
   const holdParts = options?.holdParts;
   const partMode = holdParts !== undefined;
   if (partMode && (typeof holdParts !== 'number' || !Number.isInteger(holdParts) || holdParts < 0 || holdParts > MAX_HOLD_PARTS)) {
@@ -141,7 +154,7 @@ export function holdMediaPlaylist(text: string, options: HlsHoldOptions): HlsHol
     throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history must come from createHlsHistory / recordHlsHistory');
   }
 
-  const scan = scanMediaPlaylist(text);
+  const scan = scanned ?? scanMediaPlaylist(text);
   const p = scan.playlist;
   const segs = p.segments;
   const n = segs.length;

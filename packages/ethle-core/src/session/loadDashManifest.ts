@@ -1,5 +1,5 @@
 import { availableSegments } from '../dash/availableSegments.js';
-import { holdMpd } from '../dash/holdMpd.js';
+import { holdParsedMpd } from '../dash/holdMpd.js';
 import type { MpdRepresentation } from '../dash/MpdInfo.js';
 import { parseMpd } from '../dash/parseMpd.js';
 import { createEdgeRouter } from '../url/createEdgeRouter.js';
@@ -21,8 +21,14 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
   const router = (token: string | undefined): UriRouter | undefined =>
     routing === 'none' ? undefined : createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
   const route = router(undefined);
-  // Validate holding once so an unholdable version never replaces a good one.
-  holdMpd(text, { hold: 0, ...(route === undefined ? {} : { route }), manifestUrl, nowMs: o.nowMs });
+  // One parse per origin version (above): every hold below works on it. Validating a version is
+  // holding it at x = 0 with the default route (an unholdable version never replaces a good one),
+  // and that text, which does not depend on the time, is what hold-0 receivers are served.
+  const held = (x: number, token: string | undefined, nowMs: number, holdChunks?: number) => {
+    const rt = token === undefined ? route : router(token);
+    return holdParsedMpd(text, info, { hold: x, ...(holdChunks === undefined ? {} : { holdChunks }), ...(rt === undefined ? {} : { route: rt }), manifestUrl, nowMs });
+  };
+  const unheld = held(0, undefined, o.nowMs);
 
   const reps = new Map<string, { base: string; nominalSeconds: number; timeline: boolean }>();
   let segmentSeconds = info.maxSegmentDurationSeconds ?? 0;
@@ -44,7 +50,7 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
   for (const b of topBySet.values()) bitrateHintBps += b;
 
   // Low-latency DASH: the chunk length, read by holding no chunks (undefined unless every template is chunked).
-  const chunked = info.type === 'dynamic' ? holdMpd(text, { hold: 0, holdChunks: 0, manifestUrl, nowMs: o.nowMs }) : undefined;
+  const chunked = info.type === 'dynamic' ? holdParsedMpd(text, info, { hold: 0, holdChunks: 0, manifestUrl, nowMs: o.nowMs }) : undefined;
   const chunkSeconds = chunked?.reason === undefined ? chunked?.chunkSeconds : undefined;
   return {
     kind: 'dash',
@@ -53,8 +59,7 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
       : {
           lowLatency: { partSeconds: chunkSeconds, partPaths: [] },
           holdParts(n: number, token: string | undefined, nowMs: number) {
-            const rt = token === undefined ? route : router(token);
-            const r = holdMpd(text, { hold: 0, holdChunks: n, ...(rt === undefined ? {} : { route: rt }), manifestUrl, nowMs });
+            const r = held(0, token, nowMs, n);
             return { text: r.text, holdSegments: 0, holdSeconds: r.offsetSeconds, holdParts: r.appliedChunks ?? 0, ...(r.reason ? { reason: r.reason } : {}) };
           },
         }),
@@ -80,8 +85,7 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
       return out;
     },
     hold(x, token, nowMs) {
-      const rt = token === undefined ? route : router(token);
-      const r = holdMpd(text, { hold: x, ...(rt === undefined ? {} : { route: rt }), manifestUrl, nowMs });
+      const r = x === 0 && token === undefined ? unheld : held(x, token, nowMs);
       return {
         text: r.text,
         holdSegments: r.appliedHold,

@@ -1,6 +1,7 @@
 import { createHlsHistory, recordHlsHistory, type HlsHistory } from '../hls/HlsHistory.js';
-import { holdMediaPlaylist } from '../hls/holdMediaPlaylist.js';
-import { isMultivariantPlaylist, parseMediaPlaylist, parseMultivariantPlaylist } from '../hls/parsePlaylist.js';
+import { holdScannedMediaPlaylist } from '../hls/holdMediaPlaylist.js';
+import { isMultivariantPlaylist, parseMultivariantPlaylist } from '../hls/parsePlaylist.js';
+import { scanMediaPlaylist } from '../hls/scanMediaPlaylist.js';
 import { rewriteMultivariantPlaylist } from '../hls/rewriteMultivariantPlaylist.js';
 import { createEdgeRouter } from '../url/createEdgeRouter.js';
 import type { UriRouter } from '../url/UriRouter.js';
@@ -44,7 +45,9 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     };
   }
 
-  const playlist = parseMediaPlaylist(text);
+  // One scan per origin version: every hold below works on it (parse once, hold many).
+  const scan = scanMediaPlaylist(text);
+  const playlist = scan.playlist;
   const prev = previousCarry as HlsHistory | undefined;
   const history = recordHlsHistory(prev ?? createHlsHistory(), playlist);
   const segments: SegmentRef[] = [];
@@ -61,9 +64,12 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   const last = playlist.segments[playlist.segments.length - 1];
   const nextSegmentDueMs =
     last?.programDateTimeMs === undefined || playlist.endList ? undefined : last.programDateTimeMs + (last.duration + playlist.targetDuration) * 1000;
-  // Validate holding once with the default route so an unholdable version is rejected here.
+  // Validating a version is holding it at x = 0 with the default route: an unholdable version is
+  // rejected here, and the text it gives is what hold-0 receivers are served.
   const route = router(undefined);
-  holdMediaPlaylist(text, { hold: 0, history, ...routeOpt(route) });
+  const held = (o: { hold?: number; holdParts?: number }, token: string | undefined) =>
+    holdScannedMediaPlaylist(scan, text, { ...o, history, ...routeOpt(token === undefined ? route : router(token)) });
+  const unheld = held({ hold: 0 }, undefined);
   const kbps = last?.bitrateKbps;
   const lowLatency = lowLatencyOf(playlist, (uri) => originPath(uri, manifestUrl, originBase));
   return {
@@ -78,7 +84,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     firstId: playlist.segments[0]?.msn,
     segments: () => segments,
     hold(x, token) {
-      const r = holdMediaPlaylist(text, { hold: x, history, ...routeOpt(token === undefined ? route : router(token)) });
+      const r = x === 0 && token === undefined ? unheld : held({ hold: x }, token);
       return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds, ...(r.reason ? { reason: r.reason } : {}) };
     },
     ...(lowLatency === undefined
@@ -86,7 +92,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
       : {
           lowLatency,
           holdParts(n, token) {
-            const r = holdMediaPlaylist(text, { holdParts: n, history, ...routeOpt(token === undefined ? route : router(token)) });
+            const r = held({ holdParts: n }, token);
             const k = r.partsPerSegment ?? 1;
             return {
               text: r.text,

@@ -63,13 +63,19 @@ export class CellShaper {
 
   /** Counters over all users (drops include the shared queue's). */
   get stats(): ShaperStats {
-    const sum: ShaperStats = { packets: 0, bytes: 0, drops: this.cell?.stats.drops ?? 0, lossDrops: 0, queueBytes: this.cell?.stats.queueBytes ?? 0 };
+    const c = this.cell?.stats;
+    const sum: ShaperStats = { packets: 0, bytes: 0, drops: c?.drops ?? 0, lossDrops: 0, queueBytes: c?.queueBytes ?? 0, maxQueueBytes: c?.maxQueueBytes ?? 0 };
     for (const u of this.users) {
       sum.packets += u.stats.packets;
       sum.bytes += u.stats.bytes;
       sum.drops += u.stats.drops;
       sum.lossDrops += u.stats.lossDrops;
-      if (!this.cell) sum.queueBytes = Math.max(sum.queueBytes, u.stats.queueBytes);
+      // Per-user cells (the LTE-A model per user): their PDCP discards are modelled drops of their own.
+      if (u.stats.discardDrops !== undefined) sum.discardDrops = (sum.discardDrops ?? 0) + u.stats.discardDrops;
+      if (!this.cell) {
+        sum.queueBytes = Math.max(sum.queueBytes, u.stats.queueBytes);
+        sum.maxQueueBytes = Math.max(sum.maxQueueBytes, u.stats.maxQueueBytes);
+      }
     }
     return sum;
   }

@@ -7,6 +7,8 @@ export interface ShaperStats {
   drops: number;
   lossDrops: number;
   queueBytes: number;
+  /** The most that waited in that queue ahead of a packet it admitted, bytes: how deep the model's queue got. */
+  maxQueueBytes: number;
   /** Cell model only: drops because a PDCP discard timer would have expired (also counted in `drops`). */
   discardDrops?: number;
   /** Cell model only: TTIs whose transport block needed a HARQ retransmission. */
@@ -24,7 +26,7 @@ const MTU_OPPORTUNITY = 1500;
  * trace of delivery opportunities, or a shared cell's TTI scheduler (CellScheduler). Pure but for the random source, which is injected; time in ms.
  */
 export class DirectionShaper {
-  readonly stats: ShaperStats = { packets: 0, bytes: 0, drops: 0, lossDrops: 0, queueBytes: 0 };
+  readonly stats: ShaperStats = { packets: 0, bytes: 0, drops: 0, lossDrops: 0, queueBytes: 0, maxQueueBytes: 0 };
   /** When the bottleneck finishes sending what is queued, ms. */
   private busyUntil = 0;
   private lastDeparture = 0;
@@ -69,6 +71,7 @@ export class DirectionShaper {
       sent = servedAt;
     } else if (this.cell) {
       this.stats.queueBytes = this.cell.queuedBytes(now);
+      this.stats.maxQueueBytes = Math.max(this.stats.maxQueueBytes, this.stats.queueBytes);
       const out = this.cell.serve(size, now);
       this.stats.discardDrops = this.cell.stats.discardDrops;
       this.stats.harqRetransmissions = this.cell.stats.harqRetransmissions;
@@ -91,6 +94,7 @@ export class DirectionShaper {
       this.busyUntil = start + (size * 8) / (s.rateMbps * 1e3);
       sent = this.busyUntil;
       this.stats.queueBytes = backlog;
+      this.stats.maxQueueBytes = Math.max(this.stats.maxQueueBytes, backlog);
     } else {
       sent = now;
     }

@@ -241,7 +241,11 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   try {
     // The sockets on the links' path ask for buffers above Linux's default maximum, which caps
     // them silently: raise the maxima while this testbed lives (restored by the last one out).
-    releaseBuffers = holdSysctls(id, { 'net.core.rmem_max': buffers.socketBytes, 'net.core.wmem_max': buffers.socketBytes });
+    try {
+      releaseBuffers = holdSysctls(id, { 'net.core.rmem_max': buffers.socketBytes, 'net.core.wmem_max': buffers.socketBytes });
+    } catch (e) {
+      throw new NetlabError('NETLAB_BUFFERS', `cannot raise net.core.rmem_max/wmem_max to ${buffers.socketBytes} for the links' sockets (${(e as Error).message})`, { bytes: buffers.socketBytes });
+    }
     for (const n of Object.values(ns)) {
       await sh('ip', ['netns', 'add', n]);
       await sh('ip', ['-n', n, 'link', 'set', 'lo', 'up']);

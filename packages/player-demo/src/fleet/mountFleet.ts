@@ -41,6 +41,14 @@ export function mountFleet(root: HTMLElement, collectorUrl: string): FleetHandle
     <table class="sessions"><thead><tr><th>session</th><th>last seen</th><th>scheme</th><th>edge</th><th>player</th><th>stream</th><th>startup (s)</th><th>stalls</th><th>stalled (s)</th><th title="batches numbered by the probe that never arrived">lost batches</th></tr></thead><tbody></tbody></table>
     <div class="session-view"></div>`;
   const form = root.querySelector('form')!;
+  // A link may choose: ?range=SECONDS (0: all time) and ?by=scheme|edge|player|stream|none.
+  const asked = new URLSearchParams(location.search);
+  const pick = (name: string, value: string | null) => {
+    const sel = form.elements.namedItem(name) as HTMLSelectElement;
+    if (value !== null && [...sel.options].some((o) => o.value === value)) sel.value = value;
+  };
+  pick('range', asked.get('range'));
+  pick('by', asked.get('by'));
   const status = root.querySelector<HTMLElement>('.fleet-status')!;
   const state: FleetHandle['state'] = { view: null, charts: [], sessions: [], updates: 0, renderMs: null };
   const sessionView = mountSessionView(root.querySelector<HTMLElement>('.session-view')!, collectorUrl);

@@ -39,6 +39,7 @@ export function mountSessionView(el: HTMLElement, collectorUrl: string): { show(
           <dt>switches, errors</dt><dd>${switches}, ${errors}</dd>
           <dt>batches</dt><dd>${d.batches.length} received, ${lost} lost${d.batches.some((b) => b.final) ? ', ended (final report in)' : ', still playing or left without a last beacon'}</dd>
         </dl>
+        ${edgeFacts(d)}
         <figure><figcaption>Timeline: seconds since the session's first event</figcaption><div class="session-chart"><canvas></canvas></div></figure>`;
       const datasets: ChartDataset<'line'>[] = [
         { label: 'true latency (s)', data: d.latency.filter((l) => l.trueLatencyS !== null).map((l) => ({ x: s(l.atMs), y: l.trueLatencyS! })), borderColor: COLORS.latency, backgroundColor: COLORS.latency, pointRadius: 0, pointStyle: 'line' },
@@ -61,4 +62,19 @@ export function mountSessionView(el: HTMLElement, collectorUrl: string): { show(
       el.scrollIntoView?.({ block: 'nearest' });
     },
   };
+}
+
+/**
+ * What the edges did for this session (their reports to the collector, joined by the CMCD sid):
+ * the x declared to it, its policy group, a redirect to the origin, and how its segment requests
+ * found the edge's cache.
+ */
+function edgeFacts(d: SessionDetail): string {
+  if (d.edges.length === 0) return `<p class="note">No edge reported this session${d.edge === 'direct' ? ' (it played straight from the origin)' : ' (the edge reports when started with --collector)'}.</p>`;
+  const rows = d.edges.map((e) => {
+    const segments = e.hits + e.coalesced + e.misses;
+    const pct = (n: number) => (segments === 0 ? '–' : `${Math.round((n / segments) * 100)} %`);
+    return `<tr><td>${esc(e.edge)}</td><td>${e.hold}</td><td>${esc(e.group ?? '–')}</td><td>${e.redirectLocation === null ? 'no' : `to <code>${esc(e.redirectLocation)}</code>`}</td><td>${e.manifests}</td><td>${segments}</td><td>${pct(e.hits)}</td><td>${pct(e.coalesced)}</td><td>${pct(e.misses)}</td></tr>`;
+  });
+  return `<h4>What the edge did for it</h4><table class="edge-facts"><thead><tr><th>edge</th><th title="segments held back on its manifests">x held</th><th>group</th><th>redirected</th><th>manifests</th><th>segments</th><th title="the edge had the segment whole">hits</th><th title="the edge was still fetching it">coalesced</th><th title="the edge had not asked the origin yet">misses</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

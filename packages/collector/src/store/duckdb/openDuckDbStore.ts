@@ -1,11 +1,12 @@
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, listValue, VARCHAR, LIST, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ValidBatch } from '../../beacon/ValidBatch.js';
 import { CollectorError } from '../../errors/CollectorError.js';
 import { LATEST_SCHEMA, MIGRATIONS, SCHEMA_TABLE, migrationStatements } from '../migrations.js';
 import type { Row, SqlValue, Store } from '../Store.js';
-import { BATCH_TABLE, CHILD_TABLES, SESSION_TABLE, type TableSpec } from '../tables.js';
+import { BATCH_TABLE, CHILD_TABLES, EDGE_SESSION_COLUMNS, edgeSessionRow, SESSION_TABLE, type TableSpec } from '../tables.js';
+import type { EdgeFactRow } from '../../beacon/parseEdgeReport.js';
 import { toRow } from '../toRow.js';
 
 /** Session ids the writer remembers as stored (then it forgets the older half). */
@@ -39,7 +40,9 @@ export async function openDuckDbStore(path: string): Promise<Store> {
     throw e;
   }
   const batchExists = await writer.prepare('SELECT 1 AS x FROM batches WHERE session_id = $1 AND seq = $2');
-  const sessionExists = await writer.prepare('SELECT 1 AS x FROM sessions WHERE session_id = $1');
+  // One lookup per group for the sessions it does not know, not one per batch: after a start
+  // (or a restart) a thousand sessions' first batches would each pay a query.
+  const sessionsStored = await writer.prepare('SELECT session_id FROM sessions WHERE session_id IN (SELECT unnest($1))');
   // Sessions known to be stored, so a batch of a known session costs no lookup. Only this process
   // writes the file (DuckDB's lock), so what it committed is the truth; bounded, oldest forgotten.
   const known = new Set<string>();
@@ -68,8 +71,13 @@ export async function openDuckDbStore(path: string): Promise<Store> {
       }
       for (const row of t.rows(b)) appendRow(a, t, row);
     };
+    const unknown = [...new Set(batches.filter((b, i) => !skip.has(i) && !known.has(b.session)).map((b) => b.session))];
     await writer.run('BEGIN TRANSACTION');
     try {
+      if (unknown.length > 0) {
+        sessionsStored.bind([listValue(unknown)], [LIST(VARCHAR)]);
+        for (const r of (await sessionsStored.runAndReadAll()).getRowObjectsJS()) sessions.add(String(r['session_id']));
+      }
       for (const [i, b] of batches.entries()) {
         const key = `${b.seq}\u0000${b.session}`;
         const dup = skip.has(i) || seen.has(key);
@@ -77,7 +85,7 @@ export async function openDuckDbStore(path: string): Promise<Store> {
         if (dup) continue;
         seen.add(key);
         if (!known.has(b.session) && !sessions.has(b.session)) {
-          if (!(await has(sessionExists, [b.session]))) await append(SESSION_TABLE, b);
+          await append(SESSION_TABLE, b);
           sessions.add(b.session);
         }
         await append(BATCH_TABLE, b);
@@ -130,9 +138,37 @@ export async function openDuckDbStore(path: string): Promise<Store> {
     return p;
   }
 
+  /** On the writer's chain too: one writing transaction at a time. */
+  function writeEdgeFacts(rows: readonly EdgeFactRow[]): Promise<void> {
+    if (closed) return Promise.reject(new CollectorError('COLLECTOR_ERR_CLOSING', 'the store is closed'));
+    const run = async () => {
+      const spec: TableSpec = { name: 'edge_sessions', columns: EDGE_SESSION_COLUMNS, rows: () => [] };
+      await writer.run('BEGIN TRANSACTION');
+      const a = await writer.createAppender('edge_sessions');
+      try {
+        for (const r of rows) appendRow(a, spec, edgeSessionRow(r));
+        a.closeSync();
+        await writer.run('COMMIT');
+      } catch (e) {
+        try {
+          a.clear();
+          a.closeSync();
+        } catch {
+          // nothing left in it to flush
+        }
+        await writer.run('ROLLBACK').catch(() => undefined);
+        throw new CollectorError('COLLECTOR_ERR_STORE', `DuckDB write failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`, {}, { cause: e });
+      }
+    };
+    const p = writing.then(run, run);
+    writing = p.catch(() => undefined);
+    return p;
+  }
+
   return {
     kind: 'duckdb',
     writeBatches,
+    writeEdgeFacts,
     async all(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
       if (closed) throw new CollectorError('COLLECTOR_ERR_CLOSING', 'the store is closed');
       try {
@@ -153,7 +189,7 @@ export async function openDuckDbStore(path: string): Promise<Store> {
       // A checkpoint folds the WAL into the file, so the next open replays nothing.
       await writer.run('CHECKPOINT').catch(() => undefined);
       batchExists.destroySync();
-      sessionExists.destroySync();
+      sessionsStored.destroySync();
       writer.closeSync();
       reader.closeSync();
       instance.closeSync();

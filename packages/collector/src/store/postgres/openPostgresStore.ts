@@ -3,7 +3,8 @@ import type { ValidBatch } from '../../beacon/ValidBatch.js';
 import { CollectorError } from '../../errors/CollectorError.js';
 import { LATEST_SCHEMA, MIGRATIONS, SCHEMA_TABLE, migrationStatements } from '../migrations.js';
 import type { Row, SqlValue, Store } from '../Store.js';
-import { BATCH_TABLE, CHILD_TABLES, SESSION_TABLE, type TableSpec } from '../tables.js';
+import { BATCH_TABLE, CHILD_TABLES, EDGE_SESSION_COLUMNS, edgeSessionRow, SESSION_TABLE, type TableSpec } from '../tables.js';
+import type { EdgeFactRow } from '../../beacon/parseEdgeReport.js';
 import { toRow } from '../toRow.js';
 
 /** PostgreSQL allows 65 535 parameters in one statement; stay well under. */
@@ -98,9 +99,30 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     }
   }
 
+  async function writeEdgeFacts(rows: readonly EdgeFactRow[]): Promise<void> {
+    if (closed) throw new CollectorError('COLLECTOR_ERR_CLOSING', 'the store is closed');
+    const spec: TableSpec = { name: 'edge_sessions', columns: EDGE_SESSION_COLUMNS, rows: () => [] };
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      const n = Math.max(1, Math.floor(MAX_PARAMS / spec.columns.length));
+      for (let i = 0; i < rows.length; i += n) {
+        const { sql, params } = insertSql(spec, rows.slice(i, i + n).map(edgeSessionRow), '');
+        await c.query(sql, params);
+      }
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw new CollectorError('COLLECTOR_ERR_STORE', `PostgreSQL write failed: ${String((e as Error)?.message ?? e)}`, {}, { cause: e });
+    } finally {
+      c.release();
+    }
+  }
+
   return {
     kind: 'postgres',
     writeBatches: (b) => track(writeBatches(b)),
+    writeEdgeFacts: (r) => track(writeEdgeFacts(r)),
     all(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
       if (closed) return Promise.reject(new CollectorError('COLLECTOR_ERR_CLOSING', 'the store is closed'));
       return track(
