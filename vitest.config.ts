@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: { conditions: ['source', 'module', 'import', 'default'] },
   ssr: { resolve: { conditions: ['source', 'module', 'default'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'e2e/experiments/**/*.test.ts', 'scripts/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'e2e/experiments/**/*.test.ts', 'e2e/conformance/**/*.test.ts', 'scripts/test/**/*.test.ts'],
     // Real-TCP timing tests run on their own (scripts/test.mjs, `npm test -- netlab`): sharing the
     // two cores with other test files starves the user-space relay and inflates measured delays.
     // The packaging test (scripts/test.mjs, `npm test -- packages`) packs and installs: on its own
