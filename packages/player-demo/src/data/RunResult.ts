@@ -37,6 +37,8 @@ export interface RunScenario {
   backhaulMbps?: number;
   /** Random loss on the backhaul, % of packets each way (default none). */
   backhaulLossPct?: number;
+  /** The user's live source the run played (`--source`; `stream` is then its name), behind a relaying origin. */
+  source?: string;
   /** Departure lateness injected into the links' relays on purpose (netlab): a p99 target and VM-like stalls per minute. */
   injectLateness?: { p99Ms: number; stallsPerMinute: number; stallMs?: [number, number] };
 }
