@@ -11,6 +11,7 @@ import { readCmcd } from '../radio/readCmcd.js';
 import { receiverKey } from '../radio/receiverKey.js';
 import { ageSeconds, cmsdDynamic, cmsdStatic } from '../http/cmsdHeaders.js';
 import { manifestFreshness } from './manifestFreshness.js';
+import { LowLatencyLostNotice } from './LowLatencyLostNotice.js';
 import type { LiveStream } from '../stream/LiveStream.js';
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -29,6 +30,7 @@ export function createManifestHandler(ctx: EdgeContext) {
   const { config, metrics, events, policy, streams } = ctx;
   /** One 'manifest-stale' event per failure episode and stream, not per receiver request. */
   const staleReported = new WeakMap<LiveStream, string>();
+  const lowLatencyLost = new LowLatencyLostNotice(ctx.log);
   const edgeId = config.fleet?.pathway ?? 'ethle-edge';
 
   return async function handleManifest(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, target: RequestTarget): Promise<void> {
@@ -188,6 +190,10 @@ export function createManifestHandler(ctx: EdgeContext) {
     const held = stream.held(version, x, undefined);
     headers[HEADERS.holdSegments] = String(held.holdSegments);
     headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);
+    if (held.lowLatencyLostSeconds !== undefined) {
+      headers[HEADERS.lowLatencyLost] = String(Math.round(held.lowLatencyLostSeconds * 1000) / 1000);
+      lowLatencyLost.note(stream.key, held.lowLatencyLostSeconds);
+    }
     if (held.fresh) metrics.hold.set({ stream: stream.key, group: typeof config.hold === 'number' || x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
     let sessionToken: string | undefined;
     if (ctx.sessionTokens !== undefined) {
