@@ -71,8 +71,7 @@ describe('judgeRow', () => {
   it('an LL-HLS playlist held by whole segments declares the players\' fallback too: the manifest is judged without it', () => {
     const LL = { id: 'll-hls', format: 'hls', ll: true } as const;
     // 4 s held, 4.5 s of fallback (HOLD-BACK 6 − PART-HOLD-BACK 1.5) declared on top.
-    const lost = (o: Partial<SessionResult>, via: Via) => (via === 'hold-2' ? { holds: [8.5], lowLatencyLost: [4.5], ...o } : o);
-    const sessions = [0, 1, 2].flatMap((g) => [session('direct', g, 6), session('hold-0', g, 6.1), session('hold-2', g, 14.6, lost({}, 'hold-2'))]);
+    const sessions = [0, 1, 2].flatMap((g) => [session('direct', g, 6), session('hold-0', g, 6.1), session('hold-2', g, 14.6, { holds: [8.5], lowLatencyLost: [4.5] })]);
     const held = judgeRow('hls', LL, VIAS, sessions, lags(0.1, 4.1), 30, L)[2]!;
     expect(held.declaredS).toBe(8.5);
     expect(held.lostS).toBe(4.5);
