@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: { conditions: ['source', 'module', 'import', 'default'] },
   ssr: { resolve: { conditions: ['source', 'module', 'default'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'e2e/experiments/**/*.test.ts', 'scripts/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'e2e/experiments/**/*.test.ts', 'e2e/conformance/**/*.test.ts', 'scripts/test/**/*.test.ts'],
     // Real-TCP timing tests run on their own (scripts/test.mjs, `npm test -- netlab`): sharing the
     // two cores with other test files starves the user-space relay and inflates measured delays.
     // The packaging test (scripts/test.mjs, `npm test -- packages`) packs and installs: on its own
@@ -16,6 +16,8 @@ export default defineConfig({
     exclude: [
       ...(process.env.ETHLE_NETLAB_TESTS ? [] : ['packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', 'packages/netlab/test/linkAccounting.test.ts']),
       ...(process.env.ETHLE_PACK_TESTS ? [] : ['scripts/test/packInstall.test.ts']),
+      // The short soak judges the edge's pace and fds: alone too (scripts/test.mjs, `npm test -- soak`).
+      ...(process.env.ETHLE_SOAK_TESTS ? [] : ['packages/edge-node/test/soak.test.ts']),
       '**/node_modules/**',
     ],
     testTimeout: 30_000,

@@ -1,5 +1,6 @@
 /**
- * Cells (`format/via`) that fail because of the player, not the edge or the origin, with the
- * evidence. A cell listed here is reported as a player limitation in docs/conformance.md.
+ * Cells (`player/shape/via`) that fail because of the player, not the edge or the origin, with the
+ * evidence and the upstream reference. A cell listed here is reported as a player limitation in
+ * docs/conformance.md instead of a failure.
  */
 export const LIMITATIONS: Record<string, string> = {};

@@ -1,43 +1,9 @@
 import type { Browser, Page } from '@playwright/test';
 import type { RunningEdge } from '@ethle/edge-node';
-import { openProbePage, report, events, type Harness } from '../fixtures/probeHarness.js';
-import { holdOf, SEGMENT_SECONDS, STREAM, type Format, type Via } from './FORMATS.js';
-
-/** One player × format × via cell, measured. */
-export interface CellResult {
-  format: string;
-  player: 'hls' | 'dash';
-  via: Via;
-  /** Media seconds played after the first frame. */
-  playedS: number;
-  /** Median true latency (the probe: synced clock − production time of the frame on screen), s. */
-  latencyS: number | null;
-  /** Median distance to the manifest's edge (the probe's edgeDistance), s. */
-  edgeDistanceS: number | null;
-  /** HLS: how long after production the playlist lists a segment (the probe's manifestLag), s. */
-  manifestLagS: number | null;
-  /** X-Ethle-Hold-Seconds the edge declared on the media manifests (median; 0 direct). */
-  declaredS: number;
-  /** Distinct X-Ethle-Hold-Seconds values seen. */
-  declaredValues: number[];
-  /** latencyS − the direct cell's latencyS (edge cells of a row with a direct cell). */
-  deltaS: number | null;
-  /**
-   * What the edge added between production and the player, as judged (see `judged`): DASH =
-   * deltaS; HLS = manifestLagS − the direct cell's (hls.js's own start position is left out).
-   */
-  judgedS: number | null;
-  stalls: number;
-  /** The probe's startup delay (request → first frame), s. */
-  startupS: number | null;
-  fatalErrors: string[];
-  /** Requests of an edge cell that went to the origin itself (the clock's /time excepted). */
-  originRequests: string[];
-  /** Media/init segment requests answered by the edge. */
-  edgeSegments: number;
-  /** Why the cell failed; empty = pass. */
-  failures: string[];
-}
+import { events, openProbePage, report, type Harness } from '../fixtures/probeHarness.js';
+import { judgeRow, type CellResult, type SessionResult } from './judgeRow.js';
+import { sampleManifestLag } from './sampleManifestLag.js';
+import { playerConfig, SEGMENT_SECONDS, STREAM, viasOf, type Player, type Shape, type Via } from './SHAPES.js';
 
 export interface RowEnv {
   browser: Browser;
@@ -46,22 +12,74 @@ export interface RowEnv {
   edges: Record<Exclude<Via, 'direct'>, RunningEdge>;
 }
 
-/**
- * dash.js places the playhead by AST and its synced clock; with live catch-up it keeps its target
- * delay behind that edge, so a difference in startup time between two sessions does not stay in
- * their latencies. hls.js as it comes (its catch-up steers by an estimate of the edge that is off
- * by the phase of its playlist reloads).
- */
-const PLAYER_CONFIG: Record<'hls' | 'dash', Record<string, unknown> | undefined> = {
-  hls: undefined,
-  dash: { streaming: { liveCatchup: { enabled: true } } },
-};
-
-/** The tolerance on (true latency through the edge − direct) − declared hold, s. */
-export const TOLERANCE_S = 0.5;
+/** Start groups per row: sessions opened at 0, 1/3 and 2/3 of a segment period (see runRow). */
+export const GROUPS = 3;
 /** The probe's clock must be this precise before latency samples count (ms). */
 const CLOCK_PRECISION_MS = 50;
 const SEGMENT_RE = /\.(m4s|ts|mp4)(\?|$)/;
+const MANIFEST_RE = /\.(m3u8|mpd)$/;
+
+/**
+ * One player on one shape through every via of the shape, `groups` times in turn: each group
+ * opens one page per via at the same instant (so their latencies pair up: the players see the
+ * manifests' updates at the same phase), the groups at phases a third of a segment apart (a
+ * player that starts a whole number of segments behind the edge it sees lands anywhere within a
+ * segment, depending on that phase; the means over the groups average it out). Every page plays
+ * `seconds` of media after its first frame with the QoE probe; meanwhile each edge's manifest is
+ * read against the origin's every 250 ms. Then judgeRow. Groups run one after the other: twelve
+ * pages at once (an LL row) starved two cores into stalls and players that never started.
+ */
+export async function runRow(env: RowEnv, shape: Shape, player: Player, seconds: number, groups = GROUPS, vias: readonly Via[] = viasOf(shape)): Promise<CellResult[]> {
+  const config = playerConfig(player, shape.ll);
+  const samplers = Object.fromEntries(
+    vias.filter((v) => v !== 'direct').map((v) => [v, sampleManifestLag({ originUrl: env.originUrl, edgeUrl: env.edges[v as Exclude<Via, 'direct'>].url, path: shape.path, format: shape.format, parts: shape.ll, segmentSeconds: SEGMENT_SECONDS })]),
+  );
+  const sessions: SessionResult[] = [];
+  for (let group = 0; group < groups; group++) {
+    // The group's phase: (0.3 s + group/groups of a segment) into the next segment period.
+    const at = (await segmentPhase(env.originUrl)) + (group * SEGMENT_SECONDS * 1000) / groups;
+    await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+    sessions.push(...(await Promise.all(vias.map((via) => session(env, shape, player, via, group, config, seconds)))));
+  }
+  const lags = Object.fromEntries(await Promise.all(Object.entries(samplers).map(async ([v, s]) => [v, await s.stop()] as const)));
+  return judgeRow(player, shape, vias, sessions, lags, seconds, SEGMENT_SECONDS);
+}
+
+async function session(env: RowEnv, shape: Shape, player: Player, via: Via, group: number, config: Record<string, unknown> | undefined, seconds: number): Promise<SessionResult> {
+  const base = via === 'direct' ? env.originUrl : env.edges[via].url;
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const holds: number[] = [];
+  page.on('request', (r) => void requests.push(r.url()));
+  page.on('response', (r) => {
+    const u = new URL(r.url());
+    const h = r.headers()['x-ethle-hold-seconds'];
+    // The media manifests' hold (a multivariant playlist declares 0: it lists no segments).
+    if (h !== undefined && MANIFEST_RE.test(u.pathname) && !u.pathname.includes('master')) holds.push(Number(h));
+  });
+  try {
+    await openProbePage(page, env.harness, player, `${base}${shape.path}`, false, config);
+    const { settledAt, playedS } = await playFor(page, seconds);
+    const r = await report(page);
+    const lat = (await events<{ at: number; trueLatency: number | null }>(page, 'latency')).filter((l) => l.at >= settledAt && l.trueLatency !== null).map((l) => l.trueLatency!);
+    return {
+      via,
+      group,
+      playedS,
+      latencyS: median(lat),
+      probeLagS: r.manifestLag === null ? null : r.manifestLag.ms / 1000,
+      startupS: r.startupMs === null ? null : r.startupMs / 1000,
+      stalls: r.stalls.count,
+      fatalErrors: (r.errors as Array<{ fatal: boolean; code: string; detail?: string }>).filter((e) => e.fatal).map((e) => `${e.code}${e.detail ? `:${e.detail}` : ''}`),
+      originRequests: via === 'direct' ? [] : requests.filter((u) => u.startsWith(env.originUrl) && new URL(u).pathname !== '/time'),
+      edgeSegments: via === 'direct' ? 0 : requests.filter((u) => u.startsWith(base) && SEGMENT_RE.test(new URL(u).pathname)).length,
+      holds,
+    };
+  } finally {
+    await context.close();
+  }
+}
 
 const median = (xs: number[]): number | null => {
   if (xs.length === 0) return null;
@@ -71,91 +89,16 @@ const median = (xs: number[]): number | null => {
 };
 
 /**
- * Plays one format through every via at once — one browser context each, opened together in the
- * same phase of the segment clock — for `seconds` of media after the first frame, with the QoE
- * probe attached, and judges each cell. Started together, the players see the origin at the same
- * instant: hls.js starts a fixed distance behind the playlist's newest segment, so a page opened
- * a segment later would start 2 s later and the difference would not be the edge's.
+ * Epoch ms 0.3 s into the next segment period of the origin (by its playlist's program
+ * date-times; this process shares the origin's clock), well clear of a segment's release.
  */
-export async function runRow(env: RowEnv, f: Format, vias: readonly Via[], seconds: number): Promise<CellResult[]> {
-  const pages: Array<{ via: Via; page: Page; base: string; requests: string[]; holds: number[] }> = [];
-  for (const via of vias) {
-    const base = via === 'direct' ? env.originUrl : env.edges[via].url;
-    const context = await env.browser.newContext();
-    const page = await context.newPage();
-    const entry = { via, page, base, requests: [] as string[], holds: [] as number[] };
-    page.on('request', (r) => entry.requests.push(r.url()));
-    page.on('response', (r) => {
-      const path = new URL(r.url()).pathname;
-      const h = r.headers()['x-ethle-hold-seconds'];
-      // The media manifests' hold (a multivariant playlist declares 0: it lists no segments).
-      if (h !== undefined && /\.(m3u8|mpd)$/.test(path) && !path.includes('master')) entry.holds.push(Number(h));
-    });
-    pages.push(entry);
-  }
-  await segmentPhase(env.originUrl);
-  await Promise.all(pages.map((p) => openProbePage(p.page, env.harness, f.player, `${p.base}${f.path}`, false, PLAYER_CONFIG[f.player])));
-  const played = await Promise.all(pages.map((p) => playFor(p.page, seconds)));
-
-  const cells: CellResult[] = [];
-  for (const [i, p] of pages.entries()) {
-    const { settledAt, playedS } = played[i]!;
-    const r = await report(p.page);
-    const lat = (await events<{ at: number; trueLatency: number | null; edgeDistance: number | null }>(p.page, 'latency')).filter((l) => l.at >= settledAt && l.trueLatency !== null);
-    const hold = holdOf(p.via);
-    cells.push({
-      format: f.id,
-      player: f.player,
-      via: p.via,
-      playedS,
-      latencyS: median(lat.map((l) => l.trueLatency!)),
-      edgeDistanceS: median(lat.filter((l) => l.edgeDistance !== null).map((l) => l.edgeDistance!)),
-      manifestLagS: r.manifestLag === null ? null : r.manifestLag.ms / 1000,
-      declaredS: hold === undefined ? 0 : (median(p.holds) ?? NaN),
-      declaredValues: [...new Set(p.holds)].sort((a, b) => a - b),
-      deltaS: null,
-      judgedS: null,
-      stalls: r.stalls.count,
-      startupS: r.startupMs === null ? null : r.startupMs / 1000,
-      fatalErrors: (r.errors as Array<{ fatal: boolean; code: string; detail?: string }>).filter((e) => e.fatal).map((e) => `${e.code}${e.detail ? `:${e.detail}` : ''}`),
-      originRequests: hold === undefined ? [] : p.requests.filter((u) => u.startsWith(env.originUrl) && new URL(u).pathname !== '/time'),
-      edgeSegments: hold === undefined ? 0 : p.requests.filter((u) => u.startsWith(p.base) && SEGMENT_RE.test(u)).length,
-      failures: [],
-    });
-    await p.page.context().close();
-  }
-  const direct = cells.find((c) => c.via === 'direct');
-  for (const c of cells) {
-    if (c.playedS < seconds) c.failures.push(`played ${c.playedS.toFixed(1)} s < ${seconds} s`);
-    if (c.fatalErrors.length > 0) c.failures.push(`player errors: ${c.fatalErrors.join(', ')}`);
-    if (c.latencyS === null) c.failures.push('no true-latency sample');
-    if (c.via === 'direct') continue;
-    if (c.originRequests.length > 0) c.failures.push(`${c.originRequests.length} requests bypassed the edge, e.g. ${c.originRequests[0]}`);
-    if (c.edgeSegments === 0) c.failures.push('no segment request reached the edge');
-    if (!Number.isFinite(c.declaredS)) c.failures.push('no X-Ethle-Hold-Seconds on a media manifest');
-    if (direct?.latencyS != null && c.latencyS !== null) c.deltaS = c.latencyS - direct.latencyS;
-    c.judgedS = f.player === 'dash' ? c.deltaS : direct?.manifestLagS != null && c.manifestLagS !== null ? c.manifestLagS - direct.manifestLagS : null;
-    if (direct !== undefined && c.judgedS === null) c.failures.push('latency through the edge − direct not measured');
-    if (c.judgedS !== null && Math.abs(c.judgedS - c.declaredS) > TOLERANCE_S) {
-      c.failures.push(`${f.player === 'dash' ? 'true latency' : 'manifest lag'} − direct = ${c.judgedS.toFixed(2)} s, declared hold ${c.declaredS} s`);
-    }
-  }
-  return cells;
-}
-
-/**
- * Resolves 0.3 s into the next segment period of the origin (by its playlist's program
- * date-times; this process shares the origin's clock), so the players' first manifest requests
- * fall in the same period, well clear of a segment's release.
- */
-async function segmentPhase(originUrl: string): Promise<void> {
+async function segmentPhase(originUrl: string): Promise<number> {
   const text = await (await fetch(`${originUrl}/live/${STREAM}/index.m3u8`)).text();
   const pdts = [...text.matchAll(/#EXT-X-PROGRAM-DATE-TIME:(.+)/g)];
-  const newestEnd = Date.parse(pdts.at(-1)![1]!) + SEGMENT_SECONDS * 1000;
   const period = SEGMENT_SECONDS * 1000;
-  let at = newestEnd + 300;
+  let at = Date.parse(pdts.at(-1)![1]!) + period + 300;
   while (at < Date.now() + 100) at += period;
-  await new Promise((r) => setTimeout(r, at - Date.now()));
+  return at;
 }
 
 /**

@@ -125,9 +125,13 @@ export interface HoldPolicy {
   adopt(stream: string, session: string, state: AdoptedSession, nowMs: number): boolean;
   /** A session's state for its token, or undefined for a session this edge does not know. */
   sessionState(stream: string, session: string): ReturnType<PolicyGroups['stateOf']>;
-  /** Active sessions per group of a stream. */
+  /** Sessions per group of a stream, confirmed or not: what the policy acts on. */
   counts(stream: string): Record<PolicyGroup, number>;
+  /** Confirmed sessions per group of a stream (seen again a reload later): receivers, not ids. */
+  confirmedCounts(stream: string): Record<PolicyGroup, number>;
   readonly sessions: number;
+  /** Sessions not confirmed yet (PolicyGroups: at most a quarter of maxSessions). */
+  readonly unconfirmedSessions: number;
   /** Forget sessions not seen for sessionIdleMs. */
   sweep(nowMs: number): void;
   /** A stream went idle: its x, its N and its sessions go. */

@@ -103,8 +103,16 @@ export abstract class HoldPolicyBase implements HoldPolicy {
     return this.groups.counts(stream);
   }
 
+  confirmedCounts(stream: string): Record<PolicyGroup, number> {
+    return this.groups.confirmedCounts(stream);
+  }
+
   get sessions(): number {
     return this.groups.size;
+  }
+
+  get unconfirmedSessions(): number {
+    return this.groups.unconfirmed;
   }
 
   sweep(nowMs: number): void {
