@@ -137,8 +137,8 @@ export class AutoHold extends HoldPolicyBase {
     if (s === undefined) return;
     // The deadline is when the hold-x group sees the segment: with nobody in that group it is
     // nobody's (hold-0 receivers see every segment at once, and x does not change what they are
-    // served). Raising x then only hunted: 15M-4s at 224 ms, receivers all in hold-0, x 1 ↔ 2
-    // every 20–40 s on fetches projected late for no one (matrix runs of 2026-11-26).
+    // served). Raising x then would only make it hunt, up on fetches projected late for no one
+    // and down again after the dwell.
     if (this.groups.counts(stream)['hold-x'] === 0) return;
     const target = Math.min(x, this.config.maxHold);
     if (target <= s.x.hold) return;

@@ -43,7 +43,7 @@ export interface HoldPolicyConfig {
    * 'warm': an origin that keeps its window across idle (BBR, or `tcp_slow_start_after_idle` = 0),
    * so a fetch costs one RTT plus the bytes at the window-limited rate. This is the x a receiver
    * joins at, before anything is measured, and the x it keeps: its player holds its distance to
-   * the live edge (docs/experiments.md, "Why hold-0 does not stall here").
+   * the live edge (docs/experiments.md, "Cost: latency and startup").
    * 'learn': 'slow-start' until the origin's own fetches after idle tell (OriginStartLearner),
    * then whichever they show — for the receivers that join after that, and the floor x is lowered
    * toward on the usual dwell.
