@@ -44,7 +44,7 @@ export interface HoldPolicyConfig {
    * 'warm': an origin that keeps its window across idle (BBR, or `tcp_slow_start_after_idle` = 0),
    * so a fetch costs one RTT plus the bytes at the window-limited rate. This is the x a receiver
    * joins at, before anything is measured, and the x it keeps: its player holds its distance to
-   * the live edge (docs/experiments.md, "Why hold-0 does not stall here").
+   * the live edge (docs/experiments.md, "Cost: latency and startup").
    * 'learn': 'slow-start' until the origin's own fetches after idle tell (OriginStartLearner),
    * then whichever they show — for the receivers that join after that, and the floor x is lowered
    * toward on the usual dwell.
@@ -267,8 +267,8 @@ export class HoldPolicy {
     if (this.config.hold !== 'auto' || s === undefined) return;
     // The deadline is when the hold-x group sees the segment: with nobody in that group it is
     // nobody's (hold-0 receivers see every segment at once, and x does not change what they are
-    // served). Raising x then only hunted: 15M-4s at 224 ms, receivers all in hold-0, x 1 ↔ 2
-    // every 20–40 s on fetches projected late for no one (matrix runs of 2026-11-26).
+    // served). Raising x then would only make it hunt, up on fetches projected late for no one
+    // and down again after the dwell.
     if (this.#groups.counts(stream)['hold-x'] === 0) return;
     const target = Math.min(x, this.config.maxHold);
     if (target <= s.x.hold) return;
