@@ -65,8 +65,8 @@ export interface EdgeConfig {
    * (chunks) instead of whole segments; LL features stay (blocking reload and delta updates are
    * answered by the edge). Undefined (default): LL streams are held in whole segments like any
    * other (LL-HLS stripped when x ≥ 1). Non-LL streams are unaffected. 'auto': N per stream from
-   * the part model (core decidePartHold: backhaul RTT, part length, bitrate, defaultRanMbps),
-   * rising only, at most `maxHold`.
+   * the part model (the core policy's AutoParts: backhaul RTT, part length, bitrate, the
+   * receiver's radio estimate), rising only, at most `maxHold`.
    */
   holdParts: number | 'auto' | undefined;
   /**

@@ -1,4 +1,4 @@
-import { addDashSteering, addHlsSteering, chooseRadioEstimate, decidePartHold, isEthleError, planBlockingReload, readHlsDirectives, streamTag, type HlsDirectives, type ManifestView, type RadioEstimate, type SessionClaims } from '@ethle/core';
+import { addDashSteering, addHlsSteering, chooseRadioEstimate, isEthleError, planBlockingReload, readHlsDirectives, streamTag, type HlsDirectives, type RadioEstimate, type SessionClaims, type StreamContext } from '@ethle/core';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
@@ -123,19 +123,19 @@ export function createManifestHandler(ctx: EdgeContext) {
     const ip = clientIp(req);
     const session = token ?? safeSid(cmcd.sid) ?? `ip-${ip}`;
     headers[HEADERS.session] = session;
-    // Low-latency streams with --hold-parts: N parts for every receiver of the stream (fixed, or
-    // 'auto': the stream's N from the part model, rising only), LL features answered by the edge.
-    if (config.holdParts !== undefined && version.view.holdParts !== undefined) {
-      const n = stream.upstreamHolds ? 0 : config.holdParts === 'auto' ? await partHold(stream, version.view, origin.cfg.name) : config.holdParts;
-      return serveParts(req, res, stream, version, n, target.query, headers);
-    }
-    // A fixed x needs no context (hot path): the policy reads only the stream.
-    let sctx = policy.config.hold === 'auto' ? streams.contextOf(stream, version.view, origin.cfg.name) : { stream: stream.key, origin: origin.cfg.name, segmentBytes: undefined, segmentSeconds: version.view.segmentSeconds, rttMs: undefined };
+    // Low-latency streams with --hold-parts: N parts for every receiver of the stream (the
+    // policy's: fixed, or the stream's N from the part model), LL features answered by the edge.
+    const parts = policy.holdsParts && version.view.holdParts !== undefined;
+    if (parts && stream.upstreamHolds) return serveParts(req, res, stream, version, 0, target.query, headers);
+    // What the policy's decision reads, and only that: a fixed x or N reads nothing (hot path).
+    const needs = policy.needs(stream.key, parts);
+    let sctx: StreamContext = { stream: stream.key, origin: origin.cfg.name, segmentBytes: undefined, segmentSeconds: version.view.segmentSeconds, rttMs: undefined };
     let radio = FIXED_HOLD_RADIO;
-    if (policy.config.hold === 'auto') {
+    if (needs !== 'nothing') {
+      sctx = streams.contextOf(stream, version.view, origin.cfg.name);
       // A manifest that advertises no bitrate: wait for the first segment's Content-Length (one
       // backhaul round trip, started by the planner's first round).
-      if (sctx.segmentBytes === undefined) sctx = { ...sctx, segmentBytes: await stream.prefetcher.firstSegmentBytes(version.view.segmentSeconds * 1000) };
+      if (needs === 'size' && sctx.segmentBytes === undefined) sctx = { ...sctx, segmentBytes: await stream.prefetcher.firstSegmentBytes(version.view.segmentSeconds * 1000) };
       // th_ran, best source first: RNI, the edge's own measurement of this receiver, credible CMCD, the default.
       const rniMbps = ctx.rni?.lookup(ip, ctx.now());
       const measured = ctx.radio.estimate(receiverKey(req, target.query));
@@ -148,7 +148,7 @@ export function createManifestHandler(ctx: EdgeContext) {
         defaultBps: config.defaultRanMbps * 1e6,
       });
     }
-    const ranMbps = radio.bps / 1e6;
+    if (parts) return serveParts(req, res, stream, version, policy.partHold(sctx, radio, version.view.lowLatency!.partSeconds), target.query, headers);
     // A token without state for this stream (hls.js: the multivariant playlist's), issued by a
     // live peer, for a session unknown here: ask that peer for the session's state (handover).
     if (issuer !== undefined && ctx.handover !== undefined && handed?.stream !== streamTag(stream.key) && ctx.handover.canPull(tokenParam!, issuer) && policy.sessionState(stream.key, session) === undefined) {
@@ -176,19 +176,13 @@ export function createManifestHandler(ctx: EdgeContext) {
       metrics.countRequest('manifest', status);
       res.writeHead(status, { ...CORS, location, 'cache-control': 'no-store', 'content-length': 0 }).end();
       return;
-    } else {
-      x = d.x;
-      if (d.kind === 'hold' && d.group !== undefined && d.from !== d.group && policy.config.hold === 'auto') {
-        if (d.from !== undefined) metrics.groupMoves.inc();
-        events.emit('session-group', { session, stream: stream.key, from: d.from, to: d.group, ranMbps });
-      }
-    }
+    } else x = d.x;
     if (stream.upstreamHolds) x = 0;
     events.emit('manifest-request', { session, stream: stream.key, hold: x, group: policy.sessionState(stream.key, session)?.group });
     const held = stream.held(version, x, undefined);
     headers[HEADERS.holdSegments] = String(held.holdSegments);
     headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);
-    if (held.fresh) metrics.hold.set({ stream: stream.key, group: typeof config.hold === 'number' || x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
+    if (held.fresh) metrics.hold.set({ stream: stream.key, group: x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
     let sessionToken: string | undefined;
     if (ctx.sessionTokens !== undefined) {
       const st = policy.sessionState(stream.key, session);
@@ -243,28 +237,6 @@ export function createManifestHandler(ctx: EdgeContext) {
     headers[HEADERS.holdParts] = String(held.holdParts ?? 0);
     if (held.fresh) metrics.hold.set({ stream: stream.key, group: 'hold-x' }, held.holdSegments);
     sendText(res, req, headers, d.skip !== undefined ? stream.delta(held, d.skip) : held.body, metrics);
-  }
-
-  /** A stream's N under holdParts 'auto' (core decidePartHold); a change is logged and emitted once. */
-  async function partHold(stream: LiveStream, view: ManifestView, originName: string): Promise<number> {
-    let sctx = streams.contextOf(stream, view, originName);
-    // The stream's first receiver: wait for the first segment's size (one backhaul round trip)
-    // rather than serve unheld and then move the playlist's edge back under the player.
-    if (sctx.segmentBytes === undefined && stream.partHold === undefined) sctx = { ...sctx, segmentBytes: await stream.prefetcher.firstSegmentBytes(view.segmentSeconds * 1000) };
-    const d = decidePartHold({
-      rttMs: sctx.rttMs,
-      partSeconds: view.lowLatency!.partSeconds,
-      bitrateBps: sctx.segmentBytes === undefined ? undefined : (sctx.segmentBytes * 8) / view.segmentSeconds,
-      ranBps: config.defaultRanMbps * 1e6,
-      current: stream.partHold,
-      maxHoldParts: config.maxHold,
-    });
-    if (d.n !== (stream.partHold ?? 0)) {
-      const bitrateMbps = sctx.segmentBytes === undefined ? undefined : (sctx.segmentBytes * 8) / view.segmentSeconds / 1e6;
-      events.emit('part-hold-change', { stream: stream.key, from: stream.partHold ?? 0, to: d.n, reason: d.reason, rttMs: sctx.rttMs, bitrateMbps });
-    }
-    stream.partHold = d.n;
-    return d.n;
   }
 
   function refuse(res: ServerResponse, status: number, message: string, code: EdgeErrorCode, retryAfter?: string): void {
