@@ -18,6 +18,7 @@ import { sendManifest } from './manifest/sendManifest.js';
 import { serveHeldParts } from './manifest/serveHeldParts.js';
 import { serveMultivariant } from './manifest/serveMultivariant.js';
 import { signedToken } from './manifest/signedToken.js';
+import { LowLatencyLostNotice } from './manifest/LowLatencyLostNotice.js';
 import { StaleManifestGate } from './manifest/StaleManifestGate.js';
 import { steeredMpd } from './manifest/steeredMpd.js';
 
@@ -31,6 +32,7 @@ import { steeredMpd } from './manifest/steeredMpd.js';
 export function createManifestHandler(ctx: EdgeContext) {
   const { config, metrics, events, policy, streams } = ctx;
   const stale = new StaleManifestGate({ metrics, events, manifestStaleMs: config.manifestStaleMs });
+  const lowLatencyLost = new LowLatencyLostNotice(ctx.log);
 
   return async function handleManifest(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, target: RequestTarget): Promise<void> {
     let stream: LiveStream;
@@ -91,6 +93,10 @@ export function createManifestHandler(ctx: EdgeContext) {
     const held = stream.held(version, x, undefined);
     headers[HEADERS.holdSegments] = String(held.holdSegments);
     headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);
+    if (held.lowLatencyLostSeconds !== undefined) {
+      headers[HEADERS.lowLatencyLost] = String(Math.round(held.lowLatencyLostSeconds * 1000) / 1000);
+      lowLatencyLost.note(stream.key, held.lowLatencyLostSeconds);
+    }
     if (held.fresh) metrics.hold.set({ stream: stream.key, group: x > 0 ? 'hold-x' : 'hold-0' }, held.holdSegments);
     let sessionToken: string | undefined;
     if (ctx.sessionTokens !== undefined) {
