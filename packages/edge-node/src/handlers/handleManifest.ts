@@ -2,7 +2,7 @@ import { addDashSteering, addHlsSteering, chooseRadioEstimate, decidePartHold, i
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
-import { isEdgeError, type EdgeError } from '../errors/EdgeError.js';
+import { isEdgeError } from '../errors/EdgeError.js';
 import type { EdgeErrorCode } from '../errors/EdgeErrorCode.js';
 import { CORS, HEADERS, NO_CORS } from '../http/HEADERS.js';
 import type { RequestTarget } from '../http/parseTarget.js';
