@@ -81,7 +81,7 @@ export const receiverOf = (r: MergedRun): string => r.scenario.receiver ?? ((r.r
 export function mergedCell(r: MergedRun): string {
   const ran = r.scenario.ran && r.scenario.ran !== 'lte-a' ? `, ${ranLabel(r.scenario.ran)}` : '';
   // A virtual receiver that waits for an append before its next request (VirtualPlayerConfig.appendMs)
-  // is another receiver model: its runs are not averaged with those of one that did not (all before 2026-11-26 06:00 UTC).
+  // is another receiver model: its runs are not averaged with those of one that did not (the BBR paper matrix's runs did not wait).
   const appendMs = receiverOf(r) === 'virtual' ? (r.report as { appendMs?: number }).appendMs : undefined;
   const model = appendMs ? `, append ${appendMs} ms` : '';
   return `${cellOf(r)}${ran} [${receiverOf(r)}${model}${r.scenario.player === 'dash' ? ', dash.js' : ''}]`;

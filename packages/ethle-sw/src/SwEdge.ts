@@ -4,7 +4,7 @@ import {
   ETHLE_EXPOSED_HEADERS,
   ETHLE_HEADERS,
   HOLD_POLICY_DEFAULTS,
-  HoldPolicy,
+  createHoldPolicy,
   isManifestPath,
   loadManifest,
   planPrefetch,
@@ -12,6 +12,7 @@ import {
   STREAM_DEFAULTS,
   StreamProgress,
   streamIdentity,
+  type HoldPolicy,
   type ManifestView,
   type SegmentRef,
   type TimelineSnapshot,
@@ -103,7 +104,7 @@ export class SwEdge {
   #fetches: FetchRecord[] = [];
   #errors: string[] = [];
   #lastServed = 0;
-  /** The core's hold policy, the same one the Node edge mounts; rebuilt on configure(). */
+  /** The core's hold policy (createHoldPolicy: fixed or auto), the same one the Node edge mounts; rebuilt on configure(). */
   #policy: HoldPolicy | undefined;
   readonly #now: () => number;
 
@@ -121,7 +122,7 @@ export class SwEdge {
     this.#policy =
       c === undefined
         ? undefined
-        : new HoldPolicy({
+        : createHoldPolicy({
             hold: c.hold,
             maxHold: c.maxHold ?? HOLD_POLICY_DEFAULTS.maxHold,
             initialWindow: HOLD_POLICY_DEFAULTS.initialWindow,

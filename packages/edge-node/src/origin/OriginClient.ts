@@ -1,4 +1,4 @@
-import { ETHLE_HEADERS, isStorable as storableRule, timerMs } from '@ethle/core';
+import { ETHLE_HEADERS, forbidsStore, isStorable as storableRule, timerMs } from '@ethle/core';
 import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { Pool, buildConnector, errors as undiciErrors } from 'undici';
@@ -731,5 +731,10 @@ function keptHeaders(headers: Dispatcher.ResponseData['headers']): EntryHeaders 
     const v = headers[h];
     if (typeof v === 'string') out[h] = v;
   }
+  // An origin that wants to be asked each time (an object still growing, a per-viewer one) says
+  // so to the caches after the edge too; any other object gets the edge's own max-age.
+  const cc = headers['cache-control'];
+  const ccText = Array.isArray(cc) ? cc.join(', ') : cc;
+  if (forbidsStore(ccText)) out['cache-control'] = ccText!;
   return out;
 }
