@@ -10,7 +10,8 @@ const nodeGlobals = Object.fromEntries(
 export default tseslint.config(
   {
     ignores: [
-      '**/dist/**', '**/node_modules/**', 'results/**', 'test-results/**', 'e2e/test-results/**', 'docs/**', '**/*.d.ts', '.ethle-data/**',
+      // What the build and the runs write (.gitignore), and the docs' rendered pages.
+      '**/dist/**', '**/dist-report/**', '**/.types/**', 'packages/player-demo/public/**', '**/node_modules/**', 'e2e/scratch/**', 'coverage/**', 'playwright-report/**', 'results/**', 'test-results/**', 'e2e/test-results/**', 'docs/**', '**/*.d.ts', '.ethle-data/**',
       // MPEG-TS media samples that share TypeScript's file extension.
       'packages/live-origin/media/**',
     ],
