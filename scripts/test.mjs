@@ -60,6 +60,8 @@ if (want('lint')) {
   // Prettier's check (.prettierrc.json): the style is the tools', not a reviewer's.
   if (run('lint (eslint)', 'npx', ['eslint', '.']) !== 0) failed += 1;
   else passed += 1;
+  if (run('format (prettier --check)', 'npx', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,mts,mjs,js,cjs}']) !== 0) failed += 1;
+  else passed += 1;
 }
 
 if (want('unit')) {

@@ -150,4 +150,17 @@ describe('CMCD nor as a prefetch hint', () => {
     await get(`/live/a/seg3.ts?${nor('http://elsewhere.example/x.ts')}`);
     expect(hints).toHaveLength(1);
   });
+
+  it('decodes a URL-encoded nor as players send it (CTA-5004), asking the origin for the object it names', async () => {
+    await start();
+    const hints: { path: string }[] = [];
+    edge.events.on('prefetch-hint', (e) => hints.push(e));
+    // hls.js: the next object relative to this one, percent-encoded inside the CMCD string.
+    await get(`/live/b/seg0.ts?${nor(encodeURIComponent('../b/seg1.ts'))}`);
+    expect(hints.map((h) => h.path)).toEqual(['/live/b/seg1.ts']);
+    await until(() => origin.requests('/live/b/seg1.ts') === 1, 'the hinted fetch');
+    // Not valid percent-encoding: no hint at all.
+    await get(`/live/b/seg0.ts?${nor('%E0%A4%A')}`);
+    expect(hints).toHaveLength(1);
+  });
 });

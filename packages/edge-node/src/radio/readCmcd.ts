@@ -25,6 +25,20 @@ function firstNumber(v: unknown): number | undefined {
 }
 
 /**
+ * CTA-5004 has `nor` URL-encoded inside its string (hls.js sends `"..%2F15M-2s%2F75.m4s"`): decoded,
+ * or dropped when it is not valid percent-encoding. Used as it came, the edge asked the origin for
+ * `/live/15M-2s/..%2F15M-2s%2F75.m4s` and got 400s.
+ */
+function urlDecoded(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Decode CMCD from the `CMCD=` query argument or the `CMCD-*` request headers with
  * @svta/cml-cmcd. Malformed CMCD is ignored (it is a hint, never a reason to fail a request).
  */
@@ -49,7 +63,7 @@ export function readCmcd(query: URLSearchParams | undefined, headers: IncomingHt
       sid,
       mtpMbps: mtp !== undefined && mtp > 0 ? mtp / 1000 : undefined,
       blMs: firstNumber(data['bl']),
-      nor: text('nor'),
+      nor: urlDecoded(text('nor')),
       nrr: text('nrr'),
     };
   } catch {
