@@ -4,6 +4,7 @@
  * run writes docs/conformance.md; a part (`-g 'Shaka · hls-fmp4'`) prints its cells and writes
  * test-results/conformance.md.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { expect, test } from '@playwright/test';
@@ -41,6 +42,7 @@ test.afterAll(async ({ browser }) => {
     command: whole ? 'npm run conformance' : `npm run conformance -- ${process.argv.slice(2).join(' ')}`,
     versions: `Chromium ${browser.version()}, hls.js ${version('hls.js')}, dash.js ${version('dashjs')}, Shaka Player ${version('shaka-player')}`,
     load: load.length === 0 ? '–' : `${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}`,
+    commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
     cells,
   };
   // The measurements beside the page, so a run can be judged and rendered again (rejudge.ts).

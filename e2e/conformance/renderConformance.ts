@@ -13,6 +13,8 @@ export interface RenderOptions {
   versions: string;
   /** Box load while it ran (1-min load average: min–max), for the reader to judge the timing figures. */
   load: string;
+  /** The commit it ran at (absent in runs that did not record it). */
+  commit?: string;
   limitations: Record<string, string>;
 }
 
@@ -31,7 +33,9 @@ export function renderConformance(cells: readonly CellResult[], o: RenderOptions
     `Every shape the live origin serves (docs/interfaces.md) × the players that play it — hls.js the HLS`,
     `shapes, dash.js the DASH ones, Shaka Player all — × {direct, edge hold 0, edge hold 2, and for the`,
     'low-latency shapes an edge with `--hold-parts 2`}, in Debian Chromium with the QoE probe',
-    `(${o.versions}). Made by \`${o.command}\` on ${o.date}, box load ${o.load}.`,
+    `(${o.versions}). Made by \`${o.command}\`${o.commit ? ` at \`${o.commit}\`` : ''} on ${o.date}, box load ${o.load}`,
+    '(2 cores, shared with other runs); its measurements are `docs/conformance.json`, judged again',
+    'by `npx tsx e2e/conformance/rejudge.ts`.',
     '',
     '## What a cell checks',
     '',
