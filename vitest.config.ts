@@ -16,6 +16,8 @@ export default defineConfig({
     exclude: [
       ...(process.env.ETHLE_NETLAB_TESTS ? [] : ['packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', 'packages/netlab/test/linkAccounting.test.ts']),
       ...(process.env.ETHLE_PACK_TESTS ? [] : ['scripts/test/packInstall.test.ts']),
+      // The short soak judges the edge's pace and fds: alone too (scripts/test.mjs, `npm test -- soak`).
+      ...(process.env.ETHLE_SOAK_TESTS ? [] : ['packages/edge-node/test/soak.test.ts']),
       '**/node_modules/**',
     ],
     testTimeout: 30_000,

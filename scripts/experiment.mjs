@@ -18,11 +18,18 @@
 //   --scheme … auto-measured (auto whose x may go below the model's on measured rates: --hold-floor measured)
 //   --scheme … auto-warm (auto whose model takes the origin to keep its window across idle: --segment-start warm)
 //   --scheme … auto-learn (auto that learns the origin's idle behaviour from its own fetches: --segment-start learn)
+//   --scheme … auto-slow-start (auto pinned to slow start, --segment-start slow-start: what the BBR
+//     matrix's auto rows ran; plain auto is the edge as shipped, --hold auto and its defaults)
 //   --late-bar 1 (ms: a run whose relay direction had p99 departure lateness at or above it is invalid;
 //     default netlab's LATE_P99_LIMIT_MS; recorded in each run; docs/netlab.md, "The lateness bar")
 //   --inject-lateness off,0,1,2,5 (levels of extra departure lateness put into the relays on purpose,
 //     seeded per repeat: a p99 target in ms, 0 for stalls only, off for none)   --inject-stalls 3 (VM-like
 //     stalls of 5–10 ms per minute on top of every level but off)
+//   --source URL (your own live HLS/DASH source, http://, e.g. a packager or ffmpeg on this machine:
+//     a relaying origin in the origin namespace serves it with a production origin's keep-alive, so
+//     E2E and the edge meet the backhaul as with the testbed's origin; --stream is then ignored,
+//     the player follows the manifest (.mpd: dash) unless --player says, hold-paper is refused;
+//     each run records the source's segment sizes and durations)   --source-name NAME (runs' name; default src-FILE)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 //   --parallel K (virtual receivers only: K testbeds at once on this machine; each run records the
 //     box's CPU pressure, so whether they disturbed each other is in the results — docs/experiments.md)
@@ -36,7 +43,7 @@ const options = {
     scheme: { type: 'string', default: 'e2e,hold-0,auto' },
     repeats: { type: 'string', default: '1' },
     duration: { type: 'string', default: '60' },
-    player: { type: 'string', default: 'hls' },
+    player: { type: 'string', default: '' },
     cc: { type: 'string', default: 'bbr' },
     'tcp-buffers': { type: 'string', default: '' },
     receiver: { type: 'string', default: 'chromium' },
@@ -48,6 +55,8 @@ const options = {
     'late-bar': { type: 'string', default: '' },
     'inject-lateness': { type: 'string', default: '' },
     'inject-stalls': { type: 'string', default: '' },
+    source: { type: 'string', default: '' },
+    'source-name': { type: 'string', default: '' },
     out: { type: 'string', default: 'results' },
     ll: { type: 'boolean', default: false },
     shard: { type: 'string' },
@@ -92,6 +101,7 @@ const env = {
   EXP_RECEIVER: a.receiver, EXP_RECEIVERS: a.receivers, EXP_CELL: a.cell, EXP_JOIN: a.join, EXP_BACKHAUL_MBPS: a['backhaul-mbps'], EXP_BACKHAUL_LOSS: a['backhaul-loss'],
   EXP_LATE_BAR_MS: a['late-bar'], EXP_INJECT_LATENESS: a['inject-lateness'], EXP_INJECT_STALLS: a['inject-stalls'],
   EXP_LL: a.ll ? '1' : '0',
+  EXP_SOURCE: a.source, EXP_SOURCE_NAME: a['source-name'],
   EXP_WORKERS: String(parallel),
   EXP_OUT: new URL(a.out, `file://${process.cwd()}/`).pathname,
 };

@@ -67,6 +67,13 @@ if (want('packages')) {
   stage('packages (npm pack, install in a blank project, use)', 'npx', ['vitest', 'run', 'scripts/test/packInstall.test.ts', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_PACK_TESTS: '1' });
 }
 
+if (want('soak')) {
+  // The edge's short soak (built CLIs, 40 receivers, ~75 s with its settling): alone, as its goals
+  // (no transfer cut, fds back) are the edge's under churn, not the box's under every test file.
+  const file = join(out, 'vitest-soak.json');
+  stage('soak (short, alone)', 'npx', ['vitest', 'run', 'packages/edge-node/test/soak.test.ts', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_SOAK_TESTS: '1' });
+}
+
 if (want('netlab')) {
   // Real kernel TCP through namespaces and the user-space relay: alone, so timings are not starved.
   const file = join(out, 'vitest-netlab.json');

@@ -1,4 +1,5 @@
 import { AUTO_VARIANTS } from './paperHoldX.js';
+import { checkSourceUrl, sourceName } from './probeSource.js';
 
 /** One experiment run: a backhaul RTT × stream × RAN profile × scheme × repeat (issue 6). */
 export interface Scenario {
@@ -47,6 +48,11 @@ export interface Scenario {
   injectLateness?: { p99Ms: number; stallsPerMinute: number };
   /** The lateness bar the run is judged against, ms (default netlab's LATE_P99_LIMIT_MS). */
   lateBarMs?: number;
+  /**
+   * The user's own live source (`--source URL`) instead of the testbed's origin: a relaying origin
+   * in the origin namespace serves it (live-origin `relay`); `stream` is then its name.
+   */
+  source?: { url: string };
 }
 
 // `-wN`: the edge as a parent tier + N worker edges (`ethle-edge serve --workers N`).
@@ -116,6 +122,9 @@ export function matrix(o: {
   injectStalls?: string;
   /** The lateness bar, ms. */
   lateBar?: string;
+  /** The user's live source (an http:// HLS playlist or DASH MPD), and the name its runs get (default from the manifest's file name). */
+  source?: string;
+  sourceName?: string;
 }): Scenario[] {
   const tcpBufferBytes = parseBytes(o.tcpBuffers);
   const receiver = o.receiver ?? 'chromium';
@@ -136,11 +145,16 @@ export function matrix(o: {
   for (const n of counts) if (!(Number.isInteger(n) && n >= 1 && n <= 200)) throw new Error(`--receivers wants integers in [1, 200], got ${o.receivers}`);
   if (receiver === 'chromium' && counts.some((n) => n > 1)) throw new Error('--receivers > 1 needs --receiver virtual (one Chromium per run)');
   const joins = list(o.join ?? 'sync');
+  // A source replaces the stream list: its runs are named after it, the player from its manifest.
+  const source = o.source ? checkSourceUrl(o.source) : undefined;
+  const streams = source ? [sourceName(source.href, o.sourceName)] : list(o.stream);
+  const players = o.player ? list(o.player) : [source && /\.mpd$/i.test(source.pathname) ? 'dash' : 'hls'];
+  if (source && o.ll) throw new Error('--source plays the source as it is: --ll needs the testbed origin\'s low-latency renditions');
   for (const j of joins) if (j !== 'sync' && j !== 'spread') throw new Error(`--join must be sync or spread, got ${j}`);
   for (const rtt of list(o.rtt))
-    for (const stream of list(o.stream))
+    for (const stream of streams)
       for (const ran of list(o.ran))
-        for (const player of list(o.player))
+        for (const player of players)
           for (const receivers of counts)
             for (const join of receivers > 1 ? joins : ['sync'])
               for (const injectLateness of injections)
@@ -148,6 +162,7 @@ export function matrix(o: {
                   for (const scheme of list(o.scheme)) {
                     if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, ${Object.keys(AUTO_VARIANTS).join(', ')}, hold-N, hold-paper, parts-N; -wN for N worker edges)`);
                     if (scheme.startsWith('parts-') && !o.ll) throw new Error(`${scheme} holds LL parts: give --ll`);
+                    if (source && scheme.startsWith('hold-paper')) throw new Error("hold-paper is Table III's x for the paper's streams: give a source hold-N or auto");
                     const cc = (o.cc ?? 'bbr') as Scenario['cc'];
                     if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
                     out.push({
@@ -167,6 +182,7 @@ export function matrix(o: {
                       ...(o.ll ? { ll: true } : {}),
                       ...(injectLateness ? { injectLateness } : {}),
                       ...(lateBarMs !== undefined ? { lateBarMs } : {}),
+                      ...(source ? { source: { url: source.href } } : {}),
                     });
                   }
   return out;
@@ -192,7 +208,7 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     scheme: env.EXP_SCHEME ?? 'e2e,hold-0,auto',
     repeats: env.EXP_REPEATS ?? '1',
     durationS: Number(env.EXP_DURATION ?? 60),
-    player: env.EXP_PLAYER ?? 'hls',
+    player: env.EXP_PLAYER ?? '',
     cc: env.EXP_CC ?? 'bbr',
     tcpBuffers: env.EXP_TCP_BUFFERS,
     receiver: env.EXP_RECEIVER || 'chromium',
@@ -205,6 +221,8 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     injectLateness: env.EXP_INJECT_LATENESS || undefined,
     injectStalls: env.EXP_INJECT_STALLS || undefined,
     lateBar: env.EXP_LATE_BAR_MS || undefined,
+    source: env.EXP_SOURCE || undefined,
+    sourceName: env.EXP_SOURCE_NAME || undefined,
   });
 }
 

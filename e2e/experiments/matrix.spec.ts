@@ -16,6 +16,7 @@ for (const s of matrixFromEnv()) {
       `${run.id}: startup ${((r.startupMs ?? NaN) / 1000).toFixed(1)} s, stalls ${r.stalls.count} (${(r.stalls.totalMs / 1000).toFixed(1)} s), ` +
         `latency ${r.latency.current?.toFixed(1) ?? '–'} s, hold ${r.holdSeconds} s, x ${run.edge?.x ?? '–'}` +
         (run.scale && run.scale.receivers > 1 ? `, ${run.scale.played}/${run.scale.receivers} played, origin ${run.scale.originFetchesPerSegment?.toFixed(2)} fetches/segment, backhaul ${run.scale.backhaulMbps.mean.toFixed(0)} Mbit/s` : '') +
+        (run.source ? `, source ${run.source.tracks.map((t) => `${t.segments} segments of ${(t.bytes.mean / 1e6).toFixed(2)} MB / ${t.durationS.mean.toFixed(2)} s (${t.bitrateMbps.toFixed(1)} Mbit/s)`).join('; ')}` : '') +
         (run.box?.cpuPressure !== undefined ? `, CPU pressure ${(run.box.cpuPressure * 100).toFixed(0)} %` : '') +
         (run.box?.cpuSteal !== undefined ? `, steal ${(run.box.cpuSteal * 100).toFixed(1)} %` : '') +
         `, ${accountLine(run)}` +

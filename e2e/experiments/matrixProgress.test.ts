@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { matrixProgress, matrixProgressMarkdown, type MatrixSpec } from './matrixProgress.js';
+import { BBR_RECHECK, CUBIC_MATRIX, matricesProgressMarkdown, matrixProgress, matrixProgressMarkdown, specCell, type MatrixSpec } from './matrixProgress.js';
 import type { RunRow } from './mergeRuns.js';
 
-const row = (o: { receiver?: string; rtt?: number; stream?: string; scheme?: string; repeat?: number; invalid?: string; cell?: string }): RunRow => {
+const row = (o: { receiver?: string; rtt?: number; stream?: string; scheme?: string; repeat?: number; invalid?: string; failedBars?: string; cell?: string }): RunRow => {
   const receiver = o.receiver ?? 'virtual';
   const rtt = o.rtt ?? 224;
   const stream = o.stream ?? '15M-2s';
@@ -31,7 +31,7 @@ const row = (o: { receiver?: string; rtt?: number; stream?: string; scheme?: str
     modelledDrops: null,
     originRetrans: null,
     inject: '',
-    failedBars: '',
+    failedBars: o.failedBars ?? '',
     startedAt: '2026-11-26T00:00:00.000Z',
     invalid: o.invalid ?? '',
     source: 'test',
@@ -121,5 +121,45 @@ describe('matrixProgress: what of the paper matrix is run, and the commands for 
     expect(md).toContain('1 of 528');
     expect(md).toContain('--receiver chromium');
     expect(matrixProgressMarkdown(matrixProgress([], SMALL))).toContain('0 of 24');
+  });
+
+  it('the CUBIC matrix counts only CUBIC cells of the shipped virtual receiver, and its commands say so', () => {
+    const cubicCell = (stream: string, rtt: number, receiver = 'virtual') => specCell(CUBIC_MATRIX, receiver, rtt, stream);
+    expect(cubicCell('15M-2s', 224)).toBe('15M-2s @ 224 ms (cubic) [virtual, append 25 ms]');
+    expect(cubicCell('15M-2s', 224, 'chromium')).toBe('15M-2s @ 224 ms (cubic) [chromium]');
+    const p = matrixProgress(
+      [
+        row({ scheme: 'auto', repeat: 1, cell: cubicCell('15M-2s', 224) }),
+        row({ scheme: 'auto', repeat: 1, receiver: 'chromium', cell: cubicCell('15M-2s', 224, 'chromium') }),
+        // BBR, or CUBIC with the other receiver model: other cells
+        row({ scheme: 'auto', repeat: 2 }),
+        row({ scheme: 'auto', repeat: 3, cell: '15M-2s @ 224 ms (cubic) [virtual]' }),
+      ],
+      CUBIC_MATRIX,
+    );
+    expect(p.byReceiver).toEqual({ virtual: { done: 1, total: 4 * 6 * 4 * 3 }, chromium: { done: 1, total: 4 * 6 * 2 } });
+    for (const c of p.commands) {
+      expect(c).toContain('--cc cubic');
+      if (c.includes('--receiver virtual')) expect(c.startsWith('EXP_VPLAYER_APPEND_MS=25 ')).toBe(true);
+      else expect(c).not.toContain('EXP_VPLAYER_APPEND_MS');
+    }
+    const missing = expand(p.commands);
+    expect(missing).toHaveLength(288 + 48 - 2);
+    expect(missing).not.toContain('virtual|224|15M-2s|auto|1');
+  });
+
+  it('the BBR re-check: 224 ms, E2E and the pinned auto the BBR matrix ran, no append wait', () => {
+    const p = matrixProgress([row({ scheme: 'auto-slow-start', repeat: 2 }), row({ scheme: 'auto', repeat: 1 })], BBR_RECHECK);
+    expect(p).toMatchObject({ done: 1, total: 6 * 2 * 3 });
+    expect(p.commands.every((c) => c.startsWith('EXP_VPLAYER_APPEND_MS=0 ') && !c.includes('--cc'))).toBe(true);
+    const md = matricesProgressMarkdown([], [CUBIC_MATRIX, BBR_RECHECK]);
+    expect(md.total).toBe(288 + 48 + 36);
+    expect(md.markdown).toContain('## The CUBIC matrix (issue 38): what is run, what is left');
+    expect(md.markdown).toContain('## The BBR re-check at 224 ms (issue 38): what is run, what is left');
+  });
+
+  it('an invalid attempt is listed by the bars it failed when the run names them', () => {
+    const p = matrixProgress([row({ repeat: 1, invalid: 'relay late (bar: p99 < 1 ms): ran up p99 3.37 ms', failedBars: 'relay-late' }), row({ repeat: 2, invalid: 'unmodelled drops: backhaul down 3', failedBars: 'unmodelled-drops' })], SMALL);
+    expect(p.invalidAttempts[0]!.reasons).toEqual(['relay-late', 'unmodelled-drops']);
   });
 });

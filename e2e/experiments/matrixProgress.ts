@@ -6,23 +6,81 @@
 import type { RunRow } from './mergeRuns.js';
 
 export interface MatrixSpec {
+  /** What progress.md calls it. */
+  title?: string;
   rtts: readonly number[];
   streams: readonly string[];
-  /** Per receiver kind: the schemes and how many repeats each cell × scheme needs. */
-  receivers: Readonly<Record<string, { schemes: readonly string[]; repeats: number }>>;
+  /**
+   * Per receiver kind: the schemes and how many repeats each cell × scheme needs; for virtual
+   * receivers also their append wait (`EXP_VPLAYER_APPEND_MS`; default 0, what the paper matrix
+   * ran): another wait is another receiver model, a cell of its own (`[virtual, append 25 ms]`).
+   */
+  receivers: Readonly<Record<string, { schemes: readonly string[]; repeats: number; appendMs?: number }>>;
   durationS: number;
+  /** Congestion control on every host when not BBR: in the cells' names (`(cubic)`) and the commands (`--cc cubic`). */
+  cc?: 'cubic' | 'reno';
 }
 
-/** 4 RTTs × 6 streams × {E2E, hold-0, the paper's x, auto} × 5 repeats × 120 s (virtual), and a Chromium subset: {E2E, auto} × 1. */
+const STREAMS = ['15M-2s', '15M-4s', '15M-10s', '50M-2s', '50M-4s', '50M-10s'] as const;
+
+/**
+ * 4 RTTs × 6 streams × {E2E, hold-0, the paper's x, auto} × 5 repeats × 120 s (virtual), and a
+ * Chromium subset: {E2E, auto} × 1. Its `auto` rows ran `--segment-start slow-start`, the scheme
+ * now called `auto-slow-start` (`auto` is the edge as shipped): a run added to them should be that.
+ */
 export const PAPER_MATRIX: MatrixSpec = {
+  title: "The paper's matrix",
   rtts: [137, 224, 302, 334],
-  streams: ['15M-2s', '15M-4s', '15M-10s', '50M-2s', '50M-4s', '50M-10s'],
+  streams: STREAMS,
   receivers: {
     virtual: { schemes: ['e2e', 'hold-0', 'hold-paper', 'auto'], repeats: 5 },
     chromium: { schemes: ['e2e', 'auto'], repeats: 1 },
   },
   durationS: 120,
 };
+
+/**
+ * Issue 38's headline matrix: the paper's cells behind a CUBIC origin (Linux's default, which
+ * restarts slow start after idle) — 4 RTTs × 6 streams × {E2E, hold-0, hold-paper, `auto` as
+ * shipped} × 3 repeats × 120 s with the virtual receiver as shipped (its 25 ms append wait, the
+ * model closer to hls.js), and every cell × {E2E, `auto`} × 1 in Chromium.
+ */
+export const CUBIC_MATRIX: MatrixSpec = {
+  title: 'The CUBIC matrix (issue 38)',
+  rtts: [137, 224, 302, 334],
+  streams: STREAMS,
+  receivers: {
+    virtual: { schemes: ['e2e', 'hold-0', 'hold-paper', 'auto'], repeats: 3, appendMs: 25 },
+    chromium: { schemes: ['e2e', 'auto'], repeats: 1 },
+  },
+  durationS: 120,
+  cc: 'cubic',
+};
+
+/**
+ * The BBR re-check (issue 38 item 4): the 224 ms E2E and `auto` rows of the BBR matrix re-run on
+ * the fixed testbed with the same receiver model (no append wait) and the same edge
+ * (`auto-slow-start` is what the BBR matrix's `auto` rows ran), so a difference is the testbed's.
+ */
+export const BBR_RECHECK: MatrixSpec = {
+  title: 'The BBR re-check at 224 ms (issue 38)',
+  rtts: [224],
+  streams: STREAMS,
+  receivers: { virtual: { schemes: ['e2e', 'auto-slow-start'], repeats: 3, appendMs: 0 } },
+  durationS: 120,
+};
+
+/** The matrices `experiment:merge --matrix NAME` reports progress on: each a list of specs. */
+export const MATRICES: Readonly<Record<string, readonly MatrixSpec[]>> = {
+  paper: [PAPER_MATRIX],
+  cubic: [CUBIC_MATRIX, BBR_RECHECK],
+};
+
+/** The merged cell a spec's run must have to count, e.g. `15M-2s @ 224 ms (cubic) [virtual, append 25 ms]` (mergeRuns mergedCell). */
+export function specCell(spec: MatrixSpec, receiver: string, rttMs: number, stream: string): string {
+  const appendMs = receiver === 'virtual' ? (spec.receivers[receiver]?.appendMs ?? 0) : 0;
+  return `${stream} @ ${rttMs} ms${spec.cc ? ` (${spec.cc})` : ''} [${receiver}${appendMs ? `, append ${appendMs} ms` : ''}]`;
+}
 
 export interface MatrixProgress {
   /** Valid runs that count (one per receiver × RTT × stream × scheme × repeat), and how many the matrix has. */
@@ -41,8 +99,9 @@ export interface MatrixProgress {
 }
 
 /**
- * A run counts when it is valid and its cell is the plain matrix cell (`15M-2s @ 224 ms [virtual]`:
- * LTE-A, hls.js, default network settings); a repeat counts once however often it was run.
+ * A run counts when it is valid and its cell is the spec's (specCell: `15M-2s @ 224 ms [virtual]`
+ * — LTE-A, hls.js, the spec's congestion control and receiver model, no other network setting);
+ * a repeat counts once however often it was run.
  */
 export function matrixProgress(rows: readonly RunRow[], spec: MatrixSpec = PAPER_MATRIX): MatrixProgress {
   const have = new Set<string>();
@@ -50,10 +109,11 @@ export function matrixProgress(rows: readonly RunRow[], spec: MatrixSpec = PAPER
   const invalidBy = new Map<string, string[]>();
   for (const r of rows) {
     if (r.repeat === null || r.rttMs === null) continue;
-    if (r.cell !== `${r.stream} @ ${r.rttMs} ms [${r.receiver}]`) continue;
+    if (r.cell !== specCell(spec, r.receiver, r.rttMs, r.stream)) continue;
     if (r.invalid) {
       const k = cellKey(r.receiver, r.rttMs, r.stream, r.scheme);
-      invalidBy.set(k, [...(invalidBy.get(k) ?? []), r.invalid]);
+      // The bars it failed when the run says (`relay-late`), else the kind from its invalid line.
+      invalidBy.set(k, [...(invalidBy.get(k) ?? []), r.failedBars || reasonOf(r.invalid)]);
     } else have.add(key(r.receiver, r.rttMs, r.stream, r.scheme, r.repeat));
   }
   const invalidAttempts: MatrixProgress['invalidAttempts'] = [];
@@ -76,7 +136,7 @@ export function matrixProgress(rows: readonly RunRow[], spec: MatrixSpec = PAPER
           if (lacking.length > 0) {
             missing.push({ receiver, rtt, scheme, repeats: lacking, stream });
             const marks = invalidBy.get(cellKey(receiver, rtt, stream, scheme));
-            if (marks) invalidAttempts.push({ receiver, rttMs: rtt, stream, scheme, valid: repeats - lacking.length, invalid: marks.length, reasons: [...new Set(marks.map(reasonOf))] });
+            if (marks) invalidAttempts.push({ receiver, rttMs: rtt, stream, scheme, valid: repeats - lacking.length, invalid: marks.length, reasons: [...new Set(marks)] });
           }
         }
       }
@@ -137,9 +197,10 @@ function commandsFor(missing: Array<{ receiver: string; rtt: number; scheme: str
     byRtts.set(k, i);
   }
   return [...byRtts.values()].map(
-    // The matrix's virtual receivers request at once after a segment (all its runs so far did): an
-    // append gap makes another receiver model, a cell of its own that does not count here.
-    (c) => `${c.receiver === 'virtual' ? 'EXP_VPLAYER_APPEND_MS=0 ' : ''}npm run experiment -- --receiver ${c.receiver} --rtt ${c.rtts.join(',')} --stream ${c.streams.join(',')} --scheme ${c.schemes.join(',')} --repeats ${c.range} --duration ${spec.durationS}`,
+    // The virtual receivers' append wait is named even where it is the receiver's default: another
+    // wait makes another receiver model, a cell of its own that would not count here.
+    (c) =>
+      `${c.receiver === 'virtual' ? `EXP_VPLAYER_APPEND_MS=${spec.receivers[c.receiver]?.appendMs ?? 0} ` : ''}npm run experiment -- --receiver ${c.receiver}${spec.cc ? ` --cc ${spec.cc}` : ''} --rtt ${c.rtts.join(',')} --stream ${c.streams.join(',')} --scheme ${c.schemes.join(',')} --repeats ${c.range} --duration ${spec.durationS}`,
   );
 }
 
@@ -157,10 +218,10 @@ function ranges(ks: readonly number[]): string[] {
 }
 
 /** The progress as Markdown, for progress.md beside the merged tables. */
-export function matrixProgressMarkdown(p: MatrixProgress): string {
+export function matrixProgressMarkdown(p: MatrixProgress, title = "The paper's matrix", level = 1): string {
   const pct = (d: number, t: number) => `${d} of ${t} (${t === 0 ? 0 : Math.round((d / t) * 100)} %)`;
   const lines = [
-    `# The paper's matrix: what is run, what is left`,
+    `${'#'.repeat(level)} ${title}: what is run, what is left`,
     '',
     `Valid runs that count: ${pct(p.done, p.total)}.`,
     '',
@@ -181,4 +242,17 @@ export function matrixProgressMarkdown(p: MatrixProgress): string {
     );
   }
   return lines.join('\n');
+}
+
+/** progress.md of several specs (`experiment:merge --matrix cubic`: the CUBIC matrix and the BBR re-check), a section each. */
+export function matricesProgressMarkdown(rows: readonly RunRow[], specs: readonly MatrixSpec[]): { markdown: string; done: number; total: number } {
+  if (specs.length === 1) {
+    const p = matrixProgress(rows, specs[0]);
+    return { markdown: matrixProgressMarkdown(p, specs[0]!.title), done: p.done, total: p.total };
+  }
+  const parts = specs.map((spec) => ({ spec, p: matrixProgress(rows, spec) }));
+  const done = parts.reduce((a, x) => a + x.p.done, 0);
+  const total = parts.reduce((a, x) => a + x.p.total, 0);
+  const head = [`# What is run, what is left`, '', `Valid runs that count, over ${specs.length} parts: ${done} of ${total}.`, ''];
+  return { markdown: [...head, ...parts.map((x) => matrixProgressMarkdown(x.p, x.spec.title, 2))].join('\n'), done, total };
 }

@@ -179,12 +179,14 @@ describe("hold-paper: Table III's x", () => {
 
   it('low latency: parts-N holds N parts, auto decides in parts, whole-segment schemes stay whole', () => {
     expect(edgeHoldArgs('parts-2', '15M-2s', 224, true)).toEqual(['--hold', '0', '--hold-parts', '2']);
-    expect(edgeHoldArgs('auto', '15M-2s', 224, true)).toEqual(['--hold', 'auto', '--segment-start', 'slow-start', '--hold-parts', 'auto']);
-    expect(edgeHoldArgs('auto', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--segment-start', 'slow-start']);
+    // `auto` is the edge as shipped: no pin beyond --hold auto (issue 38); the old pin is a variant.
+    expect(edgeHoldArgs('auto', '15M-2s', 224, true)).toEqual(['--hold', 'auto', '--hold-parts', 'auto']);
+    expect(edgeHoldArgs('auto', '15M-2s', 224, false)).toEqual(['--hold', 'auto']);
+    expect(edgeHoldArgs('auto-slow-start', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--segment-start', 'slow-start']);
     expect(edgeHoldArgs('hold-1', '15M-2s', 224, true)).toEqual(['--hold', '1']);
     expect(edgeHoldArgs('e2e', '15M-2s', 224, true)).toBeUndefined();
     // -wN: a parent tier and N worker edges (LiveJack's parent + children on one box).
-    expect(edgeHoldArgs('auto-w4', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--segment-start', 'slow-start', '--workers', '4']);
+    expect(edgeHoldArgs('auto-w4', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--workers', '4']);
     expect(edgeHoldArgs('auto-measured', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--hold-floor', 'measured']);
     expect(holdArg('auto-measured', '15M-2s', 224)).toBe('auto');
     expect(edgeHoldArgs('auto-warm', '15M-2s', 224, false)).toEqual(['--hold', 'auto', '--segment-start', 'warm']);

@@ -1,5 +1,5 @@
 /**
- * `npm run experiment:merge -- DIR|runs.csv … --out docs/experiments/paper-matrix/`: joins the run
+ * `npm run experiment:merge -- DIR|runs.csv … --out docs/experiments/paper-matrix/ [--matrix paper|cubic]`: joins the run
  * files of several result directories (shards run on different machines) and the rows of earlier
  * runs.csv files (shards merged and committed by earlier sessions) into the summary format that
  * every results directory has (summarize.ts writeSummary): summary.csv (per cell × scheme: valid
@@ -7,22 +7,28 @@
  * bars it failed), counts.csv, latenessEffect.md when lateness was injected — and tableII.md
  * (summary.csv as markdown), autoGoal.md (issue 19's goal per
  * cell, autoGoal.ts), autoGoal-VARIANT.md for each variant of auto that was run (auto-warm, …)
- * and progress.md (how much of the paper's matrix is run, and the commands for the rest,
- * matrixProgress.ts).
+ * and progress.md (how much of the matrix is run, and the commands for the rest, matrixProgress.ts:
+ * `--matrix paper`, the default, the BBR paper matrix; `cubic`, issue 38's CUBIC matrix with its
+ * Chromium subset and the BBR re-check).
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { autoGoal, autoGoalTable } from './autoGoal.js';
-import { matrixProgress, matrixProgressMarkdown } from './matrixProgress.js';
+import { MATRICES, matricesProgressMarkdown } from './matrixProgress.js';
 import { AUTO_VARIANTS } from './paperHoldX.js';
 import { readRunFiles } from './readRunFiles.js';
 import { mergeRuns, readRunsCsv, type MergedRun, type RunRow } from './mergeRuns.js';
 import { tableIIMarkdown, writeSummary } from './summarize.js';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, matrix: { type: 'string', default: 'paper' } } });
 if (!values.out || positionals.length === 0) {
-  console.error('usage: npm run experiment:merge -- DIR|runs.csv [DIR|runs.csv…] --out OUTDIR');
+  console.error(`usage: npm run experiment:merge -- DIR|runs.csv [DIR|runs.csv…] --out OUTDIR [--matrix ${Object.keys(MATRICES).join('|')}]`);
+  process.exit(2);
+}
+const specs = MATRICES[values.matrix!];
+if (!specs) {
+  console.error(`experiment:merge: --matrix must be one of ${Object.keys(MATRICES).join(', ')}, got ${values.matrix}`);
   process.exit(2);
 }
 /** A result directory as runs.csv records it: relative to here, or its last two parts if outside. */
@@ -48,8 +54,8 @@ writeFileSync(join(values.out, 'autoGoal.md'), autoGoalTable(autoGoal(m.rows)));
 for (const variant of Object.keys(AUTO_VARIANTS).filter((v) => m.rows.some((r) => r.scheme === v))) {
   writeFileSync(join(values.out, `autoGoal-${variant}.md`), autoGoalTable(autoGoal(m.rows, variant)));
 }
-const progress = matrixProgress(m.rows);
-writeFileSync(join(values.out, 'progress.md'), matrixProgressMarkdown(progress));
+const progress = matricesProgressMarkdown(m.rows, specs);
+writeFileSync(join(values.out, 'progress.md'), progress.markdown);
 console.log(`merged ${m.runs.length} runs (${m.invalid} invalid, excluded from means) into ${m.summary.length} rows: ${values.out}`);
-console.log(`the paper's matrix: ${progress.done} of ${progress.total} runs (progress.md lists the commands for the rest)`);
+console.log(`the ${values.matrix} matrix: ${progress.done} of ${progress.total} runs (progress.md lists the commands for the rest)`);
 if (m.duplicates.length) console.warn(`the same run id in more than one input (kept the later start): ${m.duplicates.join(', ')}`);

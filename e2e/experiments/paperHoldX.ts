@@ -23,12 +23,17 @@ const WORKERS = /-w(\d+)$/;
 /**
  * The variants of `auto`, each with the edge flags it adds to `--hold auto`: `auto-measured` lets
  * x go below the model's on measured backhaul rates; `auto-warm` takes the origin to keep its
- * window across idle; `auto-learn` finds out from the edge's fetches. Schemes, the merge's goal tables and the tables' order all read this one list.
+ * window across idle; `auto-learn` finds out from the edge's fetches (the edge's default, so the
+ * same edge as `auto`, named for the runs that asked for it); `auto-slow-start` takes every fetch
+ * to restart slow start — what the BBR paper matrix's `auto` rows ran, kept under this name so a
+ * re-check compares like with like. Schemes, the merge's goal tables and the tables' order all
+ * read this one list.
  */
 export const AUTO_VARIANTS: Readonly<Record<string, readonly string[]>> = {
   'auto-measured': ['--hold-floor', 'measured'],
   'auto-warm': ['--segment-start', 'warm'],
   'auto-learn': ['--segment-start', 'learn'],
+  'auto-slow-start': ['--segment-start', 'slow-start'],
 };
 
 /** The edge's `--hold` for a scheme: `hold-N` → N, `hold-paper` → Table III's x, `auto` and its variants → auto (any `-wN` aside); e2e has none. */
@@ -60,9 +65,9 @@ export function edgeHoldArgs(scheme: string, stream: string, rttMs: number, ll: 
   const workers = w ? ['--workers', w[1]!] : [];
   const base = scheme.replace(WORKERS, '');
   if (base.startsWith('parts-')) return ['--hold', '0', '--hold-parts', base.slice('parts-'.length), ...workers];
-  // `auto` is the paper's model: the edge's default learns the origin's idle behaviour since
-  // 2026-11-27, and the matrix's `auto` rows were all run on slow start (`auto-learn` is the variant).
-  if (base === 'auto') return ['--hold', 'auto', '--segment-start', 'slow-start', ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
+  // `auto` is the edge as shipped: no flag beyond --hold auto, so its defaults (segmentStart among
+  // them) are what is measured (issue 38). The pinned variants are in AUTO_VARIANTS.
+  if (base === 'auto') return ['--hold', 'auto', ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
   if (Object.hasOwn(AUTO_VARIANTS, base)) return ['--hold', 'auto', ...AUTO_VARIANTS[base]!, ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
   return ['--hold', hold, ...workers];
 }

@@ -1,14 +1,18 @@
-import { createWriteStream, existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserType } from '@playwright/test';
 import { backhaul, cpuPressureMeter, cpuStealMeter, createTestbed, DEFAULT_STALL_MS, hashUnit, judgeRun, lteA, lteAWalk, parseMahimahiTrace, rotateTrace, seedFrom, symmetric, type DirectionAccount, type DirectionStats, type FreezeStats, type LatenessSummary, type LinkAccount, type LinkBuffers, type LinkSpec, type TcpCounters, type Testbed, type ValidityBar } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
-import { parseStreamName } from '@ethle/live-origin';
+import { parseStreamName, type RelayStatsJson } from '@ethle/live-origin';
 import { edgeHoldArgs, holdArg } from './paperHoldX.js';
 import { playChromium } from './playChromium.js';
 import { playerBufferConfig, forwardBufferSeconds, HLS_DEFAULT_BUFFER_S } from './playerBuffer.js';
 import { playVirtualInTestbed, type VirtualOutcome } from './playVirtualInTestbed.js';
+import { probeSource } from './probeSource.js';
+import { sourceFigures, type SourceFigures } from './sourceFigures.js';
+import { startUnixBridge } from './unixBridge.js';
 import { scaleFigures, type ReceiverFigures, type ScaleFigures } from './scaleFigures.js';
 import { joinOffsetsMs, scenarioId, type Scenario } from './Scenario.js';
 import { fetchIn, metric, metricSum, waitForLine } from './testbedIo.js';
@@ -98,6 +102,8 @@ export type ExperimentRun = RunResult & {
   box?: { cpuPressure?: number; cpuSteal?: number };
   receivers?: ReceiverFigures[];
   scale?: ScaleFigures;
+  /** `--source`: the user's source, as the relaying origin served it (its segments' sizes and durations). */
+  source?: SourceFigures;
 };
 
 /** SIGTERM to each process and wait (≤ 3 s each) until it has exited. */
@@ -140,6 +146,11 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
   // users, user 0 keeps this seed and the others derive theirs from it (netlab userSeed).
   const seed = seedFrom(`${s.stream}|${s.rttMs}|${s.ran}|r${s.repeat}`);
   const n = s.receivers ?? 1;
+  // A user's source is read from here first (this namespace reaches it; the testbed's do not): is
+  // it live, how long and how large are its segments.
+  const probe = s.source ? await probeSource(s.source.url) : undefined;
+  const spec = probe ? { segmentSeconds: probe.segmentSeconds, segmentBytes: probe.segmentBytes } : parseStreamName(s.stream);
+  if (!spec) throw new Error(`unknown stream ${s.stream} (e.g. 15M-2s)`);
   // Injected lateness: the same freezes for every scheme of a repeat (common random numbers).
   const lateness = s.injectLateness ? { ...s.injectLateness, stallMs: DEFAULT_STALL_MS, seed: (seed ^ 0x1b873593) >>> 0 } : undefined;
   const tb = await createTestbed({
@@ -154,17 +165,25 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
   const holdChanges: NonNullable<EdgeFigures['holdChanges']> = [];
   const segmentRequests: NonNullable<EdgeFigures['segmentRequests']> = [];
   let sampler: ReturnType<typeof sampleBackhaul> | undefined;
+  let bridge: { close(): Promise<void>; dir: string } | undefined;
   try {
-    const spec = parseStreamName(s.stream);
-    if (!spec) throw new Error(`unknown stream ${s.stream} (e.g. 15M-2s)`);
     const hold = holdArg(s.scheme, s.stream, s.rttMs);
-    const origin = tb.spawn('origin', process.execPath, [ORIGIN_BIN, '--host', '0.0.0.0', '--port', '8081', '--streams', s.stream]);
+    const edgeArgs = edgeHoldArgs(s.scheme, s.stream, s.rttMs, s.ll === true);
+    let originArgs = ['--host', '0.0.0.0', '--port', '8081', '--streams', s.stream];
+    if (s.source) {
+      // The relaying origin reaches the source over a Unix socket this process pipes to it.
+      const u = new URL(s.source.url);
+      const dir = mkdtempSync(join(tmpdir(), 'ethle-source-'));
+      bridge = { ...(await startUnixBridge(join(dir, 'source.sock'), u.hostname, Number(u.port || 80))), dir };
+      originArgs = ['relay', '--upstream', s.source.url, '--upstream-socket', join(dir, 'source.sock'), '--host', '0.0.0.0', '--port', '8081'];
+    }
+    const origin = tb.spawn('origin', process.execPath, [ORIGIN_BIN, ...originArgs]);
     procs.push(origin);
     await waitForLine(origin, /listening/, 'origin');
     const originUrl = `http://${tb.hosts.origin.ip}:8081`;
     let base = originUrl;
     if (hold !== undefined) {
-      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', ...edgeHoldArgs(s.scheme, s.stream, s.rttMs, s.ll === true)!, '--log-level', 'debug']);
+      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', ...edgeArgs!, '--log-level', 'debug']);
       procs.push(edge);
       // The edge logs every change of x and, at debug, every segment request (pino JSON lines):
       // kept with the run, so a stall can be traced to the edge (coalesced, miss) or the radio (hit).
@@ -196,7 +215,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       await waitForLine(edge, /^ethle-edge listening on /m, 'edge');
       base = `http://${tb.hosts.edge.ranIp}:8080`;
     }
-    const src = `${base}/live/${s.stream}/${s.player === 'dash' ? (s.ll ? 'll.mpd' : 'manifest.mpd') : s.ll ? 'll/index.m3u8' : 'index.m3u8'}`;
+    const src = s.source ? `${base}${new URL(s.source.url).pathname}${new URL(s.source.url).search}` : `${base}/live/${s.stream}/${s.player === 'dash' ? (s.ll ? 'll.mpd' : 'manifest.mpd') : s.ll ? 'll/index.m3u8' : 'index.m3u8'}`;
     const startedAt = new Date().toISOString();
     const buffer = playerBufferConfig(s.player, spec.segmentBytes, spec.segmentSeconds);
     // LL: the players' low-latency modes (as e2e/tests/origin-ll.spec.ts); dash.js detects LL from the MPD, catch-up on.
@@ -234,9 +253,11 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     if (!first) throw new Error(`no receiver played: ${outcomes.map((o) => ('error' in o ? o.error : '')).join('; ')}`);
     const report = first.run.report;
 
-    const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as { fetches: Record<string, number>; bytesSent: number };
-    // Fetches, not requests: the edge may take a segment as parallel byte ranges (one fetch).
-    const segs = Object.entries(stats.fetches).filter(([p]) => /\d+\.(m4s|ts)$/.test(p));
+    const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as { fetches: Record<string, number>; bytesSent: number; source?: RelayStatsJson['source'] };
+    // Fetches, not requests: the edge may take a segment as parallel byte ranges (one fetch). A
+    // source's segments are what its manifests listed, whatever their names.
+    const listed = stats.source ? new Set(stats.source.segments.map((x) => x.path)) : undefined;
+    const segs = Object.entries(stats.fetches).filter(([p]) => (listed ? listed.has(p) : /\d+\.(m4s|ts)$/.test(p)));
     const run: ExperimentRun = {
       v: 1,
       id: scenarioId(s),
@@ -246,6 +267,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(s.ll ? { ll: true } : {}),
         player: s.player,
         scheme: s.scheme,
+        ...(edgeArgs ? { edgeArgs } : {}),
         hold: 0,
         rttMs: s.rttMs,
         ran: s.ran,
@@ -260,10 +282,12 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(s.backhaulMbps ? { backhaulMbps: s.backhaulMbps } : {}),
         ...(s.backhaulLossPct ? { backhaulLossPct: s.backhaulLossPct } : {}),
         ...(lateness ? { injectLateness: { p99Ms: lateness.p99Ms, stallsPerMinute: lateness.stallsPerMinute, stallMs: lateness.stallMs } } : {}),
+        ...(s.source ? { source: s.source.url } : {}),
       },
       report,
       ...(Object.keys(box).length > 0 ? { box } : {}),
       edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, k]) => a + k, 0) / segs.length : undefined },
+      ...(s.source && stats.source && probe ? { source: sourceFigures(s.source.url, probe, stats.source) } : {}),
     };
     let redirects: number | undefined;
     if (hold !== undefined) {
@@ -335,5 +359,9 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     sampler?.stop();
     for (const p of procs) p.kill('SIGTERM');
     await tb.close();
+    if (bridge) {
+      await bridge.close();
+      rmSync(bridge.dir, { recursive: true, force: true });
+    }
   }
 }

@@ -44,7 +44,9 @@ test(`${player === 'hls' ? 'hls.js' : 'dash.js'}: steered from a loaded edge to 
   const a = await edge('127.0.0.1', 'edge-a', urlA, 'edge-b', urlB);
   const b = await edge('127.0.0.2', 'edge-b', urlB, 'edge-a', urlA);
   edges.push(a, b);
-  steer = await startSteeringService(createSteeringServiceConfig({ edges: [{ id: 'edge-a', url: urlA }, { id: 'edge-b', url: urlB }], port: steerPort, ttlSeconds: 1, probeMs: 200 }));
+  // Edges of 40 connections: the player's own few are a tenth of one, so differences up to 0.3
+  // (12 connections) move nobody; the 24 idle ones below do.
+  steer = await startSteeringService(createSteeringServiceConfig({ edges: [{ id: 'edge-a', url: urlA }, { id: 'edge-b', url: urlB }], port: steerPort, ttlSeconds: 1, probeMs: 200, minLoadDifference: 0.3 }));
   const adopted: Array<{ session: string; from: string; group: string | undefined; x: number; requests: number }> = [];
   b.events.on('session-adopted', (e) => adopted.push(e));
   const onB: string[] = [];

@@ -97,8 +97,16 @@ http {
  * One of the project's built CLIs in its own process, started with `args` and resolved once it
  * prints "listening on URL". A bench that crashes must not leave it running (a soak once did).
  */
-async function startCliProcess(bin: string, args: string[], what: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+async function startCliProcess(bin: string, args: string[], what: string, onLine?: (line: string) => void): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  if (onLine !== undefined) {
+    let rest = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      const lines = (rest + d.toString()).split('\n');
+      rest = lines.pop()!;
+      for (const l of lines) onLine(l);
+    });
+  }
   const kill = (): void => void child.kill('SIGKILL');
   process.once('exit', kill);
   child.once('exit', () => process.off('exit', kill));
@@ -122,15 +130,21 @@ async function startCliProcess(bin: string, args: string[], what: string): Promi
   };
 }
 
-/** Start the built edge CLI in its own process (like nginx), return its URL and pid. */
-export function startEdgeProcess(args: string[]): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+/**
+ * Start the built edge CLI in its own process (like nginx), return its URL and pid. `onLog`: each
+ * line it logs (pino JSON, warn and above), else they are dropped.
+ */
+export function startEdgeProcess(args: string[], onLog?: (line: string) => void): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   // Every receiver of a bench runs on this box, from one address: no per-client connection limit.
-  return startCliProcess(new URL('../bin/ethle-edge.js', import.meta.url).pathname, ['serve', '--max-connections-per-client', '0', ...args, '--log-level', 'warn'], 'edge');
+  return startCliProcess(new URL('../bin/ethle-edge.js', import.meta.url).pathname, ['serve', '--max-connections-per-client', '0', ...args, '--log-level', 'warn'], 'edge', onLog);
 }
 
-/** The built live origin CLI in its own process (`ethle-origin`), with its /stats over HTTP. */
-export async function startOriginProcess(streams: string[]): Promise<{ url: string; stats(): Promise<{ bytesSent: number; requests: Record<string, number> }>; stop(): Promise<void> }> {
-  const p = await startCliProcess(new URL('../../live-origin/bin/ethle-origin.js', import.meta.url).pathname, ['--port', '0', '--streams', streams.join(',')], 'origin');
+/**
+ * The built live origin CLI in its own process (`ethle-origin`), with its /stats over HTTP.
+ * `keepAliveSeconds`: how long it keeps an idle connection (its default: nginx's 75 s).
+ */
+export async function startOriginProcess(streams: string[], keepAliveSeconds?: number): Promise<{ url: string; stats(): Promise<{ bytesSent: number; requests: Record<string, number> }>; stop(): Promise<void> }> {
+  const p = await startCliProcess(new URL('../../live-origin/bin/ethle-origin.js', import.meta.url).pathname, ['--port', '0', '--streams', streams.join(','), ...(keepAliveSeconds === undefined ? [] : ['--keep-alive', String(keepAliveSeconds)])], 'origin');
   return {
     url: p.url,
     async stats() {

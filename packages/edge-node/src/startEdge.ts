@@ -17,6 +17,7 @@ import { FleetSteering } from './fleet/FleetSteering.js';
 import type { EdgeLoadReport } from './fleet/EdgeLoadReport.js';
 import { SessionTokens } from './fleet/SessionTokens.js';
 import { SessionHandover } from './fleet/SessionHandover.js';
+import { SummedWarnings } from './log/SummedWarnings.js';
 import { EdgeMetrics } from './metrics/EdgeMetrics.js';
 import { OriginClient } from './origin/OriginClient.js';
 import { recordOriginFetch } from './origin/recordOriginFetch.js';
@@ -92,7 +93,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     const own = c?.rtt.estimateMs(Date.now());
     return own === undefined || c!.upstreamRttMs === undefined ? own : own + c!.upstreamRttMs;
   };
-  const onFetch = recordOriginFetch({ config, metrics, policy, events, log, rttFor, isTier: (name) => origins.get(name)?.client.upstreamRttMs !== undefined });
+  // Warnings a request can cause (a failed origin fetch), summed: one line per kind per 10 s.
+  const warnings = new SummedWarnings(log, 10_000, now);
+  const onFetch = recordOriginFetch({ config, metrics, policy, events, log, warnings, rttFor, isTier: (name) => origins.get(name)?.client.upstreamRttMs !== undefined });
   for (const o of config.origins) {
     const client = new OriginClient({
       name: o.name,
@@ -180,10 +183,12 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     metrics.cacheBytes.set(cache.bytes);
     metrics.streams.set(streams.size);
     metrics.sessions.set(policy.sessions);
+    metrics.unconfirmedSessions.set(policy.unconfirmedSessions);
     metrics.connections.set(made.connections.size);
     metrics.clients.set(made.connections.clients);
     for (const s of streams.values()) {
-      const c = policy.counts(s.key);
+      // Confirmed sessions only: a flood of made-up session ids is not an audience.
+      const c = policy.confirmedCounts(s.key);
       metrics.receivers.set({ stream: s.key, group: 'hold-0' }, c['hold-0']);
       metrics.receivers.set({ stream: s.key, group: 'hold-x' }, c['hold-x']);
     }

@@ -134,6 +134,29 @@ describe('handover from a live peer (HLS, the token of the multivariant playlist
   });
 });
 
+// Issue 36, minor: /_ethle/session turned an expired token into a fresh one — a token leaked
+// once was good for ever, one export at a time.
+describe('the session export', () => {
+  it('answers a live token of a session it knows with a fresh token, and an expired one with 404', async () => {
+    origin = await startTestOrigin({ variantBandwidth: 4_000_000, bitrateKbps: 4000, segmentBytes: 500_000, window: 8 });
+    origin.produce(8);
+    const a = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 1, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway: 'edge-a', publicUrl: 'http://127.0.0.1:1' } }));
+    edges.push(a);
+    const mv = await get(`${a.url}/live/master.m3u8`);
+    const variant = /^a\/index\.m3u8\?ethle_session=(e1\.[^\s]+)$/m.exec(mv.text)!;
+    const r = await get(`${a.url}/live/${variant[0]}`);
+    const live = r.headers['x-ethle-session-token']!;
+    const claims = await claimsOf(live);
+    const exportOf = (token: string) => get(`${a.url}/_ethle/session?stream=${claims.stream}&ethle_session=${encodeURIComponent(token)}`);
+    const fresh = await exportOf(live);
+    expect(fresh.status).toBe(200);
+    expect((await claimsOf(fresh.text.trim())).sid).toBe(claims.sid);
+    // The same session, in a token of the fleet that expired a minute ago.
+    const expired = await new SessionTokens({ secret: SECRET, ttlSeconds: 10, issuer: 'edge-a', maxEntries: 10 }).sign({ ...claims }, Date.now() - 60_000);
+    expect((await exportOf(expired)).status).toBe(404);
+  });
+});
+
 describe('handover between edges of a fleet (DASH)', () => {
   it('the MPD Location names this edge with the receiver\'s token; the next edge adopts it', async () => {
     live = await startOrigin({ port: 0 });

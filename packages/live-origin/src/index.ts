@@ -7,3 +7,5 @@ export { LiveClock } from './streams/LiveClock.js';
 export { LoopMedia, LOOP_SECONDS, CHUNK_SECONDS, LOOP_CHUNKS } from './media/LoopMedia.js';
 export { firstPts, parseTsChunk } from './ts/TsChunk.js';
 export { readBoxes } from './mp4/readBoxes.js';
+export { startRelayOrigin, type RelayOrigin, type RelayOriginOptions, type RelayStatsJson } from './relay/startRelayOrigin.js';
+export { SourceRecord, type RelayedObject, type SourceRecordJson } from './relay/SourceRecord.js';

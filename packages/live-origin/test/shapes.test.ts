@@ -312,3 +312,33 @@ describe('options', () => {
     await expect(startOrigin({ port: 0, ...o })).rejects.toMatchObject({ code: 'ERR_ORIGIN_OPTION', option, name: 'OriginOptionError' });
   });
 });
+
+describe('ABR ladders: every stream of one segment length', () => {
+  it('master-2s.mpd: one video Representation per stream (its own segments, its size), audio once', async () => {
+    fakeNow = START + 600_000;
+    const info = parseMpd(await text('/live/master-2s.mpd'));
+    const video = info.periods[0]!.representations.filter((r) => r.id !== 'a32k');
+    expect(video.map((r) => [r.id, r.bandwidth])).toEqual([
+      ['2M-2s', 2e6],
+      ['15M-2s', 15e6],
+    ]);
+    const segs = availableSegments(info, fakeNow);
+    const newest = (id: string) => segs.filter((s) => s.representationId === id).at(-1)!;
+    // Relative to /live/: each rendition's segment is its stream's own, at its own size.
+    expect(newest('15M-2s').url).toMatch(/^15M-2s\/dash\/v\/\d+\.m4s$/);
+    const [lo, hi] = await Promise.all([bytes(`/live/${newest('2M-2s').url}`), bytes(`/live/${newest('15M-2s').url}`)]);
+    expect(firstTfdt(lo)).toBe(firstTfdt(hi));
+    expect(hi.length).toBeGreaterThan(5 * lo.length);
+    expect(segs.filter((s) => s.representationId === 'a32k').at(-1)!.url).toMatch(/^2M-2s\/dash\/a\/\d+\.m4s$/);
+    expect((await get(`/live/${newest('2M-2s').url.replace('/v/', '/a/')}`)).status).toBe(200);
+  });
+
+  it('the length in the path or in the query, never both at odds; another length has its own ladder', async () => {
+    expect(await text('/live/master-2s.m3u8')).toBe(await text('/live/master.m3u8?seconds=2'));
+    expect(parseMultivariantPlaylist(await text('/live/master-4s.m3u8')).variants.map((v) => v.uri)).toEqual(['2M-4s/index.m3u8']);
+    expect(parseMpd(await text('/live/master.mpd?seconds=4')).periods[0]!.representations.map((r) => r.id)).toEqual(['2M-4s', 'a32k']);
+    expect((await get('/live/master-2s.m3u8?seconds=4')).status).toBe(400);
+    expect((await get('/live/master-10s.mpd')).status).toBe(404);
+    expect((await get('/live/master-audio.mpd')).status).toBe(404);
+  });
+});

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { availableParallelism } from 'node:os';
-import { backhaul, createTestbed, lteA, lteAWalk, startCpuHogs, type LinkSpec } from '../src/index.js';
+import { accountSummary, backhaul, createTestbed, lteA, lteAWalk, startCpuHogs, type LinkSpec } from '../src/index.js';
 import { startBulkServer } from '../src/validate/measure.js';
 
 const pexec = promisify(execFile);
@@ -173,6 +173,7 @@ try {
   const d = st.ran.down;
   const offered = d.servedTtis ? ` the cell offered us ${((d.offeredBytes! * 8) / (d.servedTtis * 1e3)).toFixed(1)} Mbit/s on average in the ${(d.servedTtis / 1e3).toFixed(1)} s we had data and we used ${((d.bytes / d.offeredBytes!) * 100).toFixed(0)} % of it; ${d.harqRetransmissions} HARQ retransmissions;` : '';
   console.log(`ran down: ${d.packets} packets, ${d.drops} queue drops${d.discardDrops ? ` (${d.discardDrops} by the discard timer)` : ''};${offered} lateness p99 ${d.lateness.p99Ms.toFixed(2)} ms`);
+  console.log(accountSummary(await tb.account({ settle: true })));
 } finally {
   stopHogs();
   await tb.close();

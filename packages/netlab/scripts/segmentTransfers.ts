@@ -5,7 +5,7 @@
 // --buffers raises the hosts' TCP send/receive buffer maximum (tcp_wmem/tcp_rmem; a new network
 // namespace starts with Linux's defaults, 4 MB send, 6 MB receive).
 import { slowStartDeliverySeconds } from '@ethle/core';
-import { backhaul, createTestbed, symmetric } from '../src/index.js';
+import { accountSummary, backhaul, createTestbed, symmetric } from '../src/index.js';
 import { startBulkServer, transfer } from '../src/validate/measure.js';
 
 const sizes = [3.7e6, 7.5e6, 18.8e6, 12.2e6, 24.4e6, 61.1e6];
@@ -26,6 +26,7 @@ try {
     rows.push(`| ${(bytes / 1e6).toFixed(1)} MB | ${model.toFixed(1)} | ${runs.map((x) => x.toFixed(1)).join(', ')} |`);
   }
   stop();
+  rows.push('', accountSummary(await tb.account({ settle: true })));
 } finally {
   await tb.close();
 }

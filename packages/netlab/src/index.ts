@@ -21,6 +21,7 @@ export { parseNstat, tcpCounters, TCP_COUNTERS, type TcpCounters } from './accou
 export { judgeRun, type Verdict, type ValidityBar } from './validity/judgeRun.js';
 export { linkBuffers, type LinkBuffers } from './testbed/linkBuffers.js';
 export { startCpuHogs } from './validate/startCpuHogs.js';
+export { accountSummary } from './validate/accountSummary.js';
 export { cpuStealMeter, cpuTicks } from './validate/cpuSteal.js';
 export { cpuPressureMeter, cpuPressureTotalUs } from './validate/cpuPressure.js';
 export { CellShaper, userOf } from './relay/CellShaper.js';

@@ -136,6 +136,8 @@ export class CacheEntry {
   /** Attach a receiver (see `readers`). */
   pin(): void {
     this.readers += 1;
+    // A prefetch waiting for room before its headers now has a receiver waiting on it (admitWhenRead).
+    if (this.readers === 1 && this.state === 'pending') this.#budget?.notify();
   }
 
   /**

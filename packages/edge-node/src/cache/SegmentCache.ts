@@ -131,11 +131,14 @@ export class SegmentCache {
    * are reading right now (a cache hit pins its entry until its response closes), wait for them
    * rather than drop the prefetch — its origin connection waits meanwhile. False (bypassed) when
    * the room is taken by what the planner still wants or by transit, which reading ends no sooner.
+   * Once a receiver waits for the entry it is admitted like any receiver's (or served through).
    */
   async admitWhenRead(entry: CacheEntry, size: number, signal: AbortSignal): Promise<boolean> {
     let waited = false;
     for (;;) {
       if (entry.admitted) return true;
+      // A receiver asked for it meanwhile: it waits no longer (admitted, or served through).
+      if (entry.readers > 0) return this.admit(entry, size, true);
       if (size <= this.#o.maxBytes && this.#evictFor(size - entry.transitBytes, false, entry)) return this.admit(entry, size, false);
       if (!this.#fitsOnceRead(size - entry.transitBytes, entry)) return this.admit(entry, size, false);
       if (!waited) this.#o.onWait?.();

@@ -12,7 +12,9 @@ const USAGE = `usage: ethle-edge steer --edges ID=URL,ID=URL… [options]
   --host ADDR             listen address (default 127.0.0.1)
   --ttl S                 steering TTL in seconds (default 5)
   --probe-ms MS           how often each edge's /_ethle/load is read (default min(1000, TTL/2))
-  --hysteresis H          load-share margin before a lighter edge moves ahead (default 0.1)
+  --hysteresis H          a player stays on its edge while its load is within this share of
+                          its own above the least loaded edge's (default 0.1: 10 %)
+  --min-load-difference D load-share differences up to D move nobody (default 0.01)
 
 Players' steering URI: http://HOST:PORT/steering (give it to the edges as --steering-url).
 GET /status: each edge's health and load. SIGTERM/SIGINT: stop.
@@ -39,6 +41,7 @@ export async function runSteer(argv: string[], io: CliIo, onStarted?: (url: stri
         ttl: { type: 'string' },
         'probe-ms': { type: 'string' },
         hysteresis: { type: 'string' },
+        'min-load-difference': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -61,6 +64,7 @@ export async function runSteer(argv: string[], io: CliIo, onStarted?: (url: stri
       ...(values.ttl === undefined ? {} : { ttlSeconds: n('ttl', values.ttl)! }),
       ...(values['probe-ms'] === undefined ? {} : { probeMs: n('probe-ms', values['probe-ms'])! }),
       ...(values.hysteresis === undefined ? {} : { hysteresis: n('hysteresis', values.hysteresis)! }),
+      ...(values['min-load-difference'] === undefined ? {} : { minLoadDifference: n('min-load-difference', values['min-load-difference'])! }),
     });
   } catch (e) {
     io.stderr.write(`ethle-edge steer: ${(e as Error).message}\n\n${USAGE}`);

@@ -1,11 +1,25 @@
-import { createSteeringManifest, type SteeringManifest, type SteeringPathway } from '@ethle/core';
+import { createSteeringManifest, pickSteeringServer, type SteeringManifest, type SteeringPathway } from '@ethle/core';
 import { request } from 'undici';
 import type { FleetConfig } from '../config/EdgeConfig.js';
 
+/** Where an edge answers steering requests. */
+export const STEERING_PATH = '/_ethle/steering';
+/** The steering URIs the edges hand out name the player's pathway in this parameter. */
+const PATHWAY_PARAM = 'ethle_pathway';
+
 /**
  * This edge's view of its fleet for content steering: which peers are ready (their /readyz,
- * polled once per steering TTL, each with a timeout), and the steering manifest a player on a
- * given pathway gets. One timer, a fixed list of peers: bounded by the config. `close()` stops it.
+ * polled once per steering TTL, each with a timeout of min(2 s, TTL)), and the steering manifest
+ * a player on a given pathway gets.
+ *
+ * Without a steering service the edges answer for each other: the steering URI in this edge's
+ * manifests, and the RELOAD-URI of every steering answer, name another ready edge
+ * (pickSteeringServer) — never the one the player is on, while another is ready. A player's
+ * steering requests then never wait on the edge it may have to leave: an edge that hangs
+ * (SIGSTOP) kept its players' steering requests hanging as long as their segment requests
+ * (hls.js 24 s, dash.js 25 s of stall), so the order that would move them never arrived.
+ *
+ * One timer, a fixed list of peers: bounded by the config. `close()` stops it.
  */
 export class FleetSteering {
   readonly #f: FleetConfig;
@@ -38,9 +52,16 @@ export class FleetSteering {
     return this.#f.peers;
   }
 
-  /** Where players fetch the steering manifest: the fleet's steering service, else this edge. */
+  /**
+   * Where this edge's players fetch their first steering manifest (the manifests' SERVER-URI):
+   * the fleet's steering service, else the next ready peer (this edge when none is).
+   */
   get serverUri(): string {
-    return this.#f.steeringUrl ?? `${this.#f.publicUrl}/_ethle/steering`;
+    if (this.#f.steeringUrl === undefined) return this.#answerer(this.#f.pathway);
+    // The service too is told where the player is: its first request names no pathway of its own.
+    const u = new URL(this.#f.steeringUrl);
+    u.searchParams.set(PATHWAY_PARAM, this.#f.pathway);
+    return u.href;
   }
 
   /**
@@ -56,11 +77,22 @@ export class FleetSteering {
     ];
     if (this.#f.originPathway !== undefined) pathways.push({ id: this.#f.originPathway, host: hostOf(this.#originUrl), ready: true, load: 0, lastResort: true });
     const base = current !== null && pathways.some((p) => p.id === current) ? current : this.#f.pathway;
-    return createSteeringManifest({ pathways, basePathway: base, ttlSeconds: this.#f.ttlSeconds, reloadUri: this.serverUri });
+    const m = createSteeringManifest({ pathways, basePathway: base, ttlSeconds: this.#f.ttlSeconds });
+    // The next request goes to an edge other than the one the player is about to be on.
+    return { ...m, 'RELOAD-URI': this.#f.steeringUrl ?? this.#answerer(m['PATHWAY-PRIORITY'][0]!) };
   }
 
   close(): void {
     clearInterval(this.#timer);
+  }
+
+  /** The steering URL of the edge that should answer a player on `playerPathway` (pickSteeringServer). */
+  #answerer(playerPathway: string): string {
+    const self = this.#f.pathway;
+    const id = pickSteeringServer({ edges: [self, ...this.#f.peers.map((p) => p.id)], ready: (e) => (e === self ? this.#selfReady() : this.#ready.get(e) === true), playerPathway, self });
+    // The player's pathway rides along for its first request: dash.js names none until it has
+    // loaded a segment, and an answer based on the answering edge would move the player there.
+    return `${id === self ? this.#f.publicUrl : this.#f.peers.find((p) => p.id === id)!.url}${STEERING_PATH}?${PATHWAY_PARAM}=${encodeURIComponent(playerPathway)}`;
   }
 
   async #probe(): Promise<void> {
@@ -80,10 +112,11 @@ export class FleetSteering {
 
 /**
  * The pathway a player is on, from its steering request: hls.js sends `_HLS_pathway=edge-a`,
- * dash.js `_DASH_pathway="edge-a"` or a quoted list, current first.
+ * dash.js `_DASH_pathway="edge-a"` or a quoted list, current first; before either knows, the
+ * pathway the edges put in the steering URI they handed out (`ethle_pathway`).
  */
 export function currentPathway(query: URLSearchParams): string | null {
-  const v = query.get('_HLS_pathway') ?? query.get('_DASH_pathway');
+  const v = query.get('_HLS_pathway') ?? query.get('_DASH_pathway') ?? query.get(PATHWAY_PARAM);
   if (v === null) return null;
   const first = v.replace(/^"|"$/g, '').split(',')[0]!.trim();
   return first === '' ? null : first;

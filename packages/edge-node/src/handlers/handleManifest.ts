@@ -10,6 +10,7 @@ import { retryAfterFor, sendError, statusFor } from '../http/sendError.js';
 import { readCmcd } from '../radio/readCmcd.js';
 import { receiverKey } from '../radio/receiverKey.js';
 import { ageSeconds, cmsdDynamic, cmsdStatic } from '../http/cmsdHeaders.js';
+import { manifestFreshness } from './manifestFreshness.js';
 import type { LiveStream } from '../stream/LiveStream.js';
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -27,7 +28,7 @@ const HEADER_SAFE_RE = /^[\x21-\x7e]{1,128}$/;
 export function createManifestHandler(ctx: EdgeContext) {
   const { config, metrics, events, policy, streams } = ctx;
   /** One 'manifest-stale' event per failure episode and stream, not per receiver request. */
-  const staleReported = new WeakMap<LiveStream, EdgeError>();
+  const staleReported = new WeakMap<LiveStream, string>();
   const edgeId = config.fleet?.pathway ?? 'ethle-edge';
 
   return async function handleManifest(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, target: RequestTarget): Promise<void> {
@@ -66,20 +67,21 @@ export function createManifestHandler(ctx: EdgeContext) {
       'cmsd-static': cmsdStatic('manifest', version.view.kind === 'dash' ? 'dash' : 'hls'),
       'cmsd-dynamic': cmsdDynamic(edgeId, ctx.radio.estimate(receiverKey(req, target.query))?.mbps),
     };
-    // A broken origin manifest: serve the last good version for a bounded time, and say so.
-    const lastError = stream.lastError;
-    if (lastError !== undefined) {
-      const age = ctx.now() - version.fetchedAtMs;
-      if (age > config.manifestStaleMs) {
-        metrics.countRequest('manifest', statusFor(lastError));
-        sendError(res, statusFor(lastError), `origin manifest broken for ${Math.round(age / 1000)} s: ${lastError.code}`, lastError.code, retryAfterFor(lastError));
-        return;
-      }
-      headers[HEADERS.manifestStale] = (age / 1000).toFixed(1);
+    // A broken or silent origin manifest: serve the last good version for a bounded time, and say so.
+    const fresh = manifestFreshness({ nowMs: ctx.now(), fetchedAtMs: version.fetchedAtMs, lastError: stream.lastError, waitingSinceMs: stream.originWaitingSinceMs, segmentSeconds: version.view.segmentSeconds, multivariant: version.view.kind === 'hls-multivariant', manifestStaleMs: config.manifestStaleMs });
+    if (fresh.state === 'broken') {
+      metrics.countRequest('manifest', statusFor(fresh.error));
+      sendError(res, statusFor(fresh.error), `origin manifest broken for ${Math.round(fresh.ageMs / 1000)} s: ${fresh.error.code}`, fresh.error.code, retryAfterFor(fresh.error));
+      return;
+    }
+    if (fresh.state === 'stale') {
+      headers[HEADERS.manifestStale] = (fresh.ageMs / 1000).toFixed(1);
       metrics.staleManifests.inc({ stream: stream.key });
-      if (staleReported.get(stream) !== lastError) {
-        staleReported.set(stream, lastError);
-        events.emit('manifest-stale', { stream: stream.key, ageMs: age, error: lastError.code });
+      // One event per episode: the version's fetch time and the reason name it.
+      const episode = `${version.fetchedAtMs}|${fresh.code}`;
+      if (staleReported.get(stream) !== episode) {
+        staleReported.set(stream, episode);
+        events.emit('manifest-stale', { stream: stream.key, ageMs: fresh.ageMs, error: fresh.code });
       }
     }
 
@@ -282,21 +284,24 @@ export function createManifestHandler(ctx: EdgeContext) {
 function steeredMpd(ctx: EdgeContext, held: { text: string; body: Buffer }, edgePath: string, token: string | undefined): Buffer {
   // Once per held text (the stream caches one per origin version × x), not once per request: the
   // text around the tokens is kept, the token goes in between.
+  const fleet = ctx.fleet!;
+  // The steering URI names a ready peer (FleetSteering.serverUri): a new one makes a new text.
+  const serverUri = fleet.serverUri;
   let cached = STEERED.get(held);
-  if (cached === undefined) {
-    const fleet = ctx.fleet!;
-    cached = { plain: held.body, pieces: undefined };
+  if (cached === undefined || cached.serverUri !== serverUri) {
+    cached = { serverUri, plain: held.body, pieces: undefined };
     try {
       const dir = edgePath.slice(0, edgePath.lastIndexOf('/') + 1);
       const text = addDashSteering(held.text, {
-        serverUri: fleet.serverUri,
+        serverUri,
         serviceLocation: fleet.pathway,
         baseUrl: `${fleet.publicUrl}${dir}`,
         location: `${fleet.publicUrl}${edgePath}${TOKEN_MARK}`,
         peerLocations: fleet.peers.map((p) => ({ serviceLocation: p.id, url: `${p.url}${edgePath}${TOKEN_MARK}` })),
+        peerBaseUrls: fleet.peers.map((p) => ({ serviceLocation: p.id, url: `${p.url}${dir}` })),
       });
       const pieces = text.split(TOKEN_MARK);
-      cached = { plain: Buffer.from(pieces.join(''), 'utf8'), pieces: pieces.map((t) => Buffer.from(t, 'utf8')) };
+      cached = { serverUri, plain: Buffer.from(pieces.join(''), 'utf8'), pieces: pieces.map((t) => Buffer.from(t, 'utf8')) };
     } catch (e) {
       if (!isEthleError(e)) throw e;
     }
@@ -313,7 +318,7 @@ function steeredMpd(ctx: EdgeContext, held: { text: string; body: Buffer }, edge
 const TOKEN_MARK = '\u0000ethle-token\u0000';
 
 /** Steered MPD texts by held text: freed with the held text (a new version, another x). */
-const STEERED = new WeakMap<object, { plain: Buffer; pieces: Buffer[] | undefined }>();
+const STEERED = new WeakMap<object, { serverUri: string; plain: Buffer; pieces: Buffer[] | undefined }>();
 
 /** A signed token of a session, or undefined without a fleet secret or for a sid a token cannot carry. */
 async function signedToken(ctx: EdgeContext, state: Omit<SessionClaims, 'issuer' | 'expiresAt'>): Promise<string | undefined> {

@@ -5,7 +5,7 @@ import type { EdgeContext, Origin } from '../EdgeContext.js';
 import { createManifestHandler } from '../handlers/handleManifest.js';
 import { handleRniNotification } from '../handlers/handleRniNotification.js';
 import { createSegmentHandler } from '../handlers/handleSegment.js';
-import { currentPathway } from '../fleet/FleetSteering.js';
+import { currentPathway, STEERING_PATH } from '../fleet/FleetSteering.js';
 import { LOAD_PATH } from '../fleet/EdgeLoadReport.js';
 import { SESSION_PATH } from '../fleet/SessionHandover.js';
 import { handleSessionExport } from '../fleet/handleSessionExport.js';
@@ -91,7 +91,7 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       return;
     }
     if (target.path === TIMELINE_PATH) return handleTimeline(res, target);
-    if (target.path === '/_ethle/steering' && ctx.fleet !== undefined) {
+    if (target.path === STEERING_PATH && ctx.fleet !== undefined) {
       // Content steering: the fleet's pathways for a player on `_HLS_pathway` / `_DASH_pathway`.
       const current = currentPathway(target.query);
       const body = JSON.stringify(ctx.fleet.manifest(current, target.query.has('_DASH_pathway') ? 'dash' : 'hls'));

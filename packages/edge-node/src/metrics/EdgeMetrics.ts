@@ -11,7 +11,7 @@ export class EdgeMetrics {
   readonly registry = new Registry();
   readonly hold = new Gauge({ name: 'ethle_hold_segments', help: 'x applied to a policy group of a stream', labelNames: ['stream', 'group'], aggregator: 'max', registers: [this.registry] });
   readonly lead = new Gauge({ name: 'ethle_lead_segments', help: 'segments the edge holds complete beyond the most advanced receiver request', labelNames: ['stream'], aggregator: 'max', registers: [this.registry] });
-  readonly receivers = new Gauge({ name: 'ethle_receivers', help: 'active receiver sessions per policy group', labelNames: ['stream', 'group'], registers: [this.registry] });
+  readonly receivers = new Gauge({ name: 'ethle_receivers', help: 'active receiver sessions per policy group, confirmed (seen again a reload later)', labelNames: ['stream', 'group'], registers: [this.registry] });
   readonly originFetches = new Counter({ name: 'ethle_origin_fetches_total', help: 'origin fetches by kind and outcome', labelNames: ['origin', 'kind', 'outcome'], registers: [this.registry] });
   readonly cacheRequests = new Counter({ name: 'ethle_cache_requests_total', help: 'segment requests by cache result (hit, coalesced, miss)', labelNames: ['result'], registers: [this.registry] });
   readonly cacheBypass = new Counter({ name: 'ethle_cache_bypass_total', help: 'segments served through uncached because the cache was full', registers: [this.registry] });
@@ -71,6 +71,7 @@ export class EdgeMetrics {
   readonly originQueue = new Gauge({ name: 'ethle_origin_fetches_queued', help: 'segment fetches waiting for a slot, per origin', labelNames: ['origin'], registers: [this.registry] });
   readonly streams = new Gauge({ name: 'ethle_streams', help: 'active streams (origin pollers)', registers: [this.registry] });
   readonly sessions = new Gauge({ name: 'ethle_sessions', help: 'receiver sessions remembered', registers: [this.registry] });
+  readonly unconfirmedSessions = new Gauge({ name: 'ethle_sessions_unconfirmed', help: 'receiver sessions seen once only so far (at most a quarter of maxSessions)', registers: [this.registry] });
   readonly redirects = new Counter({ name: 'ethle_redirects_total', help: 'receivers redirected to the origin (radio slower than bitrate, eq. 3)', registers: [this.registry] });
   readonly groupMoves = new Counter({ name: 'ethle_group_moves_total', help: 'sessions moved from hold-0 to hold-x', registers: [this.registry] });
   readonly internalErrors = new Counter({ name: 'ethle_internal_errors_total', help: 'bugs caught at the boundary of one request or origin fetch (that one failed; the edge kept serving), by where', labelNames: ['where'], registers: [this.registry] });

@@ -458,7 +458,7 @@ export class OriginClient {
       this.#o.cache.admit(entry, size, true);
       return;
     }
-    if (await this.#o.cache.admitWhenRead(entry, size, signal)) return;
+    if ((await this.#o.cache.admitWhenRead(entry, size, signal)) || entry.readers > 0) return;
     throw new EdgeError('ERR_EDGE_CACHE_FULL', `prefetch of ${path} (${size} bytes) does not fit the cache`, { path, size });
   }
 

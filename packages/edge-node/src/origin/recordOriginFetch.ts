@@ -3,6 +3,7 @@ import { decideStreamHold, isColdConnection } from '@ethle/core';
 import type { Logger } from 'pino';
 import type { EdgeConfig } from '../config/EdgeConfig.js';
 import type { EdgeEvents } from '../events/EdgeEvents.js';
+import type { SummedWarnings } from '../log/SummedWarnings.js';
 import type { EdgeMetrics } from '../metrics/EdgeMetrics.js';
 import type { OriginFetchReport } from './OriginClient.js';
 
@@ -21,6 +22,8 @@ export function recordOriginFetch(o: {
   policy: HoldPolicy;
   events: EdgeEvents;
   log: Logger;
+  /** Failed fetches are warned of summed per origin, kind and outcome (a junk flood, one line per 10 s). */
+  warnings: SummedWarnings;
   rttFor: (origin: string) => number | undefined;
   /** Whether the upstream is a parent edge: its cache answers, not the origin's TCP, so nothing is learnt of the origin's idle behaviour. */
   isTier?: (origin: string) => boolean;
@@ -66,7 +69,12 @@ export function recordOriginFetch(o: {
         }
       }
     }
-    if (r.outcome !== 'ok' && r.outcome !== 'closed' && r.outcome !== 'cancelled') log.warn({ origin: r.origin, path: r.path, kind: r.kind, outcome: r.outcome, status: r.status }, 'origin fetch failed');
+    if (r.outcome !== 'ok' && r.outcome !== 'closed' && r.outcome !== 'cancelled') {
+      const fields = { origin: r.origin, path: r.path, kind: r.kind, outcome: r.outcome, status: r.status };
+      // Each one at debug (an experiment's edge log); at warn, summed per kind.
+      if (log.isLevelEnabled('debug')) log.debug(fields, 'origin fetch failed');
+      o.warnings.warn(`origin-fetch|${r.origin}|${r.kind}|${r.outcome}|${r.status}`, fields, 'origin fetch failed');
+    }
     events.emit('origin-fetch', r);
   };
 }

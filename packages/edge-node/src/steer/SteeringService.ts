@@ -1,4 +1,4 @@
-import { createSteeringManifest, nextPathwayHealth, rankPathways, type PathwayHealth, type SteeringManifest, type SteeringPathway } from '@ethle/core';
+import { createSteeringManifest, nextPathwayHealth, steeringPriority, type PathwayHealth, type SteeringManifest, type SteeringPathway } from '@ethle/core';
 import { request } from 'undici';
 import { LOAD_PATH, type EdgeLoadReport } from '../fleet/EdgeLoadReport.js';
 import type { SteeringServiceConfig } from './SteeringServiceConfig.js';
@@ -18,24 +18,29 @@ export interface EdgeStatus {
 
 /**
  * The fleet's steering service: reads each edge's load report every probeMs (readiness,
- * connections, bytes sent — the egress rate is taken between two reports) and keeps one pathway
- * priority for the fleet — ready first, least loaded first, with hysteresis (rankPathways) and a
- * rise-after for edges that come back (nextPathwayHealth) so players do not flap. State is one
- * entry per configured edge and the last order: bounded by the config. One timer, at most one
- * probe round in flight; `close()` stops both.
+ * connections, bytes sent — the egress rate is taken between two reports) and answers each
+ * player's steering request from it (steeringPriority): ready edges first; a new player to the
+ * least loaded; a player stays on its edge unless that edge is loaded beyond the hysteresis, and
+ * then only a share of its players moves, so two edges level instead of swapping their players
+ * every TTL; an edge that comes back is steered to after `riseAfter` good probes
+ * (nextPathwayHealth). `order` is what a new player gets. State is one entry per configured edge
+ * and the last order: bounded by the config. One timer, at most one probe round in flight;
+ * `close()` stops both.
  */
 export class SteeringService {
   readonly #c: SteeringServiceConfig;
   readonly #edges: Map<string, EdgeStatus & { last: { sentBytes: number; atMs: number } | undefined }>;
   readonly #timer: NodeJS.Timeout;
   readonly #onOrder: (order: string[]) => void;
+  readonly #random: () => number;
   #order: string[];
   #round: Promise<void> | undefined;
   #closed = false;
 
-  constructor(config: SteeringServiceConfig, onOrder: (order: string[]) => void = () => undefined) {
+  constructor(config: SteeringServiceConfig, onOrder: (order: string[]) => void = () => undefined, random: () => number = Math.random) {
     this.#c = config;
     this.#onOrder = onOrder;
+    this.#random = random;
     // Not ready until a probe says so: a player is never steered to an edge nobody has seen. The
     // first good probe is enough (riseAfter is for edges that failed).
     this.#edges = new Map(config.edges.map((e) => [e.id, { id: e.id, url: e.url, health: { ready: false, okStreak: config.riseAfter - 1 }, load: 0, egressMbps: undefined, connections: undefined, error: 'not probed yet', last: undefined }]));
@@ -44,7 +49,7 @@ export class SteeringService {
     this.#timer.unref();
   }
 
-  /** The current pathway priority (edges only, ready ones first). */
+  /** The pathway priority a new player gets now (edges only, ready ones first). */
   get order(): readonly string[] {
     return this.#order;
   }
@@ -59,12 +64,18 @@ export class SteeringService {
    */
   manifest(current: string | null, player: 'hls' | 'dash'): SteeringManifest {
     const hostOf = (url: string): string => (player === 'dash' ? new URL(url).host : new URL(url).hostname);
-    const rank = new Map(this.#order.map((id, i) => [id, i]));
-    const pathways: SteeringPathway[] = [...this.#edges.values()].map((e) => ({ id: e.id, host: hostOf(e.url), ready: e.health.ready, load: rank.get(e.id) ?? Infinity }));
+    const priority = this.#priority(current, this.#random());
+    const rank = new Map(priority.map((id, i) => [id, i]));
+    const pathways: SteeringPathway[] = [...this.#edges.values()].map((e) => ({ id: e.id, host: hostOf(e.url), ready: e.health.ready, load: rank.get(e.id)! }));
     if (this.#c.origin !== undefined) pathways.push({ id: this.#c.origin.id, host: hostOf(this.#c.origin.url), ready: true, load: 0, lastResort: true });
-    // A player on an unknown pathway (or none yet) is based on the first edge of the priority.
-    const base = current !== null && pathways.some((p) => p.id === current) ? current : this.#order[0]!;
+    // A player on an unknown pathway (or none yet) is based on the first edge of its priority.
+    const base = current !== null && pathways.some((p) => p.id === current) ? current : priority[0]!;
     return createSteeringManifest({ pathways, basePathway: base, ttlSeconds: this.#c.ttlSeconds });
+  }
+
+  #priority(current: string | null, u: number): string[] {
+    const pathways = [...this.#edges.values()].map((e) => ({ id: e.id, ready: e.health.ready, load: e.load }));
+    return steeringPriority({ pathways, current, hysteresis: this.#c.hysteresis, minDifference: this.#c.minLoadDifference, u });
   }
 
   /** One probe round (also run by the timer); resolves when every edge answered or timed out. */
@@ -81,7 +92,7 @@ export class SteeringService {
   async #probeAll(): Promise<void> {
     await Promise.all([...this.#edges.values()].map((e) => this.#probeOne(e)));
     if (this.#closed) return;
-    const order = rankPathways({ pathways: [...this.#edges.values()].map((e) => ({ id: e.id, ready: e.health.ready, load: e.load })), previous: this.#order, hysteresis: this.#c.hysteresis });
+    const order = this.#priority(null, 0);
     if (order.join() !== this.#order.join()) {
       this.#order = order;
       this.#onOrder(order);

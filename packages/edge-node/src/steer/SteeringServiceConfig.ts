@@ -14,8 +14,13 @@ export interface SteeringServiceConfig {
   /** Every this many ms each edge's /_ethle/load is read (at most one round in flight). */
   probeMs: number;
   probeTimeoutMs: number;
-  /** A lighter edge moves ahead of a heavier one only when its load share is lower by more than this. */
+  /**
+   * A player stays on its edge while that edge's load share exceeds the least loaded edge's by at
+   * most this share of its own load (relative: 0.1 = 10 %), or by at most `minLoadDifference`.
+   */
   hysteresis: number;
+  /** Load-share differences up to this move nobody (a few connections on an idle fleet). */
+  minLoadDifference: number;
   /** Successful probes in a row before an edge that failed is steered to again. */
   riseAfter: number;
 }
@@ -29,6 +34,7 @@ export interface SteeringServiceInput {
   probeMs?: number;
   probeTimeoutMs?: number;
   hysteresis?: number;
+  minLoadDifference?: number;
   riseAfter?: number;
 }
 
@@ -86,6 +92,9 @@ export function createSteeringServiceConfig(input: SteeringServiceInput): Steeri
     probeMs,
     probeTimeoutMs: timerMs(num('probeTimeoutMs', input.probeTimeoutMs, Math.min(1000, probeMs), 10, 60_000)),
     hysteresis: num('hysteresis', input.hysteresis, 0.1, 0, 10),
+    // 1 % of capacity: 164 connections of the default 16,384, 7 of an fd-limited 768 — a player's
+    // own few connections move nobody.
+    minLoadDifference: num('minLoadDifference', input.minLoadDifference, 0.01, 0, 1),
     riseAfter: num('riseAfter', input.riseAfter, 2, 1, 100),
   };
 }

@@ -17,8 +17,8 @@ export interface RunningSteeringService {
  * GET /status (each edge's health and load, JSON), GET /healthz. Resolves once it listens and
  * has probed the edges once, so its first answer already reflects them.
  */
-export async function startSteeringService(config: SteeringServiceConfig, onOrder?: (order: string[]) => void): Promise<RunningSteeringService> {
-  const service = new SteeringService(config, onOrder);
+export async function startSteeringService(config: SteeringServiceConfig, onOrder?: (order: string[]) => void, random?: () => number): Promise<RunningSteeringService> {
+  const service = new SteeringService(config, onOrder, random);
   const server: Server = createServer((req, res) => {
     if (req.method === 'OPTIONS') {
       res.writeHead(204, CORS_PREFLIGHT).end();

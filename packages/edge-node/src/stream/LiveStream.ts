@@ -96,6 +96,11 @@ export class LiveStream {
     return this.#poller.lastError;
   }
 
+  /** When the origin poll in flight started, while the origin has not answered it. */
+  get originWaitingSinceMs(): number | undefined {
+    return this.#poller.waitingSinceMs;
+  }
+
   /** The upstream's manifest is already held (X-Ethle-Hold-Segments > 0): this edge does not hold it again. */
   get upstreamHolds(): boolean {
     return this.#poller.upstreamHolds;

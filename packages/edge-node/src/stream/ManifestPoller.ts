@@ -20,6 +20,12 @@ export interface ManifestPollerOptions {
   edgePathPrefix: string;
   /** How long one poll may take (ms); a blocking LL-HLS poll included. */
   fetchDeadlineMs: number;
+  /**
+   * A version whose first segment comes before the current one's is not taken (players would see
+   * the playlist go back) until the origin has answered so for this long: then it restarted.
+   * Default 6 s (half the default manifestStaleMs).
+   */
+  acceptBackwardsAfterMs?: number;
   /** Wall clock, epoch ms (a manifest's program date-times are wall time). Default Date.now. */
   now?: () => number;
   timers?: Timers;
@@ -47,11 +53,14 @@ export class ManifestPoller {
   readonly #o: ManifestPollerOptions;
   readonly #now: () => number;
   readonly #timers: Timers;
+  readonly #acceptBackwardsAfterMs: number;
   #view: ManifestView | undefined;
   #text: string | undefined;
   #lastError: EdgeError | undefined;
   #failures = 0;
   #lastPollAtMs = 0;
+  /** Since when the origin's answers have gone backwards, while they do. */
+  #backwardsSinceMs: number | undefined;
   /** The last poll brought the same text again. */
   #unchanged = false;
   #upstreamHolds = false;
@@ -64,6 +73,7 @@ export class ManifestPoller {
     this.#o = o;
     this.#now = o.now ?? Date.now;
     this.#timers = o.timers ?? NODE_TIMERS;
+    this.#acceptBackwardsAfterMs = o.acceptBackwardsAfterMs ?? 6_000;
   }
 
   /** Why the last poll failed; undefined once one succeeded. */
@@ -74,6 +84,11 @@ export class ManifestPoller {
   /** The upstream's manifest is already held (X-Ethle-Hold-Segments > 0): this edge must not hold it again. */
   get upstreamHolds(): boolean {
     return this.#upstreamHolds;
+  }
+
+  /** When the poll in flight started (the origin has not answered it yet), else undefined. */
+  get waitingSinceMs(): number | undefined {
+    return this.#polling === undefined ? undefined : this.#lastPollAtMs;
   }
 
   /** Poll now (or join the poll under way); resolves when it is done, never rejects. */
@@ -109,6 +124,7 @@ export class ManifestPoller {
       this.#readUpstream(got.headers);
       this.#unchanged = this.#text !== undefined && this.#text === got.text;
       if (!this.#unchanged) loaded = this.#load(got.text, got.path);
+      this.#checkBackwards(loaded);
       this.#lastError = undefined;
       this.#failures = 0;
     } catch (e) {
@@ -146,12 +162,32 @@ export class ManifestPoller {
     return { view, text, wentBackwards: before !== undefined && view.firstId !== undefined && view.firstId < before };
   }
 
+  /**
+   * A version that goes backwards is an error (the last version stays, marked stale) until the
+   * origin has answered so for acceptBackwardsAfterMs; a forward one in between starts over. An
+   * origin behind a balancer with one lagging node sends such versions now and then; passed on,
+   * they make players jump back or stall.
+   */
+  #checkBackwards(loaded: LoadedVersion | undefined): void {
+    if (loaded === undefined) return;
+    if (!loaded.wentBackwards) {
+      this.#backwardsSinceMs = undefined;
+      return;
+    }
+    const since = (this.#backwardsSinceMs ??= this.#now());
+    if (this.#now() - since >= this.#acceptBackwardsAfterMs) return;
+    throw new EdgeError('ERR_EDGE_ORIGIN_INCONSISTENT', `origin manifest went backwards (first segment ${this.#view?.firstId} → ${loaded.view.firstId}): the last version is served until the origin has answered so for ${this.#acceptBackwardsAfterMs} ms`, { path: this.#o.path, from: this.#view?.firstId, to: loaded.view.firstId });
+  }
+
   #install(loaded: LoadedVersion): void {
     const { view } = loaded;
     const previous = this.#view;
     this.#view = view;
     this.#text = loaded.text;
-    if (loaded.wentBackwards) this.#hook(() => this.#o.onWarning('origin manifest went backwards (media sequence / first segment decreased)', { path: this.#o.path, from: previous?.firstId, to: view.firstId }));
+    if (loaded.wentBackwards) {
+      this.#backwardsSinceMs = undefined;
+      this.#hook(() => this.#o.onWarning('origin manifest went backwards and stayed so: taken as a restart of the stream', { path: this.#o.path, from: previous?.firstId, to: view.firstId, afterMs: this.#acceptBackwardsAfterMs }));
+    }
     if (view.leftAbsolute.length > 0 && previous?.leftAbsolute.length !== view.leftAbsolute.length) {
       this.#hook(() => this.#o.onWarning('manifest URIs on another host stay absolute: players fetch them past the edge', { count: view.leftAbsolute.length, first: view.leftAbsolute.slice(0, 3) }));
     }
@@ -161,7 +197,7 @@ export class ManifestPoller {
   /** An upstream that is itself a holding edge (holding here as well would hold twice), and the RTT it reports beyond itself. */
   #readUpstream(headers: Record<string, string | undefined>): void {
     const upstreamHold = Number(headers[ETHLE_HEADERS.holdSegments] ?? 0);
-    if (upstreamHold > 0 && !this.#upstreamHolds) this.#o.onWarning('the origin is an edge that already holds: this stream is served unheld here (never hold twice; make the upstream a parent)', { upstreamHold });
+    if (upstreamHold > 0 && !this.#upstreamHolds) this.#hook(() => this.#o.onWarning('the origin is an edge that already holds: this stream is served unheld here (never hold twice; make the upstream a parent)', { upstreamHold }));
     this.#upstreamHolds = upstreamHold > 0;
     const raw = headers[ETHLE_HEADERS.upstreamRtt];
     const rtt = Number(raw);

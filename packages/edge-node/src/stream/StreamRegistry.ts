@@ -69,7 +69,7 @@ export class StreamRegistry {
     const s = this.#create(origin, key, identity);
     this.#streams.set(key, s);
     this.#o.events.emit('stream-start', { stream: key });
-    this.#o.log.info({ stream: key }, 'stream active');
+    // 'stream active' is logged at the stream's first manifest: a made-up path never gets one.
     void s.start();
     return s;
   }
@@ -170,6 +170,7 @@ export class StreamRegistry {
         planError,
       },
     });
+    let announced = false;
     const stream: LiveStream = new LiveStream({
       key,
       path,
@@ -180,6 +181,8 @@ export class StreamRegistry {
         origin: origin.client,
         edgePathPrefix: origin.prefix,
         fetchDeadlineMs: config.originHeadersTimeoutMs,
+        // Half the time a stale version may be served: a restarted origin is taken before then.
+        acceptBackwardsAfterMs: config.manifestStaleMs / 2,
         onError: (e) => {
           metrics.manifestErrors.inc({ origin: name, reason: e.code });
           // A stream that never had a manifest is a request for a path the origin doesn't have
@@ -190,6 +193,10 @@ export class StreamRegistry {
         onWarning: warning,
       },
       onVersion: (view) => {
+        if (!announced) {
+          announced = true;
+          log.info({ stream: key }, 'stream active');
+        }
         for (const v of view.variantBitrates ?? []) this.#hint(`${name}${v.path}`, v.bps);
         // Auto: x from the first manifest's context, so the first prefetch round fetches what a
         // player shown this x starts with.

@@ -123,6 +123,33 @@ describe('ManifestPoller', () => {
     expect(h.versions).toHaveLength(1);
   });
 
+  // Issue 36, minor: a version that went backwards was passed on to players.
+  it('a version that goes backwards is refused (the last stays) until the origin has answered so for acceptBackwardsAfterMs; a forward one in between starts over', async () => {
+    let first = 10;
+    const h = harness(() => playlist(first), { acceptBackwardsAfterMs: 4_000 });
+    h.poller.poll();
+    await settle();
+    // A lagging node answers once: refused, then the origin goes on.
+    first = 5;
+    await h.clock.next();
+    expect(h.errors.map((e) => e.code)).toEqual(['ERR_EDGE_ORIGIN_INCONSISTENT']);
+    expect(h.versions.map((v) => v.view.firstId)).toEqual([10]);
+    first = 11;
+    await h.clock.next();
+    expect(h.versions.map((v) => v.view.firstId)).toEqual([10, 11]);
+    // A restart: backwards and staying so; taken once it has lasted 4 s, not before.
+    first = 2;
+    const since = h.clock.nowMs;
+    while (h.versions.length === 2) {
+      await h.clock.next();
+      if (h.versions.length === 2) expect(h.clock.nowMs - since).toBeLessThan(4_000 + 2_000);
+    }
+    expect(h.clock.nowMs - since).toBeGreaterThanOrEqual(4_000);
+    expect(h.versions.map((v) => v.view.firstId)).toEqual([10, 11, 2]);
+    expect(h.poller.lastError).toBeUndefined();
+    expect(h.bugs).toEqual([]);
+  });
+
   it('LL-HLS with a blocking origin: one blocking poll for the next part, issued again at once; an unchanged answer falls back to the cadence', async () => {
     let first = 10;
     const h = harness(() => playlist(first, true));

@@ -283,8 +283,18 @@ export class HoldPolicy {
     return this.#groups.counts(stream);
   }
 
+  /** Confirmed sessions per group of a stream (seen again a reload later): receivers, not ids. */
+  confirmedCounts(stream: string): Record<PolicyGroup, number> {
+    return this.#groups.confirmedCounts(stream);
+  }
+
   get sessions(): number {
     return this.#groups.size;
+  }
+
+  /** Sessions not confirmed yet (PolicyGroups: at most a quarter of maxSessions). */
+  get unconfirmedSessions(): number {
+    return this.#groups.unconfirmed;
   }
 
   /** Forget sessions not seen for sessionIdleMs. */

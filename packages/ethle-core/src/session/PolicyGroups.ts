@@ -5,6 +5,9 @@ export type PolicyGroup = 'hold-0' | 'hold-x';
 
 interface Session {
   stream: string;
+  /** When it was first seen, and whether it has been seen again a reload later (a player). */
+  firstSeenMs: number;
+  confirmed: boolean;
   /** Undefined until the policy has evidence to place it (auto without context yet). */
   group: PolicyGroup | undefined;
   lastSeenMs: number;
@@ -34,6 +37,12 @@ export interface GroupAssignment {
 /** How stale a session's place in the last-seen order may get before it is moved (ms). */
 const REORDER_MS = 1000;
 
+/**
+ * A session seen again this long after its first request is a player's (ms): players reload a
+ * live playlist every part or segment, a flood of made-up session ids sends one request each.
+ */
+export const CONFIRM_AFTER_MS = 500;
+
 /** Radio measurements kept per session: what a redirect's "sustained" needs, and a little more. */
 const KEEP_ESTIMATES = 4;
 
@@ -44,24 +53,38 @@ const KEEP_ESTIMATES = 4;
  * and its last radio measurements, the evidence a redirect needs (shouldRedirect).
  *
  * Sessions cost nothing to create (a token, a CMCD sid, an IP), so the table is bounded by
- * design: at most `maxSessions` (the least recently seen goes first), expiry in O(expired) — the
+ * design, with a policy against floods: a session is *unconfirmed* until it is seen again at
+ * least CONFIRM_AFTER_MS after its first request (or is handed over from another edge). At most
+ * a quarter of `maxSessions` are unconfirmed (the oldest of them goes first), so made-up session
+ * ids churn among themselves and push out a player's session only when confirmed ones fill more
+ * than three quarters of the table (then the least recently seen goes). Receiver counts for
+ * operators (`confirmedCounts`) count confirmed sessions only: a flood of 100,000 ids made
+ * `ethle_receivers` say 100,000 and pushed every real viewer out. Expiry in O(expired) — each
  * map's order is last-seen order — and per-stream counts kept as sessions come and go, never
  * recounted by scanning.
  */
 export class PolicyGroups {
-  /** `${stream}\n${session}` → session, least recently seen first. */
-  readonly #sessions = new Map<string, Session>();
-  readonly #byStream = new Map<string, { keys: Set<string>; counts: Record<PolicyGroup, number> }>();
+  /** `${stream}\n${session}` → session, least recently seen first: unconfirmed, and confirmed. */
+  readonly #unconfirmed = new Map<string, Session>();
+  readonly #confirmed = new Map<string, Session>();
+  readonly #byStream = new Map<string, { keys: Set<string>; counts: Record<PolicyGroup, number>; confirmed: Record<PolicyGroup, number> }>();
   readonly #idleMs: number;
   readonly #max: number;
+  readonly #maxUnconfirmed: number;
 
   constructor(idleMs: number, maxSessions = 100_000) {
     this.#idleMs = idleMs;
     this.#max = maxSessions;
+    this.#maxUnconfirmed = Math.max(1, Math.floor(maxSessions / 4));
   }
 
   get size(): number {
-    return this.#sessions.size;
+    return this.#unconfirmed.size + this.#confirmed.size;
+  }
+
+  /** Sessions not confirmed yet (seen once, or only within CONFIRM_AFTER_MS of their first request). */
+  get unconfirmed(): number {
+    return this.#unconfirmed.size;
   }
 
   /** Evaluate one request of `session` on `stream`. */
@@ -69,13 +92,19 @@ export class PolicyGroups {
     const s = this.#touch(stream, session, nowMs);
     const c = this.#byStream.get(stream)!.counts;
     const from = s.group;
+    const cc = this.#byStream.get(stream)!.confirmed;
     if (s.group === undefined) {
       s.group = eq1Holds ? 'hold-0' : 'hold-x';
       c[s.group] += 1;
+      if (s.confirmed) cc[s.group] += 1;
     } else if (s.group === 'hold-0' && !eq1Holds) {
       s.group = 'hold-x';
       c['hold-0'] -= 1;
       c['hold-x'] += 1;
+      if (s.confirmed) {
+        cc['hold-0'] -= 1;
+        cc['hold-x'] += 1;
+      }
     }
     return { group: s.group, from };
   }
@@ -105,7 +134,7 @@ export class PolicyGroups {
    * newer than any token. Returns whether it was adopted.
    */
   adopt(stream: string, session: string, a: AdoptedSession, nowMs: number): boolean {
-    if (this.#sessions.has(`${stream}\n${session}`)) return false;
+    if (this.#get(`${stream}\n${session}`) !== undefined) return false;
     const s = this.#touch(stream, session, nowMs);
     s.requests = a.requests;
     s.floorX = a.x;
@@ -114,36 +143,46 @@ export class PolicyGroups {
       s.group = a.group;
       this.#byStream.get(stream)!.counts[a.group] += 1;
     }
+    // A receiver another edge of the fleet had seen: a player, not a made-up id.
+    this.#confirm(`${stream}\n${session}`, s);
     return true;
   }
 
   /** What a known session carries to another edge (its token's state), or undefined. */
   stateOf(stream: string, session: string): { group: PolicyGroup | undefined; requests: number; estimate: RadioEstimate | undefined; floorX: number } | undefined {
-    const s = this.#sessions.get(`${stream}\n${session}`);
+    const s = this.#get(`${stream}\n${session}`);
     return s === undefined ? undefined : { group: s.group, requests: s.requests, estimate: s.estimates[s.estimates.length - 1], floorX: s.floorX };
   }
 
   /** The x floor of a session handed over from another edge (0 for one that began here). */
   floorOf(stream: string, session: string): number {
-    return this.#sessions.get(`${stream}\n${session}`)?.floorX ?? 0;
+    return this.#get(`${stream}\n${session}`)?.floorX ?? 0;
   }
 
   /** The group of a known session (no evaluation). */
   groupOf(stream: string, session: string): PolicyGroup | undefined {
-    return this.#sessions.get(`${stream}\n${session}`)?.group;
+    return this.#get(`${stream}\n${session}`)?.group;
   }
 
-  /** Active sessions per group of one stream. */
+  /** Active sessions per group of one stream, confirmed or not (what the hold policy acts on). */
   counts(stream: string): Record<PolicyGroup, number> {
     const c = this.#byStream.get(stream)?.counts;
     return { 'hold-0': c?.['hold-0'] ?? 0, 'hold-x': c?.['hold-x'] ?? 0 };
   }
 
+  /** Confirmed sessions per group of one stream: the receivers an operator is shown. */
+  confirmedCounts(stream: string): Record<PolicyGroup, number> {
+    const c = this.#byStream.get(stream)?.confirmed;
+    return { 'hold-0': c?.['hold-0'] ?? 0, 'hold-x': c?.['hold-x'] ?? 0 };
+  }
+
   /** Forget sessions not seen for idleMs. */
   sweep(nowMs: number): void {
-    for (const [k, s] of this.#sessions) {
-      if (nowMs - s.lastSeenMs <= this.#idleMs) break;
-      this.#remove(k);
+    for (const map of [this.#unconfirmed, this.#confirmed]) {
+      for (const [k, s] of map) {
+        if (nowMs - s.lastSeenMs <= this.#idleMs) break;
+        this.#remove(k);
+      }
     }
   }
 
@@ -154,37 +193,57 @@ export class PolicyGroups {
     for (const k of [...b.keys]) this.#remove(k);
   }
 
-  /** The session, created if new, moved to the end of the last-seen order. */
+  #get(key: string): Session | undefined {
+    return this.#confirmed.get(key) ?? this.#unconfirmed.get(key);
+  }
+
+  /** The session, created if new, moved to the end of the last-seen order; confirmed when seen again late enough. */
   #touch(stream: string, session: string, nowMs: number): Session {
     const key = `${stream}\n${session}`;
-    let s = this.#sessions.get(key);
+    let s = this.#get(key);
     if (s !== undefined) {
+      if (!s.confirmed && nowMs - s.firstSeenMs >= CONFIRM_AFTER_MS) this.#confirm(key, s);
       // Re-inserted (moved to the end of the last-seen order) at most once a second: a player
       // reloading its playlist every half segment must not cost a map delete + insert each time.
       // Expiry can then be up to a second late, which is nothing against sessionIdleMs.
-      if (nowMs - s.lastSeenMs > REORDER_MS) {
-        this.#sessions.delete(key);
-        this.#sessions.set(key, s);
+      else if (nowMs - s.lastSeenMs > REORDER_MS) {
+        const map = s.confirmed ? this.#confirmed : this.#unconfirmed;
+        map.delete(key);
+        map.set(key, s);
       }
       s.lastSeenMs = nowMs;
       return s;
     }
-    s = { stream, group: undefined, lastSeenMs: nowMs, requests: 0, estimates: [], floorX: 0 };
-    this.#sessions.set(key, s);
+    s = { stream, firstSeenMs: nowMs, confirmed: false, group: undefined, lastSeenMs: nowMs, requests: 0, estimates: [], floorX: 0 };
+    // Room first: the oldest unconfirmed session, and a confirmed one only past maxSessions.
+    if (this.#unconfirmed.size >= this.#maxUnconfirmed) this.#remove(this.#unconfirmed.keys().next().value!);
+    else if (this.size >= this.#max) this.#remove(this.#confirmed.keys().next().value!);
+    this.#unconfirmed.set(key, s);
     let b = this.#byStream.get(stream);
-    if (b === undefined) this.#byStream.set(stream, (b = { keys: new Set(), counts: { 'hold-0': 0, 'hold-x': 0 } }));
+    if (b === undefined) this.#byStream.set(stream, (b = { keys: new Set(), counts: { 'hold-0': 0, 'hold-x': 0 }, confirmed: { 'hold-0': 0, 'hold-x': 0 } }));
     b.keys.add(key);
-    if (this.#sessions.size > this.#max) this.#remove(this.#sessions.keys().next().value!);
     return s;
   }
 
+  /** An unconfirmed session becomes a confirmed one (last in the confirmed last-seen order). */
+  #confirm(key: string, s: Session): void {
+    if (s.confirmed) return;
+    s.confirmed = true;
+    this.#unconfirmed.delete(key);
+    this.#confirmed.set(key, s);
+    if (s.group !== undefined) this.#byStream.get(s.stream)!.confirmed[s.group] += 1;
+  }
+
   #remove(key: string): void {
-    const s = this.#sessions.get(key);
+    const s = this.#get(key);
     if (s === undefined) return;
-    this.#sessions.delete(key);
+    (s.confirmed ? this.#confirmed : this.#unconfirmed).delete(key);
     const b = this.#byStream.get(s.stream)!;
     b.keys.delete(key);
-    if (s.group !== undefined) b.counts[s.group] -= 1;
+    if (s.group !== undefined) {
+      b.counts[s.group] -= 1;
+      if (s.confirmed) b.confirmed[s.group] -= 1;
+    }
     if (b.keys.size === 0) this.#byStream.delete(s.stream);
   }
 }

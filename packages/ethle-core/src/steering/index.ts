@@ -2,5 +2,6 @@
 export * from './createSteeringManifest.js';
 export * from './addHlsSteering.js';
 export * from './addDashSteering.js';
-export * from './rankPathways.js';
 export * from './nextPathwayHealth.js';
+export * from './pickSteeringServer.js';
+export * from './steeringPriority.js';

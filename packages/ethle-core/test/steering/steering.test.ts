@@ -78,6 +78,12 @@ describe('addDashSteering', () => {
     // Without a Location of its own there is nothing to refresh from, and no peer Locations either.
     expect(addDashSteering(mpd, { serverUri: 's', serviceLocation: 'a', baseUrl: 'b', peerLocations: [{ serviceLocation: 'p', url: 'u' }] })).not.toContain('<Location');
   });
+  it('writes a BaseURL per peer after this edge\'s (dash.js clones only BaseURLs the MPD has); the first stays the base', () => {
+    const out = addDashSteering(mpd, { serverUri: 's', serviceLocation: 'edge-a', baseUrl: 'http://edge-a/live/2M-2s/', peerBaseUrls: [{ serviceLocation: 'edge-b', url: 'http://edge-b:8080/live/2M-2s/' }] });
+    const bases = [...out.matchAll(/<BaseURL serviceLocation="([^"]+)">([^<]+)<\/BaseURL>/g)].map((m) => [m[1], m[2]]);
+    expect(bases).toEqual([['edge-a', 'http://edge-a/live/2M-2s/'], ['edge-b', 'http://edge-b:8080/live/2M-2s/']]);
+    expect(parseMpd(out).periods[0]!.representations[0]!.baseUrls).toEqual(['http://edge-a/live/2M-2s/']);
+  });
   it('refuses an MPD with BaseURLs of its own, with a code', () => {
     expect(() => addDashSteering(mpd.replace('<Period', '<BaseURL>http://o/</BaseURL><Period'), { serverUri: 's', serviceLocation: 'a', baseUrl: 'b' })).toThrow(EthleError);
   });

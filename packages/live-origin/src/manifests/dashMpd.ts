@@ -29,6 +29,12 @@ export interface MpdOptions {
    * `availabilityTimeComplete="false"`, and a ServiceDescription asks for `targetLatencyMs`.
    */
   lowLatency?: { chunkSeconds: number; targetLatencyMs: number };
+  /**
+   * An ABR ladder (`number` addressing only): every stream here (all of `s`'s segment length) is a
+   * video Representation of one AdaptationSet, id = the stream's name, its segments
+   * `$RepresentationID$/dash/v/$Number$.m4s` relative to an MPD in `/live/`; audio is `s`'s.
+   */
+  ladder?: readonly StreamSpec[];
 }
 
 /**
@@ -42,6 +48,7 @@ export function dashMpd(s: StreamSpec, clock: LiveClock, media: LoopMedia, nowMs
   const periods = mpdPeriods(clock.oldest(L, nowMs), clock.newest(L, nowMs), L, o.periodSeconds);
   const multi = o.periodSeconds !== undefined;
   if (o.lowLatency && o.addressing !== 'number') throw new RangeError('low-latency MPDs use $Number$ addressing');
+  if (o.ladder && (o.addressing !== 'number' || o.lowLatency || o.ladder.some((x) => x.segmentSeconds !== L))) throw new RangeError('a ladder MPD uses $Number$ addressing, no low latency, one segment length');
   const ll = o.lowLatency;
   const head = [
     ...(o.baseUrl ? [`  <BaseURL>${o.baseUrl}</BaseURL>\n`] : []),
@@ -66,6 +73,11 @@ function period(s: StreamSpec, media: LoopMedia, p: MpdPeriodSpan, o: MpdOptions
   const pto = (kind: 'v' | 'a') => (multi ? ` presentationTimeOffset="${p.startSeconds * media.timescale(kind)}"` : '');
   const addressing = (kind: 'v' | 'a') => {
     const scale = media.timescale(kind);
+    if (o.ladder) {
+      // Relative to /live/: each Representation's own stream directory (audio: the first stream's).
+      const dir = kind === 'v' ? '$RepresentationID$' : s.name;
+      return `<SegmentTemplate timescale="${scale}"${pto(kind)} duration="${L * scale}" startNumber="${p.periodFirst}" initialization="${dir}/dash/${kind}/init.mp4" media="${dir}/dash/${kind}/$Number$.m4s"/>`;
+    }
     if (o.addressing === 'number') {
       if (o.lowLatency) {
         const ato = Number((L - o.lowLatency.chunkSeconds).toFixed(3));
@@ -86,7 +98,7 @@ function period(s: StreamSpec, media: LoopMedia, p: MpdPeriodSpan, o: MpdOptions
   return `  <Period id="${multi ? `p${p.index}` : '0'}" start="${dur(p.startSeconds)}">
 ${events}    <AdaptationSet id="0" contentType="video" mimeType="video/mp4" codecs="${media.codecs('v').join(',')}" segmentAlignment="true" startWithSAP="1" maxWidth="320" maxHeight="180" frameRate="25">
       ${addressing('v')}
-      <Representation id="v${s.bitrateMbps}M" bandwidth="${Math.round(s.bitrateMbps * 1e6)}" width="320" height="180" sar="1:1"/>
+      ${(o.ladder ?? [s]).map((r) => `<Representation id="${o.ladder ? r.name : `v${r.bitrateMbps}M`}" bandwidth="${Math.round(r.bitrateMbps * 1e6)}" width="320" height="180" sar="1:1"/>`).join('\n      ')}
     </AdaptationSet>
     <AdaptationSet id="1" contentType="audio" mimeType="audio/mp4" codecs="${media.codecs('a').join(',')}" lang="und" segmentAlignment="true" startWithSAP="1">
       <AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="1"/>

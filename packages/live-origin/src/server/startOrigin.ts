@@ -85,6 +85,12 @@ const HOST_RE = /^(?:[0-9A-Za-z.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$
 const LL_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/ll\/(?:(index\.m3u8)|(init\.mp4)|(\d{1,12})\.m4s|(\d{1,12})\.(\d{1,4})\.m4s|dash\/([va])\/(?:(init\.mp4)|(\d{1,12})\.m4s))$/;
 const LL_MPD_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/ll\.mpd$/;
 const ADMIN_RE = /^\/admin\/([0-9A-Za-z-]{1,16})\/(pause|resume)$/;
+/**
+ * The ladders over every stream of one segment length: HLS multivariant playlists (`master`, with
+ * audio renditions `master-audio`, low latency `master-ll`) and a DASH MPD (`master.mpd`), the
+ * length in the path (`master-4s.m3u8`) or in `?seconds=`.
+ */
+const LADDER_RE = /^\/live\/master(|-audio|-ll)(?:-(2|4|10)s)?\.(m3u8|mpd)$/;
 /** Segment numbers beyond this (≈ 63 years of 2 s segments) are garbage, not the future. */
 const MAX_SEGMENT = 1e9;
 
@@ -238,21 +244,31 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       return send(
         res,
         200,
-        `ethle live origin\nstreams: ${[...streams.keys()].join(', ')}\nHLS /live/{name}/index.m3u8, /live/{name}/ts/index.m3u8, /live/master.m3u8?seconds=2\nDASH /live/{name}/manifest.mpd, /live/{name}/timeline.mpd\n` +
+        `ethle live origin\nstreams: ${[...streams.keys()].join(', ')}\nHLS /live/{name}/index.m3u8, /live/{name}/ts/index.m3u8, /live/master.m3u8?seconds=2 (or /live/master-2s.m3u8)\nDASH /live/{name}/manifest.mpd, /live/{name}/timeline.mpd, /live/master-2s.mpd (every stream of one length, one Representation each)\n` +
           `shapes: HLS /live/{name}/byterange.m3u8, /live/{name}/cues.m3u8, /live/master-audio.m3u8?seconds=2; DASH /live/{name}/periods.mpd, /live/{name}/list.mpd, /live/{name}/location.mpd, /live/{name}/cues.mpd\n`,
       );
     }
 
-    if (path === '/live/master.m3u8' || path === '/live/master-audio.m3u8' || path === '/live/master-ll.m3u8') {
+    const ladder = LADDER_RE.exec(path);
+    if (ladder) {
+      // The segment length: in the path (`master-4s.m3u8`, which an edge that keeps no query string
+      // still forwards), else `?seconds=`, else 2.
       const m = /(?:^|&)seconds=(2|4|10)(?:&|$)/.exec(query);
       if (query !== '' && !m) return send(res, 400, 'seconds must be 2, 4 or 10\n');
-      const L = Number(m?.[1] ?? 2);
+      if (ladder[2] !== undefined && m && m[1] !== ladder[2]) return send(res, 400, `the path says ${ladder[2]} s segments, the query ${m[1]} s\n`);
+      const L = Number(ladder[2] ?? m?.[1] ?? 2);
       const list = [...streams.values()].filter((s) => s.segmentSeconds === L);
       if (list.length === 0) return send(res, 404, `no stream with ${L} s segments\n`);
       stats.count(path, req.headers.range);
+      if (ladder[3] === 'mpd') {
+        // One MPD with every stream of this length as a video Representation (dash.js's ABR picks).
+        if (ladder[1] !== '') return send(res, 404, 'not found\n');
+        const mpd = dashMpd(list[0]!, clock, media, now(), { timeUrl: `http://${hostOf(req)}/time`, addressing: 'number', ladder: list });
+        return send(res, 200, mpd, { 'content-type': 'application/dash+xml', 'cache-control': `public, max-age=${Math.max(1, Math.floor(L / 2))}` });
+      }
       const body =
-        path === '/live/master.m3u8' ? hlsMultivariantPlaylist(list, media.codecs('av'))
-        : path === '/live/master-ll.m3u8' ? hlsMultivariantPlaylist(list, media.codecs('av'), 'll/index.m3u8')
+        ladder[1] === '' ? hlsMultivariantPlaylist(list, media.codecs('av'))
+        : ladder[1] === '-ll' ? hlsMultivariantPlaylist(list, media.codecs('av'), 'll/index.m3u8')
         : hlsAudioRenditionPlaylist(list, media);
       return send(res, 200, body, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'max-age=60' });
     }

@@ -10,6 +10,8 @@ export interface RunScenario {
   player: 'hls' | 'dash' | 'shaka';
   /** `e2e` (direct to origin), `hold-0`, `hold-N` (N segments forced), `auto` (edge decides), `parts-N` (LL: N parts held). */
   scheme: string;
+  /** The edge's flags the scheme ran with (`--hold auto`, …; runs since issue 38; none for e2e): what a scheme name meant when it ran. */
+  edgeArgs?: string[];
   /** Segments held (declared by the edge; 0 for e2e). */
   hold?: number;
   /** Backhaul RTT of the emulated path, ms (absent on loopback). */
@@ -35,6 +37,8 @@ export interface RunScenario {
   backhaulMbps?: number;
   /** Random loss on the backhaul, % of packets each way (default none). */
   backhaulLossPct?: number;
+  /** The user's live source the run played (`--source`; `stream` is then its name), behind a relaying origin. */
+  source?: string;
   /** Departure lateness injected into the links' relays on purpose (netlab): a p99 target and VM-like stalls per minute. */
   injectLateness?: { p99Ms: number; stallsPerMinute: number; stallMs?: [number, number] };
 }
