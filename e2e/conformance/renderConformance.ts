@@ -41,7 +41,8 @@ export function renderConformance(unordered: readonly CellResult[], o: RenderOpt
   });
   const ran = new Set(cells.map((c) => `${c.player}/${c.shape}`));
   const notRun = SHAPES.flatMap((s) => playersOf(s).filter((p) => !ran.has(`${p}/${s.id}`)).map((p) => `${PLAYER_NAME[p]} · ${s.id}`));
-  const made = o.parts && o.parts.length > 1 ? `in ${o.parts.length} parts, ${o.parts.map((c) => `\`${c}\``).join(', ')},` : `by \`${o.command}\``;
+  const parts = o.parts && o.parts.length > 1 ? o.parts : undefined;
+  const made = parts ? `by \`${o.command}\` in ${parts.length} parts run one after the other (below),` : `by \`${o.command}\``;
   const lines = [
     '# Player conformance matrix',
     '',
@@ -52,6 +53,7 @@ export function renderConformance(unordered: readonly CellResult[], o: RenderOpt
     '(2 cores, shared with other runs); its measurements are `docs/conformance.json`, judged again',
     'by `npx tsx e2e/conformance/rejudge.ts`.',
     '',
+    ...(parts ? ['The parts:', '', ...parts.map((c) => `- \`${c}\``), ''] : []),
     '## What a cell checks',
     '',
     `A row is one player on one shape. It opens ${o.groups} groups of pages, a third of a segment apart;`,
