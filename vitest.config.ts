@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TIMING_TESTS } from './scripts/test/timingTests.mjs';
 
 // Unit and integration tests run against the TypeScript sources of every workspace package:
 // the custom "source" export condition points each package's entry at src/ instead of dist/.
@@ -18,10 +19,16 @@ export default defineConfig({
       ...(process.env.ETHLE_PACK_TESTS ? [] : ['scripts/test/packInstall.test.ts']),
       // The short soak judges the edge's pace and fds: alone too (scripts/test.mjs, `npm test -- soak`).
       ...(process.env.ETHLE_SOAK_TESTS ? [] : ['packages/edge-node/test/soak.test.ts']),
+      // Timing tests (scripts/test/timingTests.mjs): their own stage, `npm test -- timing`.
+      ...(process.env.ETHLE_TIMING_TESTS ? [] : TIMING_TESTS),
       '**/node_modules/**',
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker per core minus one: a single worker on a 2-core box. Most of
+    // these files wait on real sockets and live-stream timers, not on the CPU, so three at a time
+    // finish the stage in about half the time; CPU-bound timing tests run in their own stages.
+    maxWorkers: Number(process.env.ETHLE_VITEST_WORKERS ?? 3),
   },
 });

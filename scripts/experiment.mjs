@@ -32,7 +32,7 @@
 //     each run records the source's segment sizes and durations)   --source-name NAME (runs' name; default src-FILE)
 //   --out results/          --shard 1/4 (Playwright sharding across machines)
 //   --parallel K (virtual receivers only: K testbeds at once on this machine; each run records the
-//     box's CPU pressure, so whether they disturbed each other is in the results — docs/experiments.md)
+//     box's CPU pressure, so whether they disturbed each other is in the results — docs/experiments/method.md)
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 

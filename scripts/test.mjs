@@ -55,9 +55,23 @@ const playwrightTally = (r) => {
   failed += s.unexpected ?? 0;
 };
 
+if (want('lint')) {
+  // ESLint (eslint.config.js: typescript-eslint's recommended rules and the layering rules) and
+  // Prettier's check (.prettierrc.json): the style is the tools', not a reviewer's.
+  if (run('lint (eslint)', 'npx', ['eslint', '.']) !== 0) failed += 1;
+  else passed += 1;
+}
+
 if (want('unit')) {
   const file = join(out, 'vitest.json');
   stage('unit + integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally);
+}
+
+if (want('timing')) {
+  // Receivers' playout timing and the relay's real-time scheduling (vitest.config.ts TIMING_TESTS): one file at a time.
+  const file = join(out, 'vitest-timing.json');
+  const { TIMING_TESTS } = await import('./test/timingTests.mjs');
+  stage('timing tests (vitest, one file at a time)', 'npx', ['vitest', 'run', ...TIMING_TESTS, '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_TIMING_TESTS: '1' });
 }
 
 if (want('packages')) {

@@ -68,6 +68,19 @@ describe('judgeRow', () => {
     expect(held.notes).toEqual([expect.stringMatching(/^an LL-HLS stream held by whole segments/)]);
   });
 
+  it('an LL-HLS playlist held by whole segments declares the players\' fallback too: the manifest is judged without it', () => {
+    const LL = { id: 'll-hls', format: 'hls', ll: true } as const;
+    // 4 s held, 4.5 s of fallback (HOLD-BACK 6 − PART-HOLD-BACK 1.5) declared on top.
+    const sessions = [0, 1, 2].flatMap((g) => [session('direct', g, 6), session('hold-0', g, 6.1), session('hold-2', g, 14.6, { holds: [8.5], lowLatencyLost: [4.5] })]);
+    const held = judgeRow('hls', LL, VIAS, sessions, lags(0.1, 4.1), 30, L)[2]!;
+    expect(held.declaredS).toBe(8.5);
+    expect(held.lostS).toBe(4.5);
+    expect(held.failures).toEqual([]);
+    // The manifest holding the whole declared hold is as wrong as before.
+    const far = judgeRow('hls', LL, VIAS, sessions, lags(0.1, 8.6), 30, L)[2]!;
+    expect(far.failures).toEqual(["manifest behind hold-0's by 8.50 s, declared 8.50 s (4.50 s of it the players' low-latency fallback)"]);
+  });
+
   it('fails a cell that went around the edge, stopped, errored or was never paired', () => {
     const cells = judgeRow('dash', DASH, VIAS, row((g) => 10.1 + g * 0.7, { originRequests: ['http://o/live/2M-2s/1.m4s'] }), lags(0, 4), 30, L);
     expect(cells[2]!.failures).toHaveLength(3);

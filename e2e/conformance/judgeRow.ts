@@ -20,6 +20,12 @@ export interface SessionResult {
   edgeSegments: number;
   /** X-Ethle-Hold-Seconds of the media manifests the page got. */
   holds: number[];
+  /**
+   * X-Ethle-Low-Latency-Lost-Seconds of the same responses, 0 where absent (an LL-HLS playlist held
+   * in whole segments: the part of the declared hold that is the player's fallback from
+   * PART-HOLD-BACK to HOLD-BACK, not content the manifest lists less). Absent in runs kept from before.
+   */
+  lowLatencyLost?: number[];
 }
 
 export interface Spread {
@@ -41,6 +47,8 @@ export interface CellResult {
   deltaRef: Via | null;
   /** X-Ethle-Hold-Seconds the edge declared on its media manifests (mean; 0 direct). */
   declaredS: number;
+  /** Of `declaredS`, the players' low-latency fallback (X-Ethle-Low-Latency-Lost-Seconds, mean): the manifest is judged against the rest. */
+  lostS: number;
   declaredValues: number[];
   /** The edge's manifest behind the origin's, read at the same instants (sampleManifestLag), s. */
   manifestLag: Spread | null;
@@ -62,12 +70,12 @@ export interface CellResult {
 
 /**
  * Held by whole segments, an LL-HLS playlist reaches the player without its LL features (the
- * edge strips them at x ≥ 1), so the player leaves its low-latency mode and keeps its regular
- * distance behind the edge (hls.js 3 target durations, Shaka HOLD-BACK) instead of the parts'
- * one: its latency − hold-0's is the hold plus that change, and the playlists it reads hold whole
- * segments where hold-0's hold parts. The edge's manifest is still judged.
+ * edge strips them at x ≥ 1), so the player leaves its low-latency mode and starts HOLD-BACK
+ * behind the edge instead of PART-HOLD-BACK. The edge declares that fallback as part of its hold
+ * (X-Ethle-Low-Latency-Lost-Seconds, included in X-Ethle-Hold-Seconds); its manifest is judged
+ * against the rest. The playlists the player reads hold whole segments where hold-0's hold parts.
  */
-const LL_HLS_WHOLE = 'an LL-HLS stream held by whole segments reaches the player as a regular one (its LL features stripped), so the player\'s own target latency changes: its latency − hold-0 and its manifest lag are listed, not judged';
+const LL_HLS_WHOLE = 'an LL-HLS stream held by whole segments reaches the player as a regular one (its LL features stripped; the declared hold includes the fallback from PART-HOLD-BACK to HOLD-BACK, the manifest is judged without it): its latency − hold-0 and its manifest lag are listed, not judged';
 
 /**
  * Tolerance on a holding via's true latency − hold-0's (mean of the pairs) − declared, s: this or
@@ -120,6 +128,8 @@ export function judgeRow(
     // The mean: an edge holding whole segments of an LL playlist declares them plus the parts of the
     // segment in production it drops, which vary with the moment (4–5.5 s for 2 segments).
     const declaredS = via === 'direct' ? 0 : holds.length === 0 ? NaN : holds.reduce((a, b) => a + b, 0) / holds.length;
+    const losts = mine.flatMap((s) => s.lowLatencyLost ?? []);
+    const lostS = losts.length === 0 ? 0 : losts.reduce((a, b) => a + b, 0) / losts.length;
     const ref: Via | null = via === 'direct' ? null : via === 'hold-0' ? 'direct' : 'hold-0';
     const paired: number[] = [];
     if (ref) {
@@ -160,7 +170,9 @@ export function judgeRow(
     if (holding) {
       const ref0 = lagOf('hold-0');
       if (manifestLag === null || manifestLag.n < 5 || ref0 === null || ref0.n < 5) failures.push('manifest lag against the origin (and hold-0\'s) not measured');
-      else if (Math.abs(manifestLag.mean - ref0.mean - declaredS) > LAG_TOLERANCE_S) failures.push(`manifest behind hold-0's by ${(manifestLag.mean - ref0.mean).toFixed(2)} s, declared ${declaredS.toFixed(2)} s`);
+      else if (Math.abs(manifestLag.mean - ref0.mean - (declaredS - lostS)) > LAG_TOLERANCE_S) {
+        failures.push(`manifest behind hold-0's by ${(manifestLag.mean - ref0.mean).toFixed(2)} s, declared ${declaredS.toFixed(2)} s${lostS > 0 ? ` (${lostS.toFixed(2)} s of it the players' low-latency fallback)` : ''}`);
+      }
     }
     if (via === 'hold-0') {
       // Unheld, the edge lists a segment a poll after the origin: never before, at most a segment after.
@@ -176,6 +188,7 @@ export function judgeRow(
       delta,
       deltaRef: ref,
       declaredS,
+      lostS,
       declaredValues: [...new Set(holds)].sort((a, b) => a - b),
       manifestLag,
       lagSamples: lags[via]?.lags ?? [],

@@ -52,13 +52,18 @@ async function session(env: RowEnv, shape: Shape, player: Player, via: Via, grou
   const page = await context.newPage();
   const requests: string[] = [];
   const holds: number[] = [];
+  const lowLatencyLost: number[] = [];
   page.on('request', (r) => void requests.push(r.url()));
   page.on('response', (r) => {
     const u = new URL(r.url());
-    const h = r.headers()['x-ethle-hold-seconds'];
+    const headers = r.headers();
+    const h = headers['x-ethle-hold-seconds'];
     // The media manifests' hold (an HLS multivariant playlist declares 0: it lists no segments; a
     // DASH ladder MPD lists them and holds).
-    if (h !== undefined && MANIFEST_RE.test(u.pathname) && !MULTIVARIANT_RE.test(u.pathname)) holds.push(Number(h));
+    if (h !== undefined && MANIFEST_RE.test(u.pathname) && !MULTIVARIANT_RE.test(u.pathname)) {
+      holds.push(Number(h));
+      lowLatencyLost.push(Number(headers['x-ethle-low-latency-lost-seconds'] ?? 0));
+    }
   });
   try {
     await openProbePage(page, env.harness, player, `${base}${shape.path}`, false, config);
@@ -77,6 +82,7 @@ async function session(env: RowEnv, shape: Shape, player: Player, via: Via, grou
       originRequests: via === 'direct' ? [] : requests.filter((u) => u.startsWith(env.originUrl) && new URL(u).pathname !== '/time'),
       edgeSegments: via === 'direct' ? 0 : requests.filter((u) => u.startsWith(base) && SEGMENT_RE.test(new URL(u).pathname)).length,
       holds,
+      lowLatencyLost,
     };
   } finally {
     await context.close();

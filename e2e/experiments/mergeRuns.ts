@@ -81,7 +81,7 @@ export const receiverOf = (r: MergedRun): string => r.scenario.receiver ?? ((r.r
 export function mergedCell(r: MergedRun): string {
   const ran = r.scenario.ran && r.scenario.ran !== 'lte-a' ? `, ${ranLabel(r.scenario.ran)}` : '';
   // A virtual receiver that waits for an append before its next request (VirtualPlayerConfig.appendMs)
-  // is another receiver model: its runs are not averaged with those of one that did not (all before 2026-11-26 06:00 UTC).
+  // is another receiver model: its runs are not averaged with those of one that did not (the BBR paper matrix's runs did not wait).
   const appendMs = receiverOf(r) === 'virtual' ? (r.report as { appendMs?: number }).appendMs : undefined;
   const model = appendMs ? `, append ${appendMs} ms` : '';
   return `${cellOf(r)}${ran} [${receiverOf(r)}${model}${r.scenario.player === 'dash' ? ', dash.js' : ''}]`;
@@ -165,15 +165,29 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      }
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    }
+    else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    }
     else if (c !== '\r') field += c;
   }
-  if (field !== '' || row.length > 0) row.push(field), rows.push(row);
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 

@@ -21,8 +21,8 @@ export async function playVirtualInTestbed(
   const args = [VPLAYER_BIN, '--url', o.src, '--player', o.player, '--seconds', String(o.durationS), '--scheme', o.scheme, '--id', o.id];
   args.push('--local-address', o.addresses.join(','), '--start-offsets-ms', o.offsetsMs.join(','));
   if (o.maxBufferLengthS !== undefined) args.push('--max-buffer-length', String(o.maxBufferLengthS));
-  // The receiver's append gap (VirtualPlayerConfig.appendMs); unset: its default. 0 is what every
-  // virtual run before 2026-11-26 06:00 UTC modelled, for a series that must stay comparable.
+  // The receiver's append gap (VirtualPlayerConfig.appendMs); unset: its default. 0 is what the
+  // BBR paper matrix's virtual runs modelled (no wait), for a series that must stay comparable.
   if (process.env.EXP_VPLAYER_APPEND_MS) args.push('--append-ms', process.env.EXP_VPLAYER_APPEND_MS);
   const p = tb.spawn('client', process.execPath, args);
   let out = '';

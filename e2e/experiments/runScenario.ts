@@ -335,7 +335,11 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const verdict = judgeRun(account.links, { ...(s.lateBarMs !== undefined ? { lateP99BarMs: s.lateBarMs } : {}), ...(cpuSteal !== undefined ? { note: `CPU steal ${(cpuSteal * 100).toFixed(1)} %` } : {}) });
     run.validity = { lateP99BarMs: verdict.lateP99BarMs, failed: verdict.failed, problems: verdict.problems, settled: account.settled, buffers: account.buffers };
     if (verdict.failed.length > 0) run.invalid = verdict.problems.join('; ');
-    run.scenario.hold = Math.round(report.holdSeconds / spec.segmentSeconds);
+    // The whole segments held: a fixed hold's own gauge (X-Ethle-Hold-Seconds also counts an LL-HLS
+    // player's fallback to HOLD-BACK when held in whole segments), else the declared seconds in
+    // segments (auto: the receiver's last; parts-N: how long its parts are).
+    const gaugeX = s.scheme.startsWith('hold-') ? run.edge?.x : undefined;
+    run.scenario.hold = typeof gaugeX === 'number' ? gaugeX : Math.round(report.holdSeconds / spec.segmentSeconds);
     const figures = scaleFigures({
       outcomes,
       addresses: tb.hosts.client.ips,

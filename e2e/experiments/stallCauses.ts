@@ -7,7 +7,7 @@ export type StallCause = 'hit' | 'coalesced' | 'miss' | 'idle';
  * downloading when it stalled, and what the edge had of it when asked — `hit` (whole: the radio
  * leg was too slow), `coalesced` or `miss` (still coming over the backhaul), or `idle` (no segment
  * in flight: the player was waiting for its playlist). Undefined for runs without the edge's
- * segment log (E2E, runs before 2026-11-23).
+ * segment log (E2E, and run files written before commit 5da141b).
  */
 export function stallCauses(r: RunResult): Record<StallCause, number> | undefined {
   const log = r.edge?.segmentRequests;

@@ -6,7 +6,7 @@ export { EdgeError, isEdgeError } from './errors/EdgeError.js';
 export type { EdgeErrorCode } from './errors/EdgeErrorCode.js';
 export { EdgeEvents, type EdgeEventMap, type PolicyGroup } from './events/EdgeEvents.js';
 export { EdgeMetrics } from './metrics/EdgeMetrics.js';
-export type { OriginFetchReport, FetchKind, FetchOutcome } from './origin/OriginClient.js';
+export type { OriginFetchReport, FetchKind, FetchOutcome } from './origin/OriginFetchReport.js';
 export { startMockRniServer, type MockRniServer, type MockMeasurement } from './rni/MockRniServer.js';
 export { ranThroughputFromSignal, rsrpIndexToDbm, rsrqIndexToDb, RAN_MODEL } from './radio/ranThroughputFromSignal.js';
 export { RNI_CALLBACK_PATH } from './radio/RniSubscription.js';

@@ -1,4 +1,4 @@
-import { HoldPolicy } from '@ethle/core';
+import { createHoldPolicy } from '@ethle/core';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -53,9 +53,10 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   });
   metrics.heldSource = () => ({ cache: cache.budget.held('cache'), transit: cache.budget.held('transit'), max: cache.budget.max });
   // x is the operator's main figure: every change is logged with the rate it was decided on.
-  const policy = new HoldPolicy(
+  const policy = createHoldPolicy(
     {
       hold: config.hold,
+      ...(config.holdParts === undefined ? {} : { holdParts: config.holdParts }),
       maxHold: config.maxHold,
       initialWindow: config.initialWindow,
       defaultRanMbps: config.defaultRanMbps,
@@ -70,7 +71,14 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       holdFloor: config.holdFloor,
       segmentStart: config.segmentStart,
     },
-    (c) => events.emit('hold-change', c),
+    {
+      onChange: (c) => events.emit('hold-change', c),
+      onPartChange: (c) => events.emit('part-hold-change', c),
+      onGroupChange: (c) => {
+        if (c.from !== undefined) metrics.groupMoves.inc();
+        events.emit('session-group', c);
+      },
+    },
   );
   events.on('hold-change', (e) => log.info({ stream: e.stream, hold: e.hold, backhaulMbps: +e.backhaulMbps.toFixed(2), reason: e.reason }, 'hold change'));
   events.on('part-hold-change', (e) => log.info(e, 'parts held change'));

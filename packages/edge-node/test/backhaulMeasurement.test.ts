@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SegmentCache } from '../src/cache/SegmentCache.js';
 import { BackhaulSamples, decideStreamHold as decideHold, isColdConnection, steadyFlows } from '@ethle/core';
 import { FlowMeter } from '../src/origin/FlowMeter.js';
-import { ORIGIN_KEEP_ALIVE_MS, OriginClient, type OriginFetchReport } from '../src/origin/OriginClient.js';
+import { OriginClient } from '../src/origin/OriginClient.js';
+import { ORIGIN_KEEP_ALIVE_MS } from '../src/origin/OriginDispatcher.js';
+import type { OriginFetchReport } from '../src/origin/OriginFetchReport.js';
 import { startTestOrigin, type TestOrigin } from './helpers/startTestOrigin.js';
 
 describe('FlowMeter (time-weighted open flows)', () => {

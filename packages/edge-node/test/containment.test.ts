@@ -6,7 +6,8 @@ import { CacheEntry } from '../src/cache/CacheEntry.js';
 import { SegmentCache } from '../src/cache/SegmentCache.js';
 import { serveEntry } from '../src/cache/serveEntry.js';
 import { FetchScheduler } from '../src/origin/FetchScheduler.js';
-import { OriginClient, type OriginFetchReport } from '../src/origin/OriginClient.js';
+import { OriginClient } from '../src/origin/OriginClient.js';
+import type { OriginFetchReport } from '../src/origin/OriginFetchReport.js';
 import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
 
 // Issue 36, blocker 2: no exception in a request or a fetch ends the process. A failure stays

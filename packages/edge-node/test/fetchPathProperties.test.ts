@@ -10,7 +10,8 @@ import { serveEntry } from '../src/cache/serveEntry.js';
 import { parseRange } from '../src/http/parseRange.js';
 import { sendDeadlineMs } from '../src/http/sendDeadlineMs.js';
 import { DEADLINE_SEGMENTS, fetchDeadlineMs } from '../src/origin/fetchDeadlineMs.js';
-import { OriginClient, type OriginFetchReport } from '../src/origin/OriginClient.js';
+import { OriginClient } from '../src/origin/OriginClient.js';
+import type { OriginFetchReport } from '../src/origin/OriginFetchReport.js';
 import { RangeAssembler } from '../src/origin/RangeAssembler.js';
 import { startTestOrigin } from './helpers/startTestOrigin.js';
 

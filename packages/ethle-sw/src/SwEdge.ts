@@ -4,7 +4,7 @@ import {
   ETHLE_EXPOSED_HEADERS,
   ETHLE_HEADERS,
   HOLD_POLICY_DEFAULTS,
-  HoldPolicy,
+  createHoldPolicy,
   isManifestPath,
   loadManifest,
   planPrefetch,
@@ -12,6 +12,7 @@ import {
   STREAM_DEFAULTS,
   StreamProgress,
   streamIdentity,
+  type HoldPolicy,
   type ManifestView,
   type SegmentRef,
   type TimelineSnapshot,
@@ -103,7 +104,7 @@ export class SwEdge {
   #fetches: FetchRecord[] = [];
   #errors: string[] = [];
   #lastServed = 0;
-  /** The core's hold policy, the same one the Node edge mounts; rebuilt on configure(). */
+  /** The core's hold policy (createHoldPolicy: fixed or auto), the same one the Node edge mounts; rebuilt on configure(). */
   #policy: HoldPolicy | undefined;
   readonly #now: () => number;
 
@@ -121,7 +122,7 @@ export class SwEdge {
     this.#policy =
       c === undefined
         ? undefined
-        : new HoldPolicy({
+        : createHoldPolicy({
             hold: c.hold,
             maxHold: c.maxHold ?? HOLD_POLICY_DEFAULTS.maxHold,
             initialWindow: HOLD_POLICY_DEFAULTS.initialWindow,
@@ -195,7 +196,7 @@ export class SwEdge {
     this.#lastServed = x;
     const held = view.hold(x, undefined, now);
     this.#plan(stream);
-    return this.#respond(held.text, origin, held.holdSegments, held.holdSeconds);
+    return this.#respond(held.text, origin, held.holdSegments, held.holdSeconds, held.lowLatencyLostSeconds);
   }
 
   /** Answers a segment of a known manifest (see route()) from the store, fetching it once. */
@@ -323,7 +324,7 @@ export class SwEdge {
     }
   }
 
-  #respond(text: string, origin: Response, segments: number, seconds: number): Response {
+  #respond(text: string, origin: Response, segments: number, seconds: number, lowLatencyLost?: number): Response {
     const headers = new Headers({
       'content-type': origin.headers.get('content-type') ?? 'text/plain',
       'cache-control': 'no-store',
@@ -331,6 +332,8 @@ export class SwEdge {
       [ETHLE_HEADERS.holdSeconds]: String(seconds),
       'access-control-expose-headers': EXPOSE,
     });
+    // LL-HLS held in whole segments: the players' fallback, included in the hold seconds (as the Node edge says it).
+    if (lowLatencyLost !== undefined) headers.set(ETHLE_HEADERS.lowLatencyLost, String(lowLatencyLost));
     const date = origin.headers.get('date');
     if (date) headers.set('date', date);
     return new Response(text, { status: 200, headers });

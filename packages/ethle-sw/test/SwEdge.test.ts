@@ -113,6 +113,19 @@ describe('SwEdge', () => {
     expect(s.known).toBeLessThanOrEqual(windowSize + 2);
   });
 
+  it('an LL-HLS playlist held in whole segments declares the players’ fallback, as the Node edge does', async () => {
+    const edge = edgeFor(origin.url, 2);
+    const ll = `${origin.url}/live/${STREAM}/ll/index.m3u8`;
+    const o = await (await fetch(ll)).text();
+    const lost = Number(/[,:]HOLD-BACK=([\d.]+)/.exec(o)![1]) - Number(/PART-HOLD-BACK=([\d.]+)/.exec(o)![1]);
+    const r = await get(edge, ll);
+    expect(await r.text()).not.toMatch(/#EXT-X-PART:/);
+    expect(Number(r.headers.get('x-ethle-low-latency-lost-seconds'))).toBeCloseTo(lost, 3);
+    expect(Number(r.headers.get('x-ethle-hold-seconds'))).toBeGreaterThanOrEqual(4 + lost - 0.001);
+    const plain = await get(edge, `${origin.url}/live/${STREAM}/index.m3u8`);
+    expect(plain.headers.get('x-ethle-low-latency-lost-seconds')).toBeNull();
+  });
+
   it('honours the origin’s no-store on a listed segment: served, fetched again, never kept', async () => {
     const counts = new Map<string, number>();
     const server: Server = createServer((req, res) => {

@@ -1,6 +1,7 @@
 // One flow per Table I segment size over the 224 ms backhaul on an otherwise idle testbed (BBR,
 // fresh connection each), against the core model (IW 10): how far the backhaul itself goes
-// before Chromium, the edge and the RAN relay share the machine (docs/experiments.md, Table III).
+// before Chromium, the edge and the RAN relay share the machine (docs/experiments.md, "Which x";
+// docs/netlab.md, "One flow per Table I segment size").
 // Run as root: npx tsx packages/netlab/scripts/segmentTransfers.ts [--buffers BYTES]
 // --buffers raises the hosts' TCP send/receive buffer maximum (tcp_wmem/tcp_rmem; a new network
 // namespace starts with Linux's defaults, 4 MB send, 6 MB receive).

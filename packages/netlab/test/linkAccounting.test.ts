@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { backhaul, createTestbed, judgeRun, symmetric, unmodelledTotal, type LinkSpec, type Testbed, type TestbedAccount } from '@ethle/netlab';
+import { backhaul, createTestbed, judgeRun, symmetric, type LinkSpec, type Testbed, type TestbedAccount } from '@ethle/netlab';
 import { startBulkServer, transfer } from '../src/validate/measure.js';
 
 // Issue 35: the testbed loses no packet it does not model, and counts every one it does. Real

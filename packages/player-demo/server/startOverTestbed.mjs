@@ -46,7 +46,10 @@ export async function startOverTestbed(o) {
   // from the first client address, the edge player's from the second, so the two columns do not
   // share (and fight over) one radio — each sees the radio as if it were alone, as each scheme did
   // in the paper's runs. They do share the backhaul (uncapped).
-  const tb = await createTestbed({ ran: lteA(), backhaul: backhaul(o.rttMs), cell: { users: 2, mode: 'per-user' } });
+  // The origin's TCP is CUBIC, Linux's default, which restarts slow start after an idle gap: the
+  // paper's premise. Behind an origin that keeps its window (BBR) the direct player barely waits
+  // and the edge, learning that, holds nothing — there would be nothing for the page to show.
+  const tb = await createTestbed({ ran: lteA(), backhaul: backhaul(o.rttMs), cell: { users: 2, mode: 'per-user' }, cc: { origin: 'cubic' } });
   const procs = [];
   const forwarders = [];
   const dir = mkdtempSync(join(tmpdir(), 'ethle-demo-'));
@@ -89,7 +92,7 @@ export async function startOverTestbed(o) {
     return {
       originUrl: urls.origin,
       edgeUrl: urls.edge,
-      describe: `emulated network (real TCP): players — LTE-A radio, a link per player (a 112/50 Mbit/s cell at 50 % load, 20–180 ms RTT under load) — edge ${tb.hosts.edge.ranIp} — backhaul ${o.rttMs} ms RTT — origin ${tb.hosts.origin.ip}`,
+      describe: `emulated network (real TCP): players — LTE-A radio, a link per player (a 112/50 Mbit/s cell at 50 % load, 20–180 ms RTT under load) — edge ${tb.hosts.edge.ranIp} — backhaul ${o.rttMs} ms RTT — origin ${tb.hosts.origin.ip} (TCP CUBIC)`,
       close,
     };
   } catch (e) {

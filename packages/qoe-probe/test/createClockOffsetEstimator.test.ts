@@ -103,7 +103,7 @@ describe('createClockOffsetEstimator', () => {
           const start = 1_700_000_000_000;
           let t = start;
           for (const r of rs) {
-            const send = r.probe && c.estimate() ? c.nextProbeAt(t, r.rtt)! : (t += r.gap);
+            const send = r.probe && c.estimate() ? c.nextProbeAt(t, r.rtt)! : t + r.gap;
             t = send + r.rtt;
             const offset = offset0 + rate * (send - start); // the server's clock gains or loses 100 ppm
             c.add(response(send, r.rtt, offset, r.pos));
@@ -129,7 +129,7 @@ describe('createClockOffsetEstimator', () => {
     let t = 1_700_000_000_000;
     for (let i = 0; i < 10; i++) c.add(response((t += 1_313), 10, 250));
     const good = c.estimate()!;
-    c.add(response((t += 1_313), 10, 250 - 3_000)); // Date 3 s old
+    c.add(response(t + 1_313, 10, 250 - 3_000)); // Date 3 s old
     const e = c.estimate()!;
     expect(e.offsetMs).toBeCloseTo(good.offsetMs, 6);
     expect(Math.abs(e.offsetMs - 250)).toBeLessThanOrEqual(e.precisionMs);

@@ -21,7 +21,7 @@ export type ReceiverOutcome = { receiver: number; run: VirtualRunResult } | { re
  */
 export async function playReceivers(input: VirtualPlayerConfigInput & { seconds: number; scenario?: Partial<VirtualRunScenario> }, plans: ReceiverPlan[]): Promise<ReceiverOutcome[]> {
   const settled = await Promise.allSettled(
-    plans.map(async (p, receiver) => {
+    plans.map(async (p) => {
       if (p.startOffsetMs > 0) await new Promise((r) => setTimeout(r, p.startOffsetMs));
       return playVirtual({ ...input, ...(p.localAddress ? { localAddress: p.localAddress } : {}), ...(p.id ? { id: p.id } : {}) });
     }),

@@ -257,7 +257,8 @@ export class CacheEntry {
     const k = cors ? `${result}+cors` : result;
     let h = this.#responseHeaders.get(k);
     if (h === undefined) {
-      h = { ...this.headers, [HEADERS.cache]: result, 'cache-control': 'max-age=60' };
+      // The origin's Cache-Control when it forbids keeping the object (kept in `headers`), else ours.
+      h = { 'cache-control': 'max-age=60', ...this.headers, [HEADERS.cache]: result };
       if (cors) Object.assign(h, CORS);
       const length = this.expectedBytes ?? (this.state === 'complete' ? this.bytes : undefined);
       if (length !== undefined) {

@@ -113,7 +113,7 @@ export interface PlanOutput {
 
 export async function runPlan(argv: string[], io: CliIo): Promise<number> {
   let out: PlanOutput;
-  let json = false;
+  let json: boolean;
   try {
     let parsed;
     try {

@@ -66,7 +66,7 @@ export async function startEdgeWorkers(input: EdgeConfigInput, workers: number, 
   const serving = new Set<Worker>();
   let closing = false;
   let lastRestart = 0;
-  let url = '';
+  let url: string | undefined;
 
   // The box's numbers: one round of reports at a time, shared by every worker that asks.
   let nextReport = 1;

@@ -65,8 +65,8 @@ export interface EdgeConfig {
    * (chunks) instead of whole segments; LL features stay (blocking reload and delta updates are
    * answered by the edge). Undefined (default): LL streams are held in whole segments like any
    * other (LL-HLS stripped when x ≥ 1). Non-LL streams are unaffected. 'auto': N per stream from
-   * the part model (core decidePartHold: backhaul RTT, part length, bitrate, defaultRanMbps),
-   * rising only, at most `maxHold`.
+   * the part model (the core policy's AutoParts: backhaul RTT, part length, bitrate, the
+   * receiver's radio estimate), rising only, at most `maxHold`.
    */
   holdParts: number | 'auto' | undefined;
   /**
@@ -113,8 +113,9 @@ export interface EdgeConfig {
    * front of a BBR or CDN-tuned origin should not make every later receiver pay for an assumption
    * its own fetches have disproved. 'warm' stays the operator's to state: it is the only setting
    * that helps receivers who join before the edge has learnt, and if wrong it holds too few
-   * segments until the measured rate raises x (docs/experiments.md, "A CUBIC origin"). It sets
-   * the x receivers join at; HoldPolicyConfig.segmentStart.
+   * segments until the measured rate raises x (how much that costs behind a CUBIC origin is what
+   * the CUBIC matrix measures: docs/experiments/cubic-matrix/). It sets the x receivers join at;
+   * HoldPolicyConfig.segmentStart.
    */
   segmentStart: SegmentStart | 'learn';
   /** Receiver radio throughput when neither RNI nor CMCD tells (Mbit/s). */

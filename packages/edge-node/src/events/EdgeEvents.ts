@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { OriginFetchReport } from '../origin/OriginClient.js';
+import type { OriginFetchReport } from '../origin/OriginFetchReport.js';
 
 export type PolicyGroup = 'hold-0' | 'hold-x';
 

@@ -23,7 +23,7 @@ const MEDIA_RE = /\.(m3u8|mpd|m4s|mp4|m4v|m4a|cmfv|cmfa|cmft|ts|aac|ac3|ec3|mp3|
 /**
  * The edge's route table, in order: CORS preflight; targets rejected before anything else
  * (parseTarget); the MEC 012 callback; methods; /healthz (alive); /readyz (ready for receivers);
- * /metrics; the reserved /_ethle/ space;
+ * /metrics; the reserved /_ethle/ space; an origin's root (a keep-warm probe, answered here);
  * then per configured origin: manifests, media (by extension, or listed in an active window), and
  * a 404 for any other origin path (stats, admin switches behind a GET are not the receivers').
  */
@@ -110,6 +110,14 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       const slash = target.path.indexOf('/', 1);
       origin = origins.get(target.path.slice(1, slash < 0 ? undefined : slash));
       originPath = slash < 0 ? '/' : target.path.slice(slash);
+    }
+    if (originPath === '/' && (origin !== undefined || target.path === '/')) {
+      // An origin's root (`/`, `/{name}/`): the keep-warm GET of an edge behind this one
+      // (OriginClient.probe), a balancer's check. Answered here, never forwarded, and counted as a
+      // probe: as a 404 it made every edge's keep-warm look like a rejected receiver request.
+      metrics.countRequest('probe', 200);
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store', 'content-length': 3 }).end('ok\n');
+      return;
     }
     if (origin === undefined) {
       metrics.countRequest('rejected', 404);

@@ -5,7 +5,7 @@ import type { EdgeConfig } from '../config/EdgeConfig.js';
 import type { EdgeEvents } from '../events/EdgeEvents.js';
 import type { SummedWarnings } from '../log/SummedWarnings.js';
 import type { EdgeMetrics } from '../metrics/EdgeMetrics.js';
-import type { OriginFetchReport } from './OriginClient.js';
+import type { OriginFetchReport } from './OriginFetchReport.js';
 
 /** Below this an object (init segment, audio) measures the RTT more than the throughput. */
 const MIN_MEASURED_BYTES = 100_000;

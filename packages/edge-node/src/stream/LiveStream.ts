@@ -53,8 +53,6 @@ export class LiveStream {
   readonly path: string;
   readonly prefetcher: StreamPrefetcher;
   lastActivityMs: number;
-  /** holdParts 'auto': the parts this stream holds (set by the manifest handler, rising only). */
-  partHold: number | undefined;
   readonly #o: LiveStreamOptions;
   readonly #timers: Timers;
   readonly #poller: ManifestPoller;

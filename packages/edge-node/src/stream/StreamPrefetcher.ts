@@ -1,7 +1,8 @@
 import { planPrefetch, prefetchRetryMs, StreamProgress, timerMs, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
 import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
-import type { OriginClient, SplitFetch } from '../origin/OriginClient.js';
+import type { OriginClient } from '../origin/OriginClient.js';
+import type { SplitFetch } from '../origin/SegmentFetchOptions.js';
 import { fetchDeadlineMs } from '../origin/fetchDeadlineMs.js';
 import { describeMiss } from './describeMiss.js';
 import { RecentRates } from './RecentRates.js';

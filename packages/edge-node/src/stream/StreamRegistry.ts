@@ -152,7 +152,7 @@ export class StreamRegistry {
       rttMs: () => this.#o.rttFor(name),
       minFetchDeadlineMs: config.originHeadersTimeoutMs,
       // The held parts and the few a player reads behind them (PART-HOLD-BACK is ≥ 3 parts).
-      prefetchParts: (config.holdParts === 'auto' ? config.maxHold : config.holdParts ?? 0) + 4,
+      prefetchParts: policy.maxPartHold + 4,
       on: {
         lead: (lead) => metrics.lead.set({ stream: key }, lead),
         window: (added, removed) => {

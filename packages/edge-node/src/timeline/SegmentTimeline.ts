@@ -1,6 +1,6 @@
 import type { SegmentRef } from '@ethle/core';
 import type { EdgeEvents } from '../events/EdgeEvents.js';
-import type { OriginFetchReport } from '../origin/OriginClient.js';
+import type { OriginFetchReport } from '../origin/OriginFetchReport.js';
 import type { TimelineSegment, TimelineSnapshot } from '@ethle/core';
 
 /** What the timeline needs to know about a cache entry when it answers (prefetch in flight, production times). */

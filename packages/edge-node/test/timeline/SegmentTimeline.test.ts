@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SegmentRef } from '@ethle/core';
 import { EdgeEvents } from '../../src/events/EdgeEvents.js';
-import type { OriginFetchReport } from '../../src/origin/OriginClient.js';
+import type { OriginFetchReport } from '../../src/origin/OriginFetchReport.js';
 import { SegmentTimeline, type EntryInfo } from '../../src/timeline/SegmentTimeline.js';
 
 // The timeline as the edge drives it: real typed events, a hand-driven clock, a window of refs.

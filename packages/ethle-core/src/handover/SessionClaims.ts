@@ -1,4 +1,4 @@
-import type { PolicyGroup } from '../session/PolicyGroups.js';
+import type { PolicyGroup } from '../policy/PolicyGroups.js';
 
 /**
  * What a receiver's session carries from one edge of a fleet to another (issue 21, handover):

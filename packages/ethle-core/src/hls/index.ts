@@ -11,3 +11,4 @@ export { MAX_HLS_SECONDS } from './parseHlsNumbers.js';
 export { readHlsDirectives, type HlsDirectives, type HlsDirectivesVerdict } from './readHlsDirectives.js';
 export { planBlockingReload, type BlockingReloadPlan, type HeldPlaylistPosition } from './planBlockingReload.js';
 export { deltaMediaPlaylist, type HlsDeltaResult } from './deltaMediaPlaylist.js';
+export { lowLatencyFallbackSeconds } from './lowLatencyFallbackSeconds.js';

@@ -10,6 +10,11 @@ export const ETHLE_HEADERS = {
   holdSeconds: 'x-ethle-hold-seconds',
   /** Low-latency streams held in parts (LL-HLS) or chunks (LL-DASH): how many. */
   holdParts: 'x-ethle-hold-parts',
+  /**
+   * An LL-HLS playlist held in whole segments: its low-latency features were removed, and players
+   * fall back to standard latency — the seconds that adds (included in x-ethle-hold-seconds).
+   */
+  lowLatencyLost: 'x-ethle-low-latency-lost-seconds',
   /** The receiver session the edge used. */
   session: 'x-ethle-session',
   /**
@@ -37,4 +42,4 @@ export const ETHLE_HEADERS = {
 } as const;
 
 /** Their names as a page may read them cross-origin (Access-Control-Expose-Headers). */
-export const ETHLE_EXPOSED_HEADERS = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Hold-Parts, X-Ethle-Session, X-Ethle-Session-Token, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End';
+export const ETHLE_EXPOSED_HEADERS = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Hold-Parts, X-Ethle-Low-Latency-Lost-Seconds, X-Ethle-Session, X-Ethle-Session-Token, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End';

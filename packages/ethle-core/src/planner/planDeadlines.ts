@@ -44,7 +44,7 @@ export interface PrefetchDeadlines {
    * one segment length of forward buffer at once — its playlist's edge stands still for a segment
    * — while a segment that is d late costs them d, once: a constant lateness shifts arrivals, it
    * does not accumulate. So a raise for a miss much smaller than a segment trades a small,
-   * absorbed delay for a large one (the edge passes half a segment; docs/experiments.md).
+   * absorbed delay for a large one (the Node edge passes half a segment).
    */
   toleranceMs?: number;
 }
@@ -102,9 +102,9 @@ export interface DeadlineOutcome {
  * than twice as long as the measured flow rate says the whole segment takes (`expectedMs`);
  * before that, Infinity: the measured flow rate stands. A fresh connection spends its first RTTs
  * in slow start, where its average so far is a fraction of what it will end at: projected at that
- * average, a 7.5 MB fetch 0.8 s into slow start at 224 ms (155 kB in) looked 28 s from done, and
- * `auto` raised x for 15M-4s every other segment, 1 → 4 (matrix runs of 2026-11-25). A fetch past
- * twice its expected time is slow whatever its phase.
+ * average, a 7.5 MB fetch 0.8 s into slow start at 224 ms (155 kB in) looks 28 s from done, and
+ * would raise x for a segment that arrives in time. A fetch past twice its expected time is slow
+ * whatever its phase.
  */
 function ownRate(got: number, elapsedMs: number | undefined, firstByteMs: number, expectedMs: number): number {
   if (elapsedMs === undefined || !Number.isFinite(elapsedMs) || got <= 0 || elapsedMs < 2 * expectedMs) return Number.POSITIVE_INFINITY;
@@ -138,9 +138,9 @@ export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstBy
  * A wanted segment with no parallel slot left (`queue`) starts when a fetch under way finishes:
  * the k-th queued one when the k-th earliest projected fetch ends. One that would then miss its
  * deadline is started now instead, beyond the budget, while `queue.burst` allows — starting
- * earlier costs no latency either — and otherwise is late. Without this a queued segment was
- * first looked at when it got its slot, with its deadline already close, and x was raised for
- * it: 50M-2s at 224 ms, x 2 → 3, "81 not started, 1.16 s late" (docs/experiments.md).
+ * earlier costs no latency either — and otherwise is late. Without this a queued segment would
+ * first be looked at when it got its slot, with its deadline already close, and x raised for it
+ * where starting it earlier would have done.
  *
  * With `producedAtMs`, only a miss that would happen even for a fetch started at the segment's
  * production, at the rate it is projected at, asks for x + 1: that is what x buys (x segment

@@ -18,6 +18,10 @@ export interface SegmentRef {
 export interface HeldManifest {
   text: string;
   holdSegments: number;
+  /**
+   * The latency the hold adds for a player (X-Ethle-Hold-Seconds): what the manifest no longer
+   * lists, plus `lowLatencyLostSeconds`.
+   */
   holdSeconds: number;
   /** Why fewer segments than asked were held (core reasons: 'short-window', 'ended', 'short-timeline', 'segment-list', …). */
   reason?: string;
@@ -28,6 +32,13 @@ export interface HeldManifest {
   validUntilMs?: number;
   /** Held in parts (LL-HLS) or chunks (LL-DASH): how many. Absent for a whole-segment hold. */
   holdParts?: number;
+  /**
+   * An LL-HLS playlist held in whole segments loses its low-latency features (the edge then
+   * answers no blocking reloads): players fall back from PART-HOLD-BACK to HOLD-BACK (3 target
+   * durations unless given; core lowLatencyFallbackSeconds). The seconds that adds, included in
+   * `holdSeconds`; absent when nothing was lost.
+   */
+  lowLatencyLostSeconds?: number;
   /**
    * LL-HLS held in parts: the newest segment and part the served playlist lists, what a receiver's
    * blocking reload (`_HLS_msn`/`_HLS_part`) is judged against (core planBlockingReload).

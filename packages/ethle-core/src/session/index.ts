@@ -1,11 +1,4 @@
-// The stream session both edges mount: manifest views, the hold policy, backhaul statistics.
+// The stream session both edges mount: manifest views and the loaders that build them.
 export * from './ManifestView.js';
 export * from './loadManifest.js';
 export * from './originPath.js';
-export * from './BackhaulSamples.js';
-export * from './OriginStartLearner.js';
-export * from './PolicyGroups.js';
-export * from './decideStreamHold.js';
-export * from './HoldPolicy.js';
-export * from './decidePartHold.js';
-export * from './HOLD_POLICY_DEFAULTS.js';

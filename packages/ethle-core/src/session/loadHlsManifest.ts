@@ -8,6 +8,7 @@ import type { UriRouter } from '../url/UriRouter.js';
 import type { LoadManifestOptions } from './LoadManifestOptions.js';
 import type { LowLatencyInfo, ManifestView, SegmentRef } from './ManifestView.js';
 import { partsPerSegment } from '../hls/partsPerSegment.js';
+import { lowLatencyFallbackSeconds } from '../hls/lowLatencyFallbackSeconds.js';
 import type { HlsMediaPlaylist } from '../hls/HlsMediaPlaylist.js';
 import type { HlsPartPosition } from '../hls/HlsPartPosition.js';
 import { originPath } from './originPath.js';
@@ -72,6 +73,7 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   const unheld = held({ hold: 0 }, undefined);
   const kbps = last?.bitrateKbps;
   const lowLatency = lowLatencyOf(playlist, (uri) => originPath(uri, manifestUrl, originBase));
+  const fallbackSeconds = lowLatencyFallbackSeconds(playlist);
   return {
     kind: 'hls-media',
     segmentSeconds: playlist.targetDuration,
@@ -85,7 +87,10 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
     segments: () => segments,
     hold(x, token) {
       const r = x === 0 && token === undefined ? unheld : held({ hold: x }, token);
-      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds, ...(r.reason ? { reason: r.reason } : {}) };
+      // The latency a player gets from the hold: what the playlist no longer lists, and, when its
+      // LL-HLS went, the player's fallback from PART-HOLD-BACK to HOLD-BACK.
+      const lost = r.lowLatencyStripped ? fallbackSeconds : 0;
+      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds + lost, ...(lost > 0 ? { lowLatencyLostSeconds: lost } : {}), ...(r.reason ? { reason: r.reason } : {}) };
     },
     ...(lowLatency === undefined
       ? {}

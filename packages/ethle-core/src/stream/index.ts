@@ -7,4 +7,5 @@ export * from './nextPollAt.js';
 export * from './streamIdentity.js';
 export * from './isManifestPath.js';
 export * from './isStorable.js';
+export * from './forbidsStore.js';
 export * from './STREAM_DEFAULTS.js';

@@ -1,5 +1,6 @@
+import { forbidsStore } from './forbidsStore.js';
+
 // Module-level: every origin segment response of both edges is tested against it.
-const NO_STORE = /no-store|no-cache|private|max-age=0(?!\d)/i;
 const CHUNKED = /chunked/i;
 
 /** The response headers the rule reads (as each edge sees them; null or undefined: absent). */
@@ -18,6 +19,6 @@ export interface StorableHeaders {
  * without Content-Length is served, not kept.)
  */
 export function isStorable(h: StorableHeaders): boolean {
-  if (NO_STORE.test(h.cacheControl ?? '')) return false;
+  if (forbidsStore(h.cacheControl)) return false;
   return (h.contentLength !== null && h.contentLength !== undefined) || CHUNKED.test(h.transferEncoding ?? '');
 }

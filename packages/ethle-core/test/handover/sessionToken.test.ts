@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EthleError, fromBase64url, HoldPolicy, PolicyGroups, SESSION_TOKEN_MAX_LENGTH, signSessionToken, streamTag, toBase64url, verifySessionToken, type SessionClaims, type SessionMac } from '../../src/index.js';
+import { EthleError, fromBase64url, createHoldPolicy, PolicyGroups, SESSION_TOKEN_MAX_LENGTH, signSessionToken, streamTag, toBase64url, verifySessionToken, type SessionClaims, type SessionMac } from '../../src/index.js';
 
 // The MAC is injected: here WebCrypto's HMAC-SHA256 (what a service worker has), async.
 const webCryptoMac = async (secret: string): Promise<SessionMac> => {
@@ -74,7 +74,7 @@ describe('adopting a handed-over session', () => {
   });
 
   it('a hold-x receiver is never served less than the x it had at its previous edge', () => {
-    const p = new HoldPolicy({ hold: 'auto', maxHold: 4, initialWindow: 10, defaultRanMbps: 100, ranFailAction: 'redirect' });
+    const p = createHoldPolicy({ hold: 'auto', maxHold: 4, initialWindow: 10, defaultRanMbps: 100, ranFailAction: 'redirect' });
     // A short backhaul: this edge's own x for the stream is small.
     const ctx = { stream: 's', origin: 'o', segmentBytes: 250_000, segmentSeconds: 2, rttMs: 1 };
     const slow = { ...estimate, bps: 1e6 };

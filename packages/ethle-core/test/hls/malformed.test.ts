@@ -9,7 +9,7 @@ function codeOf(f: () => unknown): string {
   try {
     f();
   } catch (e) {
-    if (!(e instanceof EthleError)) throw new Error(`not an EthleError: ${String(e)}`);
+    if (!(e instanceof EthleError)) throw new Error(`not an EthleError: ${String(e)}`, { cause: e });
     return e.code;
   }
   return 'no error';

@@ -13,7 +13,7 @@ describe('outpacesSlowStart: a window already open when the request came', () =>
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.26, rttSeconds: 0.224 })).toBe(true);
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + (MIB * 8) / 60e6, rttSeconds: 0.224 })).toBe(true);
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + slow, rttSeconds: 0.224 })).toBe(false);
-    // A CUBIC origin after a short idle gap (its window halved, not reset): 686 ms, 2 rounds.
+    // A restarting origin after a short idle gap (its window halved, not reset) takes a few round trips.
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.686, rttSeconds: 0.224 })).toBe(false);
     // The margin: just under OUTPACE_SHARE of slow start's time counts, just over does not.
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + OUTPACE_SHARE * slow * 0.99, rttSeconds: 0.224 })).toBe(true);

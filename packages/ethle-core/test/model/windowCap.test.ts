@@ -83,7 +83,7 @@ describe("the window-aware model against the testbed's measured transfers", () =
     expect(capped.hold).toBe(1);
     // A fast radio (150 Mbit/s, 3.3 s a segment): without the window eq. 1 holds (3.4 + 3.3 s ≤ 10 s)
     // and hold-0 looks enough; with it 7.6 + 3.3 s > 10 s and the receiver needs x = 1 — the
-    // matrix's 50M-10s cell, where hold-0 buffered most (docs/experiments.md).
+    // paper matrix's 50M-10s cells (docs/experiments.md, "Stalls").
     expect(modelHold({ ...cell, ranBps: 150e6 })).toMatchObject({ hold: 0, eq1: true });
     expect(modelHold({ ...cell, ranBps: 150e6, sendWindowBytes: SEND_WINDOW })).toMatchObject({ hold: 1, eq1: false, reason: 'hold-x' });
   });

@@ -56,6 +56,29 @@ describe('loadManifest — low-latency views', () => {
     expect(v.lowLatency).toBeUndefined();
     expect(v.holdParts).toBeUndefined();
   });
+
+  it('LL-HLS held in whole segments: the hold declares the player\'s fallback from PART-HOLD-BACK to HOLD-BACK as well', () => {
+    // x = 1: s269 (4 s) and the in-progress p270.0 (1 s) leave; LL-HLS goes, so a player starts
+    // HOLD-BACK (3 × 4 s, not given) behind the end instead of PART-HOLD-BACK (3 s).
+    const h = loadManifest(LL, opts).hold(1, undefined, 0);
+    expect(h.text).not.toContain('PART-HOLD-BACK');
+    expect(h.lowLatencyLostSeconds).toBe(9);
+    expect(h.holdSeconds).toBe(4 + 1 + 9);
+    // HOLD-BACK given: that is where the player starts.
+    const given = LL.replace('PART-HOLD-BACK=3.0', 'HOLD-BACK=14,PART-HOLD-BACK=3.0');
+    expect(loadManifest(given, opts).hold(1, undefined, 0)).toMatchObject({ holdSeconds: 4 + 1 + 11, lowLatencyLostSeconds: 11 });
+    // PART-HOLD-BACK missing: the spec's 3 × PART-TARGET.
+    const noPhb = LL.replace(',PART-HOLD-BACK=3.0', '');
+    expect(loadManifest(noPhb, opts).hold(1, undefined, 0)).toMatchObject({ holdSeconds: 4 + 1 + 9, lowLatencyLostSeconds: 9 });
+    // Unheld, LL-HLS stays: nothing lost. A playlist without parts loses nothing when held.
+    const unheld = loadManifest(LL, opts).hold(0, undefined, 0);
+    expect(unheld).toMatchObject({ holdSeconds: 0 });
+    expect(unheld.lowLatencyLostSeconds).toBeUndefined();
+    const plain = LL.split('\n').filter((l) => !/PART|PRELOAD|SERVER-CONTROL/.test(l)).join('\n');
+    const p = loadManifest(plain, opts).hold(1, undefined, 0);
+    expect(p).toMatchObject({ holdSegments: 1, holdSeconds: 4 });
+    expect(p.lowLatencyLostSeconds).toBeUndefined();
+  });
 });
 
 const AST = '2026-01-01T00:00:00Z';

@@ -162,8 +162,8 @@ function writeChunk(src: Buffer, pieces: { t: TrackRun; samples: TrackRun['sampl
     trun.writeUInt32BE(flags, 0); // version 0
     trun.writeUInt32BE(samples.length, 4);
     let q = 12;
-    if (keepFirst) (trun.writeUInt32BE(t.firstSampleFlags!, q), (q += 4));
-    for (const f of fields) (trun.writeUInt32BE(f >>> 0, q), (q += 4));
+    if (keepFirst) q = trun.writeUInt32BE(t.firstSampleFlags!, q);
+    for (const f of fields) q = trun.writeUInt32BE(f >>> 0, q);
     const trafBody = [t.tfhd, box('tfdt', tfdt)];
     trunDataOffsetAt.push(8 + trafBody.reduce((a, x) => a + x.length, 0) + 8 + 8);
     trafs.push(box('traf', ...trafBody, box('trun', trun)));

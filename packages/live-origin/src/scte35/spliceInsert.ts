@@ -30,7 +30,7 @@ export function spliceInsert(o: SpliceInsertOptions): Buffer {
   if (dur) p = write33(command, p, 0xfe, o.duration90k!); // break_duration: auto_return 1, reserved
   p = command.writeUInt16BE(o.eventId & 0xffff, p); // unique_program_id
   command[p++] = 0; // avail_num
-  command[p++] = 0; // avails_expected
+  command[p] = 0; // avails_expected
 
   // Header after section_length (11 bytes) + command + descriptor_loop_length (2) + CRC (4).
   const sectionLength = 11 + command.length + 2 + 4;

@@ -5,7 +5,9 @@ export type NetlabErrorCode =
   /** A socket on a link's path did not get the buffer the link needs (linkBuffers). */
   | 'NETLAB_BUFFERS'
   /** A link's counters could not be read. */
-  | 'NETLAB_ACCOUNT';
+  | 'NETLAB_ACCOUNT'
+  /** A link's relay process ended while its testbed was up (its exit code or signal says how). */
+  | 'NETLAB_RELAY_EXITED';
 
 /** An error from building a testbed: a code plus structured details. */
 export class NetlabError extends Error {

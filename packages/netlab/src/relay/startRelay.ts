@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NetlabError } from '../errors/NetlabError.js';
 import { distFile } from '../testbed/sh.js';
 import type { ShaperStats } from './DirectionShaper.js';
 import type { FreezeStats } from './FreezeSchedule.js';
@@ -41,6 +42,8 @@ export interface LinkStats {
 export interface Relay {
   process: ChildProcess;
   stats(): Promise<LinkStats>;
+  /** Marks the end as expected (the testbed is closing): its exit is not reported. */
+  stopping(): void;
 }
 
 const RELAY = distFile(import.meta.url, './relayMain.js');
@@ -59,17 +62,42 @@ export async function startRelay(cfg: RelayConfig, dir: string, name: string): P
     relay.once('error', reject);
     relay.once('exit', (c) => reject(new Error(`relay ${name} exited with ${c}`)));
   });
-  return { process: relay, stats: () => relayStats(relay) };
+  // A relay that ends mid-run (a crash, SIGXCPU from its RLIMIT_RTTIME, a stray kill) takes its
+  // link down: say so at once on stderr and in every later stats() call, with how it ended.
+  let exited: NetlabError | undefined;
+  relay.once('exit', (code, signal) => {
+    exited = new NetlabError('NETLAB_RELAY_EXITED', `relay ${name} (pid ${relay.pid}) ended: ${signal ? `signal ${signal}` : `exit code ${code}`}`, { name, code, signal });
+    if (!stopping) console.error(`netlab: ${exited.message}`);
+  });
+  let stopping = false;
+  return {
+    process: relay,
+    stats: () => (exited ? Promise.reject(exited) : relayStats(relay, () => exited)),
+    stopping: () => void (stopping = true),
+  };
 }
 
-function relayStats(relay: ChildProcess): Promise<LinkStats> {
+function relayStats(relay: ChildProcess, exited: () => NetlabError | undefined): Promise<LinkStats> {
   return new Promise<LinkStats>((resolve, reject) => {
+    const done = () => {
+      relay.off('message', on);
+      relay.off('exit', gone);
+    };
     const on = (m: { type: string } & LinkStats) => {
       if (m.type !== 'stats') return;
-      relay.off('message', on);
+      done();
       resolve({ up: m.up, down: m.down, ring: m.ring, ...(m.injected ? { injected: m.injected } : {}) });
     };
+    const gone = () => {
+      done();
+      reject(exited() ?? new NetlabError('NETLAB_RELAY_EXITED', `relay (pid ${relay.pid}) ended before answering`));
+    };
     relay.on('message', on);
-    relay.send({ type: 'stats' }, (e) => e && reject(e));
+    relay.once('exit', gone);
+    relay.send({ type: 'stats' }, (e) => {
+      if (!e) return;
+      done();
+      reject(exited() ?? e);
+    });
   });
 }

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { accountLink, type LinkAccount, type LinkCounters } from '../accounting/accountLink.js';
 import type { TcpCounters } from '../accounting/parseNstat.js';
 import { readTcpCounters, readTunCounters, readUdpSockets } from '../accounting/readCounters.js';
@@ -156,6 +155,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   let releaseBuffers: (() => void) | undefined;
   const teardownSync = () => {
     for (const l of links) {
+      l.relay.stopping();
       for (const p of [l.relay.process, ...l.socats]) p.kill('SIGKILL');
     }
     for (const n of Object.values(ns)) {
@@ -186,7 +186,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     const lateness = injection ? { ...injection, seed: (injection.seed ^ (name === 'ran' ? 0x2545f491 : 0x9e3779b9)) >>> 0 } : undefined;
     const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec, socketBytes: buffers.socketBytes, ...(cell ? { cell } : {}), ...(lateness ? { lateness } : {}) };
     const relay = await startRelay(cfg, tmp, `${name}${attempt}`);
-    if (realtime) await makeRealtime(relay.process.pid!).catch((e) => (relay.process.kill('SIGKILL'), Promise.reject(e)));
+    if (realtime) await makeRealtime(relay.process.pid!).catch((e) => (relay.stopping(), relay.process.kill('SIGKILL'), Promise.reject(e)));
     const handle: LinkHandle = { relay, socats: [], ports: { aListen, aPeer, bListen, bPeer }, tun: {} };
     links.push(handle);
     for (const [side, nsName, ip, listen, peer] of [
@@ -201,6 +201,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       let stderr = '';
       socat.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
       const giveUp = (e: unknown) => {
+        relay.stopping();
         for (const p of [relay.process, ...handle.socats]) p.kill('SIGKILL');
         links.splice(links.indexOf(handle), 1);
         return e;
@@ -311,6 +312,7 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       closed = true;
       process.removeListener('exit', onExit);
       for (const l of links) {
+        l.relay.stopping();
         l.relay.process.disconnect?.();
         for (const s of l.socats) s.kill('SIGTERM');
       }

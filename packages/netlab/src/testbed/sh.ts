@@ -11,7 +11,7 @@ export async function sh(cmd: string, args: string[]): Promise<string> {
     return stdout;
   } catch (e) {
     const err = e as { stderr?: string; message: string };
-    throw new Error(`${cmd} ${args.join(' ')}: ${err.stderr?.trim() || err.message}`);
+    throw new Error(`${cmd} ${args.join(' ')}: ${err.stderr?.trim() || err.message}`, { cause: e });
   }
 }
 

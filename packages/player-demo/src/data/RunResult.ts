@@ -80,11 +80,11 @@ export interface ProbeReportLike {
 export interface EdgeFigures {
   x?: number;
   modelBackhaulMbps?: number;
-  /** Mean throughput of the run's single-flow segment fetches from the origin (edge histogram). Runs before 2026-11-22 21:00 UTC hold the last fetch's instead. */
+  /** Mean throughput of the run's single-flow segment fetches from the origin (edge histogram). Run files written before commit 4bdb3d1 hold the last fetch's instead. */
   measuredBackhaulMbps?: number;
   /** How many fetches that mean is over. */
   measuredBackhaulFetches?: number;
-  /** Mean over the fetches made in steady state, not in a burst of parallel fetches — what the edge's online model check uses. Runs before 2026-11-23 do not have it. */
+  /** Mean over the fetches made in steady state, not in a burst of parallel fetches — what the edge's online model check uses. Run files written before commit bb073c5 do not have it. */
   steadyBackhaulMbps?: number;
   steadyBackhaulFetches?: number;
   /** The run's last single-flow segment fetch. */

@@ -10,7 +10,7 @@ export function mountQoePanel(el: HTMLElement, probe: QoeProbe): void {
     <dt>stalls</dt><dd data-k="stalls">0</dd>
     <dt title="the wall clock now minus when the frame on screen was produced at the origin: what a viewer lags behind the live event">true latency</dt><dd data-k="latency">–</dd>
     <dt title="how far the player plays behind the newest segment of the manifest it got (its own live offset); an edge's manifest already ends x segments early, so the hold is not in this number">distance to manifest edge</dt><dd data-k="edge">–</dd>
-    <dt title="x × segment length the edge declared on the manifest (X-Ethle-Hold-Seconds)">held by the edge</dt><dd data-k="hold">–</dd>
+    <dt title="the latency the edge's hold adds, as the edge declared it on the manifest (X-Ethle-Hold-Seconds): x × segment length, plus, for LL-HLS held in whole segments, the player's fallback from PART-HOLD-BACK to HOLD-BACK">held by the edge</dt><dd data-k="hold">–</dd>
     <dt>last video segment</dt><dd data-k="seg">–</dd>
   </dl>`;
   const set = (k: string, v: string) => {

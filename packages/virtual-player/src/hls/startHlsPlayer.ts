@@ -37,7 +37,7 @@ export async function startHlsPlayer(url: string, s: HlsSettings, appendMs: numb
 
   let first = await get(url, true);
   session.record('manifest', '', first);
-  let text = first.body.toString('utf8');
+  const text = first.body.toString('utf8');
   let mediaUrl = first.url;
   let variantBitrate: number | undefined;
   if (isMultivariantPlaylist(text)) {
@@ -47,7 +47,6 @@ export async function startHlsPlayer(url: string, s: HlsSettings, appendMs: numb
     variantBitrate = v.bandwidth;
     first = await get(new URL(v.uri, first.url).href, true);
     session.record('manifest', '', first);
-    text = first.body.toString('utf8');
     mediaUrl = first.url;
   }
 

@@ -1,4 +1,4 @@
-import type { RadioEstimate } from '../policy/RadioEstimate.js';
+import type { RadioEstimate } from './RadioEstimate.js';
 
 /** The paper's two policy groups of a stream's receivers (Section III-C). */
 export type PolicyGroup = 'hold-0' | 'hold-x';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseRadioEstimate, decideStreamHold, HoldPolicy, type HoldChange, type HoldPolicyConfig, type RadioEstimate, type StreamContext } from '../../src/index.js';
+import { AutoHold, chooseRadioEstimate, createHoldPolicy, decidePartHold, decideStreamHold, FixedHold, type GroupChange, type HoldChange, type PartHoldChange, type HoldPolicyConfig, type RadioEstimate, type StreamContext } from '../../src/index.js';
 
 // The one auto-hold policy both edges mount (issue 17): x per stream, policy groups, redirect.
 const config: HoldPolicyConfig = { hold: 'auto', maxHold: 4, initialWindow: 10, defaultRanMbps: 100, ranFailAction: 'redirect' };
@@ -13,7 +13,7 @@ const model = (ranMbps: number, extra: Partial<Parameters<typeof decideStreamHol
 describe('HoldPolicy', () => {
   it('auto: x is the model’s eq. 2 answer; a receiver for whom eq. 1 fails is in hold-x at that x', () => {
     const changes: HoldChange[] = [];
-    const p = new HoldPolicy(config, (c) => changes.push(c));
+    const p = createHoldPolicy(config, { onChange: (c) => changes.push(c) });
     const d = p.receiver(ctx, 'a', radio(20, 1), 0);
     expect(model(20).eq1).toBe(false);
     expect(d).toEqual({ kind: 'hold', x: model(20).hold, group: 'hold-x', from: undefined });
@@ -22,22 +22,22 @@ describe('HoldPolicy', () => {
   });
 
   it('a receiver whose radio is slower than the stream is redirected on sustained evidence only (or served unheld with pass-through)', () => {
-    const p = new HoldPolicy(config);
+    const p = createHoldPolicy(config);
     // The first request: held (hold-x, the safe side), never redirected.
     expect(p.receiver(ctx, 'a', radio(5, 1), 0)).toMatchObject({ kind: 'hold', group: 'hold-x' });
     expect(p.receiver(ctx, 'a', radio(5, 2), 1)).toMatchObject({ kind: 'redirect', ranMbps: 5 });
-    const q = new HoldPolicy({ ...config, ranFailAction: 'pass-through' });
+    const q = createHoldPolicy({ ...config, ranFailAction: 'pass-through' });
     q.receiver(ctx, 'a', radio(5, 1), 0);
     expect(q.receiver(ctx, 'a', radio(5, 2), 1)).toMatchObject({ kind: 'pass', x: 0 });
     // A default estimate is no evidence: never a redirect however often.
-    const r = new HoldPolicy(config);
+    const r = createHoldPolicy(config);
     const dflt = chooseRadioEstimate({ segmentBytes: 3.7e6, segmentsDownloaded: 0, defaultBps: 5e6 });
     for (let i = 0; i < 5; i++) expect(r.receiver(ctx, 'b', dflt, i)?.kind).toBe('hold');
   });
 
   it('x both ways: a slow steady sample raises it at once, a recovered rate lowers it after the dwell, never below the model', () => {
     const changes: HoldChange[] = [];
-    const p = new HoldPolicy({ ...config, lowerAfterSegments: 2, lowerAfterSamples: 2 }, (c) => changes.push(c));
+    const p = createHoldPolicy({ ...config, lowerAfterSegments: 2, lowerAfterSamples: 2 }, { onChange: (c) => changes.push(c) });
     p.receiver(ctx, 'a', radio(20), 0);
     const x0 = p.streamHold(ctx.stream);
     p.addBackhaulSample('o', 4, 1, 1000); // 3.7 MB in 2 s needs ~15 Mbit/s per flow at x = 1
@@ -55,10 +55,10 @@ describe('HoldPolicy', () => {
   });
 
   it("segmentStart 'warm': a receiver joins where the warm model puts it (hold-0 for 15M-2s at 224 ms), and a slow measured backhaul still moves it to hold-x", () => {
-    const slow = new HoldPolicy(config);
+    const slow = createHoldPolicy(config);
     expect(slow.receiver(ctx, 'a', radio(60), 0)).toMatchObject({ kind: 'hold', x: 2, group: 'hold-x' });
     const changes: HoldChange[] = [];
-    const warm = new HoldPolicy({ ...config, segmentStart: 'warm' }, (c) => changes.push(c));
+    const warm = createHoldPolicy({ ...config, segmentStart: 'warm' }, { onChange: (c) => changes.push(c) });
     expect(warm.receiver(ctx, 'a', radio(60), 0)).toMatchObject({ kind: 'hold', x: 0, group: 'hold-0' });
     // The hold-x group's x (eq. 2 on the warm rate) is 1, for receivers whose radio fails eq. 1.
     expect(warm.streamHold(ctx.stream)).toBe(1);
@@ -70,7 +70,7 @@ describe('HoldPolicy', () => {
   });
 
   it("holdFloor 'measured': sustained fast samples take x below the model's, to 1, and a receiver's request does not put it back", () => {
-    const p = new HoldPolicy({ ...config, holdFloor: 'measured', lowerAfterSegments: 2, lowerAfterSamples: 2 });
+    const p = createHoldPolicy({ ...config, holdFloor: 'measured', lowerAfterSegments: 2, lowerAfterSamples: 2 });
     p.receiver(ctx, 'a', radio(20), 0);
     const x0 = p.streamHold(ctx.stream);
     expect(x0).toBeGreaterThan(1); // Table III: 2
@@ -81,7 +81,7 @@ describe('HoldPolicy', () => {
     // A slow sample still raises at once; the default floor ('model') stops at the model's x.
     p.addBackhaulSample('o', 4, 1, 201_000);
     expect(p.streamHold(ctx.stream)).toBeGreaterThan(1);
-    const q = new HoldPolicy({ ...config, lowerAfterSegments: 2, lowerAfterSamples: 2 });
+    const q = createHoldPolicy({ ...config, lowerAfterSegments: 2, lowerAfterSamples: 2 });
     q.receiver(ctx, 'a', radio(20), 0);
     for (let t = 1000; t < 200_000; t += 5_000) q.addBackhaulSample('o', 80, 1, t);
     expect(q.streamHold(ctx.stream)).toBe(x0);
@@ -89,7 +89,7 @@ describe('HoldPolicy', () => {
 
   it('a deadline raise soon after a lower is a flap: the next lower waits twice the dwell', () => {
     // Dwell 2 segment periods (4 s) and 2 samples.
-    const p = new HoldPolicy({ ...config, lowerAfterSegments: 2, lowerAfterSamples: 2 });
+    const p = createHoldPolicy({ ...config, lowerAfterSegments: 2, lowerAfterSamples: 2 });
     p.receiver(ctx, 'a', radio(20), 0);
     const x0 = p.streamHold(ctx.stream);
     p.requireHold(ctx.stream, x0 + 1, 'late', 1000);
@@ -108,7 +108,7 @@ describe('HoldPolicy', () => {
   });
 
   it('groups: hold-0 → hold-x when eq. 1 fails later, never back', () => {
-    const p = new HoldPolicy({ ...config });
+    const p = createHoldPolicy({ ...config });
     const fast = { ...ctx, rttMs: 1 }; // eq. 1 holds on a short backhaul with a fast radio
     expect(p.receiver(fast, 'a', radio(1000, 1), 0)).toMatchObject({ group: 'hold-0', x: 0 });
     expect(p.receiver(ctx, 'a', radio(20, 2), 1)).toMatchObject({ group: 'hold-x', from: 'hold-0' });
@@ -118,7 +118,7 @@ describe('HoldPolicy', () => {
 
   it('the model alone never lowers x (lowering waits for measured samples); each change is reported once', () => {
     const changes: HoldChange[] = [];
-    const p = new HoldPolicy(config, (c) => changes.push(c));
+    const p = createHoldPolicy(config, { onChange: (c) => changes.push(c) });
     p.receiver(ctx, 'a', radio(20, 1), 0);
     const x = p.streamHold(ctx.stream);
     p.receiver({ ...ctx, rttMs: 10 }, 'b', radio(20, 2), 1); // a smaller model answer does not lower it
@@ -131,7 +131,7 @@ describe('HoldPolicy', () => {
   });
 
   it('online correction: steady-state backhaul rates slower than the model raise x', () => {
-    const p = new HoldPolicy(config);
+    const p = createHoldPolicy(config);
     for (let i = 0; i < 3; i++) expect(p.addBackhaulSample('o', 5, 1, i)).toBe('steady');
     expect(p.measuredBackhaulMbps('o')).toBe(5);
     p.receiver(ctx, 'a', radio(20, 1), 0);
@@ -142,7 +142,7 @@ describe('HoldPolicy', () => {
 
   it("a slow fetch on a cold connection (the stream's first fetches) neither raises x nor counts as a sample; the same rate warm does", () => {
     const changes: HoldChange[] = [];
-    const p = new HoldPolicy(config, (c) => changes.push(c));
+    const p = createHoldPolicy(config, { onChange: (c) => changes.push(c) });
     p.receiver(ctx, 'a', radio(20), 0);
     const x0 = p.streamHold(ctx.stream);
     for (let t = 1000; t <= 3000; t += 1000) expect(p.addBackhaulSample('o', 4, 1, t, true)).toBe('cold');
@@ -154,7 +154,7 @@ describe('HoldPolicy', () => {
   });
 
   it("segmentStart 'learn': the paper's slow start until the origin's idle fetches show a kept window, then the warm model's x for receivers that join", () => {
-    const p = new HoldPolicy({ ...config, segmentStart: 'learn' });
+    const p = createHoldPolicy({ ...config, segmentStart: 'learn' });
     const first = p.receiver(ctx, 'a', radio(20), 0);
     expect(first).toMatchObject({ kind: 'hold', x: model(20).hold, group: 'hold-x' });
     expect(p.segmentStart('o')).toBe('slow-start');
@@ -169,14 +169,14 @@ describe('HoldPolicy', () => {
     expect(p.streamHold(other.stream)).toBe(model(20, { segmentStart: 'warm' }).hold);
     expect(model(20, { segmentStart: 'warm' }).hold).toBeLessThan(model(20).hold);
     // Configured, not learnt: the evidence is kept (the edge logs it) but the model does not follow.
-    const fixed = new HoldPolicy(config);
+    const fixed = createHoldPolicy(config);
     for (let i = 0; i < 5; i++) fixed.addIdleFetch('o', fetch);
     expect(fixed.learnedSegmentStart('o')).toBe('warm');
     expect(fixed.segmentStart('o')).toBe('slow-start');
   });
 
   it('provisional: x from the advertised context before any receiver; a no-op once decided or without context', () => {
-    const p = new HoldPolicy(config);
+    const p = new AutoHold({ ...config, hold: 'auto' });
     p.provisional({ ...ctx, segmentBytes: undefined });
     expect(p.decided(ctx.stream)).toBe(false);
     p.provisional(ctx);
@@ -185,7 +185,7 @@ describe('HoldPolicy', () => {
 
   it('requireHold: a deadline the planner cannot meet raises x at once (auto only, within x_max)', () => {
     const changes: HoldChange[] = [];
-    const p = new HoldPolicy(config, (c) => changes.push(c));
+    const p = createHoldPolicy(config, { onChange: (c) => changes.push(c) });
     p.receiver(ctx, 'a', radio(20), 0);
     const x = p.streamHold(ctx.stream);
     p.requireHold(ctx.stream, x + 1, 'deadline');
@@ -193,13 +193,13 @@ describe('HoldPolicy', () => {
     p.requireHold(ctx.stream, 99, 'deadline');
     expect(p.streamHold(ctx.stream)).toBe(config.maxHold);
     expect(changes.at(-1)?.reason).toBe('raised: deadline');
-    const fixed = new HoldPolicy({ ...config, hold: 2 });
+    const fixed = createHoldPolicy({ ...config, hold: 2 });
     fixed.requireHold(ctx.stream, 3, 'deadline');
     expect(fixed.streamHold(ctx.stream)).toBe(2);
   });
 
   it('requireHold: no raise while every receiver of the stream is in hold-0 (the deadline is the hold-x group\'s)', () => {
-    const p = new HoldPolicy(config);
+    const p = createHoldPolicy(config);
     const fast = { ...ctx, rttMs: 1 }; // eq. 1 holds on a short backhaul with a fast radio
     expect(p.receiver(fast, 'a', radio(1000, 1), 0)).toMatchObject({ group: 'hold-0' });
     const x = p.streamHold(ctx.stream);
@@ -213,7 +213,7 @@ describe('HoldPolicy', () => {
   });
 
   it('requireHold with a time: one raise per segment period, however often the same miss is reported', () => {
-    const p = new HoldPolicy(config);
+    const p = createHoldPolicy(config);
     p.receiver(ctx, 'a', radio(20), 0);
     const x = p.streamHold(ctx.stream);
     const period = ctx.segmentSeconds * 1000;
@@ -228,12 +228,89 @@ describe('HoldPolicy', () => {
   });
 
   it('a fixed x: every receiver gets it, in the group it means; no context needed', () => {
-    const p = new HoldPolicy({ ...config, hold: 2 });
+    const p = createHoldPolicy({ ...config, hold: 2 });
     expect(p.receiver({ ...ctx, segmentBytes: undefined, rttMs: undefined }, 'a', radio(1), 0)).toEqual({ kind: 'hold', x: 2, group: 'hold-x', from: undefined });
     expect(p.originHold('o')).toBe(2);
   });
 
   it('no decision without context in auto (the edge waits for a segment size or serves the current x)', () => {
-    expect(new HoldPolicy(config).receiver({ ...ctx, rttMs: undefined }, 'a', radio(20), 0)).toBeUndefined();
+    expect(createHoldPolicy(config).receiver({ ...ctx, rttMs: undefined }, 'a', radio(20), 0)).toBeUndefined();
+  });
+
+  it('is chosen once from the config: a fixed x reads nothing per request, auto the context and the first size', () => {
+    const fixed = createHoldPolicy({ ...config, hold: 0 });
+    const auto = createHoldPolicy(config);
+    expect(fixed).toBeInstanceOf(FixedHold);
+    expect(auto).toBeInstanceOf(AutoHold);
+    expect(fixed.needs(ctx.stream, false)).toBe('nothing');
+    expect(auto.needs(ctx.stream, false)).toBe('size');
+    // A fixed 0: every receiver in hold-0, served unheld; nothing a sample or a deadline does moves it.
+    expect(fixed.receiver(ctx, 'a', radio(1), 0)).toEqual({ kind: 'hold', x: 0, group: 'hold-0', from: undefined });
+    fixed.addBackhaulSample('o', 1, 1, 1000);
+    fixed.requireHold(ctx.stream, 3, 'deadline', 2000);
+    expect(fixed.streamHold(ctx.stream)).toBe(0);
+    expect(fixed.servedHold(ctx.stream, 'a')).toBe(0);
+    expect(fixed.servedHold(ctx.stream, 'unknown')).toBeUndefined();
+  });
+
+  it('reports a receiver placed in a group by evidence (auto), never under a fixed x', () => {
+    const moves: GroupChange[] = [];
+    const p = createHoldPolicy(config, { onGroupChange: (c) => moves.push(c) });
+    const fast = { ...ctx, rttMs: 1 };
+    p.receiver(fast, 'a', radio(1000, 1), 0);
+    p.receiver(fast, 'a', radio(1000, 2), 1); // same group: nothing to report
+    p.receiver(ctx, 'a', radio(20, 3), 2);
+    expect(moves).toEqual([
+      { session: 'a', stream: ctx.stream, from: undefined, to: 'hold-0', ranMbps: 1000 },
+      { session: 'a', stream: ctx.stream, from: 'hold-0', to: 'hold-x', ranMbps: 20 },
+    ]);
+    const fixedMoves: GroupChange[] = [];
+    createHoldPolicy({ ...config, hold: 2 }, { onGroupChange: (c) => fixedMoves.push(c) }).receiver(ctx, 'a', radio(20), 0);
+    expect(fixedMoves).toEqual([]);
+  });
+});
+
+describe('HoldPolicy: parts (holdParts)', () => {
+  // 50M-2s in 0.5 s parts (Table I): 12.2 MB segments.
+  const ll: StreamContext = { ...ctx, stream: 'o/ll/index.m3u8', segmentBytes: 12.2e6 };
+  const bitrateBps = (12.2e6 * 8) / 2;
+
+  it('none configured: low-latency streams are held in whole segments', () => {
+    const p = createHoldPolicy(config);
+    expect(p.holdsParts).toBe(false);
+    expect(p.maxPartHold).toBe(0);
+  });
+
+  it('a fixed N: every stream, nothing read, whatever x is', () => {
+    const p = createHoldPolicy({ ...config, holdParts: 3 });
+    expect(p.holdsParts).toBe(true);
+    expect(p.maxPartHold).toBe(3);
+    expect(p.needs(ll.stream, true)).toBe('nothing');
+    expect(p.partHold(ll, radio(20), 0.5)).toBe(3);
+  });
+
+  it("'auto': the warm part model on the receiver's radio estimate (the one x is decided on), rising only, kept per stream until it goes", () => {
+    const changes: PartHoldChange[] = [];
+    const p = createHoldPolicy({ ...config, hold: 0, holdParts: 'auto' }, { onPartChange: (c) => changes.push(c) });
+    expect(p.maxPartHold).toBe(config.maxHold);
+    // The stream's first decision is worth waiting for its first segment's size; later ones are not.
+    expect(p.needs(ll.stream, true)).toBe('size');
+    const want = (ranMbps: number, current?: number) => decidePartHold({ rttMs: 224, partSeconds: 0.5, bitrateBps, ranBps: ranMbps * 1e6, current, maxHoldParts: config.maxHold }).n;
+    const n = p.partHold(ll, radio(60), 0.5);
+    expect(n).toBe(want(60));
+    expect(n).toBe(1); // modelPartHold's figure: 50M-2s at 224 ms, 60 Mbit/s
+    expect(p.needs(ll.stream, true)).toBe('context');
+    expect(changes).toEqual([{ stream: ll.stream, from: 0, to: 1, reason: expect.any(String), rttMs: 224, bitrateMbps: bitrateBps / 1e6 }]);
+    // Another receiver's radio: the estimate is the receiver's, not the default.
+    expect(want(1000, 1)).toBe(1);
+    expect(p.partHold(ll, radio(1000), 0.5)).toBe(1);
+    // A longer backhaul raises N; a shorter one does not lower it.
+    const far = p.partHold({ ...ll, rttMs: 900 }, radio(60), 0.5);
+    expect(far).toBeGreaterThan(1);
+    expect(p.partHold(ll, radio(60), 0.5)).toBe(far);
+    expect(changes).toHaveLength(2);
+    p.forgetStream(ll.stream);
+    expect(p.needs(ll.stream, true)).toBe('size');
+    expect(p.partHold(ll, radio(60), 0.5)).toBe(1);
   });
 });

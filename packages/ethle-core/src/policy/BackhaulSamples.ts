@@ -14,8 +14,8 @@ export type FetchRegime = 'steady' | 'burst' | 'cold';
  *
  * Cold at any time, not only at start-up: an origin that closes idle connections within a segment
  * period (Node's 5 s keep-alive, 10 s segments) makes every fetch cold, and then the online check
- * has no samples and x rests on the model and the deadline raise. Counting such fetches made x
- * hunt on their bimodal rates (50M-4s at 334 ms: three raises in 120 s; docs/experiments.md).
+ * has no samples and x rests on the model and the deadline raise. Counting such fetches would
+ * make x hunt on their bimodal rates (slow start on a new connection, full rate on a reused one).
  */
 export function isColdConnection(bytesBefore: number | undefined, segmentBytes: number): boolean {
   return bytesBefore !== undefined && bytesBefore < segmentBytes / 2;
@@ -37,8 +37,8 @@ export function steadyFlows(x: number): number {
  * flows than steady state runs is evidence for it — including evidence that x is too small (each
  * flow slower than the model, fetches overlapping more). A fetch that shared with more ran in a
  * burst: a new stream's first prefetch round, a start segment as parallel ranges. Its rate is a
- * share steady state does not see; taking it for th_bh made `auto` hold one segment more than
- * eq. 2 asks (docs/experiments.md, Table III), and x never comes down.
+ * share steady state does not see; taking it for th_bh makes `auto` hold one segment more than
+ * eq. 2 asks, and x never comes down.
  */
 export class BackhaulSamples {
   readonly #keep: number;
@@ -55,8 +55,8 @@ export class BackhaulSamples {
    * One segment fetch's rate (Mbit/s), with the mean number of flows it shared the backhaul with
    * (its own included), the stream x in force and whether its connection was cold
    * (isColdConnection). Kept only in steady state: a stream's
-   * first fetches each open a new connection, and taking their slow start for th_bh raised x one
-   * segment for 10–60 s in most 50 Mbit/s runs at 334 ms (docs/experiments.md).
+   * first fetches each open a new connection, and taking their slow start for th_bh would raise x
+   * a segment above what steady state needs until the dwell brings it down.
    */
   add(origin: string, mbps: number, meanFlows: number, x: number, cold = false): FetchRegime {
     if (meanFlows > steadyFlows(x)) return 'burst';

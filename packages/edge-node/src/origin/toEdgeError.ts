@@ -1,0 +1,48 @@
+import { errors as undiciErrors } from 'undici';
+import type { Dispatcher } from 'undici';
+import { EdgeError } from '../errors/EdgeError.js';
+import type { FetchSignal } from './FetchSignal.js';
+
+/** Reports a bug caught at a fetch's boundary (logged and counted by the edge). */
+export type OnBug = (where: string, error: unknown) => void;
+
+/** A bug caught at a fetch's boundary: reported (logged, counted) once, and the fetch's error. */
+export function internalError(e: unknown, path: string, onBug: OnBug | undefined): EdgeError {
+  onBug?.('origin fetch', e);
+  return new EdgeError('ERR_EDGE_INTERNAL', `fetch of ${path} failed inside the edge: ${(e as Error)?.message ?? String(e)}`, { path }, { cause: e });
+}
+
+/**
+ * Map an undici/socket error to the edge's catalogue. `inBody`: the headers had arrived (a break
+ * then is a truncation, not an unreachable origin); `signal`: the fetch's own, to tell its
+ * deadline from a cancellation.
+ */
+export function toEdgeError(e: unknown, o: { path: string; inBody: boolean; signal?: FetchSignal; onBug?: OnBug | undefined }): EdgeError {
+  const { path, signal } = o;
+  if (e instanceof EdgeError) return e;
+  if (signal?.deadline.aborted) return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin fetch of ${path} missed its deadline`, { path, deadline: true }, { cause: e });
+  if (signal?.cancel.aborted) return new EdgeError('ERR_EDGE_CANCELLED', `fetch of ${path} cancelled: ${String(signal.cancel.reason)}`, { path }, { cause: e });
+  // A bug of the edge's own (undici reports network trouble with its own error classes): said as one.
+  if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError) return internalError(e, path, o.onBug);
+  const code = (e as { code?: string } | null)?.code;
+  if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.ConnectTimeoutError) {
+    return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin timed out on ${path}`, { path, undici: code }, { cause: e });
+  }
+  if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') {
+    return new EdgeError('ERR_EDGE_CLOSED', `edge closed during ${path}`, { path }, { cause: e });
+  }
+  if (o.inBody) {
+    return new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `origin body of ${path} broke off`, { path, undici: code }, { cause: e });
+  }
+  return new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', `origin unreachable for ${path}`, { path, cause: code }, { cause: e });
+}
+
+/** A non-200 origin answer as an error that keeps the status and the origin's Retry-After. */
+export function statusError(path: string, status: number, headers: Dispatcher.ResponseData['headers'], what = ''): EdgeError {
+  const retryAfter = headers['retry-after'];
+  return new EdgeError('ERR_EDGE_ORIGIN_STATUS', `origin answered ${status}${what} for ${path}`, {
+    path,
+    status,
+    ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+  });
+}
