@@ -38,6 +38,7 @@ export const SHAPES: readonly Shape[] = [
   { id: 'dash-periods', format: 'dash', ll: false, path: `/live/${STREAM}/periods.mpd`, about: 'multi-period SegmentTimeline' },
   { id: 'dash-list', format: 'dash', ll: false, path: `/live/${STREAM}/list.mpd`, about: 'multi-period SegmentList (passes through unheld)' },
   { id: 'dash-location', format: 'dash', ll: false, path: `/live/${STREAM}/location.mpd`, about: 'MPD Location and absolute BaseURL on the origin host' },
+  { id: 'dash-master', format: 'dash', ll: false, path: `/live/master-${SEGMENT_SECONDS}s.mpd`, about: 'ABR ladder: one MPD, a Representation per stream ($RepresentationID$)' },
   { id: 'dash-cues', format: 'dash', ll: false, path: `/live/${STREAM}/cues.mpd`, about: 'SCTE-35 EventStream' },
   { id: 'll-dash', format: 'dash', ll: true, path: `/live/${STREAM}/ll.mpd`, about: 'LL-DASH: chunked segments, availabilityTimeOffset, ServiceDescription' },
 ];

@@ -4,6 +4,7 @@
  * run writes docs/conformance.md; a part (`-g 'Shaka · hls-fmp4'`) prints its cells and writes
  * test-results/conformance.md.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { expect, test } from '@playwright/test';
@@ -38,9 +39,10 @@ test.afterAll(async ({ browser }) => {
     seconds: SECONDS,
     groups: GROUPS,
     date: new Date().toISOString().slice(0, 10),
-    command: whole ? 'npm run conformance' : `npm run conformance -- ${process.argv.slice(2).join(' ')}`,
+    command: whole ? 'npm run conformance' : `npm run conformance -- -g '${rowsGrep(cells)}'`,
     versions: `Chromium ${browser.version()}, hls.js ${version('hls.js')}, dash.js ${version('dashjs')}, Shaka Player ${version('shaka-player')}`,
     load: load.length === 0 ? '–' : `${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}`,
+    commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
     cells,
   };
   // The measurements beside the page, so a run can be judged and rendered again (rejudge.ts).
@@ -54,7 +56,9 @@ test.afterAll(async ({ browser }) => {
 for (const shape of SHAPES) {
   for (const player of playersOf(shape)) {
     test(`${PLAYER_NAME[player]} · ${shape.id}`, async ({ browser }) => {
-      test.setTimeout((SECONDS * 2 + 180) * 1000);
+      // Each group may use playFor's whole deadline (seconds · 2 + 60 s) plus its page's opening:
+      // a row whose players never settle then records failed cells instead of timing out whole.
+      test.setTimeout((GROUPS * (SECONDS * 2 + 60 + 20) + 60) * 1000);
       const row = await runRow({ browser, harness: m.harness, originUrl: m.origin.url, edges: m.edges }, shape, player, SECONDS);
       cells.push(...row);
       for (const c of row) {
@@ -70,6 +74,15 @@ test('every cell passes or is a documented player limitation', () => {
   const failed = cells.filter((c) => resultOf(c, LIMITATIONS) === 'FAIL');
   expect(failed.map((c) => `${PLAYER_NAME[c.player]} ${c.shape} via ${c.via}: ${c.failures.join('; ')}`)).toEqual([]);
 });
+
+/**
+ * The rows a part ran as a `-g` pattern that runs exactly them again (a worker does not see the
+ * runner's command line; `$`: `ll-hls` must not match `ll-hls-master`).
+ */
+function rowsGrep(run: readonly CellResult[]): string {
+  const rows = new Set(run.map((c) => `${PLAYER_NAME[c.player]} · ${c.shape}$`));
+  return [...rows].join('|');
+}
 
 function describe(c: CellResult): string {
   const n = (x: number | null | undefined) => (x === null || x === undefined ? '–' : x.toFixed(2));

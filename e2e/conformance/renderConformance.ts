@@ -1,6 +1,6 @@
 import type { CellResult, Spread } from './judgeRow.js';
 import { LAG_TOLERANCE_S, TOLERANCE_S } from './judgeRow.js';
-import { PLAYER_NAME, SHAPES } from './SHAPES.js';
+import { PLAYER_NAME, playersOf, SHAPES, viasOf } from './SHAPES.js';
 
 const f = (x: number | null | undefined, digits = 2): string => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 const ms = (s: Spread | null, digits = 2): string => (s === null ? '–' : s.n < 2 ? f(s.mean, digits) : `${f(s.mean, digits)} ± ${f(s.sd, digits)}`);
@@ -13,6 +13,10 @@ export interface RenderOptions {
   versions: string;
   /** Box load while it ran (1-min load average: min–max), for the reader to judge the timing figures. */
   load: string;
+  /** The commit it ran at (absent in runs that did not record it). */
+  commit?: string;
+  /** A run merged from parts of the matrix (rejudge.ts): each part's command. */
+  parts?: string[];
   limitations: Record<string, string>;
 }
 
@@ -24,15 +28,32 @@ export const resultOf = (c: CellResult, limitations: Record<string, string>): 'p
   c.failures.length === 0 ? 'pass' : limitations[`${c.player}/${c.shape}/${c.via}`] !== undefined ? 'player limitation' : 'FAIL';
 
 /** docs/conformance.md (or, for a part of the matrix, the same page for the rows that ran). */
-export function renderConformance(cells: readonly CellResult[], o: RenderOptions): string {
+export function renderConformance(unordered: readonly CellResult[], o: RenderOptions): string {
+  // Matrix order (shape, its players, their vias), whatever order the parts ran in.
+  const order = (c: CellResult) => {
+    const s = SHAPES.findIndex((x) => x.id === c.shape);
+    const shape = SHAPES[s];
+    return shape === undefined ? [SHAPES.length, 0, 0] : [s, playersOf(shape).indexOf(c.player), viasOf(shape).indexOf(c.via)];
+  };
+  const cells = [...unordered].sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+  });
+  const ran = new Set(cells.map((c) => `${c.player}/${c.shape}`));
+  const notRun = SHAPES.flatMap((s) => playersOf(s).filter((p) => !ran.has(`${p}/${s.id}`)).map((p) => `${PLAYER_NAME[p]} · ${s.id}`));
+  const parts = o.parts && o.parts.length > 1 ? o.parts : undefined;
+  const made = parts ? `by \`${o.command}\` in ${parts.length} parts run one after the other (below),` : `by \`${o.command}\``;
   const lines = [
     '# Player conformance matrix',
     '',
     `Every shape the live origin serves (docs/interfaces.md) × the players that play it — hls.js the HLS`,
     `shapes, dash.js the DASH ones, Shaka Player all — × {direct, edge hold 0, edge hold 2, and for the`,
     'low-latency shapes an edge with `--hold-parts 2`}, in Debian Chromium with the QoE probe',
-    `(${o.versions}). Made by \`${o.command}\` on ${o.date}, box load ${o.load}.`,
+    `(${o.versions}). Made ${made}${o.commit ? ` at \`${o.commit}\`` : ''} on ${o.date}, box load ${o.load}`,
+    '(2 cores, shared with other runs); its measurements are `docs/conformance.json`, judged again',
+    'by `npx tsx e2e/conformance/rejudge.ts`.',
     '',
+    ...(parts ? ['The parts:', '', ...parts.map((c) => `- \`${c}\``), ''] : []),
     '## What a cell checks',
     '',
     `A row is one player on one shape. It opens ${o.groups} groups of pages, a third of a segment apart;`,
@@ -77,9 +98,10 @@ export function renderConformance(cells: readonly CellResult[], o: RenderOptions
     "ETHLE_CONFORMANCE_SECONDS=12 npm run conformance -- -g 'dash.js · dash-timeline'",
     '```',
     '',
-    'A run of part of the matrix prints each cell and writes `test-results/conformance.md`; only',
-    'the whole matrix rewrites this page. (A hold-x verdict needs its row\'s hold-0 sessions, so the',
-    'smallest unit is a row.)',
+    'A run of part of the matrix prints each cell and writes `test-results/conformance.md` and',
+    '`.json`; the whole matrix rewrites this page, or parts run one after the other and merged:',
+    '`npx tsx e2e/conformance/rejudge.ts part1.json part2.json … --out docs/conformance.md`. (A hold-x',
+    'verdict needs its row\'s hold-0 sessions, so the smallest unit is a row.)',
     '',
     '## Player limitations',
     '',
@@ -99,6 +121,9 @@ export function renderConformance(cells: readonly CellResult[], o: RenderOptions
     '  `_onPlaybackStarted`).',
     ...Object.entries(o.limitations).map(([k, v]) => `- **${k}**: ${v}`),
     '',
+    ...(notRun.length === 0
+      ? []
+      : ['## Rows not run', '', `Not in this run, so not proven here: ${notRun.map((r) => `\`${r}\``).join(', ')} (one runs with \`npm run conformance -- -g '<row>$'\`).`, '']),
     '## Results',
     '',
     '| player | shape | via | result | true latency (s) | − ref (s) | declared (s) | manifest lag (s) | players\' lag (s) | startup (s) | stalls | segments via edge | notes |',

@@ -18,6 +18,7 @@ export const GROUPS = 3;
 const CLOCK_PRECISION_MS = 50;
 const SEGMENT_RE = /\.(m4s|ts|mp4)(\?|$)/;
 const MANIFEST_RE = /\.(m3u8|mpd)$/;
+const MULTIVARIANT_RE = /\/master[^/]*\.m3u8$/;
 
 /**
  * One player on one shape through every via of the shape, `groups` times in turn: each group
@@ -57,8 +58,9 @@ async function session(env: RowEnv, shape: Shape, player: Player, via: Via, grou
     const u = new URL(r.url());
     const headers = r.headers();
     const h = headers['x-ethle-hold-seconds'];
-    // The media manifests' hold (a multivariant playlist declares 0: it lists no segments).
-    if (h !== undefined && MANIFEST_RE.test(u.pathname) && !u.pathname.includes('master')) {
+    // The media manifests' hold (an HLS multivariant playlist declares 0: it lists no segments; a
+    // DASH ladder MPD lists them and holds).
+    if (h !== undefined && MANIFEST_RE.test(u.pathname) && !MULTIVARIANT_RE.test(u.pathname)) {
       holds.push(Number(h));
       lowLatencyLost.push(Number(headers['x-ethle-low-latency-lost-seconds'] ?? 0));
     }
