@@ -15,7 +15,14 @@ export default defineConfig({
     // The packaging test (scripts/test.mjs, `npm test -- packages`) packs and installs: on its own
     // too, as its prepack builds rewrite files other tests may be reading.
     exclude: [
-      ...(process.env.ETHLE_NETLAB_TESTS ? [] : ['packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', 'packages/netlab/test/linkAccounting.test.ts']),
+      ...(process.env.ETHLE_NETLAB_TESTS
+        ? []
+        : [
+            'packages/netlab/test/testbed.test.ts',
+            'packages/netlab/test/cell.test.ts',
+            'packages/netlab/test/handover.test.ts',
+            'packages/netlab/test/linkAccounting.test.ts',
+          ]),
       ...(process.env.ETHLE_PACK_TESTS ? [] : ['scripts/test/packInstall.test.ts']),
       // The short soak judges the edge's pace and fds: alone too (scripts/test.mjs, `npm test -- soak`).
       ...(process.env.ETHLE_SOAK_TESTS ? [] : ['packages/edge-node/test/soak.test.ts']),

@@ -37,31 +37,31 @@ import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 
 const options = {
-    rtt: { type: 'string', default: '224' },
-    stream: { type: 'string', default: '15M-2s' },
-    ran: { type: 'string', default: 'lte-a' },
-    scheme: { type: 'string', default: 'e2e,hold-0,auto' },
-    repeats: { type: 'string', default: '1' },
-    duration: { type: 'string', default: '60' },
-    player: { type: 'string', default: '' },
-    cc: { type: 'string', default: 'bbr' },
-    'tcp-buffers': { type: 'string', default: '' },
-    receiver: { type: 'string', default: 'chromium' },
-    receivers: { type: 'string', default: '1' },
-    cell: { type: 'string', default: 'per-user' },
-    join: { type: 'string', default: 'sync' },
-    'backhaul-mbps': { type: 'string', default: '' },
-    'backhaul-loss': { type: 'string', default: '' },
-    'late-bar': { type: 'string', default: '' },
-    'inject-lateness': { type: 'string', default: '' },
-    'inject-stalls': { type: 'string', default: '' },
-    source: { type: 'string', default: '' },
-    'source-name': { type: 'string', default: '' },
-    out: { type: 'string', default: 'results' },
-    ll: { type: 'boolean', default: false },
-    shard: { type: 'string' },
-    parallel: { type: 'string', default: '1' },
-    help: { type: 'boolean', short: 'h', default: false },
+  rtt: { type: 'string', default: '224' },
+  stream: { type: 'string', default: '15M-2s' },
+  ran: { type: 'string', default: 'lte-a' },
+  scheme: { type: 'string', default: 'e2e,hold-0,auto' },
+  repeats: { type: 'string', default: '1' },
+  duration: { type: 'string', default: '60' },
+  player: { type: 'string', default: '' },
+  cc: { type: 'string', default: 'bbr' },
+  'tcp-buffers': { type: 'string', default: '' },
+  receiver: { type: 'string', default: 'chromium' },
+  receivers: { type: 'string', default: '1' },
+  cell: { type: 'string', default: 'per-user' },
+  join: { type: 'string', default: 'sync' },
+  'backhaul-mbps': { type: 'string', default: '' },
+  'backhaul-loss': { type: 'string', default: '' },
+  'late-bar': { type: 'string', default: '' },
+  'inject-lateness': { type: 'string', default: '' },
+  'inject-stalls': { type: 'string', default: '' },
+  source: { type: 'string', default: '' },
+  'source-name': { type: 'string', default: '' },
+  out: { type: 'string', default: 'results' },
+  ll: { type: 'boolean', default: false },
+  shard: { type: 'string' },
+  parallel: { type: 'string', default: '1' },
+  help: { type: 'boolean', short: 'h', default: false },
 };
 let parsed;
 try {
@@ -74,7 +74,10 @@ const { values: a, positionals } = parsed;
 if (a.help) {
   // The usage is this file's header comment, so the two cannot drift apart.
   const { readFileSync } = await import('node:fs');
-  const head = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1).filter((l) => l.startsWith('//'));
+  const head = readFileSync(new URL(import.meta.url), 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.startsWith('//'));
   console.log(head.map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
   process.exit(0);
 }
@@ -95,16 +98,37 @@ if (parallel > 1 && a.receiver !== 'virtual') {
 const root = new URL('..', import.meta.url).pathname;
 const env = {
   ...process.env,
-  EXP_RTT: a.rtt, EXP_STREAM: a.stream, EXP_RAN: a.ran, EXP_SCHEME: a.scheme,
-  EXP_REPEATS: a.repeats, EXP_DURATION: a.duration, EXP_PLAYER: a.player, EXP_CC: a.cc,
+  EXP_RTT: a.rtt,
+  EXP_STREAM: a.stream,
+  EXP_RAN: a.ran,
+  EXP_SCHEME: a.scheme,
+  EXP_REPEATS: a.repeats,
+  EXP_DURATION: a.duration,
+  EXP_PLAYER: a.player,
+  EXP_CC: a.cc,
   EXP_TCP_BUFFERS: a['tcp-buffers'],
-  EXP_RECEIVER: a.receiver, EXP_RECEIVERS: a.receivers, EXP_CELL: a.cell, EXP_JOIN: a.join, EXP_BACKHAUL_MBPS: a['backhaul-mbps'], EXP_BACKHAUL_LOSS: a['backhaul-loss'],
-  EXP_LATE_BAR_MS: a['late-bar'], EXP_INJECT_LATENESS: a['inject-lateness'], EXP_INJECT_STALLS: a['inject-stalls'],
+  EXP_RECEIVER: a.receiver,
+  EXP_RECEIVERS: a.receivers,
+  EXP_CELL: a.cell,
+  EXP_JOIN: a.join,
+  EXP_BACKHAUL_MBPS: a['backhaul-mbps'],
+  EXP_BACKHAUL_LOSS: a['backhaul-loss'],
+  EXP_LATE_BAR_MS: a['late-bar'],
+  EXP_INJECT_LATENESS: a['inject-lateness'],
+  EXP_INJECT_STALLS: a['inject-stalls'],
   EXP_LL: a.ll ? '1' : '0',
-  EXP_SOURCE: a.source, EXP_SOURCE_NAME: a['source-name'],
+  EXP_SOURCE: a.source,
+  EXP_SOURCE_NAME: a['source-name'],
   EXP_WORKERS: String(parallel),
   EXP_OUT: new URL(a.out, `file://${process.cwd()}/`).pathname,
 };
-const args = ['playwright', 'test', '-c', 'e2e/experiments/playwright.config.ts', ...(a.shard ? [`--shard=${a.shard}`] : []), ...positionals];
+const args = [
+  'playwright',
+  'test',
+  '-c',
+  'e2e/experiments/playwright.config.ts',
+  ...(a.shard ? [`--shard=${a.shard}`] : []),
+  ...positionals,
+];
 const r = spawnSync('npx', args, { cwd: root, env, stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -72,7 +72,8 @@ const MAX_BACKHAUL_MS = 2000;
 const usage = (message) => new StartError('ERR_START_USAGE', message);
 
 function port(flag, raw) {
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw usage(`--${flag} must be a port number 0..65535 (0 = any free port), got ${JSON.stringify(raw)}`);
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535)
+    throw usage(`--${flag} must be a port number 0..65535 (0 = any free port), got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -84,14 +85,21 @@ function port(flag, raw) {
 export function parseStartArgs(argv, offer) {
   let values, positionals;
   // `--hold -1` is a value, not an option: pass it on as `--hold=-1` so the flag's check explains it.
-  const args = argv.flatMap((a, i) => (/^-\d/.test(a) && OPTIONS[argv[i - 1]?.slice(2)]?.type === 'string' ? [] : /^--[\w-]+$/.test(a) && /^-\d/.test(argv[i + 1] ?? '') ? [`${a}=${argv[i + 1]}`] : [a]));
+  const args = argv.flatMap((a, i) =>
+    /^-\d/.test(a) && OPTIONS[argv[i - 1]?.slice(2)]?.type === 'string'
+      ? []
+      : /^--[\w-]+$/.test(a) && /^-\d/.test(argv[i + 1] ?? '')
+        ? [`${a}=${argv[i + 1]}`]
+        : [a],
+  );
   try {
     ({ values, positionals } = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true }));
   } catch (e) {
     // node:util's messages are long and assume a programmer; say what the user typed.
     const flag = /'(?:-\w, )?(-{1,2}[\w-]+)/.exec(e.message)?.[1] ?? 'an option';
     if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usage(`unknown option ${flag}`);
-    if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw usage(/does not take/.test(e.message) ? `${flag} takes no value` : `${flag} needs a value`);
+    if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+      throw usage(/does not take/.test(e.message) ? `${flag} takes no value` : `${flag} needs a value`);
     throw usage(e.message);
   }
   if (values.help) return { help: true };
@@ -103,8 +111,10 @@ export function parseStartArgs(argv, offer) {
   const { player, host } = values;
   const stream = values.stream ?? (emulated ? BACKHAUL_STREAM : '2M-2s');
   values.hold ??= emulated ? 'auto' : '2';
-  if (!offer.streams.includes(stream)) throw usage(`--stream: the origin offers ${offer.streams.join(', ')}; got ${JSON.stringify(stream)}`);
-  if (player !== 'hls' && player !== 'dash' && player !== 'shaka') throw usage(`--player must be hls, dash or shaka, got ${JSON.stringify(player)}`);
+  if (!offer.streams.includes(stream))
+    throw usage(`--stream: the origin offers ${offer.streams.join(', ')}; got ${JSON.stringify(stream)}`);
+  if (player !== 'hls' && player !== 'dash' && player !== 'shaka')
+    throw usage(`--player must be hls, dash or shaka, got ${JSON.stringify(player)}`);
   let hold;
   if (values.hold === 'auto') hold = 'auto';
   else if (/^\d{1,2}$/.test(values.hold) && Number(values.hold) <= MAX_HOLD) hold = Number(values.hold);
@@ -113,7 +123,8 @@ export function parseStartArgs(argv, offer) {
   if (values['data-dir'] !== undefined && values['data-dir'].trim() === '') throw usage('--data-dir must not be empty');
   let backhaulMs;
   if (values.backhaul !== undefined) {
-    if (!/^\d{1,4}$/.test(values.backhaul) || Number(values.backhaul) < 1 || Number(values.backhaul) > MAX_BACKHAUL_MS) throw usage(`--backhaul must be a round-trip time in ms, 1..${MAX_BACKHAUL_MS}, got ${JSON.stringify(values.backhaul)}`);
+    if (!/^\d{1,4}$/.test(values.backhaul) || Number(values.backhaul) < 1 || Number(values.backhaul) > MAX_BACKHAUL_MS)
+      throw usage(`--backhaul must be a round-trip time in ms, 1..${MAX_BACKHAUL_MS}, got ${JSON.stringify(values.backhaul)}`);
     backhaulMs = Number(values.backhaul);
   }
   return {
@@ -124,6 +135,11 @@ export function parseStartArgs(argv, offer) {
     hold,
     backhaulMs,
     dataDir: values['data-dir'],
-    ports: { origin: port('origin-port', values['origin-port']), edge: port('edge-port', values['edge-port']), demo: port('port', values.port), collector: port('collector-port', values['collector-port']) },
+    ports: {
+      origin: port('origin-port', values['origin-port']),
+      edge: port('edge-port', values['edge-port']),
+      demo: port('port', values.port),
+      collector: port('collector-port', values['collector-port']),
+    },
   };
 }

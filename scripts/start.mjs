@@ -12,7 +12,12 @@ import { parseStartArgs, START_HELP, StartError } from './parseStartArgs.mjs';
 const root = new URL('..', import.meta.url).pathname;
 
 // A fresh clone after `npm install` is built (root "prepare"); build again only if something is missing.
-const built = ['packages/live-origin/dist/index.js', 'packages/edge-node/dist/index.js', 'packages/collector/dist/index.js', 'packages/player-demo/dist/index.html'];
+const built = [
+  'packages/live-origin/dist/index.js',
+  'packages/edge-node/dist/index.js',
+  'packages/collector/dist/index.js',
+  'packages/player-demo/dist/index.html',
+];
 if (!built.every((f) => existsSync(`${root}${f}`))) {
   console.log('building…');
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
@@ -41,9 +46,18 @@ async function listen(flag, host, port, start) {
     started.push(s);
     return s;
   } catch (e) {
-    if (e?.code === 'EADDRINUSE') throw new StartError('ERR_START_PORT_IN_USE', `port ${port} on ${host} is in use; choose another with --${flag} N (0 = any free port)`);
-    if (e?.code === 'EACCES') throw new StartError('ERR_START_LISTEN', `not allowed to listen on port ${port}; choose another with --${flag} N (0 = any free port)`);
-    if (e?.code === 'EADDRNOTAVAIL' || e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') throw new StartError('ERR_START_LISTEN', `cannot listen on ${host} (${e.code}); give a local address with --host`);
+    if (e?.code === 'EADDRINUSE')
+      throw new StartError(
+        'ERR_START_PORT_IN_USE',
+        `port ${port} on ${host} is in use; choose another with --${flag} N (0 = any free port)`,
+      );
+    if (e?.code === 'EACCES')
+      throw new StartError(
+        'ERR_START_LISTEN',
+        `not allowed to listen on port ${port}; choose another with --${flag} N (0 = any free port)`,
+      );
+    if (e?.code === 'EADDRNOTAVAIL' || e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN')
+      throw new StartError('ERR_START_LISTEN', `cannot listen on ${host} (${e.code}); give a local address with --host`);
     throw e;
   }
 }
@@ -57,7 +71,11 @@ try {
   }
   let origin, edge, network;
   // Checked before anything starts: the emulated network needs namespaces and TUN devices.
-  if (o.backhaulMs !== undefined && process.getuid?.() !== 0) throw new StartError('ERR_START_NEEDS_ROOT', `--backhaul needs root (network namespaces, TUN devices): sudo npm start -- --backhaul ${o.backhaulMs}; without root, the side-by-side page's "origin outage" button shows what the edge buys`);
+  if (o.backhaulMs !== undefined && process.getuid?.() !== 0)
+    throw new StartError(
+      'ERR_START_NEEDS_ROOT',
+      `--backhaul needs root (network namespaces, TUN devices): sudo npm start -- --backhaul ${o.backhaulMs}; without root, the side-by-side page's "origin outage" button shows what the edge buys`,
+    );
   // The collector's data stays across runs (gitignored), so the fleet view keeps earlier sessions.
   const dataDir = resolve(o.dataDir ?? join(root, '.ethle-data'));
   const dbFile = join(dataDir, 'collector.duckdb');
@@ -65,7 +83,11 @@ try {
     try {
       return await startCollector(createCollectorConfig({ host: o.host, port: o.ports.collector, store: { duckdb: dbFile } }));
     } catch (e) {
-      if (isCollectorError(e) && e.code === 'COLLECTOR_ERR_OPEN') throw new StartError('ERR_START_DATA_IN_USE', `${e.message}; another npm start may be running: stop it, or give another --data-dir`);
+      if (isCollectorError(e) && e.code === 'COLLECTOR_ERR_OPEN')
+        throw new StartError(
+          'ERR_START_DATA_IN_USE',
+          `${e.message}; another npm start may be running: stop it, or give another --data-dir`,
+        );
       throw e;
     }
   });
@@ -75,22 +97,38 @@ try {
     try {
       network = await startOverTestbed({ rttMs: o.backhaulMs, hold: o.hold, host: o.host, ports: o.ports });
     } catch (e) {
-      if (e?.flag) throw new StartError(e.code === 'EADDRINUSE' ? 'ERR_START_PORT_IN_USE' : 'ERR_START_LISTEN', `port ${e.port} on ${o.host}: ${e.code ?? e.message}; choose another with --${e.flag} N (0 = any free port)`);
+      if (e?.flag)
+        throw new StartError(
+          e.code === 'EADDRINUSE' ? 'ERR_START_PORT_IN_USE' : 'ERR_START_LISTEN',
+          `port ${e.port} on ${o.host}: ${e.code ?? e.message}; choose another with --${e.flag} N (0 = any free port)`,
+        );
       throw new StartError('ERR_START_TESTBED', `cannot build the emulated network: ${String(e?.message ?? e).split('\n')[0]}`);
     }
     started.push(network);
     origin = { url: network.originUrl, close: async () => undefined };
     edge = { url: network.edgeUrl, close: async () => undefined };
   } else {
-    origin = await listen('origin-port', o.host, o.ports.origin, () => startOrigin({ port: o.ports.origin, host: o.host, streams: DEFAULT_STREAMS }));
+    origin = await listen('origin-port', o.host, o.ports.origin, () =>
+      startOrigin({ port: o.ports.origin, host: o.host, streams: DEFAULT_STREAMS }),
+    );
     // The edge reports what it did per session (hold, group, redirect, cache hits) to the
     // collector, labelled with its host:port — the label the demo's probes give it (meta.edge).
-    const edgeConfig = createEdgeConfig({ origin: origin.url, port: o.ports.edge, host: o.host, hold: o.hold, collector: { url: collector.url } });
+    const edgeConfig = createEdgeConfig({
+      origin: origin.url,
+      port: o.ports.edge,
+      host: o.host,
+      hold: o.hold,
+      collector: { url: collector.url },
+    });
     edge = await listen('edge-port', o.host, o.ports.edge, () => startEdge(edgeConfig));
   }
   const scheme = o.hold === 'auto' ? 'auto' : `hold-${o.hold}`;
   const demo = await listen('port', o.host, o.ports.demo, () =>
-    startDemoServer({ port: o.ports.demo, host: o.host, config: { originUrl: origin.url, edgeUrl: edge.url, collectorUrl: collector.url, stream: o.stream, player: o.player, scheme } }),
+    startDemoServer({
+      port: o.ports.demo,
+      host: o.host,
+      config: { originUrl: origin.url, edgeUrl: edge.url, collectorUrl: collector.url, stream: o.stream, player: o.player, scheme },
+    }),
   );
   const manifest = `live/${o.stream}/${o.player === 'hls' ? 'index.m3u8' : 'manifest.mpd'}`;
   console.log(`

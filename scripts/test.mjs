@@ -60,40 +60,86 @@ if (want('lint')) {
   // Prettier's check (.prettierrc.json): the style is the tools', not a reviewer's.
   if (run('lint (eslint)', 'npx', ['eslint', '.']) !== 0) failed += 1;
   else passed += 1;
-  if (run('format (prettier --check)', 'npx', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,mts,mjs,js,cjs}']) !== 0) failed += 1;
+  if (run('format (prettier --check)', 'npx', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,mts,mjs,js,cjs}']) !== 0)
+    failed += 1;
   else passed += 1;
 }
 
 if (want('unit')) {
   const file = join(out, 'vitest.json');
-  stage('unit + integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally);
+  stage(
+    'unit + integration (vitest)',
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`],
+    file,
+    vitestTally,
+  );
 }
 
 if (want('timing')) {
   // Receivers' playout timing and the relay's real-time scheduling (vitest.config.ts TIMING_TESTS): one file at a time.
   const file = join(out, 'vitest-timing.json');
   const { TIMING_TESTS } = await import('./test/timingTests.mjs');
-  stage('timing tests (vitest, one file at a time)', 'npx', ['vitest', 'run', ...TIMING_TESTS, '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_TIMING_TESTS: '1' });
+  stage(
+    'timing tests (vitest, one file at a time)',
+    'npx',
+    ['vitest', 'run', ...TIMING_TESTS, '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`],
+    file,
+    vitestTally,
+    { ETHLE_TIMING_TESTS: '1' },
+  );
 }
 
 if (want('packages')) {
   // The published packages packed, installed into a blank project from the tarballs and used
   // (import, CLIs, tsc on their types): alone, as packing runs their prepack builds.
   const file = join(out, 'vitest-packages.json');
-  stage('packages (npm pack, install in a blank project, use)', 'npx', ['vitest', 'run', 'scripts/test/packInstall.test.ts', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_PACK_TESTS: '1' });
+  stage(
+    'packages (npm pack, install in a blank project, use)',
+    'npx',
+    ['vitest', 'run', 'scripts/test/packInstall.test.ts', '--reporter=default', '--reporter=json', `--outputFile=${file}`],
+    file,
+    vitestTally,
+    { ETHLE_PACK_TESTS: '1' },
+  );
 }
 
 if (want('soak')) {
   // The edge's short soak (built CLIs, 40 receivers, ~75 s with its settling): alone, as its goals
   // (no transfer cut, fds back) are the edge's under churn, not the box's under every test file.
   const file = join(out, 'vitest-soak.json');
-  stage('soak (short, alone)', 'npx', ['vitest', 'run', 'packages/edge-node/test/soak.test.ts', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_SOAK_TESTS: '1' });
+  stage(
+    'soak (short, alone)',
+    'npx',
+    ['vitest', 'run', 'packages/edge-node/test/soak.test.ts', '--reporter=default', '--reporter=json', `--outputFile=${file}`],
+    file,
+    vitestTally,
+    { ETHLE_SOAK_TESTS: '1' },
+  );
 }
 
 if (want('netlab')) {
   // Real kernel TCP through namespaces and the user-space relay: alone, so timings are not starved.
   const file = join(out, 'vitest-netlab.json');
-  stage('real-TCP link tests (netlab, alone)', 'npx', ['vitest', 'run', 'packages/netlab/test/testbed.test.ts', 'packages/netlab/test/cell.test.ts', 'packages/netlab/test/handover.test.ts', 'packages/netlab/test/linkAccounting.test.ts', '--no-file-parallelism', '--reporter=default', '--reporter=json', `--outputFile=${file}`], file, vitestTally, { ETHLE_NETLAB_TESTS: '1' });
+  stage(
+    'real-TCP link tests (netlab, alone)',
+    'npx',
+    [
+      'vitest',
+      'run',
+      'packages/netlab/test/testbed.test.ts',
+      'packages/netlab/test/cell.test.ts',
+      'packages/netlab/test/handover.test.ts',
+      'packages/netlab/test/linkAccounting.test.ts',
+      '--no-file-parallelism',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${file}`,
+    ],
+    file,
+    vitestTally,
+    { ETHLE_NETLAB_TESTS: '1' },
+  );
 }
 
 const hasSpecs = existsSync(join(root, 'e2e/tests')) && readdirSync(join(root, 'e2e/tests')).some((f) => f.endsWith('.spec.ts'));
@@ -102,7 +148,14 @@ if (want('e2e') && hasSpecs) {
   // through user-space relays; the outage demo) one at a time, with no other Chromium beside them.
   for (const project of ['browser', 'alone']) {
     const file = join(out, `playwright-${project}.json`);
-    stage(`browser + end-to-end (Playwright, Debian Chromium): ${project}`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', project], file, playwrightTally, { ETHLE_PW_JSON: file });
+    stage(
+      `browser + end-to-end (Playwright, Debian Chromium): ${project}`,
+      'npx',
+      ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', project],
+      file,
+      playwrightTally,
+      { ETHLE_PW_JSON: file },
+    );
   }
 }
 

@@ -6,12 +6,21 @@ const T = Date.parse('2026-11-27T10:00:00.000Z');
 
 describe('hlsContentEdge', () => {
   const pl = [
-    '#EXTM3U', '#EXT-X-TARGETDURATION:2', '#EXT-X-PART-INF:PART-TARGET=0.5', '#EXT-X-MEDIA-SEQUENCE:10',
+    '#EXTM3U',
+    '#EXT-X-TARGETDURATION:2',
+    '#EXT-X-PART-INF:PART-TARGET=0.5',
+    '#EXT-X-MEDIA-SEQUENCE:10',
     '#EXT-X-PROGRAM-DATE-TIME:2026-11-27T10:00:00.000Z',
-    '#EXT-X-PART:DURATION=0.5,URI="10.0.m4s"', '#EXT-X-PART:DURATION=0.5,URI="10.1.m4s"', '#EXT-X-PART:DURATION=0.5,URI="10.2.m4s"', '#EXT-X-PART:DURATION=0.5,URI="10.3.m4s"',
-    '#EXTINF:2.000,', '10.m4s',
-    '#EXTINF:2.000,', '11.m4s',
-    '#EXT-X-PART:DURATION=0.5,URI="12.0.m4s"', '#EXT-X-PART:DURATION=0.5,URI="12.1.m4s"',
+    '#EXT-X-PART:DURATION=0.5,URI="10.0.m4s"',
+    '#EXT-X-PART:DURATION=0.5,URI="10.1.m4s"',
+    '#EXT-X-PART:DURATION=0.5,URI="10.2.m4s"',
+    '#EXT-X-PART:DURATION=0.5,URI="10.3.m4s"',
+    '#EXTINF:2.000,',
+    '10.m4s',
+    '#EXTINF:2.000,',
+    '11.m4s',
+    '#EXT-X-PART:DURATION=0.5,URI="12.0.m4s"',
+    '#EXT-X-PART:DURATION=0.5,URI="12.1.m4s"',
     '#EXT-X-PRELOAD-HINT:TYPE=PART,URI="12.2.m4s"',
   ].join('\n');
   it('reaches the newest whole segment, or with parts the newest part of the one in production', () => {
@@ -23,7 +32,9 @@ describe('hlsContentEdge', () => {
     expect(hlsContentEdge('#EXTM3U\n#EXT-X-PROGRAM-DATE-TIME:2026-11-27T10:00:00Z', true)).toBeNull();
   });
   it('follows a multivariant playlist to its first variant', () => {
-    expect(firstVariant('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n2M-2s/ll/index.m3u8\n', 'http://e/live/master-ll.m3u8?seconds=2')).toBe('http://e/live/2M-2s/ll/index.m3u8');
+    expect(firstVariant('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n2M-2s/ll/index.m3u8\n', 'http://e/live/master-ll.m3u8?seconds=2')).toBe(
+      'http://e/live/2M-2s/ll/index.m3u8',
+    );
     expect(firstVariant(pl, 'http://e/x.m3u8')).toBeNull();
   });
 });

@@ -49,9 +49,14 @@ export function firstVariant(text: string, url: string): string | null {
  */
 export function dashContentEdge(text: string, nowMs: number, segmentSeconds: number): number | null {
   const info = parseMpd(text);
-  const video = new Set(info.periods.flatMap((p) => p.representations.filter((r) => r.contentType === 'video' || r.mimeType?.startsWith('video/')).map((r) => r.id)));
+  const video = new Set(
+    info.periods.flatMap((p) =>
+      p.representations.filter((r) => r.contentType === 'video' || r.mimeType?.startsWith('video/')).map((r) => r.id),
+    ),
+  );
   let end = -Infinity;
-  for (const s of availableSegments(info, nowMs)) if (video.has(s.representationId)) end = Math.max(end, s.time / s.timescale + (s.endSeconds - s.startSeconds));
+  for (const s of availableSegments(info, nowMs))
+    if (video.has(s.representationId)) end = Math.max(end, s.time / s.timescale + (s.endSeconds - s.startSeconds));
   if (Number.isFinite(end)) return end;
   const listed = [...text.matchAll(/<SegmentURL media="[^"]*\/v\/(\d+)\.m4s"/g)].map((m) => Number(m[1]));
   return listed.length === 0 ? null : (Math.max(...listed) + 1) * segmentSeconds;

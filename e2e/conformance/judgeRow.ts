@@ -75,7 +75,8 @@ export interface CellResult {
  * (X-Ethle-Low-Latency-Lost-Seconds, included in X-Ethle-Hold-Seconds); its manifest is judged
  * against the rest. The playlists the player reads hold whole segments where hold-0's hold parts.
  */
-const LL_HLS_WHOLE = 'an LL-HLS stream held by whole segments reaches the player as a regular one (its LL features stripped; the declared hold includes the fallback from PART-HOLD-BACK to HOLD-BACK, the manifest is judged without it): its latency − hold-0 and its manifest lag are listed, not judged';
+const LL_HLS_WHOLE =
+  'an LL-HLS stream held by whole segments reaches the player as a regular one (its LL features stripped; the declared hold includes the fallback from PART-HOLD-BACK to HOLD-BACK, the manifest is judged without it): its latency − hold-0 and its manifest lag are listed, not judged';
 
 /**
  * Tolerance on a holding via's true latency − hold-0's (mean of the pairs) − declared, s: this or
@@ -97,7 +98,6 @@ export function spread(xs: readonly number[]): Spread | null {
   const sd = xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1));
   return { mean, sd, n: xs.length };
 }
-
 
 /**
  * Judges the cells of one row (one player on one shape, every via), pure. A cell passes when every
@@ -145,7 +145,8 @@ export function judgeRow(
       if (s.fatalErrors.length > 0) failures.push(`${who}: player errors ${s.fatalErrors.join(', ')}`);
       if (s.latencyS === null) failures.push(`${who}: no true-latency reading`);
       if (via === 'direct') continue;
-      if (s.originRequests.length > 0) failures.push(`${who}: ${s.originRequests.length} requests went around the edge, e.g. ${s.originRequests[0]}`);
+      if (s.originRequests.length > 0)
+        failures.push(`${who}: ${s.originRequests.length} requests went around the edge, e.g. ${s.originRequests[0]}`);
       if (s.edgeSegments === 0) failures.push(`${who}: no segment request reached the edge`);
     }
     if (via !== 'direct' && !Number.isFinite(declaredS)) failures.push('no X-Ethle-Hold-Seconds on a media manifest');
@@ -158,26 +159,39 @@ export function judgeRow(
     const holding = via === 'hold-2' || via === 'parts-2';
     const playersJudged = !(shape.format === 'hls' && shape.ll && via === 'hold-2');
     if (holding && !playersJudged) notes.push(LL_HLS_WHOLE);
-    const deltaTolerance = !holding || !playersJudged || delta === null ? null : delta.n < 2 ? TOLERANCE_S + segmentSeconds : Math.max(TOLERANCE_S, (t95(delta.n - 1) * delta.sd) / Math.sqrt(delta.n));
+    const deltaTolerance =
+      !holding || !playersJudged || delta === null
+        ? null
+        : delta.n < 2
+          ? TOLERANCE_S + segmentSeconds
+          : Math.max(TOLERANCE_S, (t95(delta.n - 1) * delta.sd) / Math.sqrt(delta.n));
     if (holding && playersJudged) {
       if (delta === null) failures.push('true latency against hold-0 not measured');
-      else if (Math.abs(delta.mean - declaredS) > deltaTolerance!) failures.push(`true latency − hold-0 = ${delta.mean.toFixed(2)} s (mean of ${delta.n}), declared ${declaredS.toFixed(2)} s ± ${deltaTolerance!.toFixed(2)}`);
+      else if (Math.abs(delta.mean - declaredS) > deltaTolerance!)
+        failures.push(
+          `true latency − hold-0 = ${delta.mean.toFixed(2)} s (mean of ${delta.n}), declared ${declaredS.toFixed(2)} s ± ${deltaTolerance!.toFixed(2)}`,
+        );
       if (shape.format === 'hls') {
-        if (probeLagDelta === null) failures.push('the probe\'s manifest lag against hold-0 not measured');
-        else if (Math.abs(probeLagDelta - declaredS) > TOLERANCE_S) failures.push(`the players' manifest lag − hold-0's = ${probeLagDelta.toFixed(2)} s, declared ${declaredS.toFixed(2)} s`);
+        if (probeLagDelta === null) failures.push("the probe's manifest lag against hold-0 not measured");
+        else if (Math.abs(probeLagDelta - declaredS) > TOLERANCE_S)
+          failures.push(`the players' manifest lag − hold-0's = ${probeLagDelta.toFixed(2)} s, declared ${declaredS.toFixed(2)} s`);
       }
     }
     if (holding) {
       const ref0 = lagOf('hold-0');
-      if (manifestLag === null || manifestLag.n < 5 || ref0 === null || ref0.n < 5) failures.push('manifest lag against the origin (and hold-0\'s) not measured');
+      if (manifestLag === null || manifestLag.n < 5 || ref0 === null || ref0.n < 5)
+        failures.push("manifest lag against the origin (and hold-0's) not measured");
       else if (Math.abs(manifestLag.mean - ref0.mean - (declaredS - lostS)) > LAG_TOLERANCE_S) {
-        failures.push(`manifest behind hold-0's by ${(manifestLag.mean - ref0.mean).toFixed(2)} s, declared ${declaredS.toFixed(2)} s${lostS > 0 ? ` (${lostS.toFixed(2)} s of it the players' low-latency fallback)` : ''}`);
+        failures.push(
+          `manifest behind hold-0's by ${(manifestLag.mean - ref0.mean).toFixed(2)} s, declared ${declaredS.toFixed(2)} s${lostS > 0 ? ` (${lostS.toFixed(2)} s of it the players' low-latency fallback)` : ''}`,
+        );
       }
     }
     if (via === 'hold-0') {
       // Unheld, the edge lists a segment a poll after the origin: never before, at most a segment after.
       if (manifestLag === null || manifestLag.n < 5) failures.push('manifest lag against the origin not measured');
-      else if (manifestLag.mean < -LAG_TOLERANCE_S || manifestLag.mean > segmentSeconds + LAG_TOLERANCE_S) failures.push(`manifest behind the origin's by ${manifestLag.mean.toFixed(2)} s (unheld: 0 to a segment)`);
+      else if (manifestLag.mean < -LAG_TOLERANCE_S || manifestLag.mean > segmentSeconds + LAG_TOLERANCE_S)
+        failures.push(`manifest behind the origin's by ${manifestLag.mean.toFixed(2)} s (unheld: 0 to a segment)`);
     }
     cells.push({
       player,

@@ -16,7 +16,8 @@ import { PLAYER_NAME, playersOf, SHAPES, viasOf } from './SHAPES.js';
 import { startMatrix, type Matrix } from './startMatrix.js';
 
 const SECONDS = Number(process.env.ETHLE_CONFORMANCE_SECONDS ?? 30);
-const version = (name: string): string => (JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+const version = (name: string): string =>
+  (JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
 const ALL_CELLS = SHAPES.reduce((n, s) => n + playersOf(s).length * viasOf(s).length, 0);
 
 // Rows only measure (a failed cell is recorded, not thrown, so every row runs and the table is

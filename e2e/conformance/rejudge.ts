@@ -36,13 +36,24 @@ for (const [i, r] of runs.entries()) {
 const cells = [...rows.values()].flatMap((row) => {
   const shape = SHAPES.find((s) => s.id === row[0]!.shape)!;
   const lags = Object.fromEntries(row.map((c) => [c.via, { lags: c.lagSamples }]));
-  return judgeRow(row[0]!.player, shape, row.map((c) => c.via), row.flatMap((c) => c.sessions), lags, first.seconds, SEGMENT_SECONDS);
+  return judgeRow(
+    row[0]!.player,
+    shape,
+    row.map((c) => c.via),
+    row.flatMap((c) => c.sessions),
+    lags,
+    first.seconds,
+    SEGMENT_SECONDS,
+  );
 });
 const loads = runs.flatMap((r) => r.load.split('–').map(Number)).filter(Number.isFinite);
 const commits = [...new Set(runs.map((r) => r.commit).filter((c) => c !== undefined))];
 const merged: ConformanceRun = {
   ...first,
-  date: runs.map((r) => r.date).sort().at(-1)!,
+  date: runs
+    .map((r) => r.date)
+    .sort()
+    .at(-1)!,
   command: runs.length === 1 ? first.command : 'npm run conformance',
   ...(runs.length > 1 ? { parts: runs.map((r) => r.command) } : {}),
   load: loads.length === 0 ? '–' : `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,

@@ -18,8 +18,24 @@ const session = (via: Via, group: number): SessionResult => ({
 });
 const VIAS: Via[] = ['direct', 'hold-0', 'hold-2'];
 const rowOf = (player: Player, id: string) =>
-  judgeRow(player, SHAPES.find((s) => s.id === id)!, VIAS, [0, 1, 2].flatMap((g) => VIAS.map((v) => session(v, g))), { 'hold-0': { lags: Array(20).fill(0.5) }, 'hold-2': { lags: Array(20).fill(4.5) } }, 30, 2);
-const OPTIONS = { seconds: 30, groups: 3, date: '2026-01-01', command: 'npm run conformance', versions: 'v', load: '1.0–2.0', limitations: {} };
+  judgeRow(
+    player,
+    SHAPES.find((s) => s.id === id)!,
+    VIAS,
+    [0, 1, 2].flatMap((g) => VIAS.map((v) => session(v, g))),
+    { 'hold-0': { lags: Array(20).fill(0.5) }, 'hold-2': { lags: Array(20).fill(4.5) } },
+    30,
+    2,
+  );
+const OPTIONS = {
+  seconds: 30,
+  groups: 3,
+  date: '2026-01-01',
+  command: 'npm run conformance',
+  versions: 'v',
+  load: '1.0–2.0',
+  limitations: {},
+};
 
 describe('renderConformance', () => {
   it('lists the rows a run left out, and only those', () => {
@@ -38,7 +54,10 @@ describe('renderConformance', () => {
 
   it('orders the table as the matrix (shape, its players, their vias), whatever order the parts ran in', () => {
     const doc = renderConformance([...rowOf('shaka', 'dash-list'), ...rowOf('dash', 'dash-number').reverse()], OPTIONS);
-    const table = doc.split('\n').filter((l) => l.startsWith('| dash.js') || l.startsWith('| Shaka')).map((l) => l.split(' | ').slice(0, 3).join(' '));
+    const table = doc
+      .split('\n')
+      .filter((l) => l.startsWith('| dash.js') || l.startsWith('| Shaka'))
+      .map((l) => l.split(' | ').slice(0, 3).join(' '));
     expect(table).toEqual([
       '| dash.js dash-number (`/live/2M-2s/manifest.mpd`) direct',
       '| dash.js dash-number (`/live/2M-2s/manifest.mpd`) hold-0',

@@ -2,8 +2,10 @@ import type { CellResult, Spread } from './judgeRow.js';
 import { LAG_TOLERANCE_S, TOLERANCE_S } from './judgeRow.js';
 import { PLAYER_NAME, playersOf, SHAPES, viasOf } from './SHAPES.js';
 
-const f = (x: number | null | undefined, digits = 2): string => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
-const ms = (s: Spread | null, digits = 2): string => (s === null ? '–' : s.n < 2 ? f(s.mean, digits) : `${f(s.mean, digits)} ± ${f(s.sd, digits)}`);
+const f = (x: number | null | undefined, digits = 2): string =>
+  x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits);
+const ms = (s: Spread | null, digits = 2): string =>
+  s === null ? '–' : s.n < 2 ? f(s.mean, digits) : `${f(s.mean, digits)} ± ${f(s.sd, digits)}`;
 
 export interface RenderOptions {
   seconds: number;
@@ -40,7 +42,11 @@ export function renderConformance(unordered: readonly CellResult[], o: RenderOpt
     return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
   });
   const ran = new Set(cells.map((c) => `${c.player}/${c.shape}`));
-  const notRun = SHAPES.flatMap((s) => playersOf(s).filter((p) => !ran.has(`${p}/${s.id}`)).map((p) => `${PLAYER_NAME[p]} · ${s.id}`));
+  const notRun = SHAPES.flatMap((s) =>
+    playersOf(s)
+      .filter((p) => !ran.has(`${p}/${s.id}`))
+      .map((p) => `${PLAYER_NAME[p]} · ${s.id}`),
+  );
   const parts = o.parts && o.parts.length > 1 ? o.parts : undefined;
   const made = parts ? `by \`${o.command}\` in ${parts.length} parts run one after the other (below),` : `by \`${o.command}\``;
   const lines = [
@@ -69,11 +75,11 @@ export function renderConformance(unordered: readonly CellResult[], o: RenderOpt
     '  excepted), segments came from it, and its media manifests declared their hold',
     '  (`X-Ethle-Hold-Seconds`);',
     '- through an edge that holds (hold-2, parts-2): what it adds is the declared hold, measured three ways:',
-    '  - **manifest lag**: the edge\'s manifest against the origin\'s, read together by the test every',
+    "  - **manifest lag**: the edge's manifest against the origin's, read together by the test every",
     '    250 ms apart from any player (how much less content it lists: whole segments, parts for',
     "    parts-2; DASH by each MPD's own availabilityStartTime and timeline) — this via's minus",
     `    hold-0's = the declared hold ± ${LAG_TOLERANCE_S} s (both edges list a segment a poll after the origin; an LL-HLS`,
-    '    playlist held in whole segments declares the players\' fallback from PART-HOLD-BACK to HOLD-BACK too,',
+    "    playlist held in whole segments declares the players' fallback from PART-HOLD-BACK to HOLD-BACK too,",
     '    `X-Ethle-Low-Latency-Lost-Seconds`, which its manifest is judged without);',
     '  - **true latency − hold-0**: each session against the hold-0 session opened with it, mean of the',
     `    pairs = the declared hold ± ${TOLERANCE_S} s or twice the mean's standard error, whichever is larger (± ${TOLERANCE_S} s + a`,
@@ -101,7 +107,7 @@ export function renderConformance(unordered: readonly CellResult[], o: RenderOpt
     'A run of part of the matrix prints each cell and writes `test-results/conformance.md` and',
     '`.json`; the whole matrix rewrites this page, or parts run one after the other and merged:',
     '`npx tsx e2e/conformance/rejudge.ts part1.json part2.json … --out docs/conformance.md`. (A hold-x',
-    'verdict needs its row\'s hold-0 sessions, so the smallest unit is a row.)',
+    "verdict needs its row's hold-0 sessions, so the smallest unit is a row.)",
     '',
     '## Player limitations',
     '',
@@ -110,7 +116,7 @@ export function renderConformance(unordered: readonly CellResult[], o: RenderOpt
     "  from the element's `play` event — once it listens, after the stream is set up. A page that",
     '  calls `video.play()` itself right after `player.initialize(video, url, false)` fires that',
     '  event first: the MPD is fetched once, and a SegmentTimeline, multi-period or SegmentList MPD',
-    '  (timeline.mpd, periods.mpd, list.mpd) stops playing when the first MPD\'s segments run out',
+    "  (timeline.mpd, periods.mpd, list.mpd) stops playing when the first MPD's segments run out",
     '  (4–5 s here; `$Number$` MPDs need no refresh and play on). Start dash.js with',
     '  `initialize(video, url, true)` or `player.play()` (as this matrix does) and it plays on:',
     '  `e2e/tests/dash-refresh.spec.ts` plays the three MPDs 60 s that way and pins the other.',
@@ -123,10 +129,15 @@ export function renderConformance(unordered: readonly CellResult[], o: RenderOpt
     '',
     ...(notRun.length === 0
       ? []
-      : ['## Rows not run', '', `Not in this run, so not proven here: ${notRun.map((r) => `\`${r}\``).join(', ')} (one runs with \`npm run conformance -- -g '<row>$'\`).`, '']),
+      : [
+          '## Rows not run',
+          '',
+          `Not in this run, so not proven here: ${notRun.map((r) => `\`${r}\``).join(', ')} (one runs with \`npm run conformance -- -g '<row>$'\`).`,
+          '',
+        ]),
     '## Results',
     '',
-    '| player | shape | via | result | true latency (s) | − ref (s) | declared (s) | manifest lag (s) | players\' lag (s) | startup (s) | stalls | segments via edge | notes |',
+    "| player | shape | via | result | true latency (s) | − ref (s) | declared (s) | manifest lag (s) | players' lag (s) | startup (s) | stalls | segments via edge | notes |",
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const c of cells) {
@@ -136,10 +147,15 @@ export function renderConformance(unordered: readonly CellResult[], o: RenderOpt
       ...c.failures,
       ...(lim ? [lim] : []),
       ...(c.declaredValues.length > 1 ? [`declared ${Math.min(...c.declaredValues)}–${Math.max(...c.declaredValues)} s (mean shown)`] : []),
-      ...(c.via !== 'direct' && c.via !== 'hold-0' && c.declaredS === 0 ? ['the edge passes this shape through unheld and says so (declared 0)'] : []),
+      ...(c.via !== 'direct' && c.via !== 'hold-0' && c.declaredS === 0
+        ? ['the edge passes this shape through unheld and says so (declared 0)']
+        : []),
       ...c.notes,
     ].join('; ');
-    const ref = c.deltaRef === null ? '–' : `${ms(c.delta)} (${c.deltaRef}${c.deltaTolerance === null ? '' : `; ${f(c.declaredS, 1)} ± ${f(c.deltaTolerance)}`})`;
+    const ref =
+      c.deltaRef === null
+        ? '–'
+        : `${ms(c.delta)} (${c.deltaRef}${c.deltaTolerance === null ? '' : `; ${f(c.declaredS, 1)} ± ${f(c.deltaTolerance)}`})`;
     const seen = c.probeLag === null ? '–' : `${ms(c.probeLag)}${c.probeLagDelta === null ? '' : ` (Δ ${f(c.probeLagDelta)})`}`;
     lines.push(
       `| ${PLAYER_NAME[c.player]} | ${c.shape} (\`${s?.path ?? ''}\`) | ${c.via} | ${resultOf(c, o.limitations)} | ${ms(c.latency)} | ${ref} | ${c.via === 'direct' ? '–' : f(c.declaredS, 3)} | ${c.via === 'direct' ? '–' : ms(c.manifestLag)} | ${seen} | ${ms(c.startup)} | ${c.stalls} | ${c.via === 'direct' ? '–' : c.edgeSegments} | ${notes.replaceAll('|', '\\|')} |`,
@@ -147,6 +163,10 @@ export function renderConformance(unordered: readonly CellResult[], o: RenderOpt
   }
   const counts = { pass: 0, 'player limitation': 0, FAIL: 0 };
   for (const c of cells) counts[resultOf(c, o.limitations)]++;
-  lines.push('', `${cells.length} cells: ${counts.pass} pass, ${counts['player limitation']} documented player limitations, ${counts.FAIL} fail.`, '');
+  lines.push(
+    '',
+    `${cells.length} cells: ${counts.pass} pass, ${counts['player limitation']} documented player limitations, ${counts.FAIL} fail.`,
+    '',
+  );
   return lines.join('\n');
 }

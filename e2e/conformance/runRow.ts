@@ -30,10 +30,29 @@ const MULTIVARIANT_RE = /\/master[^/]*\.m3u8$/;
  * read against the origin's every 250 ms. Then judgeRow. Groups run one after the other: twelve
  * pages at once (an LL row) starved two cores into stalls and players that never started.
  */
-export async function runRow(env: RowEnv, shape: Shape, player: Player, seconds: number, groups = GROUPS, vias: readonly Via[] = viasOf(shape)): Promise<CellResult[]> {
+export async function runRow(
+  env: RowEnv,
+  shape: Shape,
+  player: Player,
+  seconds: number,
+  groups = GROUPS,
+  vias: readonly Via[] = viasOf(shape),
+): Promise<CellResult[]> {
   const config = playerConfig(player, shape.ll);
   const samplers = Object.fromEntries(
-    vias.filter((v) => v !== 'direct').map((v) => [v, sampleManifestLag({ originUrl: env.originUrl, edgeUrl: env.edges[v as Exclude<Via, 'direct'>].url, path: shape.path, format: shape.format, parts: shape.ll, segmentSeconds: SEGMENT_SECONDS })]),
+    vias
+      .filter((v) => v !== 'direct')
+      .map((v) => [
+        v,
+        sampleManifestLag({
+          originUrl: env.originUrl,
+          edgeUrl: env.edges[v as Exclude<Via, 'direct'>].url,
+          path: shape.path,
+          format: shape.format,
+          parts: shape.ll,
+          segmentSeconds: SEGMENT_SECONDS,
+        }),
+      ]),
   );
   const sessions: SessionResult[] = [];
   for (let group = 0; group < groups; group++) {
@@ -46,7 +65,15 @@ export async function runRow(env: RowEnv, shape: Shape, player: Player, seconds:
   return judgeRow(player, shape, vias, sessions, lags, seconds, SEGMENT_SECONDS);
 }
 
-async function session(env: RowEnv, shape: Shape, player: Player, via: Via, group: number, config: Record<string, unknown> | undefined, seconds: number): Promise<SessionResult> {
+async function session(
+  env: RowEnv,
+  shape: Shape,
+  player: Player,
+  via: Via,
+  group: number,
+  config: Record<string, unknown> | undefined,
+  seconds: number,
+): Promise<SessionResult> {
   const base = via === 'direct' ? env.originUrl : env.edges[via].url;
   const context = await env.browser.newContext();
   const page = await context.newPage();
@@ -69,7 +96,9 @@ async function session(env: RowEnv, shape: Shape, player: Player, via: Via, grou
     await openProbePage(page, env.harness, player, `${base}${shape.path}`, false, config);
     const { settledAt, playedS } = await playFor(page, seconds);
     const r = await report(page);
-    const lat = (await events<{ at: number; trueLatency: number | null }>(page, 'latency')).filter((l) => l.at >= settledAt && l.trueLatency !== null).map((l) => l.trueLatency!);
+    const lat = (await events<{ at: number; trueLatency: number | null }>(page, 'latency'))
+      .filter((l) => l.at >= settledAt && l.trueLatency !== null)
+      .map((l) => l.trueLatency!);
     return {
       via,
       group,
@@ -78,7 +107,9 @@ async function session(env: RowEnv, shape: Shape, player: Player, via: Via, grou
       probeLagS: r.manifestLag === null ? null : r.manifestLag.ms / 1000,
       startupS: r.startupMs === null ? null : r.startupMs / 1000,
       stalls: r.stalls.count,
-      fatalErrors: (r.errors as Array<{ fatal: boolean; code: string; detail?: string }>).filter((e) => e.fatal).map((e) => `${e.code}${e.detail ? `:${e.detail}` : ''}`),
+      fatalErrors: (r.errors as Array<{ fatal: boolean; code: string; detail?: string }>)
+        .filter((e) => e.fatal)
+        .map((e) => `${e.code}${e.detail ? `:${e.detail}` : ''}`),
       originRequests: via === 'direct' ? [] : requests.filter((u) => u.startsWith(env.originUrl) && new URL(u).pathname !== '/time'),
       edgeSegments: via === 'direct' ? 0 : requests.filter((u) => u.startsWith(base) && SEGMENT_RE.test(new URL(u).pathname)).length,
       holds,
@@ -123,7 +154,11 @@ async function playFor(page: Page, seconds: number): Promise<{ settledAt: number
     const s = await page.evaluate(() => {
       const w = window as any;
       const r = w.probe.report();
-      return { ct: w.video.currentTime as number, precision: (r.clock?.precisionMs ?? null) as number | null, samples: w.__qoe.filter((e: any) => e.type === 'latency').map((e: any) => e.data.at as number) as number[] };
+      return {
+        ct: w.video.currentTime as number,
+        precision: (r.clock?.precisionMs ?? null) as number | null,
+        samples: w.__qoe.filter((e: any) => e.type === 'latency').map((e: any) => e.data.at as number) as number[],
+      };
     });
     ct = s.ct;
     if (t0 === undefined && ct > 0) t0 = ct;

@@ -20,7 +20,15 @@ export interface LagSampler {
  * `parts` (LL-HLS), by the newest listed part: an edge holding whole segments drops the parts of
  * the segment in production too, and declares them.
  */
-export function sampleManifestLag(o: { originUrl: string; edgeUrl: string; path: string; format: Format; parts: boolean; segmentSeconds: number; everyMs?: number }): LagSampler {
+export function sampleManifestLag(o: {
+  originUrl: string;
+  edgeUrl: string;
+  path: string;
+  format: Format;
+  parts: boolean;
+  segmentSeconds: number;
+  everyMs?: number;
+}): LagSampler {
   const every = o.everyMs ?? 250;
   const out: LagSamples = { lags: [], failed: 0 };
   let stopped = false;
@@ -32,7 +40,8 @@ export function sampleManifestLag(o: { originUrl: string; edgeUrl: string; path:
     urls[side] = v; // follow the variant from now on
     return (await fetch(v, { cache: 'no-store' })).text();
   };
-  const reach = (text: string, now: number) => (o.format === 'hls' ? hlsContentEdge(text, o.parts) : dashContentEdge(text, now, o.segmentSeconds));
+  const reach = (text: string, now: number) =>
+    o.format === 'hls' ? hlsContentEdge(text, o.parts) : dashContentEdge(text, now, o.segmentSeconds);
   const loop = (async () => {
     while (!stopped) {
       const next = Date.now() + every;

@@ -19,7 +19,10 @@ export const PERIOD_SECONDS = 20;
  */
 export async function startMatrix(periodSeconds = PERIOD_SECONDS): Promise<Matrix> {
   const origin = await startOrigin({ port: 0, streams: [STREAM], periodSeconds, segmentsPerFile: 3 });
-  const edge = (hold: number, holdParts?: number) => startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold, ...(holdParts === undefined ? {} : { holdParts }), logLevel: 'silent' }));
+  const edge = (hold: number, holdParts?: number) =>
+    startEdge(
+      createEdgeConfig({ origin: origin.url, port: 0, hold, ...(holdParts === undefined ? {} : { holdParts }), logLevel: 'silent' }),
+    );
   const edges = { 'hold-0': await edge(0), 'hold-2': await edge(2), 'parts-2': await edge(0, 2) };
   const harness = await startHarness();
   return {

@@ -29,7 +29,14 @@ describe('matrix: receivers, cells and the paper matrix', () => {
   });
 
   it('the full paper matrix is 4 RTTs × 6 streams × 4 schemes × repeats, with hold-paper', () => {
-    const m = matrix({ ...base, rtt: '137,224,302,334', stream: '15M-2s,15M-4s,15M-10s,50M-2s,50M-4s,50M-10s', scheme: 'e2e,hold-0,hold-paper,auto', repeats: 5, receiver: 'virtual' });
+    const m = matrix({
+      ...base,
+      rtt: '137,224,302,334',
+      stream: '15M-2s,15M-4s,15M-10s,50M-2s,50M-4s,50M-10s',
+      scheme: 'e2e,hold-0,hold-paper,auto',
+      repeats: 5,
+      receiver: 'virtual',
+    });
     expect(m).toHaveLength(4 * 6 * 4 * 5);
     expect(new Set(m.map(scenarioId)).size).toBe(m.length);
     expect(m.every((s) => s.receiver === 'virtual')).toBe(true);
@@ -51,7 +58,9 @@ describe('matrix: receivers, cells and the paper matrix', () => {
   it('rejects what it cannot run', () => {
     expect(() => matrix({ ...base, scheme: 'hold-x' })).toThrow(/unknown scheme/);
     expect(() => matrix({ ...base, scheme: 'e2e-w4' })).toThrow(/unknown scheme/);
-    expect(() => matrix({ ...base, scheme: 'auto-cold' })).toThrow(/unknown scheme auto-cold \(e2e, auto, auto-measured, auto-warm, auto-learn, /);
+    expect(() => matrix({ ...base, scheme: 'auto-cold' })).toThrow(
+      /unknown scheme auto-cold \(e2e, auto, auto-measured, auto-warm, auto-learn, /,
+    );
     expect(matrix({ ...base, scheme: 'auto-warm' }).map((s) => s.scheme)).toContain('auto-warm');
     expect(matrix({ ...base, scheme: 'auto-w4' })[0]!.scheme).toBe('auto-w4');
     expect(() => matrix({ ...base, receiver: 'virtual', cell: 'mixed' })).toThrow(/--cell/);
@@ -79,7 +88,14 @@ describe('scaleFigures', () => {
       playedS: 2,
       backhaulCapMbps: 200,
     });
-    expect(f.scale).toMatchObject({ segments: 2, originFetchesPerSegment: 3, originFetchesPerSegmentMax: 4, copiesPerSegment: 3, played: 0, originRefetched: { '/a/1.m4s': 4, '/a/2.m4s': 2 } });
+    expect(f.scale).toMatchObject({
+      segments: 2,
+      originFetchesPerSegment: 3,
+      originFetchesPerSegmentMax: 4,
+      copiesPerSegment: 3,
+      played: 0,
+      originRefetched: { '/a/1.m4s': 4, '/a/2.m4s': 2 },
+    });
     expect(f.scale.backhaulMbps).toEqual({ mean: 100, p95: 100, max: 100 });
     expect(f.scale.backhaulUtilisation).toBe(0.5);
     expect(f.receivers[0]).toMatchObject({ error: 'refused', startupS: null });
@@ -88,9 +104,37 @@ describe('scaleFigures', () => {
 });
 
 describe('scaleTable and its CDF rows', () => {
-  const rec = (receiver: number, startupS: number | null, stallS = 0) => ({ receiver, address: '', joinMs: 0, startupS, stalls: stallS > 0 ? 1 : 0, stallS, latencyS: 10 });
-  const scale = (fetches: number) => ({ receivers: 2, played: 2, segments: 10, originFetchesPerSegment: fetches, originFetchesPerSegmentMax: fetches, originRefetched: {}, originBytesPerSegment: 1, copiesPerSegment: fetches, backhaulMbps: { mean: 50, p95: 80, max: 90 }, backhaulCapMbps: 100, backhaulUtilisation: 0.5 });
-  const sc = (scheme: string) => ({ stream: '15M-2s', player: 'hls' as const, scheme, rttMs: 224, durationS: 60, receivers: 2, join: 'sync' as const });
+  const rec = (receiver: number, startupS: number | null, stallS = 0) => ({
+    receiver,
+    address: '',
+    joinMs: 0,
+    startupS,
+    stalls: stallS > 0 ? 1 : 0,
+    stallS,
+    latencyS: 10,
+  });
+  const scale = (fetches: number) => ({
+    receivers: 2,
+    played: 2,
+    segments: 10,
+    originFetchesPerSegment: fetches,
+    originFetchesPerSegmentMax: fetches,
+    originRefetched: {},
+    originBytesPerSegment: 1,
+    copiesPerSegment: fetches,
+    backhaulMbps: { mean: 50, p95: 80, max: 90 },
+    backhaulCapMbps: 100,
+    backhaulUtilisation: 0.5,
+  });
+  const sc = (scheme: string) => ({
+    stream: '15M-2s',
+    player: 'hls' as const,
+    scheme,
+    rttMs: 224,
+    durationS: 60,
+    receivers: 2,
+    join: 'sync' as const,
+  });
   const runs = [
     { id: 'e', scenario: sc('e2e'), receivers: [rec(0, 4, 2), rec(1, 6)], scale: scale(2) },
     { id: 'a', scenario: sc('auto'), receivers: [rec(0, 2), rec(1, 3)], scale: scale(1) },
@@ -109,7 +153,9 @@ describe('scaleTable and its CDF rows', () => {
 
   it('runs with another backhaul cap are another group', () => {
     const capped = { ...runs[1]!, id: 'a60', scenario: { ...sc('auto'), backhaulMbps: 60 } };
-    const lines = scaleTable([runs[1]!, capped]).markdown.split('\n').filter((l) => l.includes('| auto |'));
+    const lines = scaleTable([runs[1]!, capped])
+      .markdown.split('\n')
+      .filter((l) => l.includes('| auto |'));
     expect(lines).toHaveLength(2);
     expect(lines.map((l) => l.split(' | ')[5])).toEqual(['–', '60']);
   });

@@ -85,14 +85,20 @@ const injectId = (l: Scenario['injectLateness']) => (l ? `-inj${l.p99Ms}ms${l.st
  */
 function injectLevels(levels: string | undefined, stalls: string | undefined): (Scenario['injectLateness'] | undefined)[] {
   const stallsPerMinute = stalls ? Number(stalls) : 0;
-  if (!(Number.isFinite(stallsPerMinute) && stallsPerMinute >= 0 && stallsPerMinute <= 600)) throw new Error(`--inject-stalls wants stalls per minute in [0, 600], got ${stalls}`);
-  const list = (levels ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  if (!(Number.isFinite(stallsPerMinute) && stallsPerMinute >= 0 && stallsPerMinute <= 600))
+    throw new Error(`--inject-stalls wants stalls per minute in [0, 600], got ${stalls}`);
+  const list = (levels ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   if (list.length === 0) list.push(stallsPerMinute > 0 ? '0' : 'off');
   return list.map((l) => {
     if (l === 'off') return undefined;
     const p99Ms = Number(l);
-    if (!(Number.isFinite(p99Ms) && p99Ms >= 0 && p99Ms <= 100)) throw new Error(`--inject-lateness wants off or p99 targets in ms in [0, 100], got ${l}`);
-    if (p99Ms === 0 && stallsPerMinute === 0) throw new Error('--inject-lateness 0 injects stalls only: give --inject-stalls N too, or use off');
+    if (!(Number.isFinite(p99Ms) && p99Ms >= 0 && p99Ms <= 100))
+      throw new Error(`--inject-lateness wants off or p99 targets in ms in [0, 100], got ${l}`);
+    if (p99Ms === 0 && stallsPerMinute === 0)
+      throw new Error('--inject-lateness 0 injects stalls only: give --inject-stalls N too, or use off');
     return { p99Ms, stallsPerMinute };
   });
 }
@@ -132,24 +138,33 @@ export function matrix(o: {
   const cell = o.cell ?? 'per-user';
   if (cell !== 'shared' && cell !== 'per-user') throw new Error(`--cell must be shared or per-user, got ${cell}`);
   const backhaulMbps = o.backhaulMbps ? Number(o.backhaulMbps) : undefined;
-  if (backhaulMbps !== undefined && !(backhaulMbps > 0 && backhaulMbps <= 10_000)) throw new Error(`--backhaul-mbps must be in (0, 10000], got ${o.backhaulMbps}`);
+  if (backhaulMbps !== undefined && !(backhaulMbps > 0 && backhaulMbps <= 10_000))
+    throw new Error(`--backhaul-mbps must be in (0, 10000], got ${o.backhaulMbps}`);
   const backhaulLossPct = o.backhaulLoss ? Number(o.backhaulLoss) : undefined;
-  if (backhaulLossPct !== undefined && !(backhaulLossPct > 0 && backhaulLossPct < 50)) throw new Error(`--backhaul-loss must be a percentage in (0, 50), got ${o.backhaulLoss}`);
-  const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+  if (backhaulLossPct !== undefined && !(backhaulLossPct > 0 && backhaulLossPct < 50))
+    throw new Error(`--backhaul-loss must be a percentage in (0, 50), got ${o.backhaulLoss}`);
+  const list = (s: string) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   const injections = injectLevels(o.injectLateness, o.injectStalls);
   const lateBarMs = o.lateBar ? Number(o.lateBar) : undefined;
-  if (lateBarMs !== undefined && !(lateBarMs > 0 && lateBarMs <= 1000)) throw new Error(`--late-bar wants a p99 lateness in ms in (0, 1000], got ${o.lateBar}`);
+  if (lateBarMs !== undefined && !(lateBarMs > 0 && lateBarMs <= 1000))
+    throw new Error(`--late-bar wants a p99 lateness in ms in (0, 1000], got ${o.lateBar}`);
   const [firstRepeat, lastRepeat] = repeatRange(o.repeats);
   const out: Scenario[] = [];
   const counts = list(o.receivers ?? '1').map(Number);
-  for (const n of counts) if (!(Number.isInteger(n) && n >= 1 && n <= 200)) throw new Error(`--receivers wants integers in [1, 200], got ${o.receivers}`);
-  if (receiver === 'chromium' && counts.some((n) => n > 1)) throw new Error('--receivers > 1 needs --receiver virtual (one Chromium per run)');
+  for (const n of counts)
+    if (!(Number.isInteger(n) && n >= 1 && n <= 200)) throw new Error(`--receivers wants integers in [1, 200], got ${o.receivers}`);
+  if (receiver === 'chromium' && counts.some((n) => n > 1))
+    throw new Error('--receivers > 1 needs --receiver virtual (one Chromium per run)');
   const joins = list(o.join ?? 'sync');
   // A source replaces the stream list: its runs are named after it, the player from its manifest.
   const source = o.source ? checkSourceUrl(o.source) : undefined;
   const streams = source ? [sourceName(source.href, o.sourceName)] : list(o.stream);
   const players = o.player ? list(o.player) : [source && /\.mpd$/i.test(source.pathname) ? 'dash' : 'hls'];
-  if (source && o.ll) throw new Error('--source plays the source as it is: --ll needs the testbed origin\'s low-latency renditions');
+  if (source && o.ll) throw new Error("--source plays the source as it is: --ll needs the testbed origin's low-latency renditions");
   for (const j of joins) if (j !== 'sync' && j !== 'spread') throw new Error(`--join must be sync or spread, got ${j}`);
   for (const rtt of list(o.rtt))
     for (const stream of streams)
@@ -160,9 +175,13 @@ export function matrix(o: {
               for (const injectLateness of injections)
                 for (let repeat = firstRepeat; repeat <= lastRepeat; repeat++)
                   for (const scheme of list(o.scheme)) {
-                    if (!SCHEME.test(scheme)) throw new Error(`unknown scheme ${scheme} (e2e, auto, ${Object.keys(AUTO_VARIANTS).join(', ')}, hold-N, hold-paper, parts-N; -wN for N worker edges)`);
+                    if (!SCHEME.test(scheme))
+                      throw new Error(
+                        `unknown scheme ${scheme} (e2e, auto, ${Object.keys(AUTO_VARIANTS).join(', ')}, hold-N, hold-paper, parts-N; -wN for N worker edges)`,
+                      );
                     if (scheme.startsWith('parts-') && !o.ll) throw new Error(`${scheme} holds LL parts: give --ll`);
-                    if (source && scheme.startsWith('hold-paper')) throw new Error("hold-paper is Table III's x for the paper's streams: give a source hold-N or auto");
+                    if (source && scheme.startsWith('hold-paper'))
+                      throw new Error("hold-paper is Table III's x for the paper's streams: give a source hold-N or auto");
                     const cc = (o.cc ?? 'bbr') as Scenario['cc'];
                     if (!['bbr', 'cubic', 'reno'].includes(cc!)) throw new Error(`unknown congestion control ${cc}`);
                     out.push({
@@ -195,7 +214,8 @@ export function matrix(o: {
 function repeatRange(r: number | string): [number, number] {
   const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(String(r));
   const [first, last] = m ? (m[2] === undefined ? [1, Number(m[1])] : [Number(m[1]), Number(m[2])]) : [NaN, NaN];
-  if (!(first >= 1 && last >= first && last <= 1000)) throw new Error(`--repeats wants N or FIRST-LAST (1 ≤ FIRST ≤ LAST ≤ 1000), got ${r}`);
+  if (!(first >= 1 && last >= first && last <= 1000))
+    throw new Error(`--repeats wants N or FIRST-LAST (1 ≤ FIRST ≤ LAST ≤ 1000), got ${r}`);
   return [first, last];
 }
 

@@ -3,7 +3,14 @@ import { autoGoal, autoGoalTable } from './autoGoal.js';
 import type { RunRow } from './mergeRuns.js';
 
 let n = 0;
-const row = (scheme: string, x: number | null, bufferingS: number, stalls: number, latencyS: number, extra: Partial<RunRow> = {}): RunRow => ({
+const row = (
+  scheme: string,
+  x: number | null,
+  bufferingS: number,
+  stalls: number,
+  latencyS: number,
+  extra: Partial<RunRow> = {},
+): RunRow => ({
   id: `r${n++}`,
   cell: '15M-2s @ 224 ms [virtual]',
   rttMs: 224,
@@ -38,19 +45,34 @@ const row = (scheme: string, x: number | null, bufferingS: number, stalls: numbe
 describe('autoGoal (issue 19: auto against the best fixed x and E2E, per cell)', () => {
   it('met: auto buffers no more than the best fixed x and E2E, latency within one segment of the smallest stall-free x', () => {
     const rows = [
-      row('e2e', null, 4, 2, 9), row('e2e', null, 6, 3, 9),
-      row('hold-0', 0, 2, 1, 9), row('hold-0', 0, 3, 1, 9),
-      row('hold-paper', 2, 0, 0, 13), row('hold-paper', 2, 0, 0, 13.4),
-      row('auto', 2, 0, 0, 13.2), row('auto', 2, 0, 0, 13.3),
+      row('e2e', null, 4, 2, 9),
+      row('e2e', null, 6, 3, 9),
+      row('hold-0', 0, 2, 1, 9),
+      row('hold-0', 0, 3, 1, 9),
+      row('hold-paper', 2, 0, 0, 13),
+      row('hold-paper', 2, 0, 0, 13.4),
+      row('auto', 2, 0, 0, 13.2),
+      row('auto', 2, 0, 0, 13.3),
     ];
     const [g] = autoGoal(rows);
-    expect(g).toMatchObject({ runs: { e2e: 2, 'hold-0': 2, 'hold-paper': 2, auto: 2 }, noWorseThanBestFixed: true, noWorseThanE2e: true, latencyWithinOneSegment: true });
+    expect(g).toMatchObject({
+      runs: { e2e: 2, 'hold-0': 2, 'hold-paper': 2, auto: 2 },
+      noWorseThanBestFixed: true,
+      noWorseThanE2e: true,
+      latencyWithinOneSegment: true,
+    });
     expect(g!.bestFixed?.scheme).toBe('hold-paper');
     expect(g!.smallestStallFree).toMatchObject({ scheme: 'hold-paper', x: 2 });
   });
 
   it('missed: auto holds x = 2 where hold-0 played without a stall, 4 s (two segments) later', () => {
-    const rows = [row('hold-0', 0, 0, 0, 9.2), row('hold-0', 0, 0, 0, 9.5), row('auto', 2, 0, 0, 13.3), row('auto', 2, 0, 0, 12.9), row('e2e', null, 0, 0, 10)];
+    const rows = [
+      row('hold-0', 0, 0, 0, 9.2),
+      row('hold-0', 0, 0, 0, 9.5),
+      row('auto', 2, 0, 0, 13.3),
+      row('auto', 2, 0, 0, 12.9),
+      row('e2e', null, 0, 0, 10),
+    ];
     const [g] = autoGoal(rows);
     expect(g).toMatchObject({ noWorseThanBestFixed: true, noWorseThanE2e: true, latencyWithinOneSegment: false });
     expect(autoGoalTable([g!])).toContain('| **no** |');
@@ -69,7 +91,13 @@ describe('autoGoal (issue 19: auto against the best fixed x and E2E, per cell)',
   });
 
   it('a variant of auto (auto-warm) is checked in the cells where it ran, against the same fixed x', () => {
-    const rows = [row('hold-0', 0, 0, 0, 9.2), row('hold-0', 0, 0, 0, 9.5), row('auto', 2, 0, 0, 13.3), row('auto-warm', 0, 0, 0, 9.4), row('auto-warm', 0, 0, 0, 9.6)];
+    const rows = [
+      row('hold-0', 0, 0, 0, 9.2),
+      row('hold-0', 0, 0, 0, 9.5),
+      row('auto', 2, 0, 0, 13.3),
+      row('auto-warm', 0, 0, 0, 9.4),
+      row('auto-warm', 0, 0, 0, 9.6),
+    ];
     const [g] = autoGoal(rows, 'auto-warm');
     expect(g).toMatchObject({ scheme: 'auto-warm', latencyWithinOneSegment: true, auto: { stalls: 0 } });
     expect(autoGoal(rows)[0]).toMatchObject({ scheme: 'auto', latencyWithinOneSegment: false });

@@ -56,17 +56,26 @@ export function autoGoal(rows: readonly RunRow[], scheme = 'auto'): AutoGoalRow[
     const runs = Object.fromEntries(schemes.map((s) => [s, by(s).length]));
     const autoRuns = by(scheme);
     if (autoRuns.length === 0 && scheme !== 'auto') continue;
-    const auto = autoRuns.length === 0 ? undefined : { buffering: meanCi(autoRuns.map((r) => r.bufferingS)), stalls: autoRuns.reduce((a, r) => a + (r.stalls ?? 0), 0), latency: meanCi(autoRuns.map((r) => r.latencyS)) };
+    const auto =
+      autoRuns.length === 0
+        ? undefined
+        : {
+            buffering: meanCi(autoRuns.map((r) => r.bufferingS)),
+            stalls: autoRuns.reduce((a, r) => a + (r.stalls ?? 0), 0),
+            latency: meanCi(autoRuns.map((r) => r.latencyS)),
+          };
     const e2e = meanCi(by('e2e').map((r) => r.bufferingS));
     let bestFixed: AutoGoalRow['bestFixed'];
     let smallestStallFree: AutoGoalRow['smallestStallFree'];
     for (const s of schemes.filter((x) => FIXED.test(x))) {
       const rs = by(s);
       const buffering = meanCi(rs.map((r) => r.bufferingS));
-      if (buffering !== null && (bestFixed === undefined || buffering.mean < bestFixed.buffering.mean)) bestFixed = { scheme: s, buffering };
+      if (buffering !== null && (bestFixed === undefined || buffering.mean < bestFixed.buffering.mean))
+        bestFixed = { scheme: s, buffering };
       const x = rs[0]?.x;
       if (x === null || x === undefined || rs.some((r) => (r.stalls ?? 0) > 0)) continue;
-      if (smallestStallFree === undefined || x < smallestStallFree.x) smallestStallFree = { scheme: s, x, latency: meanCi(rs.map((r) => r.latencyS)) };
+      if (smallestStallFree === undefined || x < smallestStallFree.x)
+        smallestStallFree = { scheme: s, x, latency: meanCi(rs.map((r) => r.latencyS)) };
     }
     const spec = parseStreamName(list[0]!.stream);
     const segmentS = spec?.segmentSeconds;

@@ -17,7 +17,9 @@ const pairs = receiverPairs(runs);
 const f = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
 const star = (b: boolean) => (b ? '*' : '');
 const ok = (b: boolean) => (b ? 'yes' : 'no');
-console.log('| scenario | startup Chromium / virtual (s) | within 15 % | buffering Chromium / virtual (s) | within 1 s or 15 % | stalls Chromium / virtual | ± 1 | latency Chromium / virtual (s) | median segment time Chromium / virtual (s) | segments on a new connection Chromium / virtual | next-request gap Chromium / virtual (ms) | segments moved to a media-cold connection, virtual |');
+console.log(
+  '| scenario | startup Chromium / virtual (s) | within 15 % | buffering Chromium / virtual (s) | within 1 s or 15 % | stalls Chromium / virtual | ± 1 | latency Chromium / virtual (s) | median segment time Chromium / virtual (s) | segments on a new connection Chromium / virtual | next-request gap Chromium / virtual (ms) | segments moved to a media-cold connection, virtual |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const p of pairs) {
   console.log(
@@ -25,4 +27,6 @@ for (const p of pairs) {
   );
 }
 const n = (k: 'startupOk' | 'bufferingOk' | 'stallsOk') => pairs.filter((p) => p[k]).length;
-console.log(`\n${pairs.length} pairs (* = invalid run): startup ${n('startupOk')}/${pairs.length}, buffering ${n('bufferingOk')}/${pairs.length}, stalls ${n('stallsOk')}/${pairs.length} within the criteria`);
+console.log(
+  `\n${pairs.length} pairs (* = invalid run): startup ${n('startupOk')}/${pairs.length}, buffering ${n('bufferingOk')}/${pairs.length}, stalls ${n('stallsOk')}/${pairs.length} within the criteria`,
+);

@@ -4,7 +4,15 @@ import type { RunRow } from './mergeRuns.js';
 
 let n = 0;
 /** A run of the 50M-2s cell at 137 ms, CUBIC, with or without injected lateness. */
-const row = (scheme: string, inject: string, lateP99Ms: number, startupS: number, bufferingS: number, latencyS: number, invalid = ''): RunRow => ({
+const row = (
+  scheme: string,
+  inject: string,
+  lateP99Ms: number,
+  startupS: number,
+  bufferingS: number,
+  latencyS: number,
+  invalid = '',
+): RunRow => ({
   id: `r${n++}`,
   cell: `50M-2s @ 137 ms (cubic${inject ? `, ${inject}` : ''}) [virtual]`,
   rttMs: 137,
@@ -41,16 +49,24 @@ const L5 = 'lateness p99 5 ms + 3 stalls/min';
 describe('latenessEffect (the experiment that sets the lateness bar)', () => {
   const rows = [
     // None injected: the run-to-run spread.
-    row('e2e', '', 0.3, 3.0, 10, 12), row('e2e', '', 0.35, 3.4, 14, 13), row('e2e', '', 0.3, 3.2, 12, 12.5),
+    row('e2e', '', 0.3, 3.0, 10, 12),
+    row('e2e', '', 0.35, 3.4, 14, 13),
+    row('e2e', '', 0.3, 3.2, 12, 12.5),
     // 1 ms: inside the spread.
-    row('e2e', L1, 1.1, 3.1, 11, 12.2), row('e2e', L1, 1.2, 3.3, 13, 12.8), row('e2e', L1, 1.0, 3.2, 12, 12.4),
+    row('e2e', L1, 1.1, 3.1, 11, 12.2),
+    row('e2e', L1, 1.2, 3.3, 13, 12.8),
+    row('e2e', L1, 1.0, 3.2, 12, 12.4),
     // 5 ms: buffering outside it; an invalid run (the box itself late) is left out.
-    row('e2e', L5, 5.25, 3.3, 20, 14), row('e2e', L5, 5.75, 3.2, 22, 14.5), row('e2e', L5, 0.3, 99, 99, 99, 'relay late: p99 1.4 ms beyond the injected lateness'),
+    row('e2e', L5, 5.25, 3.3, 20, 14),
+    row('e2e', L5, 5.75, 3.2, 22, 14.5),
+    row('e2e', L5, 0.3, 99, 99, 99, 'relay late: p99 1.4 ms beyond the injected lateness'),
   ];
 
   it('the base cell is the cell with the injection taken out', () => {
     expect(baseCell(rows[3]!)).toBe('50M-2s @ 137 ms (cubic) [virtual]');
-    expect(baseCell({ cell: '15M-2s @ 137 ms (lateness p99 2 ms) [virtual]', inject: 'lateness p99 2 ms' })).toBe('15M-2s @ 137 ms [virtual]');
+    expect(baseCell({ cell: '15M-2s @ 137 ms (lateness p99 2 ms) [virtual]', inject: 'lateness p99 2 ms' })).toBe(
+      '15M-2s @ 137 ms [virtual]',
+    );
   });
 
   it('each level against the runs with none: inside when startup, buffering and latency means stay in their range', () => {

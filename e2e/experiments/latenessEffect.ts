@@ -85,7 +85,13 @@ export function latenessEffect(rows: readonly RunRow[]): LatenessEffectRow[] {
       return mean === null || min === null || max === null || (mean >= min - 1e-9 && mean <= max + 1e-9);
     });
   }
-  return out.sort((a, b) => a.cell.localeCompare(b.cell) || a.scheme.localeCompare(b.scheme) || (a.lateP99Ms ?? 0) - (b.lateP99Ms ?? 0) || a.level.localeCompare(b.level));
+  return out.sort(
+    (a, b) =>
+      a.cell.localeCompare(b.cell) ||
+      a.scheme.localeCompare(b.scheme) ||
+      (a.lateP99Ms ?? 0) - (b.lateP99Ms ?? 0) ||
+      a.level.localeCompare(b.level),
+  );
 }
 
 /**
@@ -115,7 +121,10 @@ export function latenessEffectMarkdown(rows: readonly LatenessEffectRow[]): stri
   const out = [
     '| cell | scheme | injected | runs (invalid) | worst relay p99, median (ms) | startup (s) | buffering (s) | live latency (s) | inside the spread with none injected |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.cell} | ${r.scheme} | ${r.level || 'none'} | ${r.runs}${r.invalid ? ` (${r.invalid})` : ''} | ${f(r.lateP99Ms)} | ${s(r.metrics.startupS)} | ${s(r.metrics.bufferingS)} | ${s(r.metrics.latencyS)} | ${r.inside === undefined ? '–' : r.inside ? 'yes' : 'no'} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.cell} | ${r.scheme} | ${r.level || 'none'} | ${r.runs}${r.invalid ? ` (${r.invalid})` : ''} | ${f(r.lateP99Ms)} | ${s(r.metrics.startupS)} | ${s(r.metrics.bufferingS)} | ${s(r.metrics.latencyS)} | ${r.inside === undefined ? '–' : r.inside ? 'yes' : 'no'} |`,
+    ),
   ];
   const bar = suggestedLateBar(rows);
   out.push(

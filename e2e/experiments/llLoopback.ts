@@ -32,13 +32,30 @@ const measure = Number(v.measure);
 
 const origin = await startOrigin({ port: 0, streams: [v.stream] });
 const edges = new Map<number, RunningEdge>();
-for (const n of parts) edges.set(n, await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, holdParts: n, logLevel: 'silent' })));
+for (const n of parts)
+  edges.set(n, await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, holdParts: n, logLevel: 'silent' })));
 const harness = await startHarness();
 const browser = await chromium.launch({
   executablePath: process.env.ETHLE_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
-interface Row { player: string; scheme: string; startupS: number | null; stalls: number; stallS: number; latencyS: number | null; hiddenS: number | null; holdS: number }
+interface Row {
+  player: string;
+  scheme: string;
+  startupS: number | null;
+  stalls: number;
+  stallS: number;
+  latencyS: number | null;
+  hiddenS: number | null;
+  holdS: number;
+}
 const rows: Row[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 try {
@@ -49,7 +66,10 @@ try {
         const src = `${base}/live/${v.stream}/${player === 'hls' ? 'll/index.m3u8' : 'll.mpd'}`;
         // Live catch-up in both (hls.js up to 1.5× towards its target latency, dash.js its default): without
         // it hls.js keeps the latency its start gave it, which depends on where the independent parts fall.
-        const config = player === 'hls' ? { lowLatencyMode: true, ...(v['no-catchup'] ? {} : { maxLiveSyncPlaybackRate: 1.5 }) } : { streaming: { liveCatchup: { enabled: true } } };
+        const config =
+          player === 'hls'
+            ? { lowLatencyMode: true, ...(v['no-catchup'] ? {} : { maxLiveSyncPlaybackRate: 1.5 }) }
+            : { streaming: { liveCatchup: { enabled: true } } };
         const page = await browser.newPage();
         try {
           await openProbePage(page, harness, player, src, false, config);
@@ -60,10 +80,23 @@ try {
           const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : null);
           // What the manifest hides from the player: true latency − its distance to the live edge it sees
           // (the probe's edgeDistance), wherever the player chose to sit.
-          const hidden = window.filter((s: any) => s.edgeDistance !== null).map((s: any) => (s.trueLatency as number) - (s.edgeDistance as number));
-          const row: Row = { player, scheme, startupS: r.startupMs === null ? null : r.startupMs / 1000, stalls: r.stalls.count, stallS: r.stalls.totalMs / 1000, latencyS: med(window.map((s: any) => s.trueLatency as number)), hiddenS: med(hidden), holdS: r.holdSeconds };
+          const hidden = window
+            .filter((s: any) => s.edgeDistance !== null)
+            .map((s: any) => (s.trueLatency as number) - (s.edgeDistance as number));
+          const row: Row = {
+            player,
+            scheme,
+            startupS: r.startupMs === null ? null : r.startupMs / 1000,
+            stalls: r.stalls.count,
+            stallS: r.stalls.totalMs / 1000,
+            latencyS: med(window.map((s: any) => s.trueLatency as number)),
+            hiddenS: med(hidden),
+            holdS: r.holdSeconds,
+          };
           rows.push(row);
-          console.log(`${player} ${scheme} r${repeat}: startup ${row.startupS?.toFixed(2)} s, stalls ${row.stalls} (${row.stallS.toFixed(1)} s), latency ${row.latencyS?.toFixed(2)} s, hidden ${row.hiddenS?.toFixed(2)} s, declared hold ${row.holdS} s`);
+          console.log(
+            `${player} ${scheme} r${repeat}: startup ${row.startupS?.toFixed(2)} s, stalls ${row.stalls} (${row.stallS.toFixed(1)} s), latency ${row.latencyS?.toFixed(2)} s, hidden ${row.hiddenS?.toFixed(2)} s, declared hold ${row.holdS} s`,
+          );
         } finally {
           await page.close();
         }
@@ -83,14 +116,24 @@ const stat = (xs: Array<number | null>, d = 2) => {
   const m = ys.reduce((a, b) => a + b, 0) / ys.length;
   return ys.length === 1 ? m.toFixed(d) : `${m.toFixed(d)} (${Math.min(...ys).toFixed(d)}–${Math.max(...ys).toFixed(d)})`;
 };
-console.log(`\n| player | scheme | runs | startup (s) | stalls | stall time (s) | declared hold (s) | true latency (s) | latency − e2e (s) | hidden from the player (s) |\n|---|---|---|---|---|---|---|---|---|---|`);
+console.log(
+  `\n| player | scheme | runs | startup (s) | stalls | stall time (s) | declared hold (s) | true latency (s) | latency − e2e (s) | hidden from the player (s) |\n|---|---|---|---|---|---|---|---|---|---|`,
+);
 for (const player of players) {
-  const e2e = rows.filter((r) => r.player === player && r.scheme === 'e2e').map((r) => r.latencyS).filter((x): x is number => x !== null);
+  const e2e = rows
+    .filter((r) => r.player === player && r.scheme === 'e2e')
+    .map((r) => r.latencyS)
+    .filter((x): x is number => x !== null);
   const base = e2e.length ? e2e.reduce((a, b) => a + b, 0) / e2e.length : NaN;
   for (const scheme of ['e2e', ...parts.map((n) => `parts-${n}`)]) {
     const g = rows.filter((r) => r.player === player && r.scheme === scheme);
     const lat = g.map((r) => r.latencyS).filter((x): x is number => x !== null);
     const mean = lat.length ? lat.reduce((a, b) => a + b, 0) / lat.length : NaN;
-    console.log(`| ${player} | ${scheme} | ${g.length} | ${stat(g.map((r) => r.startupS))} | ${g.reduce((a, r) => a + r.stalls, 0)} | ${stat(g.map((r) => r.stallS), 1)} | ${stat(g.map((r) => r.holdS))} | ${stat(g.map((r) => r.latencyS))} | ${scheme === 'e2e' ? '–' : (mean - base).toFixed(2)} | ${stat(g.map((r) => r.hiddenS))} |`);
+    console.log(
+      `| ${player} | ${scheme} | ${g.length} | ${stat(g.map((r) => r.startupS))} | ${g.reduce((a, r) => a + r.stalls, 0)} | ${stat(
+        g.map((r) => r.stallS),
+        1,
+      )} | ${stat(g.map((r) => r.holdS))} | ${stat(g.map((r) => r.latencyS))} | ${scheme === 'e2e' ? '–' : (mean - base).toFixed(2)} | ${stat(g.map((r) => r.hiddenS))} |`,
+    );
   }
 }

@@ -15,12 +15,18 @@ for (const s of matrixFromEnv()) {
     console.log(
       `${run.id}: startup ${((r.startupMs ?? NaN) / 1000).toFixed(1)} s, stalls ${r.stalls.count} (${(r.stalls.totalMs / 1000).toFixed(1)} s), ` +
         `latency ${r.latency.current?.toFixed(1) ?? '–'} s, hold ${r.holdSeconds} s, x ${run.edge?.x ?? '–'}` +
-        (run.scale && run.scale.receivers > 1 ? `, ${run.scale.played}/${run.scale.receivers} played, origin ${run.scale.originFetchesPerSegment?.toFixed(2)} fetches/segment, backhaul ${run.scale.backhaulMbps.mean.toFixed(0)} Mbit/s` : '') +
-        (run.source ? `, source ${run.source.tracks.map((t) => `${t.segments} segments of ${(t.bytes.mean / 1e6).toFixed(2)} MB / ${t.durationS.mean.toFixed(2)} s (${t.bitrateMbps.toFixed(1)} Mbit/s)`).join('; ')}` : '') +
+        (run.scale && run.scale.receivers > 1
+          ? `, ${run.scale.played}/${run.scale.receivers} played, origin ${run.scale.originFetchesPerSegment?.toFixed(2)} fetches/segment, backhaul ${run.scale.backhaulMbps.mean.toFixed(0)} Mbit/s`
+          : '') +
+        (run.source
+          ? `, source ${run.source.tracks.map((t) => `${t.segments} segments of ${(t.bytes.mean / 1e6).toFixed(2)} MB / ${t.durationS.mean.toFixed(2)} s (${t.bitrateMbps.toFixed(1)} Mbit/s)`).join('; ')}`
+          : '') +
         (run.box?.cpuPressure !== undefined ? `, CPU pressure ${(run.box.cpuPressure * 100).toFixed(0)} %` : '') +
         (run.box?.cpuSteal !== undefined ? `, steal ${(run.box.cpuSteal * 100).toFixed(1)} %` : '') +
         `, ${accountLine(run)}` +
-        (run.invalid ? ` — INVALID, failed ${run.validity?.failed.join(' and ') ?? 'a bar'} (not averaged; counted in summary.csv): ${run.invalid}` : ''),
+        (run.invalid
+          ? ` — INVALID, failed ${run.validity?.failed.join(' and ') ?? 'a bar'} (not averaged; counted in summary.csv): ${run.invalid}`
+          : ''),
     );
   });
 }
@@ -32,6 +38,8 @@ function accountLine(run: ExperimentRun): string {
   const unmodelled = dirs.reduce((a, d) => a + sum(d.unmodelled), 0);
   const modelled = dirs.reduce((a, d) => a + sum(d.modelled), 0);
   const p99 = Math.max(...dirs.map((d) => d.lateness.p99Ms));
-  const natural = dirs.some((d) => d.naturalLateness) ? ` (${Math.max(...dirs.map((d) => d.naturalLateness?.p99Ms ?? 0)).toFixed(2)} beyond the injected)` : '';
+  const natural = dirs.some((d) => d.naturalLateness)
+    ? ` (${Math.max(...dirs.map((d) => d.naturalLateness?.p99Ms ?? 0)).toFixed(2)} beyond the injected)`
+    : '';
   return `drops: ${unmodelled} unmodelled, ${modelled} modelled; relays p99 ≤ ${p99.toFixed(2)} ms${natural} (bar ${run.validity?.lateP99BarMs ?? '–'} ms); origin retransmits ${run.tcp?.origin.TcpRetransSegs ?? '–'}${run.validity && !run.validity.settled ? '; links not quiet when read: not balanced' : ''}`;
 }

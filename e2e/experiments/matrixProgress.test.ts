@@ -1,8 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { BBR_RECHECK, CUBIC_MATRIX, matricesProgressMarkdown, matrixProgress, matrixProgressMarkdown, specCell, type MatrixSpec } from './matrixProgress.js';
+import {
+  BBR_RECHECK,
+  CUBIC_MATRIX,
+  matricesProgressMarkdown,
+  matrixProgress,
+  matrixProgressMarkdown,
+  specCell,
+  type MatrixSpec,
+} from './matrixProgress.js';
 import type { RunRow } from './mergeRuns.js';
 
-const row = (o: { receiver?: string; rtt?: number; stream?: string; scheme?: string; repeat?: number; invalid?: string; failedBars?: string; cell?: string }): RunRow => {
+const row = (o: {
+  receiver?: string;
+  rtt?: number;
+  stream?: string;
+  scheme?: string;
+  repeat?: number;
+  invalid?: string;
+  failedBars?: string;
+  cell?: string;
+}): RunRow => {
   const receiver = o.receiver ?? 'virtual';
   const rtt = o.rtt ?? 224;
   const stream = o.stream ?? '15M-2s';
@@ -39,7 +56,12 @@ const row = (o: { receiver?: string; rtt?: number; stream?: string; scheme?: str
 };
 
 // A small matrix: 2 RTTs × 2 streams × 2 schemes × 3 repeats.
-const SMALL: MatrixSpec = { rtts: [137, 224], streams: ['15M-2s', '50M-2s'], receivers: { virtual: { schemes: ['e2e', 'auto'], repeats: 3 } }, durationS: 120 };
+const SMALL: MatrixSpec = {
+  rtts: [137, 224],
+  streams: ['15M-2s', '50M-2s'],
+  receivers: { virtual: { schemes: ['e2e', 'auto'], repeats: 3 } },
+  durationS: 120,
+};
 
 /** Every run the commands would make, as receiver|rtt|stream|scheme|repeat. */
 function expand(commands: string[]): string[] {
@@ -49,7 +71,8 @@ function expand(commands: string[]): string[] {
     const [a, b] = arg('repeats').split('-').map(Number);
     for (const rtt of arg('rtt').split(','))
       for (const stream of arg('stream').split(','))
-        for (const scheme of arg('scheme').split(',')) for (let k = a!; k <= b!; k++) out.push(`${arg('receiver')}|${rtt}|${stream}|${scheme}|${k}`);
+        for (const scheme of arg('scheme').split(','))
+          for (let k = a!; k <= b!; k++) out.push(`${arg('receiver')}|${rtt}|${stream}|${scheme}|${k}`);
   }
   return out.sort();
 }
@@ -58,7 +81,9 @@ describe('matrixProgress: what of the paper matrix is run, and the commands for 
   it('nothing run: one command runs the whole matrix', () => {
     const p = matrixProgress([], SMALL);
     expect(p).toMatchObject({ done: 0, total: 24 });
-    expect(p.commands).toEqual(['EXP_VPLAYER_APPEND_MS=0 npm run experiment -- --receiver virtual --rtt 137,224 --stream 15M-2s,50M-2s --scheme e2e,auto --repeats 1-3 --duration 120']);
+    expect(p.commands).toEqual([
+      'EXP_VPLAYER_APPEND_MS=0 npm run experiment -- --receiver virtual --rtt 137,224 --stream 15M-2s,50M-2s --scheme e2e,auto --repeats 1-3 --duration 120',
+    ]);
   });
 
   it('the commands run exactly what is missing: no run twice, none that is there', () => {
@@ -76,7 +101,9 @@ describe('matrixProgress: what of the paper matrix is run, and the commands for 
     for (const rtt of SMALL.rtts)
       for (const stream of SMALL.streams)
         for (const scheme of ['e2e', 'auto'])
-          for (let k = 1; k <= 3; k++) if (!rows.some((r) => r.rttMs === rtt && r.stream === stream && r.scheme === scheme && r.repeat === k)) want.push(`virtual|${rtt}|${stream}|${scheme}|${k}`);
+          for (let k = 1; k <= 3; k++)
+            if (!rows.some((r) => r.rttMs === rtt && r.stream === stream && r.scheme === scheme && r.repeat === k))
+              want.push(`virtual|${rtt}|${stream}|${scheme}|${k}`);
     expect(expand(p.commands)).toEqual(want.sort());
     expect(p.commands.length).toBeLessThan(want.length);
   });
@@ -108,7 +135,9 @@ describe('matrixProgress: what of the paper matrix is run, and the commands for 
       ],
       SMALL,
     );
-    expect(p.invalidAttempts).toEqual([{ receiver: 'virtual', rttMs: 137, stream: '50M-2s', scheme: 'e2e', valid: 1, invalid: 2, reasons: ['relay late'] }]);
+    expect(p.invalidAttempts).toEqual([
+      { receiver: 'virtual', rttMs: 137, stream: '50M-2s', scheme: 'e2e', valid: 1, invalid: 2, reasons: ['relay late'] },
+    ]);
     const md = matrixProgressMarkdown(p);
     expect(md).toContain('| virtual | 137 | 50M-2s | e2e | 1 | 2 | relay late |');
     expect(matrixProgressMarkdown(matrixProgress([], SMALL))).not.toContain('invalid on record');
@@ -159,7 +188,13 @@ describe('matrixProgress: what of the paper matrix is run, and the commands for 
   });
 
   it('an invalid attempt is listed by the bars it failed when the run names them', () => {
-    const p = matrixProgress([row({ repeat: 1, invalid: 'relay late (bar: p99 < 1 ms): ran up p99 3.37 ms', failedBars: 'relay-late' }), row({ repeat: 2, invalid: 'unmodelled drops: backhaul down 3', failedBars: 'unmodelled-drops' })], SMALL);
+    const p = matrixProgress(
+      [
+        row({ repeat: 1, invalid: 'relay late (bar: p99 < 1 ms): ran up p99 3.37 ms', failedBars: 'relay-late' }),
+        row({ repeat: 2, invalid: 'unmodelled drops: backhaul down 3', failedBars: 'unmodelled-drops' }),
+      ],
+      SMALL,
+    );
     expect(p.invalidAttempts[0]!.reasons).toEqual(['relay-late', 'unmodelled-drops']);
   });
 });

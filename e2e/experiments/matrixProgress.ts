@@ -95,7 +95,15 @@ export interface MatrixProgress {
    * relays' timing or the box, not the scheme): running them again on the same machine may not
    * help, so they are listed with their attempts.
    */
-  invalidAttempts: Array<{ receiver: string; rttMs: number; stream: string; scheme: string; valid: number; invalid: number; reasons: string[] }>;
+  invalidAttempts: Array<{
+    receiver: string;
+    rttMs: number;
+    stream: string;
+    scheme: string;
+    valid: number;
+    invalid: number;
+    reasons: string[];
+  }>;
 }
 
 /**
@@ -136,7 +144,16 @@ export function matrixProgress(rows: readonly RunRow[], spec: MatrixSpec = PAPER
           if (lacking.length > 0) {
             missing.push({ receiver, rtt, scheme, repeats: lacking, stream });
             const marks = invalidBy.get(cellKey(receiver, rtt, stream, scheme));
-            if (marks) invalidAttempts.push({ receiver, rttMs: rtt, stream, scheme, valid: repeats - lacking.length, invalid: marks.length, reasons: [...new Set(marks)] });
+            if (marks)
+              invalidAttempts.push({
+                receiver,
+                rttMs: rtt,
+                stream,
+                scheme,
+                valid: repeats - lacking.length,
+                invalid: marks.length,
+                reasons: [...new Set(marks)],
+              });
           }
         }
       }
@@ -167,7 +184,10 @@ function key(receiver: string, rtt: number, stream: string, scheme: string, repe
  * into stream lists, then schemes with the same streams and repeats join, then RTTs with the same
  * rest. Every missing run is in exactly one command, and no command runs anything that is there.
  */
-function commandsFor(missing: Array<{ receiver: string; rtt: number; scheme: string; repeats: number[]; stream: string }>, spec: MatrixSpec): string[] {
+function commandsFor(
+  missing: Array<{ receiver: string; rtt: number; scheme: string; repeats: number[]; stream: string }>,
+  spec: MatrixSpec,
+): string[] {
   const order = (s: string) => spec.streams.indexOf(s);
   // (receiver, rtt, scheme, range) → streams
   const byRange = new Map<string, { receiver: string; rtt: number; scheme: string; range: string; streams: string[] }>();
@@ -227,7 +247,9 @@ export function matrixProgressMarkdown(p: MatrixProgress, title = "The paper's m
     '',
     ...Object.entries(p.byReceiver).map(([r, c]) => `- ${r}: ${pct(c.done, c.total)}`),
     '',
-    p.commands.length === 0 ? 'Nothing is left.' : 'What is left, as the commands that run exactly it (each `--out` a new directory, then `npm run experiment:merge`):',
+    p.commands.length === 0
+      ? 'Nothing is left.'
+      : 'What is left, as the commands that run exactly it (each `--out` a new directory, then `npm run experiment:merge`):',
     '',
   ];
   if (p.commands.length > 0) lines.push('```sh', ...p.commands, '```', '');
@@ -237,7 +259,9 @@ export function matrixProgressMarkdown(p: MatrixProgress, title = "The paper's m
       '',
       '| receiver | RTT (ms) | stream | scheme | valid | invalid on record | why |',
       '|---|---|---|---|---|---|---|',
-      ...p.invalidAttempts.map((a) => `| ${a.receiver} | ${a.rttMs} | ${a.stream} | ${a.scheme} | ${a.valid} | ${a.invalid} | ${a.reasons.join('; ')} |`),
+      ...p.invalidAttempts.map(
+        (a) => `| ${a.receiver} | ${a.rttMs} | ${a.stream} | ${a.scheme} | ${a.valid} | ${a.invalid} | ${a.reasons.join('; ')} |`,
+      ),
       '',
     );
   }
@@ -245,7 +269,10 @@ export function matrixProgressMarkdown(p: MatrixProgress, title = "The paper's m
 }
 
 /** progress.md of several specs (`experiment:merge --matrix cubic`: the CUBIC matrix and the BBR re-check), a section each. */
-export function matricesProgressMarkdown(rows: readonly RunRow[], specs: readonly MatrixSpec[]): { markdown: string; done: number; total: number } {
+export function matricesProgressMarkdown(
+  rows: readonly RunRow[],
+  specs: readonly MatrixSpec[],
+): { markdown: string; done: number; total: number } {
   if (specs.length === 1) {
     const p = matrixProgress(rows, specs[0]);
     return { markdown: matrixProgressMarkdown(p, specs[0]!.title), done: p.done, total: p.total };

@@ -4,13 +4,35 @@ import { mergeRows, mergeRuns, readRunsCsv, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv
 import { edgeHoldArgs, holdArg, paperHoldX, schemeRank } from './paperHoldX.js';
 import { receiverPairs } from './receiverPairs.js';
 
-function run(o: { id: string; scheme: string; startupS: number; stallS?: number; stalls?: number; latencyS?: number; rttMs?: number; stream?: string; invalid?: string; x?: number; receiver?: 'chromium' | 'virtual'; startedAt?: string; player?: 'hls' | 'dash' }): MergedRun {
+function run(o: {
+  id: string;
+  scheme: string;
+  startupS: number;
+  stallS?: number;
+  stalls?: number;
+  latencyS?: number;
+  rttMs?: number;
+  stream?: string;
+  invalid?: string;
+  x?: number;
+  receiver?: 'chromium' | 'virtual';
+  startedAt?: string;
+  player?: 'hls' | 'dash';
+}): MergedRun {
   const stalls = o.stalls ?? 0;
   return {
     v: 1,
     id: o.id,
     startedAt: o.startedAt ?? '2026-11-23T00:00:00.000Z',
-    scenario: { stream: o.stream ?? '15M-2s', player: o.player ?? 'hls', scheme: o.scheme, rttMs: o.rttMs ?? 224, durationS: 120, ran: 'lte-a', ...(o.receiver ? { receiver: o.receiver } : {}) },
+    scenario: {
+      stream: o.stream ?? '15M-2s',
+      player: o.player ?? 'hls',
+      scheme: o.scheme,
+      rttMs: o.rttMs ?? 224,
+      durationS: 120,
+      ran: 'lte-a',
+      ...(o.receiver ? { receiver: o.receiver } : {}),
+    },
     report: {
       startupMs: o.startupS * 1000,
       stalls: { count: stalls, totalMs: (o.stallS ?? 0) * 1000, list: [] },
@@ -139,30 +161,75 @@ describe('mergeRuns: shards into summary.csv / runs.csv', () => {
   });
 
   it('writes the issue’s summary columns (valid runs, invalid runs beside them, the declared hold), quoting what needs it', () => {
-    const csv = toCsv(SUMMARY_COLUMNS, [{ cell: 'a, b', rtt_ms: 224, stream: 's', scheme: 'e2e', runs: 1, invalid: 2, startup_s: '1.00', buffering_s: '', stalls: '0.00', latency_s: '9.00', x: '' }]);
-    expect(csv.split('\n')[0]).toBe('cell,rtt_ms,stream,scheme,runs,invalid,throughput_mbps,startup_s,buffering_s,stalls,latency_s,x,hold_s');
+    const csv = toCsv(SUMMARY_COLUMNS, [
+      {
+        cell: 'a, b',
+        rtt_ms: 224,
+        stream: 's',
+        scheme: 'e2e',
+        runs: 1,
+        invalid: 2,
+        startup_s: '1.00',
+        buffering_s: '',
+        stalls: '0.00',
+        latency_s: '9.00',
+        x: '',
+      },
+    ]);
+    expect(csv.split('\n')[0]).toBe(
+      'cell,rtt_ms,stream,scheme,runs,invalid,throughput_mbps,startup_s,buffering_s,stalls,latency_s,x,hold_s',
+    );
     expect(csv.split('\n')[1]).toBe('"a, b",224,s,e2e,1,2,,1.00,,0.00,9.00,,');
   });
 
   it('a run says which bars it failed and what its links counted; an older run reads its bar from its invalid line', () => {
     const judged: MergedRun = {
-      ...run({ id: 'j', scheme: 'auto', startupS: 3, invalid: 'unmodelled drop: backhaul down lost 12 packets at the edge\'s socat' }),
+      ...run({ id: 'j', scheme: 'auto', startupS: 3, invalid: "unmodelled drop: backhaul down lost 12 packets at the edge's socat" }),
       validity: { failed: ['unmodelled-drops'] },
       links: {
-        ran: { up: { lateness: { p99Ms: 0.3 }, unmodelled: { tunTx: 0, socatSocket: 0 }, modelled: { loss: 0, queueFull: 0, pdcpDiscard: 4 } }, down: { lateness: { p99Ms: 0.4 }, unmodelled: { tunTx: 0, socatSocket: 0 }, modelled: { loss: 0, queueFull: 1, pdcpDiscard: 0 } } },
-        backhaul: { up: { lateness: { p99Ms: 0.2 }, unmodelled: { tunTx: 0, socatSocket: 0 }, modelled: {} }, down: { lateness: { p99Ms: 0.9 }, unmodelled: { tunTx: 0, socatSocket: 12 }, modelled: {} } },
+        ran: {
+          up: { lateness: { p99Ms: 0.3 }, unmodelled: { tunTx: 0, socatSocket: 0 }, modelled: { loss: 0, queueFull: 0, pdcpDiscard: 4 } },
+          down: { lateness: { p99Ms: 0.4 }, unmodelled: { tunTx: 0, socatSocket: 0 }, modelled: { loss: 0, queueFull: 1, pdcpDiscard: 0 } },
+        },
+        backhaul: {
+          up: { lateness: { p99Ms: 0.2 }, unmodelled: { tunTx: 0, socatSocket: 0 }, modelled: {} },
+          down: { lateness: { p99Ms: 0.9 }, unmodelled: { tunTx: 0, socatSocket: 12 }, modelled: {} },
+        },
       } as unknown as MergedRun['links'],
       tcp: { origin: { TcpRetransSegs: 15 } },
       scenario: { ...run({ id: 'j', scheme: 'auto', startupS: 3 }).scenario, injectLateness: { p99Ms: 2, stallsPerMinute: 3 } },
     };
-    const m = mergeRuns([{ run: judged, source: 's' }, { run: run({ id: 'o', scheme: 'e2e', startupS: 3, invalid: 'relay late: ran down p99 3 ms' }), source: 's' }]);
-    expect(m.runs.find((r) => r.id === 'j')).toMatchObject({ failed_bars: 'unmodelled-drops', late_p99_ms: '0.90', unmodelled_drops: 12, modelled_drops: 5, origin_retrans: 15, inject: 'lateness p99 2 ms + 3 stalls/min' });
+    const m = mergeRuns([
+      { run: judged, source: 's' },
+      { run: run({ id: 'o', scheme: 'e2e', startupS: 3, invalid: 'relay late: ran down p99 3 ms' }), source: 's' },
+    ]);
+    expect(m.runs.find((r) => r.id === 'j')).toMatchObject({
+      failed_bars: 'unmodelled-drops',
+      late_p99_ms: '0.90',
+      unmodelled_drops: 12,
+      modelled_drops: 5,
+      origin_retrans: 15,
+      inject: 'lateness p99 2 ms + 3 stalls/min',
+    });
     expect(m.runs.find((r) => r.id === 'j')!.cell).toBe('15M-2s @ 224 ms (lateness p99 2 ms + 3 stalls/min) [chromium]');
     expect(m.runs.find((r) => r.id === 'o')).toMatchObject({ failed_bars: 'relay-late', unmodelled_drops: '', origin_retrans: '' });
     // Read back from runs.csv, the same.
     const back = readRunsCsv(toCsv(RUNS_COLUMNS, m.runs), 'runs.csv');
-    expect(back.find((r) => r.id === 'j')).toMatchObject({ failedBars: 'unmodelled-drops', unmodelledDrops: 12, modelledDrops: 5, originRetrans: 15, lateP99Ms: 0.9 });
-    expect(mergeRows(back).summary.map((r) => [r.scheme, r.runs, r.invalid]).sort()).toEqual([['auto', 0, 1], ['e2e', 0, 1]]);
+    expect(back.find((r) => r.id === 'j')).toMatchObject({
+      failedBars: 'unmodelled-drops',
+      unmodelledDrops: 12,
+      modelledDrops: 5,
+      originRetrans: 15,
+      lateP99Ms: 0.9,
+    });
+    expect(
+      mergeRows(back)
+        .summary.map((r) => [r.scheme, r.runs, r.invalid])
+        .sort(),
+    ).toEqual([
+      ['auto', 0, 1],
+      ['e2e', 0, 1],
+    ]);
   });
 });
 
@@ -197,8 +264,32 @@ describe("hold-paper: Table III's x", () => {
   });
 
   it('one order for the schemes of a cell in every table: E2E, hold-N, hold-paper, parts-N, auto, its variants, the rest', () => {
-    const order = ['auto-w4', 'auto-learn', 'auto-warm', 'parts-2', 'auto', 'hold-paper', 'hold-10', 'auto-measured', 'hold-2', 'e2e', 'hold-0'];
-    expect([...order].sort((a, b) => schemeRank(a) - schemeRank(b))).toEqual(['e2e', 'hold-0', 'hold-2', 'hold-10', 'hold-paper', 'parts-2', 'auto', 'auto-measured', 'auto-warm', 'auto-learn', 'auto-w4']);
+    const order = [
+      'auto-w4',
+      'auto-learn',
+      'auto-warm',
+      'parts-2',
+      'auto',
+      'hold-paper',
+      'hold-10',
+      'auto-measured',
+      'hold-2',
+      'e2e',
+      'hold-0',
+    ];
+    expect([...order].sort((a, b) => schemeRank(a) - schemeRank(b))).toEqual([
+      'e2e',
+      'hold-0',
+      'hold-2',
+      'hold-10',
+      'hold-paper',
+      'parts-2',
+      'auto',
+      'auto-measured',
+      'auto-warm',
+      'auto-learn',
+      'auto-w4',
+    ]);
     for (const s of order) expect(Number.isFinite(schemeRank(s))).toBe(true);
   });
 });
@@ -219,23 +310,59 @@ describe('receiverPairs: Chromium vs virtual on the same seed', () => {
   });
 
   it("reports each side's median segment time and its segments on a new connection (null when unlabelled)", () => {
-    const seg = (requestStart: number, lastByte: number, connection?: 'new' | 'reused') => ({ kind: 'media', requestStart, lastByte, ...(connection === undefined ? {} : { connection }) });
-    const withSegments = (r: MergedRun, list: object[]): MergedRun => ({ ...r, report: { ...r.report, segments: { list } } as unknown as MergedRun['report'] });
+    const seg = (requestStart: number, lastByte: number, connection?: 'new' | 'reused') => ({
+      kind: 'media',
+      requestStart,
+      lastByte,
+      ...(connection === undefined ? {} : { connection }),
+    });
+    const withSegments = (r: MergedRun, list: object[]): MergedRun => ({
+      ...r,
+      report: { ...r.report, segments: { list } } as unknown as MergedRun['report'],
+    });
     const [p] = receiverPairs([
-      withSegments(run({ id: 'x-e2e-hls-r1', scheme: 'e2e', startupS: 4 }), [seg(0, 2000), seg(0, 3000), seg(0, 1000), { kind: 'manifest', requestStart: 0, lastByte: 9000 }]),
-      withSegments(run({ id: 'x-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4, receiver: 'virtual' }), [seg(0, 3400, 'new'), seg(0, 2800, 'reused'), seg(0, 3100, 'new')]),
+      withSegments(run({ id: 'x-e2e-hls-r1', scheme: 'e2e', startupS: 4 }), [
+        seg(0, 2000),
+        seg(0, 3000),
+        seg(0, 1000),
+        { kind: 'manifest', requestStart: 0, lastByte: 9000 },
+      ]),
+      withSegments(run({ id: 'x-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4, receiver: 'virtual' }), [
+        seg(0, 3400, 'new'),
+        seg(0, 2800, 'reused'),
+        seg(0, 3100, 'new'),
+      ]),
     ]);
     expect(p!.chromium).toMatchObject({ segmentS: 2, freshFlowSegments: null, latencyS: 10 });
     expect(p!.virtual).toMatchObject({ segmentS: 3.1, freshFlowSegments: 2 });
   });
 
   it('reports the wait before the next request when the player wanted it at once, and segments that moved to a media-cold connection', () => {
-    const seg = (requestStart: number, lastByte: number, connectionId?: number) => ({ kind: 'media', track: 'main', requestStart, lastByte, ...(connectionId === undefined ? {} : { connectionId }) });
-    const withSegments = (r: MergedRun, list: object[]): MergedRun => ({ ...r, report: { ...r.report, segments: { list } } as unknown as MergedRun['report'] });
+    const seg = (requestStart: number, lastByte: number, connectionId?: number) => ({
+      kind: 'media',
+      track: 'main',
+      requestStart,
+      lastByte,
+      ...(connectionId === undefined ? {} : { connectionId }),
+    });
+    const withSegments = (r: MergedRun, list: object[]): MergedRun => ({
+      ...r,
+      report: { ...r.report, segments: { list } } as unknown as MergedRun['report'],
+    });
     // Chromium: 30 and 20 ms after the previous last byte; the 4 s wait (buffer full) is not the player's delay.
-    const chromium = withSegments(run({ id: 'y-e2e-hls-r1', scheme: 'e2e', startupS: 4 }), [seg(0, 2000), seg(2030, 4000), seg(4020, 6000), seg(10_000, 12_000)]);
+    const chromium = withSegments(run({ id: 'y-e2e-hls-r1', scheme: 'e2e', startupS: 4 }), [
+      seg(0, 2000),
+      seg(2030, 4000),
+      seg(4020, 6000),
+      seg(10_000, 12_000),
+    ]);
     // Virtual: media on 1, then 2 (which had only carried playlists), back to 1 (it had carried media), then 3.
-    const virtual = withSegments(run({ id: 'y-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4, receiver: 'virtual' }), [seg(0, 2000, 1), seg(2000, 4000, 2), seg(4000, 6000, 1), seg(6000, 8000, 3)]);
+    const virtual = withSegments(run({ id: 'y-e2e-hls-virtual-r1', scheme: 'e2e', startupS: 4, receiver: 'virtual' }), [
+      seg(0, 2000, 1),
+      seg(2000, 4000, 2),
+      seg(4000, 6000, 1),
+      seg(6000, 8000, 3),
+    ]);
     const [p] = receiverPairs([chromium, virtual]);
     expect(p!.chromium).toMatchObject({ nextRequestGapMs: 20, movedSegments: null }); // nearest rank of 20 and 30
     expect(p!.virtual).toMatchObject({ nextRequestGapMs: 0, movedSegments: 2 });
@@ -247,17 +374,28 @@ describe('runs.csv as a merge input (shards merged in earlier sessions)', () => 
     const first = mergeRuns([
       { run: run({ id: 'a1', scheme: 'e2e', startupS: 4, stallS: 2, stalls: 1, stream: '50M-2s' }), source: 'session1' },
       { run: run({ id: 'a2', scheme: 'e2e', startupS: 6, stallS: 4, stalls: 3, stream: '50M-2s' }), source: 'session1' },
-      { run: run({ id: 'a3', scheme: 'e2e', startupS: 100, invalid: 'relay late: ran down p99 3 ms, "quoted"', stream: '50M-2s' }), source: 'session1' },
+      {
+        run: run({ id: 'a3', scheme: 'e2e', startupS: 100, invalid: 'relay late: ran down p99 3 ms, "quoted"', stream: '50M-2s' }),
+        source: 'session1',
+      },
       { run: run({ id: 'b1', scheme: 'auto', startupS: 2, x: 2, player: 'dash' }), source: 'session1' },
     ]);
     const rows = readRunsCsv(toCsv(RUNS_COLUMNS, first.runs), 'runs.csv');
     expect(rows.find((r) => r.id === 'a3')!.invalid).toBe('relay late: ran down p99 3 ms, "quoted"');
-    expect(rows.find((r) => r.id === 'b1')).toMatchObject({ cell: '15M-2s @ 224 ms [chromium, dash.js]', x: 2, source: 'session1', startupS: 2 });
+    expect(rows.find((r) => r.id === 'b1')).toMatchObject({
+      cell: '15M-2s @ 224 ms [chromium, dash.js]',
+      x: 2,
+      source: 'session1',
+      startupS: 2,
+    });
     const again = mergeRows(rows);
     expect(again.summary).toEqual(first.summary);
     expect(again.counts).toEqual(first.counts);
     // The next session's run files join the same cells.
-    const next = mergeRuns([{ run: run({ id: 'a4', scheme: 'e2e', startupS: 8, stallS: 0, stalls: 0, stream: '50M-2s' }), source: 'session2' }], rows);
+    const next = mergeRuns(
+      [{ run: run({ id: 'a4', scheme: 'e2e', startupS: 8, stallS: 0, stalls: 0, stream: '50M-2s' }), source: 'session2' }],
+      rows,
+    );
     expect(next.summary.find((r) => r.stream === '50M-2s')).toMatchObject({ runs: 3, startup_s: formatMeanCi(meanCi([4, 6, 8])) });
     expect(next.runs.map((r) => r.source)).toEqual(['session1', 'session1', 'session1', 'session2', 'session1']);
   });
@@ -268,14 +406,22 @@ describe('runs.csv as a merge input (shards merged in earlier sessions)', () => 
       { run: run({ id: 'c2', scheme: 'e2e', startupS: 1.016, latencyS: 9.5 }), source: 's' },
     ]);
     expect(first.summary[0]!.startup_s).toBe('1.01±0.08');
-    expect(first.runs.map((r) => [r.startup_s, r.latency_s])).toEqual([['1.004', '9.50'], ['1.016', '9.50']]);
+    expect(first.runs.map((r) => [r.startup_s, r.latency_s])).toEqual([
+      ['1.004', '9.50'],
+      ['1.016', '9.50'],
+    ]);
     const again = mergeRows(readRunsCsv(toCsv(RUNS_COLUMNS, first.runs), 'runs.csv'));
     expect(again.summary).toEqual(first.summary);
   });
 
   it('an older runs.csv without the newer columns still reads; a CSV that is not runs.csv is refused', () => {
-    const rows = readRunsCsv('id,cell,rtt_ms,stream,scheme,receiver,repeat,startup_s,buffering_s,stalls,latency_s,x,hold_s,invalid,source\nr1,15M-2s @ 224 ms [virtual],224,15M-2s,auto,virtual,1,3.10,0.00,0,9.50,2,4.00,,old\n', 'old.csv');
-    expect(rows).toEqual([expect.objectContaining({ id: 'r1', rttMs: 224, x: 2, holdS: 4, cpuPressure: null, startedAt: '', source: 'old' })]);
+    const rows = readRunsCsv(
+      'id,cell,rtt_ms,stream,scheme,receiver,repeat,startup_s,buffering_s,stalls,latency_s,x,hold_s,invalid,source\nr1,15M-2s @ 224 ms [virtual],224,15M-2s,auto,virtual,1,3.10,0.00,0,9.50,2,4.00,,old\n',
+      'old.csv',
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({ id: 'r1', rttMs: 224, x: 2, holdS: 4, cpuPressure: null, startedAt: '', source: 'old' }),
+    ]);
     expect(() => readRunsCsv('cell,rtt_ms\na,1\n', 'summary.csv')).toThrow(/not a runs.csv/);
   });
 });

@@ -21,9 +21,14 @@ import { readRunFiles } from './readRunFiles.js';
 import { mergeRuns, readRunsCsv, type MergedRun, type RunRow } from './mergeRuns.js';
 import { tableIIMarkdown, writeSummary } from './summarize.js';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, matrix: { type: 'string', default: 'paper' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { out: { type: 'string' }, matrix: { type: 'string', default: 'paper' } },
+});
 if (!values.out || positionals.length === 0) {
-  console.error(`usage: npm run experiment:merge -- DIR|runs.csv [DIR|runs.csv…] --out OUTDIR [--matrix ${Object.keys(MATRICES).join('|')}]`);
+  console.error(
+    `usage: npm run experiment:merge -- DIR|runs.csv [DIR|runs.csv…] --out OUTDIR [--matrix ${Object.keys(MATRICES).join('|')}]`,
+  );
   process.exit(2);
 }
 const specs = MATRICES[values.matrix!];

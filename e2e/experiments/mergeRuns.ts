@@ -18,7 +18,21 @@ export type MergedRun = RunResult & {
  * means' sample — and `invalid` runs counted beside them. The one summary format: the experiment
  * run's own summary, a merge and the report all give these.
  */
-export const SUMMARY_COLUMNS = ['cell', 'rtt_ms', 'stream', 'scheme', 'runs', 'invalid', 'throughput_mbps', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s'] as const;
+export const SUMMARY_COLUMNS = [
+  'cell',
+  'rtt_ms',
+  'stream',
+  'scheme',
+  'runs',
+  'invalid',
+  'throughput_mbps',
+  'startup_s',
+  'buffering_s',
+  'stalls',
+  'latency_s',
+  'x',
+  'hold_s',
+] as const;
 /**
  * runs.csv's columns: one run each, everything the summary is made of — so a runs.csv committed
  * by one session is itself an input of the next merge (shards of a matrix run in different
@@ -26,7 +40,36 @@ export const SUMMARY_COLUMNS = ['cell', 'rtt_ms', 'stream', 'scheme', 'runs', 'i
  * each run, what judges it: the relays' worst p99 lateness, the links' unmodelled and modelled
  * drops, the origin's retransmissions, and the bars it failed.
  */
-export const RUNS_COLUMNS = ['id', 'cell', 'rtt_ms', 'stream', 'scheme', 'receiver', 'repeat', 'throughput_mbps', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s', 'cpu_pressure', 'measured_backhaul_mbps', 'steady_backhaul_mbps', 'x_changes', 'stall_causes', 'late_p99_ms', 'unmodelled_drops', 'modelled_drops', 'origin_retrans', 'inject', 'started_at', 'failed_bars', 'invalid', 'source'] as const;
+export const RUNS_COLUMNS = [
+  'id',
+  'cell',
+  'rtt_ms',
+  'stream',
+  'scheme',
+  'receiver',
+  'repeat',
+  'throughput_mbps',
+  'startup_s',
+  'buffering_s',
+  'stalls',
+  'latency_s',
+  'x',
+  'hold_s',
+  'cpu_pressure',
+  'measured_backhaul_mbps',
+  'steady_backhaul_mbps',
+  'x_changes',
+  'stall_causes',
+  'late_p99_ms',
+  'unmodelled_drops',
+  'modelled_drops',
+  'origin_retrans',
+  'inject',
+  'started_at',
+  'failed_bars',
+  'invalid',
+  'source',
+] as const;
 export const COUNTS_COLUMNS = ['cell', 'scheme', 'total', 'valid', 'invalid'] as const;
 
 /** One run as runs.csv has it: text fields as written, numbers parsed (null when empty). */
@@ -71,7 +114,8 @@ export interface RunRow {
 }
 
 /** Chromium or virtual: the scenario says (runs since issue 16), else the virtual report's own mark. */
-export const receiverOf = (r: MergedRun): string => r.scenario.receiver ?? ((r.report as { receiver?: string }).receiver === 'virtual' ? 'virtual' : 'chromium');
+export const receiverOf = (r: MergedRun): string =>
+  r.scenario.receiver ?? ((r.report as { receiver?: string }).receiver === 'virtual' ? 'virtual' : 'chromium');
 
 /**
  * The merged cell of a run: stream @ RTT (with non-default network settings), the receiver kind
@@ -104,7 +148,8 @@ const csvCell = (v: unknown) => {
   const s = v === undefined || v === null ? '' : String(v);
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
-export const toCsv = (columns: readonly string[], rows: Record<string, unknown>[]) => `${[columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))].join('\n')}\n`;
+export const toCsv = (columns: readonly string[], rows: Record<string, unknown>[]) =>
+  `${[columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))].join('\n')}\n`;
 
 /**
  * The bars a run failed: as it recorded them (runs since the packet accounting), else read from
@@ -121,7 +166,9 @@ const sumOf = (o: Record<string, number> | undefined) => (o ? Object.values(o).r
 export function runRow(run: MergedRun, source: string): RunRow {
   const s = summarizeRun(run);
   type Dir = { lateness?: { p99Ms: number }; unmodelled?: Record<string, number>; modelled?: Record<string, number> };
-  const dirs: Dir[] = run.links ? Object.values(run.links as Record<string, Record<'up' | 'down', Dir>>).flatMap((l) => [l.up, l.down]) : [];
+  const dirs: Dir[] = run.links
+    ? Object.values(run.links as Record<string, Record<'up' | 'down', Dir>>).flatMap((l) => [l.up, l.down])
+    : [];
   const accounted = dirs.length > 0 && dirs.every((d) => d.unmodelled !== undefined);
   const p99s = dirs.map((d) => d.lateness?.p99Ms).filter((x): x is number => typeof x === 'number');
   return {
@@ -143,7 +190,10 @@ export function runRow(run: MergedRun, source: string): RunRow {
     measuredBackhaulMbps: run.edge?.measuredBackhaulMbps ?? null,
     steadyBackhaulMbps: run.edge?.steadyBackhaulMbps ?? null,
     xChanges: (run.edge?.holdChanges ?? []).map((c) => `${c.hold}@${c.atS.toFixed(0)}s`).join(' '),
-    stallCauses: Object.entries(stallCauses(run) ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${k}:${n}`).join(' '),
+    stallCauses: Object.entries(stallCauses(run) ?? {})
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k}:${n}`)
+      .join(' '),
     lateP99Ms: p99s.length ? Math.max(...p99s) : null,
     unmodelledDrops: accounted ? dirs.reduce((a, d) => a + sumOf(d.unmodelled), 0) : null,
     modelledDrops: accounted ? dirs.reduce((a, d) => a + sumOf(d.modelled), 0) : null,
@@ -168,21 +218,18 @@ export function parseCsv(text: string): string[][] {
       if (c === '"' && text[i + 1] === '"') {
         field += '"';
         i++;
-      }
-      else if (c === '"') quoted = false;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
     else if (c === ',') {
       row.push(field);
       field = '';
-    }
-    else if (c === '\n') {
+    } else if (c === '\n') {
       row.push(field);
       rows.push(row);
       row = [];
       field = '';
-    }
-    else if (c !== '\r') field += c;
+    } else if (c !== '\r') field += c;
   }
   if (field !== '' || row.length > 0) {
     row.push(field);
@@ -197,7 +244,8 @@ export function parseCsv(text: string): string[][] {
  */
 export function readRunsCsv(text: string, source: string): RunRow[] {
   const [head, ...body] = parseCsv(text);
-  if (!head || !head.includes('id') || !head.includes('cell') || !head.includes('scheme')) throw new Error(`${source}: not a runs.csv (no id, cell and scheme columns)`);
+  if (!head || !head.includes('id') || !head.includes('cell') || !head.includes('scheme'))
+    throw new Error(`${source}: not a runs.csv (no id, cell and scheme columns)`);
   const col = (r: string[], name: string) => r[head.indexOf(name)] ?? '';
   const num = (v: string) => (v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
   return body
@@ -269,7 +317,12 @@ export function mergeRows(rows: RunRow[]) {
   };
   const keys = [...groups.keys()].sort((a, b) => {
     const [ra, rb] = [groups.get(a)![0]!, groups.get(b)![0]!];
-    return (ra.rttMs ?? 0) - (rb.rttMs ?? 0) || streamRank(ra.stream) - streamRank(rb.stream) || ra.cell.localeCompare(rb.cell) || schemeRank(ra.scheme) - schemeRank(rb.scheme);
+    return (
+      (ra.rttMs ?? 0) - (rb.rttMs ?? 0) ||
+      streamRank(ra.stream) - streamRank(rb.stream) ||
+      ra.cell.localeCompare(rb.cell) ||
+      schemeRank(ra.scheme) - schemeRank(rb.scheme)
+    );
   });
   const summary: Record<string, unknown>[] = [];
   const counts: Record<string, unknown>[] = [];

@@ -45,7 +45,8 @@ export function holdArg(scheme: string, stream: string, rttMs: number): string |
   if (scheme.startsWith('parts-')) return '0';
   if (scheme === 'hold-paper') {
     const x = paperHoldX(stream, rttMs);
-    if (x === undefined) throw new Error(`hold-paper: Table III has no x for ${stream} at ${rttMs} ms (streams 15M/50M × 2s/4s/10s, RTTs 137, 224, 302, 334)`);
+    if (x === undefined)
+      throw new Error(`hold-paper: Table III has no x for ${stream} at ${rttMs} ms (streams 15M/50M × 2s/4s/10s, RTTs 137, 224, 302, 334)`);
     return String(x);
   }
   return scheme.slice('hold-'.length);
@@ -68,7 +69,8 @@ export function edgeHoldArgs(scheme: string, stream: string, rttMs: number, ll: 
   // `auto` is the edge as shipped: no flag beyond --hold auto, so its defaults (segmentStart among
   // them) are what is measured (issue 38). The pinned variants are in AUTO_VARIANTS.
   if (base === 'auto') return ['--hold', 'auto', ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
-  if (Object.hasOwn(AUTO_VARIANTS, base)) return ['--hold', 'auto', ...AUTO_VARIANTS[base]!, ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
+  if (Object.hasOwn(AUTO_VARIANTS, base))
+    return ['--hold', 'auto', ...AUTO_VARIANTS[base]!, ...(ll ? ['--hold-parts', 'auto'] : []), ...workers];
   return ['--hold', hold, ...workers];
 }
 

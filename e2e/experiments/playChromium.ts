@@ -7,7 +7,11 @@ import { openPlayer } from '../fixtures/playerPage.js';
  * Plays `src` for `durationS` in real Chromium (hls.js or dash.js with the QoE probe) in the
  * testbed's client namespace and returns the probe's report.
  */
-export async function playChromium(tb: Testbed, chromium: BrowserType, o: { base: string; src: string; player: 'hls' | 'dash'; config: Record<string, unknown>; durationS: number }): Promise<RunResult['report']> {
+export async function playChromium(
+  tb: Testbed,
+  chromium: BrowserType,
+  o: { base: string; src: string; player: 'hls' | 'dash'; config: Record<string, unknown>; durationS: number },
+): Promise<RunResult['report']> {
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({

@@ -16,7 +16,16 @@ export type VirtualOutcome = { receiver: number; run: RunResult } | { receiver: 
  */
 export async function playVirtualInTestbed(
   tb: Testbed,
-  o: { src: string; player: 'hls' | 'dash'; durationS: number; scheme: string; id: string; addresses: string[]; offsetsMs: number[]; maxBufferLengthS?: number },
+  o: {
+    src: string;
+    player: 'hls' | 'dash';
+    durationS: number;
+    scheme: string;
+    id: string;
+    addresses: string[];
+    offsetsMs: number[];
+    maxBufferLengthS?: number;
+  },
 ): Promise<VirtualOutcome[]> {
   const args = [VPLAYER_BIN, '--url', o.src, '--player', o.player, '--seconds', String(o.durationS), '--scheme', o.scheme, '--id', o.id];
   args.push('--local-address', o.addresses.join(','), '--start-offsets-ms', o.offsetsMs.join(','));

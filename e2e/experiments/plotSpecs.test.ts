@@ -42,14 +42,23 @@ describe('barPlots', () => {
 
   it('draws each receiver variant apart, one file per metric', () => {
     expect(plots.map((p) => p.file).sort()).toEqual(
-      ['plot-buffering-chromium.svg', 'plot-buffering-virtual.svg', 'plot-latency-chromium.svg', 'plot-latency-virtual.svg', 'plot-startup-chromium.svg', 'plot-startup-virtual.svg'].sort(),
+      [
+        'plot-buffering-chromium.svg',
+        'plot-buffering-virtual.svg',
+        'plot-latency-chromium.svg',
+        'plot-latency-virtual.svg',
+        'plot-startup-chromium.svg',
+        'plot-startup-virtual.svg',
+      ].sort(),
     );
     const chromium = values(plots.find((p) => p.file === 'plot-buffering-chromium.svg')!.spec);
     expect(new Set(chromium.map((d) => d.scheme))).toEqual(new Set(['e2e']));
   });
 
   it('clips the interval at 0 and keeps its top', () => {
-    const d = values(plots.find((p) => p.file === 'plot-buffering-virtual.svg')!.spec).find((v) => v.kind === 'mean' && v.scheme === 'e2e')!;
+    const d = values(plots.find((p) => p.file === 'plot-buffering-virtual.svg')!.spec).find(
+      (v) => v.kind === 'mean' && v.scheme === 'e2e',
+    )!;
     expect(d).toMatchObject({ value: 1.5, lo: 0, hi: 3.5, rtt: '224 ms', runs: 3 });
   });
 

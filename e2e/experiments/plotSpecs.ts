@@ -88,7 +88,8 @@ export function barPlots(summaryCsv: string, runsCsv?: string): PlotFile[] {
   const summary = csvObjects(summaryCsv);
   const cols = summary[0] ? Object.keys(summary[0]) : [];
   const missing = REQUIRED_SUMMARY.filter((c) => !cols.includes(c));
-  if (summary.length === 0 || missing.length > 0) throw new Error(`summary.csv: not merge's format (missing ${missing.join(', ') || 'rows'})`);
+  if (summary.length === 0 || missing.length > 0)
+    throw new Error(`summary.csv: not merge's format (missing ${missing.join(', ') || 'rows'})`);
   const runs = runsCsv ? csvObjects(runsCsv).filter((r) => (r['invalid'] ?? '') === '') : [];
   const variants = [...new Set(summary.map((r) => cellVariant(r['cell']!, r['stream']!, r['rtt_ms']!)))];
   const files: PlotFile[] = [];
@@ -104,7 +105,16 @@ export function barPlots(summaryCsv: string, runsCsv?: string): PlotFile[] {
       for (const r of rows) {
         const ci = parseMeanCi(r[metric] ?? '');
         if (!ci) continue;
-        data.push({ kind: 'mean', rtt: `${r['rtt_ms']} ms`, stream: r['stream']!, scheme: r['scheme']!, value: ci.mean, lo: Math.max(0, ci.mean - ci.half), hi: ci.mean + ci.half, runs: Number(r['runs']) });
+        data.push({
+          kind: 'mean',
+          rtt: `${r['rtt_ms']} ms`,
+          stream: r['stream']!,
+          scheme: r['scheme']!,
+          value: ci.mean,
+          lo: Math.max(0, ci.mean - ci.half),
+          hi: ci.mean + ci.half,
+          runs: Number(r['runs']),
+        });
       }
       for (const r of runs) {
         if (!cells.has(r['cell']) || !schemes.includes(r['scheme']!)) continue;
@@ -113,27 +123,55 @@ export function barPlots(summaryCsv: string, runsCsv?: string): PlotFile[] {
         data.push({ kind: 'run', rtt: `${r['rtt_ms']} ms`, stream: r['stream']!, scheme: r['scheme']!, value: v, lo: v, hi: v, runs: 1 });
       }
       if (data.length === 0) continue;
-      files.push({ file: `plot-${metric.replace(/_s$/, '')}-${slug(variant)}.svg`, spec: barSpec(data, BAR_METRICS[metric], variant, { streams, schemes, rtts: rtts.map((r) => `${r} ms`) }) });
+      files.push({
+        file: `plot-${metric.replace(/_s$/, '')}-${slug(variant)}.svg`,
+        spec: barSpec(data, BAR_METRICS[metric], variant, { streams, schemes, rtts: rtts.map((r) => `${r} ms`) }),
+      });
     }
   }
   return files;
 }
 
-function barSpec(data: BarDatum[], title: string, variant: string, order: { streams: string[]; schemes: string[]; rtts: string[] }): TopLevelSpec {
+function barSpec(
+  data: BarDatum[],
+  title: string,
+  variant: string,
+  order: { streams: string[]; schemes: string[]; rtts: string[] },
+): TopLevelSpec {
   const x = { field: 'stream', type: 'nominal' as const, sort: order.streams, title: null, axis: { labelAngle: 0 } };
   const xOffset = { field: 'scheme', type: 'nominal' as const, sort: order.schemes };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: `${title} per scheme, ${variant || 'all'} receivers`, subtitle: 'bar: mean of valid runs; line: its 95 % interval (clipped at 0); dots: the runs' },
+    title: {
+      text: `${title} per scheme, ${variant || 'all'} receivers`,
+      subtitle: 'bar: mean of valid runs; line: its 95 % interval (clipped at 0); dots: the runs',
+    },
     data: { values: data as unknown as Record<string, unknown>[] },
     facet: { row: { field: 'rtt', type: 'ordinal', sort: order.rtts, title: 'backhaul RTT' } },
     spec: {
       width: 560,
       height: 130,
       layer: [
-        { transform: [{ filter: "datum.kind === 'mean'" }], mark: { type: 'bar' }, encoding: { x, xOffset, y: { field: 'value', type: 'quantitative', title }, color: { field: 'scheme', type: 'nominal', sort: order.schemes, title: 'scheme' } } },
-        { transform: [{ filter: "datum.kind === 'mean'" }], mark: { type: 'rule', color: 'black' }, encoding: { x, xOffset, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
-        { transform: [{ filter: "datum.kind === 'run'" }], mark: { type: 'point', filled: true, size: 10, color: 'black', opacity: 0.5 }, encoding: { x, xOffset, y: { field: 'value', type: 'quantitative' } } },
+        {
+          transform: [{ filter: "datum.kind === 'mean'" }],
+          mark: { type: 'bar' },
+          encoding: {
+            x,
+            xOffset,
+            y: { field: 'value', type: 'quantitative', title },
+            color: { field: 'scheme', type: 'nominal', sort: order.schemes, title: 'scheme' },
+          },
+        },
+        {
+          transform: [{ filter: "datum.kind === 'mean'" }],
+          mark: { type: 'rule', color: 'black' },
+          encoding: { x, xOffset, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } },
+        },
+        {
+          transform: [{ filter: "datum.kind === 'run'" }],
+          mark: { type: 'point', filled: true, size: 10, color: 'black', opacity: 0.5 },
+          encoding: { x, xOffset, y: { field: 'value', type: 'quantitative' } },
+        },
       ],
     },
     // Each RTT on its own y scale: a stalling cell at 334 ms would otherwise flatten 137 ms to nothing.
@@ -152,17 +190,32 @@ export function cdfPlots(cdfCsv: string): PlotFile[] {
   const rows = csvObjects(cdfCsv);
   const need = ['stream', 'n', 'scheme', 'metric', 'value', 'fraction'];
   const missing = need.filter((c) => !(rows[0] && c in rows[0]));
-  if (rows.length === 0 || missing.length > 0) throw new Error(`cdf.csv: not experiment:scale's format (missing ${missing.join(', ') || 'rows'})`);
+  if (rows.length === 0 || missing.length > 0)
+    throw new Error(`cdf.csv: not experiment:scale's format (missing ${missing.join(', ') || 'rows'})`);
   const panelOf = (r: Record<string, string>) =>
-    [r['stream'], `N ${r['n']}`, r['n'] !== '1' ? r['cell'] : '', r['n'] !== '1' ? r['join'] : '', r['backhaul_mbps'] ? `${r['backhaul_mbps']} Mbit/s` : '']
+    [
+      r['stream'],
+      `N ${r['n']}`,
+      r['n'] !== '1' ? r['cell'] : '',
+      r['n'] !== '1' ? r['join'] : '',
+      r['backhaul_mbps'] ? `${r['backhaul_mbps']} Mbit/s` : '',
+    ]
       .filter((v) => v && v !== '–')
       .join(', ');
-  const panelKey = (r: Record<string, string>) => [r['stream'], r['backhaul_mbps'], r['cell'] === '–' || r['n'] === '1' ? '' : r['cell'], Number(r['n']).toString().padStart(4, '0')].join('|');
+  const panelKey = (r: Record<string, string>) =>
+    [
+      r['stream'],
+      r['backhaul_mbps'],
+      r['cell'] === '–' || r['n'] === '1' ? '' : r['cell'],
+      Number(r['n']).toString().padStart(4, '0'),
+    ].join('|');
   const files: PlotFile[] = [];
   for (const metric of Object.keys(CDF_METRICS) as (keyof typeof CDF_METRICS)[]) {
     const sel = rows.filter((r) => r['metric'] === metric);
     if (sel.length === 0) continue;
-    const panels = [...new Map(sel.map((r) => [panelKey(r), panelOf(r)])).entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, p]) => p);
+    const panels = [...new Map(sel.map((r) => [panelKey(r), panelOf(r)])).entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, p]) => p);
     const schemes = [...new Set(sel.map((r) => r['scheme']!))];
     const data = sel.map((r) => ({ panel: panelOf(r), scheme: r['scheme']!, value: Number(r['value']), fraction: Number(r['fraction']) }));
     // Each line rises from 0 at its smallest value, so a group of one receiver is a step, not a dot.
@@ -177,7 +230,13 @@ export function cdfPlots(cdfCsv: string): PlotFile[] {
       file: `plot-cdf-${metric.replace(/_s$/, '')}.svg`,
       spec: {
         $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-        title: { text: `${CDF_METRICS[metric]}: CDF over receivers`, subtitle: ['a panel per stream, receivers N, cell (per-user or shared radio), join (sync: within 2 s) and backhaul cap;', 'the receivers of all runs in the group pooled'] },
+        title: {
+          text: `${CDF_METRICS[metric]}: CDF over receivers`,
+          subtitle: [
+            'a panel per stream, receivers N, cell (per-user or shared radio), join (sync: within 2 s) and backhaul cap;',
+            'the receivers of all runs in the group pooled',
+          ],
+        },
         data: { values: data },
         facet: { field: 'panel', type: 'nominal', sort: panels, title: null, header: { labelFontSize: 11, labelLimit: 0 } },
         columns: 3,
@@ -186,8 +245,23 @@ export function cdfPlots(cdfCsv: string): PlotFile[] {
           width: 200,
           height: 120,
           layer: [
-            { mark: { type: 'line', interpolate: 'step-after' }, encoding: { order: { field: 'fraction', type: 'quantitative' }, x: { field: 'value', type: 'quantitative', title: CDF_METRICS[metric] }, y: { field: 'fraction', type: 'quantitative', title: 'fraction of receivers', scale: { domain: [0, 1] } }, color: { field: 'scheme', type: 'nominal', sort: schemes } } },
-            { mark: { type: 'point', filled: true, size: 14 }, encoding: { x: { field: 'value', type: 'quantitative' }, y: { field: 'fraction', type: 'quantitative' }, color: { field: 'scheme', type: 'nominal', sort: schemes } } },
+            {
+              mark: { type: 'line', interpolate: 'step-after' },
+              encoding: {
+                order: { field: 'fraction', type: 'quantitative' },
+                x: { field: 'value', type: 'quantitative', title: CDF_METRICS[metric] },
+                y: { field: 'fraction', type: 'quantitative', title: 'fraction of receivers', scale: { domain: [0, 1] } },
+                color: { field: 'scheme', type: 'nominal', sort: schemes },
+              },
+            },
+            {
+              mark: { type: 'point', filled: true, size: 14 },
+              encoding: {
+                x: { field: 'value', type: 'quantitative' },
+                y: { field: 'fraction', type: 'quantitative' },
+                color: { field: 'scheme', type: 'nominal', sort: schemes },
+              },
+            },
           ],
         },
         resolve: { scale: { x: 'independent' } },

@@ -39,7 +39,9 @@ for (const dir of dirs) {
     continue;
   }
   if (plots.length === 0) {
-    console.error(`${dir}: nothing to plot (${summary || cdf ? 'no valid run in its CSVs yet' : 'no summary.csv from experiment:merge, no cdf.csv from experiment:scale'})`);
+    console.error(
+      `${dir}: nothing to plot (${summary || cdf ? 'no valid run in its CSVs yet' : 'no summary.csv from experiment:merge, no cdf.csv from experiment:scale'})`,
+    );
     failed = true;
     continue;
   }

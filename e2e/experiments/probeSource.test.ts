@@ -20,8 +20,16 @@ describe('--source: the user’s own live stream', () => {
   });
 
   it('a multivariant playlist is probed at its highest-bandwidth variant; an MPD at its largest track', async () => {
-    expect(await probeSource(`${source.url}/live/master.m3u8`)).toMatchObject({ kind: 'hls', segmentBytes: TABLE_I_BYTES['50M-2s'], mediaPath: '/live/50M-2s/index.m3u8' });
-    expect(await probeSource(`${source.url}/live/50M-2s/manifest.mpd`)).toMatchObject({ kind: 'dash', segmentSeconds: 2, segmentBytes: TABLE_I_BYTES['50M-2s'] });
+    expect(await probeSource(`${source.url}/live/master.m3u8`)).toMatchObject({
+      kind: 'hls',
+      segmentBytes: TABLE_I_BYTES['50M-2s'],
+      mediaPath: '/live/50M-2s/index.m3u8',
+    });
+    expect(await probeSource(`${source.url}/live/50M-2s/manifest.mpd`)).toMatchObject({
+      kind: 'dash',
+      segmentSeconds: 2,
+      segmentBytes: TABLE_I_BYTES['50M-2s'],
+    });
   });
 
   it('a source that is not there, not a manifest or not http is refused before any testbed, with a code', async () => {
@@ -46,18 +54,30 @@ describe('--source: the user’s own live stream', () => {
   });
 
   it('a run’s record of the source: per track the segments, their sizes, lengths and bitrate', () => {
-    const f = sourceFigures('http://s/stream.m3u8', { kind: 'hls', segmentSeconds: 2, segmentBytes: 4e6, mediaPath: '/stream.m3u8' }, {
-      upstream: 'http://s',
-      manifests: 30,
-      manifestErrors: 0,
-      dropped: 0,
-      segments: [
-        { path: '/s1.m4s', bytes: 3e6, durationSeconds: 2, track: '/stream.m3u8', fetches: 1 },
-        { path: '/s2.m4s', bytes: 5e6, durationSeconds: 2, track: '/stream.m3u8', fetches: 2 },
-      ],
-      other: [{ path: '/init.mp4', bytes: 800, fetches: 1 }],
-    });
-    expect(f.tracks).toEqual([{ track: '/stream.m3u8', segments: 2, bytes: { mean: 4e6, min: 3e6, max: 5e6 }, durationS: { mean: 2, min: 2, max: 2 }, bitrateMbps: 16 }]);
+    const f = sourceFigures(
+      'http://s/stream.m3u8',
+      { kind: 'hls', segmentSeconds: 2, segmentBytes: 4e6, mediaPath: '/stream.m3u8' },
+      {
+        upstream: 'http://s',
+        manifests: 30,
+        manifestErrors: 0,
+        dropped: 0,
+        segments: [
+          { path: '/s1.m4s', bytes: 3e6, durationSeconds: 2, track: '/stream.m3u8', fetches: 1 },
+          { path: '/s2.m4s', bytes: 5e6, durationSeconds: 2, track: '/stream.m3u8', fetches: 2 },
+        ],
+        other: [{ path: '/init.mp4', bytes: 800, fetches: 1 }],
+      },
+    );
+    expect(f.tracks).toEqual([
+      {
+        track: '/stream.m3u8',
+        segments: 2,
+        bytes: { mean: 4e6, min: 3e6, max: 5e6 },
+        durationS: { mean: 2, min: 2, max: 2 },
+        bitrateMbps: 16,
+      },
+    ]);
     expect(f.segments).toHaveLength(2);
   });
 });

@@ -25,11 +25,15 @@ export interface SourceProbe {
 /** `--source URL` as a run names it: `src-` and the manifest's file name (`.../stream.m3u8` → `src-stream`), or the name given. */
 export function sourceName(url: string, name?: string): string {
   if (name !== undefined && name !== '') {
-    if (!/^[\w.-]{1,40}$/.test(name)) throw new SourceError('ERR_SOURCE_URL', `--source-name must be 1–40 letters, digits, '.', '_' or '-', got ${JSON.stringify(name)}`);
+    if (!/^[\w.-]{1,40}$/.test(name))
+      throw new SourceError('ERR_SOURCE_URL', `--source-name must be 1–40 letters, digits, '.', '_' or '-', got ${JSON.stringify(name)}`);
     return name;
   }
   const file = new URL(url).pathname.split('/').pop() ?? '';
-  const stem = file.replace(/\.(m3u8|mpd)$/i, '').replace(/[^\w.-]+/g, '_').slice(0, 36);
+  const stem = file
+    .replace(/\.(m3u8|mpd)$/i, '')
+    .replace(/[^\w.-]+/g, '_')
+    .slice(0, 36);
   return `src-${stem || 'manifest'}`;
 }
 
@@ -39,9 +43,16 @@ export function checkSourceUrl(url: string): URL {
   try {
     u = new URL(url);
   } catch {
-    throw new SourceError('ERR_SOURCE_URL', `--source wants an absolute http:// URL of a live HLS playlist or DASH MPD, got ${JSON.stringify(url)}`);
+    throw new SourceError(
+      'ERR_SOURCE_URL',
+      `--source wants an absolute http:// URL of a live HLS playlist or DASH MPD, got ${JSON.stringify(url)}`,
+    );
   }
-  if (u.protocol !== 'http:') throw new SourceError('ERR_SOURCE_URL', `--source must be http:// (the relaying origin does not speak TLS to the source), got ${u.protocol}//`);
+  if (u.protocol !== 'http:')
+    throw new SourceError(
+      'ERR_SOURCE_URL',
+      `--source must be http:// (the relaying origin does not speak TLS to the source), got ${u.protocol}//`,
+    );
   return u;
 }
 
@@ -52,7 +63,10 @@ async function get(url: string, what: string): Promise<Response> {
   try {
     r = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (e) {
-    throw new SourceError('ERR_SOURCE_UNREACHABLE', `${what} ${url}: ${(e as Error).message} — is the source running and reachable from this machine?`);
+    throw new SourceError(
+      'ERR_SOURCE_UNREACHABLE',
+      `${what} ${url}: ${(e as Error).message} — is the source running and reachable from this machine?`,
+    );
   }
   if (!r.ok) throw new SourceError('ERR_SOURCE_UNREACHABLE', `${what} ${url}: HTTP ${r.status}`);
   return r;
@@ -60,7 +74,14 @@ async function get(url: string, what: string): Promise<Response> {
 
 function parse(text: string, url: string): ManifestView {
   try {
-    return loadManifest(text, { manifestUrl: url, originBase: new URL(url).origin, routing: 'none', edgePathPrefix: '', nowMs: Date.now(), previousCarry: undefined });
+    return loadManifest(text, {
+      manifestUrl: url,
+      originBase: new URL(url).origin,
+      routing: 'none',
+      edgePathPrefix: '',
+      nowMs: Date.now(),
+      previousCarry: undefined,
+    });
   } catch (e) {
     throw new SourceError('ERR_SOURCE_MANIFEST', `${url} is not a manifest the edge can read: ${(e as Error).message}`);
   }
@@ -84,7 +105,8 @@ export async function probeSource(url: string): Promise<SourceProbe> {
     view = parse(await (await get(mediaUrl, 'its variant')).text(), mediaUrl);
   }
   const segments = view.segments(Date.now());
-  if (segments.length === 0) throw new SourceError('ERR_SOURCE_NOT_LIVE', `${mediaUrl} lists no segment yet: start the source and give it a few segments`);
+  if (segments.length === 0)
+    throw new SourceError('ERR_SOURCE_NOT_LIVE', `${mediaUrl} lists no segment yet: start the source and give it a few segments`);
   const newest = new Map<string, (typeof segments)[number]>();
   for (const s of segments) if ((newest.get(s.track)?.id ?? -Infinity) < s.id) newest.set(s.track, s);
   let segmentBytes = 0;
@@ -92,5 +114,10 @@ export async function probeSource(url: string): Promise<SourceProbe> {
     const body = await (await get(new URL(s.path, new URL(url).origin).href, 'its newest segment')).arrayBuffer();
     segmentBytes = Math.max(segmentBytes, body.byteLength);
   }
-  return { kind: view.kind === 'dash' ? 'dash' : 'hls', segmentSeconds: view.segmentSeconds, segmentBytes, mediaPath: new URL(mediaUrl).pathname };
+  return {
+    kind: view.kind === 'dash' ? 'dash' : 'hls',
+    segmentSeconds: view.segmentSeconds,
+    segmentBytes,
+    mediaPath: new URL(mediaUrl).pathname,
+  };
 }

@@ -100,7 +100,10 @@ export function receiverPairs(runs: MergedRun[]): ReceiverPair[] {
       stalls: m.stallCount,
       invalid: Boolean(r.invalid),
       latencyS: m.latencyS,
-      segmentS: quantile(media.map((s) => (s.lastByte - s.requestStart) / 1000), 0.5),
+      segmentS: quantile(
+        media.map((s) => (s.lastByte - s.requestStart) / 1000),
+        0.5,
+      ),
       freshFlowSegments: labelled.length === 0 ? null : labelled.filter((s) => s.connection === 'new').length,
       nextRequestGapMs: quantile(gaps(media), 0.5),
       movedSegments: moved(media),

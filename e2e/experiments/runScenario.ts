@@ -3,7 +3,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserType } from '@playwright/test';
-import { backhaul, cpuPressureMeter, cpuStealMeter, createTestbed, DEFAULT_STALL_MS, hashUnit, judgeRun, lteA, lteAWalk, parseMahimahiTrace, rotateTrace, seedFrom, symmetric, type DirectionAccount, type DirectionStats, type FreezeStats, type LatenessSummary, type LinkAccount, type LinkBuffers, type LinkSpec, type TcpCounters, type Testbed, type ValidityBar } from '@ethle/netlab';
+import {
+  backhaul,
+  cpuPressureMeter,
+  cpuStealMeter,
+  createTestbed,
+  DEFAULT_STALL_MS,
+  hashUnit,
+  judgeRun,
+  lteA,
+  lteAWalk,
+  parseMahimahiTrace,
+  rotateTrace,
+  seedFrom,
+  symmetric,
+  type DirectionAccount,
+  type DirectionStats,
+  type FreezeStats,
+  type LatenessSummary,
+  type LinkAccount,
+  type LinkBuffers,
+  type LinkSpec,
+  type TcpCounters,
+  type Testbed,
+  type ValidityBar,
+} from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName, type RelayStatsJson } from '@ethle/live-origin';
 import { edgeHoldArgs, holdArg } from './paperHoldX.js';
@@ -40,7 +64,10 @@ function ranSpec(ran: string, seed: number): LinkSpec {
 /** Random loss on both directions of the backhaul, seeded from the run (the same losses for every scheme of a repeat). */
 function lossyBackhaul(link: LinkSpec, pct: number | undefined, seed: number): LinkSpec {
   if (!pct) return link;
-  return { up: { ...link.up, loss: pct / 100, seed: (seed ^ 0x5bd1e995) >>> 0 }, down: { ...link.down, loss: pct / 100, seed: (seed ^ 0x27d4eb2f) >>> 0 } };
+  return {
+    up: { ...link.up, loss: pct / 100, seed: (seed ^ 0x5bd1e995) >>> 0 },
+    down: { ...link.down, loss: pct / 100, seed: (seed ^ 0x27d4eb2f) >>> 0 },
+  };
 }
 
 /**
@@ -54,7 +81,10 @@ function traceSpec(file: string, seed: number): LinkSpec {
   const down = parseMahimahiTrace(readFileSync(file, 'utf8'));
   const offsetMs = hashUnit(seed, 1) * down[down.length - 1]!;
   const upFile = file.endsWith('.down') ? `${file.slice(0, -'.down'.length)}.up` : undefined;
-  const up = upFile && existsSync(upFile) ? { delayMs: 20, traceMs: rotateTrace(parseMahimahiTrace(readFileSync(upFile, 'utf8')), offsetMs) } : { delayMs: 20, rateMbps: 50 };
+  const up =
+    upFile && existsSync(upFile)
+      ? { delayMs: 20, traceMs: rotateTrace(parseMahimahiTrace(readFileSync(upFile, 'utf8')), offsetMs) }
+      : { delayMs: 20, rateMbps: 50 };
   return { down: { delayMs: 20, traceMs: rotateTrace(down, offsetMs) }, up };
 }
 
@@ -175,7 +205,17 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       const u = new URL(s.source.url);
       const dir = mkdtempSync(join(tmpdir(), 'ethle-source-'));
       bridge = { ...(await startUnixBridge(join(dir, 'source.sock'), u.hostname, Number(u.port || 80))), dir };
-      originArgs = ['relay', '--upstream', s.source.url, '--upstream-socket', join(dir, 'source.sock'), '--host', '0.0.0.0', '--port', '8081'];
+      originArgs = [
+        'relay',
+        '--upstream',
+        s.source.url,
+        '--upstream-socket',
+        join(dir, 'source.sock'),
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '8081',
+      ];
     }
     const origin = tb.spawn('origin', process.execPath, [ORIGIN_BIN, ...originArgs]);
     procs.push(origin);
@@ -183,7 +223,19 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const originUrl = `http://${tb.hosts.origin.ip}:8081`;
     let base = originUrl;
     if (hold !== undefined) {
-      const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', ...edgeArgs!, '--log-level', 'debug']);
+      const edge = tb.spawn('edge', process.execPath, [
+        EDGE_BIN,
+        'serve',
+        '--origin',
+        originUrl,
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '8080',
+        ...edgeArgs!,
+        '--log-level',
+        'debug',
+      ]);
       procs.push(edge);
       // The edge logs every change of x and, at debug, every segment request (pino JSON lines):
       // kept with the run, so a stall can be traced to the edge (coalesced, miss) or the radio (hit).
@@ -215,11 +267,17 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       await waitForLine(edge, /^ethle-edge listening on /m, 'edge');
       base = `http://${tb.hosts.edge.ranIp}:8080`;
     }
-    const src = s.source ? `${base}${new URL(s.source.url).pathname}${new URL(s.source.url).search}` : `${base}/live/${s.stream}/${s.player === 'dash' ? (s.ll ? 'll.mpd' : 'manifest.mpd') : s.ll ? 'll/index.m3u8' : 'index.m3u8'}`;
+    const src = s.source
+      ? `${base}${new URL(s.source.url).pathname}${new URL(s.source.url).search}`
+      : `${base}/live/${s.stream}/${s.player === 'dash' ? (s.ll ? 'll.mpd' : 'manifest.mpd') : s.ll ? 'll/index.m3u8' : 'index.m3u8'}`;
     const startedAt = new Date().toISOString();
     const buffer = playerBufferConfig(s.player, spec.segmentBytes, spec.segmentSeconds);
     // LL: the players' low-latency modes (as e2e/tests/origin-ll.spec.ts); dash.js detects LL from the MPD, catch-up on.
-    const config = !s.ll ? buffer : s.player === 'hls' ? { ...buffer, lowLatencyMode: true } : { ...buffer, streaming: { ...((buffer as any).streaming ?? {}), liveCatchup: { enabled: true } } };
+    const config = !s.ll
+      ? buffer
+      : s.player === 'hls'
+        ? { ...buffer, lowLatencyMode: true }
+        : { ...buffer, streaming: { ...((buffer as any).streaming ?? {}), liveCatchup: { enabled: true } } };
     const offsetsMs = joinOffsetsMs(s, spec.segmentSeconds);
     sampler = sampleBackhaul(tb, s.durationS + Math.ceil(Math.max(...offsetsMs) / 1000) + 120);
     const bytesBefore = (await tb.stats()).backhaul.down.bytes;
@@ -242,7 +300,18 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       });
     } else {
       const report = await playChromium(tb, chromium, { base, src, player: s.player, config, durationS: s.durationS });
-      outcomes = [{ receiver: 0, run: { v: 1, id: scenarioId(s), startedAt, scenario: { stream: s.stream, player: s.player, scheme: s.scheme, durationS: s.durationS }, report } }];
+      outcomes = [
+        {
+          receiver: 0,
+          run: {
+            v: 1,
+            id: scenarioId(s),
+            startedAt,
+            scenario: { stream: s.stream, player: s.player, scheme: s.scheme, durationS: s.durationS },
+            report,
+          },
+        },
+      ];
     }
     sampler.stop();
     const cpuPressure = pressure();
@@ -253,7 +322,11 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     if (!first) throw new Error(`no receiver played: ${outcomes.map((o) => ('error' in o ? o.error : '')).join('; ')}`);
     const report = first.run.report;
 
-    const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as { fetches: Record<string, number>; bytesSent: number; source?: RelayStatsJson['source'] };
+    const stats = JSON.parse(await fetchIn(tb, 'origin', `${originUrl}/stats`)) as {
+      fetches: Record<string, number>;
+      bytesSent: number;
+      source?: RelayStatsJson['source'];
+    };
     // Fetches, not requests: the edge may take a segment as parallel byte ranges (one fetch). A
     // source's segments are what its manifests listed, whatever their names.
     const listed = stats.source ? new Set(stats.source.segments.map((x) => x.path)) : undefined;
@@ -281,7 +354,9 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(n > 1 ? { cell: s.cell ?? 'per-user', join: s.join ?? 'sync' } : {}),
         ...(s.backhaulMbps ? { backhaulMbps: s.backhaulMbps } : {}),
         ...(s.backhaulLossPct ? { backhaulLossPct: s.backhaulLossPct } : {}),
-        ...(lateness ? { injectLateness: { p99Ms: lateness.p99Ms, stallsPerMinute: lateness.stallsPerMinute, stallMs: lateness.stallMs } } : {}),
+        ...(lateness
+          ? { injectLateness: { p99Ms: lateness.p99Ms, stallsPerMinute: lateness.stallsPerMinute, stallMs: lateness.stallMs } }
+          : {}),
         ...(s.source ? { source: s.source.url } : {}),
       },
       report,
@@ -322,7 +397,15 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     // exactly against what arrived, what the model dropped and what the testbed itself lost.
     await stopProcesses(procs);
     const account = await tb.account({ settle: true });
-    const record = (d: DirectionStats, a: DirectionAccount): LinkDirectionRecord => ({ packets: d.packets, bytes: d.bytes, drops: d.drops, lossDrops: d.lossDrops, maxQueueBytes: d.maxQueueBytes, ...(d.userBytes ? { userBytes: d.userBytes } : {}), ...a });
+    const record = (d: DirectionStats, a: DirectionAccount): LinkDirectionRecord => ({
+      packets: d.packets,
+      bytes: d.bytes,
+      drops: d.drops,
+      lossDrops: d.lossDrops,
+      maxQueueBytes: d.maxQueueBytes,
+      ...(d.userBytes ? { userBytes: d.userBytes } : {}),
+      ...a,
+    });
     const linkRecord = (name: 'ran' | 'backhaul') => ({
       up: record(linkStats[name].up, account.links[name].up),
       down: record(linkStats[name].down, account.links[name].down),
@@ -332,8 +415,17 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     run.links = { ran: linkRecord('ran'), backhaul: linkRecord('backhaul') };
     run.tcp = account.tcp;
     // The steal goes with the verdict: a late run on a stealing host measured the host.
-    const verdict = judgeRun(account.links, { ...(s.lateBarMs !== undefined ? { lateP99BarMs: s.lateBarMs } : {}), ...(cpuSteal !== undefined ? { note: `CPU steal ${(cpuSteal * 100).toFixed(1)} %` } : {}) });
-    run.validity = { lateP99BarMs: verdict.lateP99BarMs, failed: verdict.failed, problems: verdict.problems, settled: account.settled, buffers: account.buffers };
+    const verdict = judgeRun(account.links, {
+      ...(s.lateBarMs !== undefined ? { lateP99BarMs: s.lateBarMs } : {}),
+      ...(cpuSteal !== undefined ? { note: `CPU steal ${(cpuSteal * 100).toFixed(1)} %` } : {}),
+    });
+    run.validity = {
+      lateP99BarMs: verdict.lateP99BarMs,
+      failed: verdict.failed,
+      problems: verdict.problems,
+      settled: account.settled,
+      buffers: account.buffers,
+    };
     if (verdict.failed.length > 0) run.invalid = verdict.problems.join('; ');
     // The whole segments held: a fixed hold's own gauge (X-Ethle-Hold-Seconds also counts an LL-HLS
     // player's fallback to HOLD-BACK when held in whole segments), else the declared seconds in

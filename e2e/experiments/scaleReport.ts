@@ -11,7 +11,10 @@ import { toCsv } from './mergeRuns.js';
 import { readRunFiles } from './readRunFiles.js';
 import { cdfRows, scaleTable, type ScaleRun } from './scaleTable.js';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, 'include-invalid': { type: 'boolean', default: false } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { out: { type: 'string' }, 'include-invalid': { type: 'boolean', default: false } },
+});
 if (!values.out || positionals.length === 0) {
   console.error('usage: npm run experiment:scale -- DIR [DIR…] --out OUTDIR');
   process.exit(2);
@@ -25,8 +28,30 @@ for (const dir of positionals) {
 const { markdown, receiverRows } = scaleTable(runs, { includeInvalid: values['include-invalid'] });
 mkdirSync(values.out, { recursive: true });
 writeFileSync(join(values.out, 'table.md'), markdown);
-const cols = ['run', 'stream', 'rtt_ms', 'backhaul_mbps', 'join', 'n', 'cell', 'scheme', 'receiver', 'join_ms', 'startup_s', 'stalls', 'buffering_s', 'latency_s', 'error'];
+const cols = [
+  'run',
+  'stream',
+  'rtt_ms',
+  'backhaul_mbps',
+  'join',
+  'n',
+  'cell',
+  'scheme',
+  'receiver',
+  'join_ms',
+  'startup_s',
+  'stalls',
+  'buffering_s',
+  'latency_s',
+  'error',
+];
 writeFileSync(join(values.out, 'receivers.csv'), toCsv(cols, receiverRows));
-writeFileSync(join(values.out, 'cdf.csv'), toCsv(['stream', 'rtt_ms', 'backhaul_mbps', 'cell', 'join', 'n', 'scheme', 'metric', 'value', 'fraction'], [...cdfRows(receiverRows, 'startup_s'), ...cdfRows(receiverRows, 'buffering_s')]));
+writeFileSync(
+  join(values.out, 'cdf.csv'),
+  toCsv(
+    ['stream', 'rtt_ms', 'backhaul_mbps', 'cell', 'join', 'n', 'scheme', 'metric', 'value', 'fraction'],
+    [...cdfRows(receiverRows, 'startup_s'), ...cdfRows(receiverRows, 'buffering_s')],
+  ),
+);
 console.log(`${runs.length} runs → ${join(values.out, 'table.md')}, receivers.csv, cdf.csv`);
 process.stdout.write(markdown);

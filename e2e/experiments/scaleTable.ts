@@ -6,7 +6,15 @@ export type ScaleRun = Pick<ExperimentRun, 'id' | 'scenario' | 'receivers' | 'sc
 
 const groupOf = (r: ScaleRun) => {
   const s = r.scenario;
-  return { stream: s.stream, rttMs: s.rttMs ?? 0, n: s.receivers ?? 1, join: (s.receivers ?? 1) > 1 ? (s.join ?? 'sync') : '–', cell: s.cell ?? 'per-user', cap: s.backhaulMbps, scheme: s.scheme };
+  return {
+    stream: s.stream,
+    rttMs: s.rttMs ?? 0,
+    n: s.receivers ?? 1,
+    join: (s.receivers ?? 1) > 1 ? (s.join ?? 'sync') : '–',
+    cell: s.cell ?? 'per-user',
+    cap: s.backhaulMbps,
+    scheme: s.scheme,
+  };
 };
 const keyOf = (g: ReturnType<typeof groupOf>) => `${g.stream}|${g.rttMs}|${g.cap ?? ''}|${g.join}|${g.n}|${g.cell}|${g.scheme}`;
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
@@ -30,7 +38,15 @@ export function scaleTable(runs: ScaleRun[], o: { includeInvalid?: boolean } = {
     if (!r.invalid || o.includeInvalid) e.runs.push(r);
     groups.set(k, e);
   }
-  const order = [...groups.values()].sort((a, b) => a.g.stream.localeCompare(b.g.stream) || (b.g.cap ?? Infinity) - (a.g.cap ?? Infinity) || a.g.n - b.g.n || a.g.cell.localeCompare(b.g.cell) || a.g.join.localeCompare(b.g.join) || a.g.scheme.localeCompare(b.g.scheme));
+  const order = [...groups.values()].sort(
+    (a, b) =>
+      a.g.stream.localeCompare(b.g.stream) ||
+      (b.g.cap ?? Infinity) - (a.g.cap ?? Infinity) ||
+      a.g.n - b.g.n ||
+      a.g.cell.localeCompare(b.g.cell) ||
+      a.g.join.localeCompare(b.g.join) ||
+      a.g.scheme.localeCompare(b.g.scheme),
+  );
   const md = [
     '| stream | RTT (ms) | join | N | cell | backhaul cap (Mbit/s) | scheme | runs (invalid) | receivers played | origin fetches / segment (max) | copies / segment | backhaul Mbit/s mean (p95 of 1 s) | utilisation | startup s median (p90) | stalls / receiver | buffering s / receiver (p90) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -41,7 +57,25 @@ export function scaleTable(runs: ScaleRun[], o: { includeInvalid?: boolean } = {
     const started = recs.filter((x) => x.startupS !== null);
     const startups = started.map((x) => x.startupS!);
     const stallS = started.map((x) => x.stallS ?? 0);
-    for (const r of rs) for (const x of r.receivers!) receiverRows.push({ run: r.id, stream: g.stream, rtt_ms: g.rttMs, backhaul_mbps: g.cap ?? '', join: g.join, n: g.n, cell: g.cell, scheme: g.scheme, receiver: x.receiver, join_ms: x.joinMs, startup_s: x.startupS ?? '', stalls: x.stalls ?? '', buffering_s: x.stallS ?? '', latency_s: x.latencyS ?? '', error: x.error ?? '' });
+    for (const r of rs)
+      for (const x of r.receivers!)
+        receiverRows.push({
+          run: r.id,
+          stream: g.stream,
+          rtt_ms: g.rttMs,
+          backhaul_mbps: g.cap ?? '',
+          join: g.join,
+          n: g.n,
+          cell: g.cell,
+          scheme: g.scheme,
+          receiver: x.receiver,
+          join_ms: x.joinMs,
+          startup_s: x.startupS ?? '',
+          stalls: x.stalls ?? '',
+          buffering_s: x.stallS ?? '',
+          latency_s: x.latencyS ?? '',
+          error: x.error ?? '',
+        });
     const sc = rs.map((r) => r.scale!);
     const maxFetch = sc.length ? Math.max(...sc.map((s) => s.originFetchesPerSegmentMax ?? 0)) : '–';
     const util = mean(sc.map((s) => s.backhaulUtilisation).filter((u): u is number => u !== undefined));
@@ -68,7 +102,9 @@ export function cdfRows(rows: Record<string, unknown>[], metric: 'startup_s' | '
   for (const [k, vs] of by) {
     const [stream, rtt, cap, cell, join, n, scheme] = k.split('|');
     const s = [...vs].sort((a, b) => a - b);
-    s.forEach((v, i) => out.push({ stream, rtt_ms: rtt, backhaul_mbps: cap, cell, join, n, scheme, metric, value: v, fraction: (i + 1) / s.length }));
+    s.forEach((v, i) =>
+      out.push({ stream, rtt_ms: rtt, backhaul_mbps: cap, cell, join, n, scheme, metric, value: v, fraction: (i + 1) / s.length }),
+    );
   }
   return out;
 }

@@ -3,7 +3,14 @@ import type { RunResult } from '@ethle/player-demo';
 import { stallCauses } from './summarize.js';
 
 const T0 = 1_800_000_000_000;
-const seg = (n: number, from: number, to: number) => ({ kind: 'media', url: `http://10.77.1.1:8080/live/50M-2s/${n}.m4s`, requestStart: T0 + from, lastByte: T0 + to, bytes: 12_200_000, throughputBps: 1 });
+const seg = (n: number, from: number, to: number) => ({
+  kind: 'media',
+  url: `http://10.77.1.1:8080/live/50M-2s/${n}.m4s`,
+  requestStart: T0 + from,
+  lastByte: T0 + to,
+  bytes: 12_200_000,
+  throughputBps: 1,
+});
 const stall = (at: number) => ({ start: T0 + at, end: T0 + at + 1000, durationMs: 1000 });
 
 function run(segmentRequests: NonNullable<NonNullable<RunResult['edge']>['segmentRequests']> | undefined): RunResult {

@@ -17,7 +17,9 @@ export function stallCauses(r: RunResult): Record<StallCause, number> | undefine
   const media = r.report.segments.list.filter((s) => s.kind === 'media');
   const out: Record<StallCause, number> = { hit: 0, coalesced: 0, miss: 0, idle: 0 };
   for (const stall of r.report.stalls.list) {
-    const inFlight = media.filter((s) => s.requestStart <= stall.start && stall.start < s.lastByte).sort((a, b) => a.requestStart - b.requestStart)[0];
+    const inFlight = media
+      .filter((s) => s.requestStart <= stall.start && stall.start < s.lastByte)
+      .sort((a, b) => a.requestStart - b.requestStart)[0];
     out[inFlight === undefined ? 'idle' : (firstResult.get(new URL(inFlight.url).pathname) ?? 'miss')] += 1;
   }
   return out;

@@ -16,7 +16,14 @@ function run(id: string, scheme: string, startupS: number, o: { invalid?: string
     id,
     startedAt: '2026-11-27T00:00:00.000Z',
     scenario: { stream: '50M-2s', player: 'hls', scheme, rttMs: 224, durationS: 60, ran: 'lte-a', receiver: 'virtual', cc: 'cubic' },
-    report: { startupMs: startupS * 1000, stalls: { count: 0, totalMs: 0, list: [] }, latency: { current: 10, mean: 10 }, holdSeconds: 0, latencySeries: [], segments: { count: 0, bytes: 0, list: [] } },
+    report: {
+      startupMs: startupS * 1000,
+      stalls: { count: 0, totalMs: 0, list: [] },
+      latency: { current: 10, mean: 10 },
+      holdSeconds: 0,
+      latencySeries: [],
+      segments: { count: 0, bytes: 0, list: [] },
+    },
     ...(o.x !== undefined ? { edge: { x: o.x, measuredBackhaulMbps: o.measured, measuredBackhaulFetches: 10 } } : {}),
     ...(o.invalid ? { invalid: o.invalid, validity: { failed: ['unmodelled-drops'] } } : {}),
   };
@@ -26,7 +33,12 @@ describe('summarize: a results directory in the one summary format', () => {
   it('summary.csv, runs.csv and tables.md as a merge writes them; an invalid run counted, never averaged, kept for the report', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ethle-summarize-'));
     dirs.push(dir);
-    const runs = [run('a1', 'auto', 2, { x: 3, measured: 20 }), run('a2', 'auto', 4, { x: 3, measured: 30 }), run('a3', 'auto', 50, { x: 4, measured: 5, invalid: 'unmodelled drop: backhaul down lost 2791 packets' }), run('e1', 'e2e', 6)];
+    const runs = [
+      run('a1', 'auto', 2, { x: 3, measured: 20 }),
+      run('a2', 'auto', 4, { x: 3, measured: 30 }),
+      run('a3', 'auto', 50, { x: 4, measured: 5, invalid: 'unmodelled drop: backhaul down lost 2791 packets' }),
+      run('e1', 'e2e', 6),
+    ];
     for (const r of runs) writeFileSync(join(dir, `${r.id}.json`), JSON.stringify(r));
     const set = summarize(dir)!;
     const m = mergeRuns(runs.map((r) => ({ run: r, source: dir.split('/').at(-1)! })));

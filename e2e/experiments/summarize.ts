@@ -24,11 +24,22 @@ export function tableIII(set: ResultSet) {
     const seconds = spec.segmentSeconds;
     const bytes = spec.segmentBytes;
     // The edge's own prediction (IW 10, request RTT) is in its metrics; this column is the paper's setting (IW 1).
-    const paperModel = modelHold({ rttSeconds: rttMs! / 1000, segmentBytes: bytes, segmentSeconds: seconds, ranBps: 60e6, initialWindowSegments: 1 });
+    const paperModel = modelHold({
+      rttSeconds: rttMs! / 1000,
+      segmentBytes: bytes,
+      segmentSeconds: seconds,
+      ranBps: 60e6,
+      initialWindowSegments: 1,
+    });
     // Per scheme: hold-0 fetches each segment as it appears, while the previous one may still be
     // in flight; auto's prefetches run ahead of every receiver. Different flows, kept apart.
-    const measuredOf = (scheme: string) => runs.filter((r) => r.scenario.scheme === scheme).map((r) => r.edge?.measuredBackhaulMbps).filter((x): x is number => x !== undefined);
-    const fetchesOf = (scheme: string) => runs.filter((r) => r.scenario.scheme === scheme).reduce((a, r) => a + (r.edge?.measuredBackhaulFetches ?? 0), 0);
+    const measuredOf = (scheme: string) =>
+      runs
+        .filter((r) => r.scenario.scheme === scheme)
+        .map((r) => r.edge?.measuredBackhaulMbps)
+        .filter((x): x is number => x !== undefined);
+    const fetchesOf = (scheme: string) =>
+      runs.filter((r) => r.scenario.scheme === scheme).reduce((a, r) => a + (r.edge?.measuredBackhaulFetches ?? 0), 0);
     // The fetches made in steady state, not in a burst (what the edge's online check uses): a
     // fetch-weighted mean over the runs that recorded them.
     const autoSteady = runs.filter((r) => r.scenario.scheme === 'auto' && (r.edge?.steadyBackhaulFetches ?? 0) > 0);
@@ -46,7 +57,9 @@ export function tableIII(set: ResultSet) {
       measuredHold0Fetches: fetchesOf('hold-0'),
       measuredAutoMbps: mean(measuredOf('auto')),
       measuredAutoFetches: fetchesOf('auto'),
-      measuredAutoSteadyMbps: steadyFetches ? autoSteady.reduce((a, r) => a + r.edge!.steadyBackhaulMbps! * r.edge!.steadyBackhaulFetches!, 0) / steadyFetches : null,
+      measuredAutoSteadyMbps: steadyFetches
+        ? autoSteady.reduce((a, r) => a + r.edge!.steadyBackhaulMbps! * r.edge!.steadyBackhaulFetches!, 0) / steadyFetches
+        : null,
       measuredAutoSteadyFetches: steadyFetches,
       autoX: autoX.length ? autoX.join('/') : '–',
     };
@@ -55,7 +68,11 @@ export function tableIII(set: ResultSet) {
 
 /** Table II in the summary format (SUMMARY_COLUMNS): the rows summary.csv has, as markdown. */
 export function tableIIMarkdown(summary: Record<string, unknown>[]): string {
-  const md = [`| ${SUMMARY_COLUMNS.join(' | ')} |`, `|${SUMMARY_COLUMNS.map(() => '---').join('|')}|`, ...summary.map((r) => `| ${SUMMARY_COLUMNS.map((c) => String(r[c] ?? '')).join(' | ')} |`)];
+  const md = [
+    `| ${SUMMARY_COLUMNS.join(' | ')} |`,
+    `|${SUMMARY_COLUMNS.map(() => '---').join('|')}|`,
+    ...summary.map((r) => `| ${SUMMARY_COLUMNS.map((c) => String(r[c] ?? '')).join(' | ')} |`),
+  ];
   return `${md.join('\n')}\n`;
 }
 
@@ -73,7 +90,9 @@ export function tableIIIMarkdown(t3: ReturnType<typeof tableIII>): string {
   // With the fetch count when the runs recorded it (older runs hold one fetch per run).
   const measured = (v: number | null, n: number) => (v === null ? '–' : n > 0 ? `${v.toFixed(1)} (${n} fetches)` : v.toFixed(1));
   for (const r of [...t3].sort((a, b) => streamRank(a.stream) - streamRank(b.stream) || a.rttMs - b.rttMs)) {
-    out.push(`| ${r.stream} | ${r.rttMs} | ${f(r.paperModelMbps)}, ${r.paperModelX ?? '–'} | ${f(r.edgeModelMbps)} | ${measured(r.measuredHold0Mbps, r.measuredHold0Fetches)} | ${measured(r.measuredAutoMbps, r.measuredAutoFetches)} | ${measured(r.measuredAutoSteadyMbps, r.measuredAutoSteadyFetches)} | ${r.autoX} |`);
+    out.push(
+      `| ${r.stream} | ${r.rttMs} | ${f(r.paperModelMbps)}, ${r.paperModelX ?? '–'} | ${f(r.edgeModelMbps)} | ${measured(r.measuredHold0Mbps, r.measuredHold0Fetches)} | ${measured(r.measuredAutoMbps, r.measuredAutoFetches)} | ${measured(r.measuredAutoSteadyMbps, r.measuredAutoSteadyFetches)} | ${r.autoX} |`,
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -102,7 +121,11 @@ export function summarize(dir: string): ResultSet | undefined {
   const runs = readRunFiles<MergedRun>(dir).filter((r) => r.scenario && r.report);
   if (runs.length === 0) return undefined;
   const invalid = runs.filter((r) => r.invalid).length;
-  const set: ResultSet = { v: 1, title: `ETHLE experiments (${runs.length} runs${invalid ? `, ${invalid} invalid: not averaged` : ''})`, runs };
+  const set: ResultSet = {
+    v: 1,
+    title: `ETHLE experiments (${runs.length} runs${invalid ? `, ${invalid} invalid: not averaged` : ''})`,
+    runs,
+  };
   writeFileSync(join(dir, 'summary.json'), JSON.stringify(set));
   const m = mergeRuns(runs.map((run) => ({ run, source: basename(dir) })));
   writeSummary(dir, m);

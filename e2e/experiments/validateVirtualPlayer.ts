@@ -43,14 +43,27 @@ const pauseExtraS = Number(v['pause-extra']);
 const repeats = Number(v.repeats);
 
 const origin = await startOrigin({ port: 0, streams: [v.stream] });
-const edge = v.hold === undefined ? undefined : await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: Number(v.hold), logLevel: 'silent' }));
+const edge =
+  v.hold === undefined
+    ? undefined
+    : await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: Number(v.hold), logLevel: 'silent' }));
 const base = edge?.url ?? origin.url;
 const scheme = v.hold === undefined ? 'e2e' : `hold-${v.hold}`;
 const browser = await chromium.launch({
   executablePath: process.env.ETHLE_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
-const rows: string[] = ['| player | repeat | receiver | startup (s) | stalls | stall time (s) | latency after start (s) | latency before the stall (s) | latency at end (s) | pause (s) |', '|---|---|---|---|---|---|---|---|---|---|'];
+const rows: string[] = [
+  '| player | repeat | receiver | startup (s) | stalls | stall time (s) | latency after start (s) | latency before the stall (s) | latency at end (s) | pause (s) |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function newestMsn(url: string): Promise<number> {
@@ -82,7 +95,9 @@ try {
       // Long enough to drain whichever buffer is longer (Chromium's, read from the element).
       const chromiumAhead = await page.evaluate(() => {
         const el = (window as any).video as HTMLVideoElement;
-        for (let i = 0; i < el.buffered.length; i++) if (el.buffered.start(i) <= el.currentTime + 0.1 && el.currentTime < el.buffered.end(i)) return el.buffered.end(i) - el.currentTime;
+        for (let i = 0; i < el.buffered.length; i++)
+          if (el.buffered.start(i) <= el.currentTime + 0.1 && el.currentTime < el.buffered.end(i))
+            return el.buffered.end(i) - el.currentTime;
         return 0;
       });
       const pauseS = Math.max(chromiumAhead, virtual.bufferAhead()) + pauseExtraS;
@@ -95,8 +110,20 @@ try {
       await virtual.close();
       const scenario = { stream: v.stream, player, scheme, hold: Number(v.hold ?? 0), repeat, durationS: seconds };
       const runs: Record<'chromium' | 'virtual', RunResult> = {
-        chromium: { v: 1, id: `${v.stream}-loopback-${scheme}-${player}-r${repeat}-chromium`, startedAt: startedAt.toISOString(), scenario, report: probeReport },
-        virtual: { v: 1, id: `${v.stream}-loopback-${scheme}-${player}-r${repeat}-virtual`, startedAt: startedAt.toISOString(), scenario, report: virtual.report() },
+        chromium: {
+          v: 1,
+          id: `${v.stream}-loopback-${scheme}-${player}-r${repeat}-chromium`,
+          startedAt: startedAt.toISOString(),
+          scenario,
+          report: probeReport,
+        },
+        virtual: {
+          v: 1,
+          id: `${v.stream}-loopback-${scheme}-${player}-r${repeat}-virtual`,
+          startedAt: startedAt.toISOString(),
+          scenario,
+          report: virtual.report(),
+        },
       };
       for (const [receiver, run] of Object.entries(runs) as ['chromium' | 'virtual', RunResult][]) {
         const m = summarizeRun(run);
@@ -106,7 +133,9 @@ try {
         const series = run.report.latencySeries.filter((x) => x.trueLatency !== null);
         const stallStart = run.report.stalls.list[0]?.start ?? Number.POSITIVE_INFINITY;
         const beforeStall = series.filter((x) => x.at < stallStart);
-        rows.push(`| ${player} | ${repeat} | ${receiver} | ${f(m.startupS)} | ${m.stallCount} | ${f(m.stallS)} | ${f(beforeStall[1]?.trueLatency)} | ${f(beforeStall.at(-1)?.trueLatency)} | ${f(m.latencyS)} | ${pauseS.toFixed(1)} |`);
+        rows.push(
+          `| ${player} | ${repeat} | ${receiver} | ${f(m.startupS)} | ${m.stallCount} | ${f(m.stallS)} | ${f(beforeStall[1]?.trueLatency)} | ${f(beforeStall.at(-1)?.trueLatency)} | ${f(m.latencyS)} | ${pauseS.toFixed(1)} |`,
+        );
         if (v.out) {
           mkdirSync(v.out, { recursive: true });
           writeFileSync(join(v.out, `${run.id}.json`), `${JSON.stringify(run)}\n`);

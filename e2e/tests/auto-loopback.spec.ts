@@ -14,7 +14,10 @@ let demo: { url: string; close(): Promise<void> };
 test.beforeAll(async () => {
   origin = await startOrigin({ port: 0, streams: ['2M-2s'] });
   edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', logLevel: 'silent' }));
-  demo = await startDemoServer({ port: 0, config: { originUrl: origin.url, edgeUrl: edge.url, stream: '2M-2s', player: 'hls', scheme: 'auto' } });
+  demo = await startDemoServer({
+    port: 0,
+    config: { originUrl: origin.url, edgeUrl: edge.url, stream: '2M-2s', player: 'hls', scheme: 'auto' },
+  });
 });
 test.afterAll(async () => {
   await demo?.close();
@@ -27,7 +30,8 @@ for (const player of ['hls', 'dash'] as const) {
     test.setTimeout(60_000);
     const holds: string[] = [];
     page.on('response', (r) => {
-      if (r.request().method() === 'GET' && r.url().startsWith(edge.url) && /\.(m3u8|mpd)$/.test(new URL(r.url()).pathname)) holds.push(r.headers()['x-ethle-hold-segments'] ?? '?');
+      if (r.request().method() === 'GET' && r.url().startsWith(edge.url) && /\.(m3u8|mpd)$/.test(new URL(r.url()).pathname))
+        holds.push(r.headers()['x-ethle-hold-segments'] ?? '?');
     });
     await page.goto(`${demo.url}/?player=${player}`);
     const badge = page.locator('#edge .via');

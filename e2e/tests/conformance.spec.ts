@@ -34,7 +34,10 @@ for (const [player, id, vias] of ROWS) {
     test.setTimeout(150_000);
     const row = await runRow({ browser, harness: m.harness, originUrl: m.origin.url, edges: m.edges }, shape, player, SECONDS, 1, vias);
     for (const c of row) {
-      test.info().annotations.push({ type: c.via, description: `latency ${c.latency?.mean.toFixed(2)} s, − ${c.deltaRef} ${c.delta?.mean.toFixed(2)} s, declared ${c.declaredS}, manifest lag ${c.manifestLag?.mean.toFixed(2)} s (${c.manifestLag?.n} readings)` });
+      test.info().annotations.push({
+        type: c.via,
+        description: `latency ${c.latency?.mean.toFixed(2)} s, − ${c.deltaRef} ${c.delta?.mean.toFixed(2)} s, declared ${c.declaredS}, manifest lag ${c.manifestLag?.mean.toFixed(2)} s (${c.manifestLag?.n} readings)`,
+      });
       expect.soft(c.failures, `${id} via ${c.via}`).toEqual([]);
     }
   });

@@ -58,23 +58,35 @@ async function open(page: Page, path: string, start: 'autoplay' | 'element'): Pr
 
 const currentTime = (page: Page) => page.evaluate(() => document.querySelector('video')!.currentTime);
 
-test(`dash.js plays timeline.mpd, periods.mpd and list.mpd ${PLAY_S} s, refreshing each; started by the element instead, only the $Number$ MPD plays on`, async ({ browser }) => {
+test(`dash.js plays timeline.mpd, periods.mpd and list.mpd ${PLAY_S} s, refreshing each; started by the element instead, only the $Number$ MPD plays on`, async ({
+  browser,
+}) => {
   test.setTimeout((PLAY_S + 60) * 1000);
   const shapes = ['timeline.mpd', 'periods.mpd', 'list.mpd'];
   const ctx = await browser.newContext();
   try {
     const plays = await Promise.all(shapes.map(async (s) => ({ shape: s, page: await ctx.newPage() })));
     const opened = await Promise.all(plays.map(async (p) => ({ ...p, ...(await open(p.page, `/live/2M-2s/${p.shape}`, 'autoplay')) })));
-    const elementStarted = await Promise.all(['timeline.mpd', 'manifest.mpd'].map(async (s) => {
-      const page = await ctx.newPage();
-      return { shape: s, page, ...(await open(page, `/live/2M-2s/${s}`, 'element')) };
-    }));
+    const elementStarted = await Promise.all(
+      ['timeline.mpd', 'manifest.mpd'].map(async (s) => {
+        const page = await ctx.newPage();
+        return { shape: s, page, ...(await open(page, `/live/2M-2s/${s}`, 'element')) };
+      }),
+    );
     // Each starts within 20 s; then PLAY_S of media from there.
-    const t0 = await Promise.all(opened.map(async (p) => {
-      await p.page.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 20_000 });
-      return currentTime(p.page);
-    }));
-    await Promise.all(opened.map((p, i) => p.page.waitForFunction((from) => document.querySelector('video')!.currentTime >= from, t0[i]! + PLAY_S, { timeout: (PLAY_S + 30) * 1000 })));
+    const t0 = await Promise.all(
+      opened.map(async (p) => {
+        await p.page.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 20_000 });
+        return currentTime(p.page);
+      }),
+    );
+    await Promise.all(
+      opened.map((p, i) =>
+        p.page.waitForFunction((from) => document.querySelector('video')!.currentTime >= from, t0[i]! + PLAY_S, {
+          timeout: (PLAY_S + 30) * 1000,
+        }),
+      ),
+    );
     for (const p of opened) {
       const errors = await p.page.evaluate(() => (window as any).player.getVideoElement().error);
       expect(errors, p.shape).toBeNull();
@@ -85,7 +97,10 @@ test(`dash.js plays timeline.mpd, periods.mpd and list.mpd ${PLAY_S} s, refreshi
     // MPD's segments (a few seconds), the $Number$ one plays on.
     const [timeline, numbered] = elementStarted;
     const stuck = await currentTime(timeline!.page);
-    test.info().annotations.push({ type: 'element-started', description: `timeline.mpd: ${timeline!.mpdFetches()} MPD fetch(es), stopped at ${stuck.toFixed(1)} s; manifest.mpd at ${(await currentTime(numbered!.page)).toFixed(1)} s` });
+    test.info().annotations.push({
+      type: 'element-started',
+      description: `timeline.mpd: ${timeline!.mpdFetches()} MPD fetch(es), stopped at ${stuck.toFixed(1)} s; manifest.mpd at ${(await currentTime(numbered!.page)).toFixed(1)} s`,
+    });
     expect(timeline!.mpdFetches()).toBe(1);
     await timeline!.page.waitForTimeout(3000); // a span of wall time in which playback would advance 3 s
     expect(await currentTime(timeline!.page)).toBeCloseTo(stuck, 1);

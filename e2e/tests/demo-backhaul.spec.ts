@@ -12,7 +12,11 @@ test('--backhaul without root: one line with a code, exit 2; a bad RTT names the
   // As root, drop to nobody for this run (the check is on the user, not on the machine).
   const argv = ['scripts/start.mjs', '--backhaul', '224', '--origin-port', '0', '--edge-port', '0', '--port', '0'];
   const r = isRoot
-    ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...argv], { cwd: root, encoding: 'utf8', timeout: 30_000 })
+    ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...argv], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
     : spawnSync(process.execPath, argv, { cwd: root, encoding: 'utf8', timeout: 30_000 });
   expect(r.status).toBe(2);
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -20,7 +24,9 @@ test('--backhaul without root: one line with a code, exit 2; a bad RTT names the
   expect(r.stdout).toBe('');
   const bad = spawnSync(process.execPath, ['scripts/start.mjs', '--backhaul', 'far'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
   expect(bad.status).toBe(2);
-  expect(bad.stderr.trim()).toBe('npm start: ERR_START_USAGE: --backhaul must be a round-trip time in ms, 1..2000, got "far" (npm start -- --help lists the options)');
+  expect(bad.stderr.trim()).toBe(
+    'npm start: ERR_START_USAGE: --backhaul must be a round-trip time in ms, 1..2000, got "far" (npm start -- --help lists the options)',
+  );
 });
 
 test.describe('as root', () => {
@@ -33,13 +39,18 @@ test.describe('as root', () => {
     await exited;
   });
 
-  test('the page shows the benefit: over the emulated network the direct player waits a backhaul round trip per segment and takes longer per segment; the edge player does neither and stalls no more', async ({ page }, info) => {
+  test('the page shows the benefit: over the emulated network the direct player waits a backhaul round trip per segment and takes longer per segment; the edge player does neither and stalls no more', async ({
+    page,
+  }, info) => {
     test.setTimeout(180_000);
     // The defaults of --backhaul: 15M-2s (3.66 MB every 2 s: one E2E flow over 224 ms spends
     // about a segment's length in slow start; the radio carries it with headroom, so the edge
     // keeps its player) and --hold auto; each player has its own radio link.
     const fresh = startArgs();
-    proc = spawn(process.execPath, ['scripts/start.mjs', '--backhaul', '224', ...fresh.args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    proc = spawn(process.execPath, ['scripts/start.mjs', '--backhaul', '224', ...fresh.args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     proc.once('exit', () => fresh.cleanup());
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -65,8 +76,12 @@ test.describe('as root', () => {
       const fetchMs = (h: any) => media(h).map((s: any) => s.lastByte - s.requestStart);
       const [direct, edge] = (window as any).demo.handles;
       return {
-        direct: ttfb(direct), edge: ttfb(edge), directFetch: fetchMs(direct), edgeFetch: fetchMs(edge),
-        stalls: [direct, edge].map((h: any) => h.probe.report().stalls), onEdge: edge.probe.report().holdSeconds,
+        direct: ttfb(direct),
+        edge: ttfb(edge),
+        directFetch: fetchMs(direct),
+        edgeFetch: fetchMs(edge),
+        stalls: [direct, edge].map((h: any) => h.probe.report().stalls),
+        onEdge: edge.probe.report().holdSeconds,
       };
     });
     await page.screenshot({ path: info.outputPath('side-by-side-backhaul.png'), fullPage: true });

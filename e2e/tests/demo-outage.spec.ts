@@ -32,7 +32,11 @@ async function stop(proc: ChildProcess | undefined): Promise<void> {
 }
 
 /** Stall counts per column so far (the probe's stall events, kept by the page). */
-const stallCounts = (page: Page) => page.evaluate(() => ({ direct: (window as any).demo.stalls.origin.length as number, edge: (window as any).demo.stalls.edge.length as number }));
+const stallCounts = (page: Page) =>
+  page.evaluate(() => ({
+    direct: (window as any).demo.stalls.origin.length as number,
+    edge: (window as any).demo.stalls.edge.length as number,
+  }));
 
 for (const player of ['hls', 'dash'] as const) {
   test(`${player}: an origin outage stalls the direct player only; the timeline shows x held segments`, async ({ page }, info) => {
@@ -41,13 +45,21 @@ for (const player of ['hls', 'dash'] as const) {
     try {
       await page.goto(`${url}/`);
       // Both play and have settled: the playhead moved 6 s, and the edge holds its 2 segments with both prefetched.
-      await page.waitForFunction(() => [...document.querySelectorAll('video')].every((v) => v.currentTime > 0), undefined, { timeout: 60_000 });
+      await page.waitForFunction(() => [...document.querySelectorAll('video')].every((v) => v.currentTime > 0), undefined, {
+        timeout: 60_000,
+      });
       const start = await page.$$eval('video', (vs) => vs.map((v) => (v as HTMLVideoElement).currentTime));
-      await page.waitForFunction((s) => [...document.querySelectorAll('video')].every((v, i) => v.currentTime > s[i]! + 6), start, { timeout: 60_000 });
-      await page.waitForFunction(() => {
-        const t = (window as any).demo.timeline();
-        return t !== undefined && t.held === 2 && t.lead >= 1;
-      }, undefined, { timeout: 30_000 });
+      await page.waitForFunction((s) => [...document.querySelectorAll('video')].every((v, i) => v.currentTime > s[i]! + 6), start, {
+        timeout: 60_000,
+      });
+      await page.waitForFunction(
+        () => {
+          const t = (window as any).demo.timeline();
+          return t !== undefined && t.held === 2 && t.lead >= 1;
+        },
+        undefined,
+        { timeout: 30_000 },
+      );
       const t = await page.evaluate(() => (window as any).demo.timeline());
       // What the chart draws: 2 rows marked held (held bars up to now) and the caption says so.
       expect(t.hold).toBe(2);
@@ -73,7 +85,10 @@ for (const player of ['hls', 'dash'] as const) {
       // outage (6 s) fell between a 3.9 s measured direct buffer and the 5.9 s it rode, no stall.
       const direct = (await ahead('origin')) + 2;
       const edgeRide = (await ahead('edge')) + t.hold * 2; // x held segments of 2 s (the demo's 2M-2s)
-      test.info().annotations.push({ type: 'buffers', description: `${player}: direct ${direct.toFixed(1)} s with a segment more, edge ${edgeRide.toFixed(1)} s with the held segments` });
+      test.info().annotations.push({
+        type: 'buffers',
+        description: `${player}: direct ${direct.toFixed(1)} s with a segment more, edge ${edgeRide.toFixed(1)} s with the held segments`,
+      });
       expect(edgeRide - direct, 'the edge player holds more media than the direct one').toBeGreaterThan(1);
       // Midway, to a tenth of a second (the page takes any number of seconds it is given).
       const seconds = Math.round((direct + edgeRide) * 5) / 10;
@@ -85,9 +100,13 @@ for (const player of ['hls', 'dash'] as const) {
       await expect(page.locator('#edge .stalling')).toBeHidden();
       await expect(page.locator('.outage-status')).toContainText(`origin resumed after ${seconds} s`, { timeout: (seconds + 10) * 1000 });
       // After the outage: wait until the direct player has recovered (its stall ended) and both play on.
-      await page.waitForFunction(() => (window as any).demo.stalls.origin.some((s: { end?: number }) => s.end !== undefined), undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => (window as any).demo.stalls.origin.some((s: { end?: number }) => s.end !== undefined), undefined, {
+        timeout: 30_000,
+      });
       const resumed = await page.$$eval('video', (vs) => vs.map((v) => (v as HTMLVideoElement).currentTime));
-      await page.waitForFunction((s) => [...document.querySelectorAll('video')].every((v, i) => v.currentTime > s[i]! + 2), resumed, { timeout: 30_000 });
+      await page.waitForFunction((s) => [...document.querySelectorAll('video')].every((v, i) => v.currentTime > s[i]! + 2), resumed, {
+        timeout: 30_000,
+      });
       const after = await stallCounts(page);
       await page.screenshot({ path: info.outputPath(`after-outage-${player}.png`), fullPage: true });
       expect(after.direct - before.direct, 'the direct player stalled').toBeGreaterThanOrEqual(1);

@@ -40,7 +40,8 @@ function watch(page: Page): { failed: string[]; scripts: string[] } {
   return seen;
 }
 /** The player/chart library chunks (vite.config.ts names them) among loaded script paths. */
-const libraries = (scripts: string[]) => [...new Set(scripts.map((p) => /\/assets\/(hls|dash|shaka|chart)-[\w-]+\.js$/.exec(p)?.[1]).filter(Boolean))].sort();
+const libraries = (scripts: string[]) =>
+  [...new Set(scripts.map((p) => /\/assets\/(hls|dash|shaka|chart)-[\w-]+\.js$/.exec(p)?.[1]).filter(Boolean))].sort();
 
 test.afterAll(async () => {
   if (proc && proc.exitCode === null) {
@@ -51,7 +52,15 @@ test.afterAll(async () => {
   fresh.cleanup();
 });
 
-interface Listed { session: string; scheme: string; edge: string; player: string; stream: string; segments: number; startupMs: number | null }
+interface Listed {
+  session: string;
+  scheme: string;
+  edge: string;
+  player: string;
+  stream: string;
+  segments: number;
+  startupMs: number | null;
+}
 const listed = async () => ((await (await fetch(`${collector}/v1/sessions`)).json()) as { sessions: Listed[] }).sessions;
 
 test('the landing page plays both players: direct and through the edge', async ({ page }) => {
@@ -62,12 +71,16 @@ test('the landing page plays both players: direct and through the edge', async (
   // Live currentTime starts far into the stream: wait for both to start, then to advance 4 s.
   await page.waitForFunction(() => [...document.querySelectorAll('video')].every((v) => v.currentTime > 0), undefined, { timeout: 60_000 });
   const start = await times();
-  await page.waitForFunction((s) => [...document.querySelectorAll('video')].every((v, i) => v.currentTime > s[i]! + 4), start, { timeout: 60_000 });
+  await page.waitForFunction((s) => [...document.querySelectorAll('video')].every((v, i) => v.currentTime > s[i]! + 4), start, {
+    timeout: 60_000,
+  });
   const [direct, edge] = await times();
   expect(direct! - start[0]!).toBeGreaterThan(4);
   expect(edge! - start[1]!).toBeGreaterThan(4);
   // The edge holds 2 segments (4 s): its panel shows the declared hold and a true latency above the direct one.
-  await page.waitForFunction(() => document.querySelector('#edge [data-k="hold"]')?.textContent?.startsWith('4.0'), undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('#edge [data-k="hold"]')?.textContent?.startsWith('4.0'), undefined, {
+    timeout: 30_000,
+  });
   // The page says what to try, and the button says what it does.
   await expect(page.locator('#hint')).toContainText('press origin outage');
   await expect(page.locator('button.outage')).toHaveAttribute('title', /segment responses hang/);
@@ -78,7 +91,9 @@ test('the landing page plays both players: direct and through the edge', async (
   expect(libraries(seen.scripts)).toEqual(['chart', 'hls']);
   // Both probes send their beacons to the collector (every 5 s), labelled: wait until it has both
   // sessions with media segments and a startup.
-  await expect.poll(async () => (await listed()).filter((s) => s.segments > 0 && s.startupMs !== null).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(async () => (await listed()).filter((s) => s.segments > 0 && s.startupMs !== null).length, { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(2);
   const sessions = await listed();
   expect(sessions.map((s) => s.scheme).sort()).toEqual(['e2e', 'hold-2']);
   expect(sessions.find((s) => s.scheme === 'e2e')).toMatchObject({ edge: 'direct', player: 'hls.js', stream: '2M-2s' });
@@ -87,9 +102,21 @@ test('the landing page plays both players: direct and through the edge', async (
   // The edge joins the session: its report (by the CMCD sid, the probe's session id) says it held
   // 2 segments for this player and how its segment requests found the cache.
   await expect
-    .poll(async () => ((await (await fetch(`${collector}/v1/sessions/${held.session}`)).json()) as { edges: { edge: string; hold: number; hits: number; coalesced: number; misses: number }[] }).edges, { timeout: 20_000 })
+    .poll(
+      async () =>
+        (
+          (await (await fetch(`${collector}/v1/sessions/${held.session}`)).json()) as {
+            edges: { edge: string; hold: number; hits: number; coalesced: number; misses: number }[];
+          }
+        ).edges,
+      { timeout: 20_000 },
+    )
     .toEqual([expect.objectContaining({ edge: held.edge, hold: 2 })]);
-  const [facts] = ((await (await fetch(`${collector}/v1/sessions/${held.session}`)).json()) as { edges: { hits: number; coalesced: number; misses: number }[] }).edges;
+  const [facts] = (
+    (await (await fetch(`${collector}/v1/sessions/${held.session}`)).json()) as {
+      edges: { hits: number; coalesced: number; misses: number }[];
+    }
+  ).edges;
   expect(facts!.hits + facts!.coalesced + facts!.misses).toBeGreaterThan(0);
   const directSession = sessions.find((s) => s.scheme === 'e2e')!;
   expect(((await (await fetch(`${collector}/v1/sessions/${directSession.session}`)).json()) as { edges: unknown[] }).edges).toEqual([]);
@@ -151,7 +178,9 @@ test('the dashboard renders charts and Table II from those runs', async ({ page 
   await page.screenshot({ path: testInfo.outputPath('dashboard.png'), fullPage: true });
 });
 
-test('the dashboard reads as one: a colour per scheme, unique labels, line legends, aligned table, live refresh, PNG export', async ({ page }) => {
+test('the dashboard reads as one: a colour per scheme, unique labels, line legends, aligned table, live refresh, PNG export', async ({
+  page,
+}) => {
   await page.goto(`${url}/dashboard.html`);
   await page.waitForFunction(() => (window as any).dashboard?.charts?.length === 3, undefined, { timeout: 15_000 });
   const look = await page.evaluate(() => {
@@ -190,7 +219,9 @@ test('the dashboard reads as one: a colour per scheme, unique labels, line legen
   expect(png.subarray(1, 4).toString()).toBe('PNG');
 });
 
-test('the dashboard shows the fleet from the collector: aggregates by scheme, the session list, one session timeline', async ({ page }, info) => {
+test('the dashboard shows the fleet from the collector: aggregates by scheme, the session list, one session timeline', async ({
+  page,
+}, info) => {
   const seen = watch(page);
   await page.goto(`${url}/dashboard.html`);
   await page.waitForFunction(() => (window as any).fleet?.updates > 0, undefined, { timeout: 15_000 });
@@ -203,12 +234,16 @@ test('the dashboard shows the fleet from the collector: aggregates by scheme, th
   }
   // The edge holds 2 × 2 s: with one player (hls.js; dash.js keeps a longer live delay of its
   // own), the edge's true latency is above the direct player's.
-  const hls = (await (await fetch(`${collector}/v1/fleet?by=scheme&player=hls.js`)).json()) as { groups: { group: string; latencyP50S: number }[] };
+  const hls = (await (await fetch(`${collector}/v1/fleet?by=scheme&player=hls.js`)).json()) as {
+    groups: { group: string; latencyP50S: number }[];
+  };
   const [direct, held] = hls.groups;
   expect([direct!.group, held!.group]).toEqual(['e2e', 'hold-2']);
   expect(held!.latencyP50S).toBeGreaterThan(direct!.latencyP50S + 2);
   await expect(page.locator('.fleet-table tbody tr')).toHaveCount(2);
-  await expect(page.locator('.sessions tbody tr[data-session]')).toHaveCount(await page.evaluate(() => (window as any).fleet.sessions.length));
+  await expect(page.locator('.sessions tbody tr[data-session]')).toHaveCount(
+    await page.evaluate(() => (window as any).fleet.sessions.length),
+  );
   // Split by edge instead: the collector answers with the edges (direct and the edge's host).
   await page.selectOption('select[name="by"]', 'edge');
   await page.waitForFunction(() => (window as any).fleet.view.filter.by === 'edge', undefined, { timeout: 15_000 });
@@ -228,7 +263,9 @@ test('the dashboard shows the fleet from the collector: aggregates by scheme, th
 test('a static report of those runs says nothing of a live collector and links no pages', async ({ page }, info) => {
   const dir = mkdtempSync(join(tmpdir(), 'ethle-demo-report-'));
   try {
-    const { renderReport } = (await import('../../packages/player-demo/scripts/renderReport.mjs')) as { renderReport: (s: unknown, out: string) => string };
+    const { renderReport } = (await import('../../packages/player-demo/scripts/renderReport.mjs')) as {
+      renderReport: (s: unknown, out: string) => string;
+    };
     const html = renderReport(await (await fetch(`${collector}/v1/runs`)).json(), dir);
     await page.goto(pathToFileURL(html).href);
     await page.waitForFunction(() => (window as any).dashboard?.charts?.length === 3, undefined, { timeout: 15_000 });

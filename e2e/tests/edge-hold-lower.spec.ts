@@ -23,7 +23,19 @@ test.beforeEach(async () => {
   origin = await startOrigin({ port: 0, streams: ['15M-2s'] });
   // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
   // origin's fetches, and loopback delivers like an origin that keeps its window).
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: 224, segmentStart: 'slow-start', maxHold: 8, lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2, logLevel: 'silent' }));
+  edge = await startEdge(
+    createEdgeConfig({
+      origin: origin.url,
+      port: 0,
+      hold: 'auto',
+      backhaulRttMs: 224,
+      segmentStart: 'slow-start',
+      maxHold: 8,
+      lowerHoldAfterSegments: 2,
+      lowerHoldAfterSamples: 2,
+      logLevel: 'silent',
+    }),
+  );
 });
 test.afterEach(async () => {
   origin?.resume('15M-2s');
@@ -57,10 +69,13 @@ for (const [player, path] of [
     await expect.poll(() => playhead(page), { timeout: 30_000 }).toBeGreaterThan(started + 4);
     // Deadlines need a measured steady-state flow rate (three segment fetches' worth) first.
     await expect
-      .poll(async () => {
-        const m = await (await fetch(`${edge!.url}/metrics`)).text();
-        return Number(/^ethle_backhaul_segment_mbps_count\{[^}]*flows="steady"[^}]*\} (\d+)/m.exec(m)?.[1] ?? 0);
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const m = await (await fetch(`${edge!.url}/metrics`)).text();
+          return Number(/^ethle_backhaul_segment_mbps_count\{[^}]*flows="steady"[^}]*\} (\d+)/m.exec(m)?.[1] ?? 0);
+        },
+        { timeout: 30_000 },
+      )
       .toBeGreaterThanOrEqual(3);
     // x now (a busy box can already have raised it once at startup; maxHold 8 leaves room above).
     const before = served.at(-1)!.x;

@@ -60,10 +60,15 @@ interface Latency {
  * the independent parts fall; a short stall raises its target).
  */
 async function measure(page: Page, t0Ms: number): Promise<Latency> {
-  await expect.poll(async () => {
-    const r = await report(page);
-    return (r.clock?.precisionMs ?? 1e9) <= 50 && r.latency.samples >= 3;
-  }, { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const r = await report(page);
+        return (r.clock?.precisionMs ?? 1e9) <= 50 && r.latency.samples >= 3;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   const from = Date.now();
   const truth: Array<{ at: number; v: number }> = [];
   const hidden: number[] = [];
@@ -85,7 +90,10 @@ async function measure(page: Page, t0Ms: number): Promise<Latency> {
     await page.waitForTimeout(500);
   }
   const r = await report(page);
-  const samples = r.latencySeries.filter((x: any) => x.trueLatency !== null && x.at >= from - 50) as Array<{ at: number; trueLatency: number }>;
+  const samples = r.latencySeries.filter((x: any) => x.trueLatency !== null && x.at >= from - 50) as Array<{
+    at: number;
+    trueLatency: number;
+  }>;
   // The probe samples once a second and the players catch up meanwhile: compare at its instants.
   const errors: number[] = [];
   for (const x of samples) {
@@ -95,7 +103,15 @@ async function measure(page: Page, t0Ms: number): Promise<Latency> {
     const b = truth[i]!;
     errors.push(Math.abs(x.trueLatency - (a.v + ((b.v - a.v) * (x.at - a.at)) / (b.at - a.at))));
   }
-  return { probe: median(samples.map((x) => x.trueLatency)), probeError: median(errors), hidden: median(hidden), truth: median(truth.map((t) => t.v)), stalls: r.stalls.count, hold: r.holdSeconds, errors: r.errors.filter((e: any) => e.fatal).length };
+  return {
+    probe: median(samples.map((x) => x.trueLatency)),
+    probeError: median(errors),
+    hidden: median(hidden),
+    truth: median(truth.map((t) => t.v)),
+    stalls: r.stalls.count,
+    hold: r.holdSeconds,
+    errors: r.errors.filter((e: any) => e.fatal).length,
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -103,14 +119,20 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const sum = (rec: Record<string, number>, re: RegExp) => Object.entries(rec).filter(([p]) => re.test(p));
 
 for (const player of ['hls', 'dash'] as const) {
-  test(`${player === 'hls' ? 'hls.js lowLatencyMode' : 'dash.js low latency'} through the edge at --hold-parts ${HOLD_PARTS}: latency + the held parts, one origin flow each`, async ({ browser }) => {
+  test(`${player === 'hls' ? 'hls.js lowLatencyMode' : 'dash.js low latency'} through the edge at --hold-parts ${HOLD_PARTS}: latency + the held parts, one origin flow each`, async ({
+    browser,
+  }) => {
     const path = player === 'hls' ? `/live/${STREAM}/ll/index.m3u8` : `/live/${STREAM}/ll.mpd`;
     // Live catch-up in both (hls.js: up to 1.5× towards its target latency; dash.js: its default).
-    const config = player === 'hls' ? { lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5 } : { streaming: { liveCatchup: { enabled: true } } };
+    const config =
+      player === 'hls' ? { lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5 } : { streaming: { liveCatchup: { enabled: true } } };
     behind.resetStats();
     const pages = await Promise.all([browser.newPage(), browser.newPage()]);
     try {
-      await Promise.all([openProbePage(pages[0]!, harness, player, direct.url + path, false, config), openProbePage(pages[1]!, harness, player, edge.url + path, false, config)]);
+      await Promise.all([
+        openProbePage(pages[0]!, harness, player, direct.url + path, false, config),
+        openProbePage(pages[1]!, harness, player, edge.url + path, false, config),
+      ]);
       const [d, e] = await Promise.all([measure(pages[0]!, direct.t0Ms), measure(pages[1]!, behind.t0Ms)]);
       const added = e.hidden - d.hidden;
       const line =

@@ -20,8 +20,15 @@ test.afterAll(async () => {
   await harness?.close();
 });
 
-async function play(page: import('@playwright/test').Page, player: 'hls' | 'dash', src: string, config: Record<string, unknown> = {}): Promise<void> {
-  await page.goto(`${harness.url}/index.html?player=${player}&src=${encodeURIComponent(src)}&config=${encodeURIComponent(JSON.stringify(config))}`);
+async function play(
+  page: import('@playwright/test').Page,
+  player: 'hls' | 'dash',
+  src: string,
+  config: Record<string, unknown> = {},
+): Promise<void> {
+  await page.goto(
+    `${harness.url}/index.html?player=${player}&src=${encodeURIComponent(src)}&config=${encodeURIComponent(JSON.stringify(config))}`,
+  );
   await page.waitForFunction(() => (window as any).video?.currentTime > 0, undefined, { timeout: 30_000 });
   const t0 = await page.evaluate(() => (window as any).video.currentTime as number);
   await page.waitForFunction((t) => (window as any).video.currentTime > t + 6, t0, { timeout: 40_000 });
@@ -29,9 +36,17 @@ async function play(page: import('@playwright/test').Page, player: 'hls' | 'dash
 
 test('dash.js reads the edge’s CMSD: the segment duration (d), the edge (n) and, once measured, its etp', async ({ page }) => {
   test.setTimeout(90_000);
-  await play(page, 'dash', `${edge.url}/live/2M-2s/manifest.mpd`, { streaming: { cmsd: { enabled: true, abr: { applyMb: false, etpWeightRatio: 0 } } } });
+  await play(page, 'dash', `${edge.url}/live/2M-2s/manifest.mpd`, {
+    streaming: { cmsd: { enabled: true, abr: { applyMb: false, etpWeightRatio: 0 } } },
+  });
   const cmsd = await page.evaluate(() => {
-    const reqs = ((window as any).player.getDashMetrics().getHttpRequests('video') as { type: string; url: string; cmsd?: { static: Record<string, unknown> | null; dynamic: Record<string, unknown> | null } | null }[]).filter((r) => r.type === 'MediaSegment');
+    const reqs = (
+      (window as any).player.getDashMetrics().getHttpRequests('video') as {
+        type: string;
+        url: string;
+        cmsd?: { static: Record<string, unknown> | null; dynamic: Record<string, unknown> | null } | null;
+      }[]
+    ).filter((r) => r.type === 'MediaSegment');
     return reqs.map((r) => ({ url: r.url, static: r.cmsd?.static ?? null, dynamic: r.cmsd?.dynamic ?? null }));
   });
   expect(cmsd.length).toBeGreaterThanOrEqual(3);
@@ -52,15 +67,23 @@ test('hls.js reads the playlists’ Age; a page on another origin can read Age a
   expect(typeof age).toBe('number');
   // Exposed to CORS: the page reads them as a player's loader does; a held segment's Age grows
   // with the time the edge has held it.
-  const read = (url: string) => page.evaluate(async (u) => {
-    const r = await fetch(u);
-    await r.arrayBuffer();
-    return { age: r.headers.get('age'), cmsdStatic: r.headers.get('cmsd-static'), cmsdDynamic: r.headers.get('cmsd-dynamic'), cache: r.headers.get('x-ethle-cache') };
-  }, url);
+  const read = (url: string) =>
+    page.evaluate(async (u) => {
+      const r = await fetch(u);
+      await r.arrayBuffer();
+      return {
+        age: r.headers.get('age'),
+        cmsdStatic: r.headers.get('cmsd-static'),
+        cmsdDynamic: r.headers.get('cmsd-dynamic'),
+        cache: r.headers.get('x-ethle-cache'),
+      };
+    }, url);
   const playlist = await read(`${edge.url}/live/2M-2s/index.m3u8`);
   expect(playlist.age).toMatch(/^\d+$/);
   expect(playlist.cmsdStatic).toBe('ot=m,sf=h,st=l');
   expect(playlist.cmsdDynamic).toMatch(/^"ethle-edge"/);
-  const last = await page.evaluate(() => (window as any).player.levels[(window as any).player.currentLevel].details.fragments.at(-1).url as string);
+  const last = await page.evaluate(
+    () => (window as any).player.levels[(window as any).player.currentLevel].details.fragments.at(-1).url as string,
+  );
   await expect.poll(async () => Number((await read(last)).age), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
 });

@@ -30,7 +30,12 @@ async function latencies(page: Page, read: () => number, seconds: number): Promi
 }
 
 test('LL-HLS: hls.js lowLatencyMode plays ll/index.m3u8 with parts and blocking reloads, latency under 4 s', async ({ page }) => {
-  await openPlayer(page, { base: origin.url, src: `${origin.url}/live/2M-2s/ll/index.m3u8`, player: 'hls', config: { lowLatencyMode: true } });
+  await openPlayer(page, {
+    base: origin.url,
+    src: `${origin.url}/live/2M-2s/ll/index.m3u8`,
+    player: 'hls',
+    config: { lowLatencyMode: true },
+  });
   await waitForPlayback(page, 8);
   const lat = await latencies(page, () => (window as any).player.latency as number, 6);
   expect(await playerErrors(page)).toEqual([]);
@@ -42,7 +47,12 @@ test('LL-HLS: hls.js lowLatencyMode plays ll/index.m3u8 with parts and blocking 
 });
 
 test('LL-DASH: dash.js low-latency mode plays ll.mpd from chunked segments, latency under 4 s', async ({ page }) => {
-  await openPlayer(page, { base: origin.url, src: `${origin.url}/live/2M-2s/ll.mpd`, player: 'dash', config: { streaming: { liveCatchup: { enabled: true } } } });
+  await openPlayer(page, {
+    base: origin.url,
+    src: `${origin.url}/live/2M-2s/ll.mpd`,
+    player: 'dash',
+    config: { streaming: { liveCatchup: { enabled: true } } },
+  });
   await waitForPlayback(page, 8);
   expect(await page.evaluate(() => (window as any).player.getLowLatencyModeEnabled() as boolean)).toBe(true);
   const lat = await latencies(page, () => (window as any).player.getCurrentLiveLatency() as number, 6);

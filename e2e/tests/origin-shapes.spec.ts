@@ -37,7 +37,12 @@ test('HLS byte ranges: hls.js plays the segments as ranges of shared files', asy
 test('HLS SCTE-35 cues: hls.js plays on and reads the splices as valid date ranges', async ({ page }) => {
   await play(page, 'hls', '/live/2M-2s/cues.m3u8', 6);
   const ranges = await page.evaluate(() =>
-    Object.values((window as any).player.latestLevelDetails.dateRanges as Record<string, any>).map((d) => ({ id: d.id, valid: d.isValid, out: 'SCTE35-OUT' in d.attr, in: 'SCTE35-IN' in d.attr })),
+    Object.values((window as any).player.latestLevelDetails.dateRanges as Record<string, any>).map((d) => ({
+      id: d.id,
+      valid: d.isValid,
+      out: 'SCTE35-OUT' in d.attr,
+      in: 'SCTE35-IN' in d.attr,
+    })),
   );
   expect(ranges.length).toBeGreaterThanOrEqual(1); // a 120 s window holds two breaks
   for (const r of ranges) expect(r).toMatchObject({ id: expect.stringMatching(/^splice-\d+$/), valid: true });

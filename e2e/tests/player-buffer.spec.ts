@@ -15,7 +15,8 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => origin?.close());
 
-const bufferFullErrors = () => ((window as any).probe.report().errors as { detail: string }[]).filter((e) => e.detail === 'bufferFullError').length;
+const bufferFullErrors = () =>
+  ((window as any).probe.report().errors as { detail: string }[]).filter((e) => e.detail === 'bufferFullError').length;
 
 test('the forward-buffer rule keeps defaults for Table I streams that fit and caps the 61 MB one', () => {
   for (const name of ['15M-2s', '15M-4s', '15M-10s']) {

@@ -76,7 +76,9 @@ test('the synced clock holds the true offset within its bound, ≤ 20 ms after 3
       const miss = Math.abs(err) - r.precisionMs - TRUTH_MS;
       worst[i]!.miss = Math.max(worst[i]!.miss, miss);
       if (t >= BOUND_AT_S) worst[i]!.at30 = r.precisionMs;
-      expect.soft(miss, `${CASES[i]!.name} at ${t.toFixed(0)} s: ${err.toFixed(1)} ± ${r.precisionMs.toFixed(1)} ms`).toBeLessThanOrEqual(0);
+      expect
+        .soft(miss, `${CASES[i]!.name} at ${t.toFixed(0)} s: ${err.toFixed(1)} ± ${r.precisionMs.toFixed(1)} ms`)
+        .toBeLessThanOrEqual(0);
     }
   }
   test.info().annotations.push({

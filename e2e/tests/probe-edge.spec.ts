@@ -59,11 +59,14 @@ for (const { name, player, format } of CASES) {
     const independentLag = format === 'hls' ? listingLag(src, 3) : null;
     await openProbePage(page, harness, player, src);
     await expect
-      .poll(async () => {
-        const r = await report(page);
-        const lagKnown = format === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 150;
-        return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
-      }, { timeout: 60_000 })
+      .poll(
+        async () => {
+          const r = await report(page);
+          const lagKnown = format === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 150;
+          return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
+        },
+        { timeout: 60_000 },
+      )
       .toBe(true);
     // Five samples taken with the settled estimates.
     const n = (await events(page, 'latency')).length;
@@ -74,7 +77,10 @@ for (const { name, player, format } of CASES) {
     const s = (await events(page, 'latency')).filter((l) => l.trueLatency !== null && l.edgeDistance !== null).slice(-5);
     const gaps = s.map((l) => l.trueLatency - l.edgeDistance).sort((a, b) => a - b);
     const gap = gaps[Math.floor(gaps.length / 2)]!;
-    test.info().annotations.push({ type: 'latency', description: `${name} via edge: true ${s.at(-1).trueLatency.toFixed(3)} s, edge ${s.at(-1).edgeDistance.toFixed(3)} s, gap ${gap.toFixed(3)} s, declared hold ${declared} s, manifestLag ${JSON.stringify(r.manifestLag)}` });
+    test.info().annotations.push({
+      type: 'latency',
+      description: `${name} via edge: true ${s.at(-1).trueLatency.toFixed(3)} s, edge ${s.at(-1).edgeDistance.toFixed(3)} s, gap ${gap.toFixed(3)} s, declared hold ${declared} s, manifestLag ${JSON.stringify(r.manifestLag)}`,
+    });
     if (format === 'dash') expect(Math.abs(gap - declared)).toBeLessThanOrEqual(0.5);
     else {
       const lag = (await independentLag!) / 1000;

@@ -53,10 +53,20 @@ for (const { name, player, format } of CASES) {
     });
 
     await test.step('each media request is labelled new or reused connection (Resource Timing, cross-origin through Timing-Allow-Origin)', async () => {
-      await expect.poll(async () => (await report(page)).segments.list.filter((s: any) => s.kind === 'media').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+      await expect
+        .poll(async () => (await report(page)).segments.list.filter((s: any) => s.kind === 'media').length, { timeout: 20_000 })
+        .toBeGreaterThanOrEqual(3);
       const media = (await report(page)).segments.list.filter((s: any) => s.kind === 'media');
       // A label may follow its request by one observer callback.
-      await expect.poll(async () => (await report(page)).segments.list.filter((s: any) => s.kind === 'media' && s.connection === undefined && media.some((m: any) => m.url === s.url)).length, { timeout: 5_000 }).toBe(0);
+      await expect
+        .poll(
+          async () =>
+            (await report(page)).segments.list.filter(
+              (s: any) => s.kind === 'media' && s.connection === undefined && media.some((m: any) => m.url === s.url),
+            ).length,
+          { timeout: 5_000 },
+        )
+        .toBe(0);
       const labels = (await report(page)).segments.list.filter((s: any) => s.kind === 'media').map((s: any) => s.connection);
       test.info().annotations.push({ type: 'connections', description: `${name}: ${labels.join(' ')}` });
       // Keep-alive on loopback: most requests reuse a connection; a browser opens at most 6 per host.
@@ -67,17 +77,23 @@ for (const { name, player, format } of CASES) {
     await test.step('direct path: true latency − distance to the manifest edge ≈ 0 ± 0.5 s', async () => {
       // Wait for the clock (and, for HLS, the playlist's edge timing) to settle, then 5 samples.
       await expect
-        .poll(async () => {
-          const r = await report(page);
-          const lagKnown = format === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 250;
-          return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
-        }, { timeout: 40_000 })
+        .poll(
+          async () => {
+            const r = await report(page);
+            const lagKnown = format === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 250;
+            return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
+          },
+          { timeout: 40_000 },
+        )
         .toBe(true);
       // Five samples taken with the settled estimates.
       const n = (await events(page, 'latency')).length;
       await expect.poll(async () => (await events(page, 'latency')).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(n + 5);
       const { gap, trueLatency, edge } = await latencyGap(page, 5);
-      test.info().annotations.push({ type: 'latency', description: `${name}: true ${trueLatency.toFixed(3)} s, edge ${edge.toFixed(3)} s, gap ${gap.toFixed(3)} s` });
+      test.info().annotations.push({
+        type: 'latency',
+        description: `${name}: true ${trueLatency.toFixed(3)} s, edge ${edge.toFixed(3)} s, gap ${gap.toFixed(3)} s`,
+      });
       expect(trueLatency).toBeGreaterThan(0);
       expect(Math.abs(gap)).toBeLessThanOrEqual(0.5);
     });
@@ -106,11 +122,18 @@ for (const { name, player, format } of CASES) {
       const aheadAtPause = await bufferAhead(page); // read right after the pause began
       await expect.poll(async () => (await report(page)).stalls.count, { timeout: pauseMs + 20_000 }).toBeGreaterThan(before);
       // Let playback run on a while: a second stall would show up here.
-      await page.waitForFunction((c) => (window as any).video.currentTime > c + 4, await page.evaluate(() => (window as any).video.currentTime), { timeout: 20_000 });
+      await page.waitForFunction(
+        (c) => (window as any).video.currentTime > c + 4,
+        await page.evaluate(() => (window as any).video.currentTime),
+        { timeout: 20_000 },
+      );
       const r = await report(page);
       const stalls = r.stalls.list.slice(before);
       const expected = pauseMs - aheadAtPause * 1000;
-      test.info().annotations.push({ type: 'stall', description: `${name}: pause ${pauseMs} ms, ahead ${(aheadAtPause * 1000).toFixed(0)} ms, stall ${stalls.map((s: any) => s.durationMs.toFixed(0)).join(', ')} ms (expected ${expected.toFixed(0)})` });
+      test.info().annotations.push({
+        type: 'stall',
+        description: `${name}: pause ${pauseMs} ms, ahead ${(aheadAtPause * 1000).toFixed(0)} ms, stall ${stalls.map((s: any) => s.durationMs.toFixed(0)).join(', ')} ms (expected ${expected.toFixed(0)})`,
+      });
       expect(stalls).toHaveLength(1);
       // Never shorter than the media could last. Longer by at most 0.5 s with hls.js; dash.js by up
       // to one segment more than pause − buffered ahead (seen: 1.96 s): it can re-request the

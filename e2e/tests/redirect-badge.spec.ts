@@ -20,10 +20,23 @@ test.beforeAll(async () => {
   rni = await startMockRniServer();
   // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
   // origin's fetches, and loopback delivers like an origin that keeps its window).
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: 20, segmentStart: 'slow-start', logLevel: 'silent', rni: { url: rni.url, cacheMs: 600_000 } }));
+  edge = await startEdge(
+    createEdgeConfig({
+      origin: origin.url,
+      port: 0,
+      hold: 'auto',
+      backhaulRttMs: 20,
+      segmentStart: 'slow-start',
+      logLevel: 'silent',
+      rni: { url: rni.url, cacheMs: 600_000 },
+    }),
+  );
   // The weakest signal the model knows: no throughput at all.
   await rni.report('127.0.0.1', { rsrp: 0, rsrq: 0 });
-  demo = await startDemoServer({ port: 0, config: { originUrl: origin.url, edgeUrl: edge.url, stream: '2M-2s', player: 'hls', scheme: 'auto' } });
+  demo = await startDemoServer({
+    port: 0,
+    config: { originUrl: origin.url, edgeUrl: edge.url, stream: '2M-2s', player: 'hls', scheme: 'auto' },
+  });
 });
 test.afterAll(async () => {
   await demo?.close();
@@ -63,7 +76,10 @@ for (const player of ['hls', 'dash'] as const) {
       await page.goto(`${demo.url}/?player=dash`);
       await watchSegmentField(page, 'origin');
       await expect.poll(() => page.evaluate(() => (window as any).segTitles.length), { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
-      const audioSegments = await page.evaluate(() => (window as any).demo.handles[0].probe.report().segments.list.filter((s: any) => s.kind === 'media' && s.track === 'audio').length);
+      const audioSegments = await page.evaluate(
+        () =>
+          (window as any).demo.handles[0].probe.report().segments.list.filter((s: any) => s.kind === 'media' && s.track === 'audio').length,
+      );
       expect(audioSegments).toBeGreaterThan(0); // audio was loaded meanwhile…
       const titles: string[] = await page.evaluate(() => (window as any).segTitles);
       for (const t of titles) expect(t).toMatch(/\/dash\/v\/\d+\.m4s/); // …and never shown

@@ -28,10 +28,19 @@ function run(scheme: string, hold: number, stallMs: number): RunResult {
     scenario: { stream: '15M-2s', player: 'hls', scheme, hold, rttMs: 224, ran: 'lte-a', repeat: 1, durationS: 40 },
     report: {
       startupMs: 3000 + stallMs,
-      stalls: { count: stallMs ? 1 : 0, totalMs: stallMs, list: stallMs ? [{ start: t0 + 10_000, end: t0 + 10_000 + stallMs, durationMs: stallMs }] : [] },
+      stalls: {
+        count: stallMs ? 1 : 0,
+        totalMs: stallMs,
+        list: stallMs ? [{ start: t0 + 10_000, end: t0 + 10_000 + stallMs, durationMs: stallMs }] : [],
+      },
       latency: { current: 10 + hold * 2, mean: 10 + hold * 2 },
       holdSeconds: hold * 2,
-      latencySeries: Array.from({ length: 20 }, (_, i) => ({ at: t0 + i * 2000, trueLatency: 10 + hold * 2 + i * 0.01, edgeDistance: 6, holdSeconds: hold * 2 })),
+      latencySeries: Array.from({ length: 20 }, (_, i) => ({
+        at: t0 + i * 2000,
+        trueLatency: 10 + hold * 2 + i * 0.01,
+        edgeDistance: 6,
+        holdSeconds: hold * 2,
+      })),
       segments: { count: segments.length, bytes: segments.length * 3_700_000, list: segments },
     },
   } as RunResult;
@@ -40,7 +49,9 @@ function run(scheme: string, hold: number, stallMs: number): RunResult {
 test('a rendered report opens from disk and draws its charts and Table II', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'ethle-report-'));
   try {
-    const { renderReport } = (await import('../../packages/player-demo/scripts/renderReport.mjs')) as { renderReport: (s: ResultSet, out: string) => string };
+    const { renderReport } = (await import('../../packages/player-demo/scripts/renderReport.mjs')) as {
+      renderReport: (s: ResultSet, out: string) => string;
+    };
     const set: ResultSet = { v: 1, title: 'report test', runs: [run('e2e', 0, 2500), run('auto', 2, 0)] };
     const html = renderReport(set, dir);
     const blocked: string[] = [];
@@ -78,10 +89,14 @@ test('renderReport: a missing, non-JSON or non-results input is one line with a 
 });
 
 test('renderReport() refuses a run without id, scenario and report', async () => {
-  const { renderReport } = (await import('../../packages/player-demo/scripts/renderReport.mjs')) as { renderReport: (s: unknown, out: string) => string };
+  const { renderReport } = (await import('../../packages/player-demo/scripts/renderReport.mjs')) as {
+    renderReport: (s: unknown, out: string) => string;
+  };
   const dir = mkdtempSync(join(tmpdir(), 'ethle-report-'));
   try {
-    expect(() => renderReport({ v: 1, runs: [{ id: 'x' }] }, dir)).toThrow(expect.objectContaining({ code: 'ERR_REPORT_INPUT', message: expect.stringMatching(/runs\[0\] is not a run/) }));
+    expect(() => renderReport({ v: 1, runs: [{ id: 'x' }] }, dir)).toThrow(
+      expect.objectContaining({ code: 'ERR_REPORT_INPUT', message: expect.stringMatching(/runs\[0\] is not a run/) }),
+    );
     expect(existsSync(join(dir, 'index.html'))).toBe(false);
   } finally {
     rmSync(dir, { recursive: true, force: true });

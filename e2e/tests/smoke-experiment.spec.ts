@@ -20,13 +20,18 @@ for (const scheme of ['e2e', 'auto']) {
     const run = await runScenario(s, chromium, process.env.EXP_OUT);
     runs[scheme] = run;
     const r = run.report;
-    console.log(`${scheme}: startup ${r.startupMs?.toFixed(0)} ms, stalls ${r.stalls.count} (${r.stalls.totalMs.toFixed(0)} ms), latency ${r.latency.current?.toFixed(1)} s, hold ${r.holdSeconds} s`);
+    console.log(
+      `${scheme}: startup ${r.startupMs?.toFixed(0)} ms, stalls ${r.stalls.count} (${r.stalls.totalMs.toFixed(0)} ms), latency ${r.latency.current?.toFixed(1)} s, hold ${r.holdSeconds} s`,
+    );
     expect(r.startupMs, 'the player started').not.toBeNull();
     expect(r.segments.count).toBeGreaterThan(10);
     if (scheme === 'auto') {
       // A failure must say where its stalls came from: a segment the edge held whole (the radio
       // leg), one still crossing the backhaul, or none in flight.
-      if (r.stalls.count > 0) console.log(`auto stall causes: ${JSON.stringify(stallCauses(run))}; x changes: ${JSON.stringify(run.edge?.holdChanges)}; relays: ${JSON.stringify(run.links)}`);
+      if (r.stalls.count > 0)
+        console.log(
+          `auto stall causes: ${JSON.stringify(stallCauses(run))}; x changes: ${JSON.stringify(run.edge?.holdChanges)}; relays: ${JSON.stringify(run.links)}`,
+        );
       // ETHLE's promise: no buffering. The model holds x ≥ 1 for 3.7 MB segments at 224 ms (Table III: 2).
       expect(r.stalls.count).toBe(0);
       expect(run.edge?.x).toBeGreaterThanOrEqual(1);

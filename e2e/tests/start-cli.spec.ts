@@ -6,7 +6,8 @@ import { startArgs } from '../fixtures/startArgs.js';
 // `npm start` as a user mistypes it: every bad input is one line on stderr with a code and exit 2
 // (no stack trace); --help lists the options; the banner names the pages and the player's manifests.
 const root = new URL('../..', import.meta.url).pathname;
-const start = (args: string[]) => spawnSync(process.execPath, ['scripts/start.mjs', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+const start = (args: string[]) =>
+  spawnSync(process.execPath, ['scripts/start.mjs', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
 
 test('bad input: one line naming the flag, exit 2', () => {
   const cases: [string[], RegExp][] = [
@@ -34,7 +35,18 @@ test('bad input: one line naming the flag, exit 2', () => {
 test('--help prints every option and exits 0', () => {
   const r = start(['--help']);
   expect(r.status).toBe(0);
-  for (const flag of ['--stream', '--player', '--hold', '--port', '--edge-port', '--origin-port', '--collector-port', '--data-dir', '--host']) expect(r.stdout).toContain(flag);
+  for (const flag of [
+    '--stream',
+    '--player',
+    '--hold',
+    '--port',
+    '--edge-port',
+    '--origin-port',
+    '--collector-port',
+    '--data-dir',
+    '--host',
+  ])
+    expect(r.stdout).toContain(flag);
   expect(r.stdout).toContain('15M-2s'); // the streams the origin offers
   expect(r.stderr).toBe('');
 });
@@ -59,7 +71,10 @@ test('a port in use: one line naming the flag that changes it', async () => {
 
 test('--player dash: the banner shows the DASH manifests and the service-worker page', async () => {
   const fresh = startArgs();
-  const proc = spawn(process.execPath, ['scripts/start.mjs', ...fresh.args, '--player', 'dash', '--stream', '15M-2s'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['scripts/start.mjs', ...fresh.args, '--player', 'dash', '--stream', '15M-2s'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   proc.once('exit', () => fresh.cleanup());
   try {
     const banner = await new Promise<string>((resolve, reject) => {

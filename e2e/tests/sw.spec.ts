@@ -12,7 +12,10 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   origin = await startOrigin({ port: 0, streams: ['2M-2s'] });
-  demo = await startDemoServer({ port: 0, config: { originUrl: origin.url, edgeUrl: origin.url, stream: '2M-2s', player: 'hls', scheme: 'sw' } });
+  demo = await startDemoServer({
+    port: 0,
+    config: { originUrl: origin.url, edgeUrl: origin.url, stream: '2M-2s', player: 'hls', scheme: 'sw' },
+  });
 });
 test.afterAll(async () => {
   await demo?.close();
@@ -26,12 +29,15 @@ test.afterAll(async () => {
 async function latencyGap(page: Page, player: 'hls' | 'dash'): Promise<number> {
   const report = () => page.evaluate(() => (window as any).demo?.handles[0].probe.report());
   await expect
-    .poll(async () => {
-      const r = await report();
-      if (!r) return false;
-      const lagKnown = player === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 150;
-      return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
-    }, { timeout: 60_000 })
+    .poll(
+      async () => {
+        const r = await report();
+        if (!r) return false;
+        const lagKnown = player === 'dash' || (r.manifestLag?.precisionMs ?? 1e9) <= 150;
+        return (r.clock?.precisionMs ?? 1e9) <= 50 && lagKnown && r.latency.samples >= 5;
+      },
+      { timeout: 60_000 },
+    )
     .toBe(true);
   const n = (await report()).latencySeries.length;
   await expect.poll(async () => (await report()).latencySeries.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(n + 5);
@@ -48,7 +54,9 @@ for (const player of ['hls', 'dash'] as const) {
     test.setTimeout(120_000);
     await fetch(`${origin.url}/stats?reset=1`);
     await page.goto(`${demo.url}/sw.html?sw=on&x=2&player=${player}`);
-    await page.waitForFunction(() => (window as any).demo?.handles[0] && document.querySelector('video')!.currentTime > 0, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as any).demo?.handles[0] && document.querySelector('video')!.currentTime > 0, undefined, {
+      timeout: 30_000,
+    });
     const gap = await latencyGap(page, player);
     test.info().annotations.push({ type: 'gap', description: `${player} worker on: true latency − edge distance = ${gap.toFixed(3)} s` });
     expect(Math.abs(gap - 4)).toBeLessThanOrEqual(0.5);
@@ -57,10 +65,15 @@ for (const player of ['hls', 'dash'] as const) {
     // Held segments were fetched by the worker before the player asked for them.
     const state = await page.evaluate(() => (window as any).demo.swState());
     const requested: { url: string; requestStart: number }[] = await page.evaluate(() =>
-      (window as any).demo.handles[0].probe.report().segments.list.filter((s: any) => s.kind === 'media').map((s: any) => ({ url: s.url, requestStart: s.requestStart })),
+      (window as any).demo.handles[0].probe
+        .report()
+        .segments.list.filter((s: any) => s.kind === 'media')
+        .map((s: any) => ({ url: s.url, requestStart: s.requestStart })),
     );
     const prefetched = state.fetches.filter((f: any) => f.reason === 'prefetch');
-    const ahead = prefetched.filter((f: any) => requested.some((r) => r.url.split('?')[0] === f.url && r.requestStart > f.startedAt + f.ms));
+    const ahead = prefetched.filter((f: any) =>
+      requested.some((r) => r.url.split('?')[0] === f.url && r.requestStart > f.startedAt + f.ms),
+    );
     expect(ahead.length).toBeGreaterThanOrEqual(2);
     expect(state.hold).toBe(2);
 
@@ -78,7 +91,8 @@ for (const player of ['hls', 'dash'] as const) {
     await second.goto(`${demo.url}/sw.html?sw=on&x=2&player=${player}`);
     await second.waitForFunction(() => document.querySelector('video')!.currentTime > 0, undefined, { timeout: 30_000 });
     // Let both tabs fetch two more segments each through the worker.
-    const count = (p: Page) => p.evaluate(() => (window as any).demo?.handles[0].probe.report().segments.list.filter((x: any) => x.kind === 'media').length ?? 0);
+    const count = (p: Page) =>
+      p.evaluate(() => (window as any).demo?.handles[0].probe.report().segments.list.filter((x: any) => x.kind === 'media').length ?? 0);
     const [c1, c2] = [await count(page), await count(second)];
     await expect.poll(async () => (await count(page)) >= c1 + 2 && (await count(second)) >= c2 + 2, { timeout: 30_000 }).toBe(true);
     const stats = (await (await fetch(`${origin.url}/stats`)).json()) as { requests: Record<string, number> };
@@ -99,12 +113,19 @@ test('dash: over 50 s the latency gap stays the declared hold, and /time never c
     if (new URL(r.url()).pathname === '/time') time.push({ fromWorker: r.fromServiceWorker(), body: await r.text().catch(() => '') });
   });
   await page.goto(`${demo.url}/sw.html?sw=on&x=2&player=dash`);
-  await page.waitForFunction(() => (window as any).demo?.handles[0] && document.querySelector('video')!.currentTime > 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => (window as any).demo?.handles[0] && document.querySelector('video')!.currentTime > 0, undefined, {
+    timeout: 30_000,
+  });
   await latencyGap(page, 'dash'); // settled
   const report = () => page.evaluate(() => (window as any).demo.handles[0].probe.report());
   const from = (await report()).latencySeries.length;
   const t0 = Date.now();
-  await expect.poll(async () => Date.now() - t0 > 50_000 && (await report()).latencySeries.length >= from + 25, { timeout: 120_000, intervals: [2000] }).toBe(true);
+  await expect
+    .poll(async () => Date.now() - t0 > 50_000 && (await report()).latencySeries.length >= from + 25, {
+      timeout: 120_000,
+      intervals: [2000],
+    })
+    .toBe(true);
   const r = await report();
   const gaps: number[] = r.latencySeries
     .slice(from)
@@ -130,7 +151,9 @@ test('dash: over 50 s the latency gap stays the declared hold, and /time never c
 test('hls: with the worker off the latency gap is ≈ 0', async ({ page }) => {
   test.setTimeout(90_000);
   await page.goto(`${demo.url}/sw.html?sw=off&player=hls`);
-  await page.waitForFunction(() => (window as any).demo?.handles[0] && document.querySelector('video')!.currentTime > 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => (window as any).demo?.handles[0] && document.querySelector('video')!.currentTime > 0, undefined, {
+    timeout: 30_000,
+  });
   const gap = await latencyGap(page, 'hls');
   test.info().annotations.push({ type: 'gap', description: `worker off: ${gap.toFixed(3)} s` });
   expect(Math.abs(gap)).toBeLessThanOrEqual(0.5);

@@ -14,7 +14,12 @@ const root = new URL('../..', import.meta.url).pathname;
 const PACKAGES = ['@ethle/core', '@ethle/qoe-probe', '@ethle/edge-node', '@ethle/collector'] as const;
 const dir = mkdtempSync(join(tmpdir(), 'ethle-pack-'));
 const app = join(dir, 'app');
-const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+const npm = (args: string[], cwd: string) =>
+  run('npm', args, {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+  });
 let packed: { name: string; filename: string; files: { path: string }[] }[] = [];
 
 beforeAll(async () => {
@@ -24,7 +29,10 @@ beforeAll(async () => {
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'blank-app', private: true, type: 'module' }));
   const typesNode = JSON.parse(readFileSync(join(root, 'node_modules/@types/node/package.json'), 'utf8')).version as string;
-  await npm(['install', '--prefer-offline', '--no-package-lock', ...packed.map((p) => join(dir, p.filename)), `@types/node@${typesNode}`], app);
+  await npm(
+    ['install', '--prefer-offline', '--no-package-lock', ...packed.map((p) => join(dir, p.filename)), `@types/node@${typesNode}`],
+    app,
+  );
 }, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -33,10 +41,18 @@ describe('the published packages', () => {
     expect(packed.map((p) => p.name).sort()).toEqual([...PACKAGES].sort());
     for (const p of packed) {
       const files = p.files.map((f) => f.path);
-      for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts']) expect(files, `${p.name} ${f}`).toContain(f);
-      expect(files.filter((f) => /^(test|bench|scripts)\/|tsbuildinfo$/.test(f)), p.name).toEqual([]);
+      for (const f of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts'])
+        expect(files, `${p.name} ${f}`).toContain(f);
+      expect(
+        files.filter((f) => /^(test|bench|scripts)\/|tsbuildinfo$/.test(f)),
+        p.name,
+      ).toEqual([]);
       const pkg = JSON.parse(readFileSync(join(app, 'node_modules', p.name, 'package.json'), 'utf8'));
-      expect(pkg).toMatchObject({ license: 'Apache-2.0', publishConfig: { access: 'public' }, repository: { type: 'git', directory: expect.stringMatching(/^packages\//) } });
+      expect(pkg).toMatchObject({
+        license: 'Apache-2.0',
+        publishConfig: { access: 'public' },
+        repository: { type: 'git', directory: expect.stringMatching(/^packages\//) },
+      });
       expect(readFileSync(join(app, 'node_modules', p.name, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0/);
     }
     expect(packed.find((p) => p.name === '@ethle/qoe-probe')!.files.map((f) => f.path)).toContain('dist/qoe-probe.min.js');
@@ -66,11 +82,37 @@ console.log(JSON.stringify(out));
 `,
     );
     const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: app });
-    expect(JSON.parse(stdout)).toEqual({ hold: 2, probe: 'QOE_ERR_BAD_TARGET', events: 'stallEnd', edgeMetrics: 200, beacon: 200, sessions: [500] });
+    expect(JSON.parse(stdout)).toEqual({
+      hold: 2,
+      probe: 'QOE_ERR_BAD_TARGET',
+      events: 'stallEnd',
+      edgeMetrics: 200,
+      beacon: 200,
+      sessions: [500],
+    });
   });
 
   it('run their CLIs: ethle-edge plan, ethle-collector migrate and --help', async () => {
-    const plan = await run('npx', ['--no-install', 'ethle-edge', 'plan', '--rtt-ms', '224', '--segment-bytes', '3700000', '--segment-seconds', '2', '--ran-mbps', '60', '--iw', '1', '--json'], { cwd: app });
+    const plan = await run(
+      'npx',
+      [
+        '--no-install',
+        'ethle-edge',
+        'plan',
+        '--rtt-ms',
+        '224',
+        '--segment-bytes',
+        '3700000',
+        '--segment-seconds',
+        '2',
+        '--ran-mbps',
+        '60',
+        '--iw',
+        '1',
+        '--json',
+      ],
+      { cwd: app },
+    );
     expect(JSON.parse(plan.stdout)).toMatchObject({ hold: 2, reason: 'hold-x' });
     const migrate = await run('npx', ['--no-install', 'ethle-collector', 'migrate', '--db', join(dir, 'cli.duckdb')], { cwd: app });
     expect(migrate.stdout).toMatch(/is at schema \d+/);
@@ -79,7 +121,21 @@ console.log(JSON.stringify(out));
   });
 
   it('type-check a consumer with their declarations (tsc, strict, NodeNext)', async () => {
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: ['node'], skipLibCheck: false } }));
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          lib: ['ES2022', 'DOM'],
+          types: ['node'],
+          skipLibCheck: false,
+        },
+      }),
+    );
     writeFileSync(
       join(app, 'check.ts'),
       `import { modelHold, type ModelHoldResult } from '@ethle/core';

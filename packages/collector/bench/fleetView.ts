@@ -15,7 +15,13 @@ import { startCollector } from '../src/http/startCollector.js';
 import { openDuckDbStore } from '../src/store/duckdb/openDuckDbStore.js';
 import { startDemoServer } from '../../player-demo/server/startDemoServer.mjs';
 
-const { values } = parseArgs({ options: { sessions: { type: 'string', default: '10000' }, minutes: { type: 'string', default: '3' }, repeats: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '10000' },
+    minutes: { type: 'string', default: '3' },
+    repeats: { type: 'string', default: '5' },
+  },
+});
 const SESSIONS = Number(values.sessions);
 const BATCHES = Math.round((Number(values.minutes) * 60) / 5);
 const REPEATS = Number(values.repeats);
@@ -39,14 +45,26 @@ await sql(`INSERT INTO latency SELECT 's-' || i, j, ${start('i')} + (j + 1) * 50
   FROM range(${SESSIONS}) a(i), range(${BATCHES}) b(j), range(5) c(k)`);
 await sql(`INSERT INTO segments SELECT 's-' || i, j, 'media', 'http://e/live/15M-2s/v/' || (j * 2 + k) || '.m4s', 'main', ${start('i')} + j * 5000 + k * 2000, ${start('i')} + j * 5000 + k * 2000 + 30, ${start('i')} + j * 5000 + k * 2000 + 400, 3700000, 74e6, 80e6, 2, '3', NULL
   FROM range(${SESSIONS}) a(i), range(${BATCHES}) b(j), range(2) c(k)`);
-await sql(`INSERT INTO stalls SELECT session_id, seq, received_ms, sent_ms - 3000, sent_ms - 1500, 1500, NULL FROM batches WHERE stall_count > 0`);
+await sql(
+  `INSERT INTO stalls SELECT session_id, seq, received_ms, sent_ms - 3000, sent_ms - 1500, 1500, NULL FROM batches WHERE stall_count > 0`,
+);
 await sql(`INSERT INTO events SELECT session_id, seq, 0, 'latency', at_ms, '{}' FROM latency`);
 const rows = Number((await sql('SELECT count(*) AS n FROM events'))[0]!['n']);
 await store.close();
 const generatedS = (performance.now() - t0) / 1000;
 
 const collector = await startCollector(createCollectorConfig({ port: 0, store: { duckdb: db } }), { log: () => undefined });
-const demo = await startDemoServer({ port: 0, config: { originUrl: 'http://127.0.0.1:9', edgeUrl: 'http://127.0.0.1:9', collectorUrl: collector.url, stream: '15M-2s', player: 'hls', scheme: 'hold-2' } });
+const demo = await startDemoServer({
+  port: 0,
+  config: {
+    originUrl: 'http://127.0.0.1:9',
+    edgeUrl: 'http://127.0.0.1:9',
+    collectorUrl: collector.url,
+    stream: '15M-2s',
+    player: 'hls',
+    scheme: 'hold-2',
+  },
+});
 
 // The query API alone, each call timed (median of REPEATS).
 const timed = async (path: string) => {
@@ -61,10 +79,18 @@ const timed = async (path: string) => {
   ms.sort((a, b) => a - b);
   return { path, medianMs: Number(ms[Math.floor(ms.length / 2)]!.toFixed(1)), maxMs: Number(ms.at(-1)!.toFixed(1)) };
 };
-const api = [await timed('/v1/fleet?by=scheme&bucket=day'), await timed('/v1/fleet?by=edge&bucket=day'), await timed('/v1/sessions?limit=50'), await timed('/v1/dimensions')];
+const api = [
+  await timed('/v1/fleet?by=scheme&bucket=day'),
+  await timed('/v1/fleet?by=edge&bucket=day'),
+  await timed('/v1/sessions?limit=50'),
+  await timed('/v1/dimensions'),
+];
 
 // The dashboard in Chromium: page request → fleet view drawn.
-const browser = await chromium.launch({ executablePath: process.env['ETHLE_CHROMIUM'] ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env['ETHLE_CHROMIUM'] ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+});
 const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
 const pageMs: number[] = [];
 const renderMs: number[] = [];
@@ -74,7 +100,9 @@ for (let r = 0; r < REPEATS; r++) {
   await page.goto(`${demo.url}/dashboard.html?range=0`);
   await page.waitForFunction(() => (window as { fleet?: { updates: number } }).fleet?.updates === 1, undefined, { timeout: 60_000 });
   pageMs.push(performance.now() - t);
-  const s = await page.evaluate(() => (window as unknown as { fleet: { renderMs: number; view: { groups: { sessions: number }[] } } }).fleet);
+  const s = await page.evaluate(
+    () => (window as unknown as { fleet: { renderMs: number; view: { groups: { sessions: number }[] } } }).fleet,
+  );
   renderMs.push(s.renderMs);
   shown = s.view.groups.reduce((a, g) => a + g.sessions, 0);
 }
@@ -83,11 +111,21 @@ await demo.close();
 await collector.close();
 rmSync(dir, { recursive: true, force: true });
 const med = (xs: number[]) => Number([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(0));
-console.log(JSON.stringify({
-  sessions: SESSIONS, batchesPerSession: BATCHES, batches: SESSIONS * BATCHES, events: rows, generatedS: Number(generatedS.toFixed(1)),
-  sessionsInView: shown,
-  fleetViewMs: { median: med(renderMs), max: Number(Math.max(...renderMs).toFixed(0)) },
-  pageLoadToFleetDrawnMs: { median: med(pageMs), max: Number(Math.max(...pageMs).toFixed(0)) },
-  api,
-  loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      sessions: SESSIONS,
+      batchesPerSession: BATCHES,
+      batches: SESSIONS * BATCHES,
+      events: rows,
+      generatedS: Number(generatedS.toFixed(1)),
+      sessionsInView: shown,
+      fleetViewMs: { median: med(renderMs), max: Number(Math.max(...renderMs).toFixed(0)) },
+      pageLoadToFleetDrawnMs: { median: med(pageMs), max: Number(Math.max(...pageMs).toFixed(0)) },
+      api,
+      loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    },
+    null,
+    2,
+  ),
+);

@@ -16,7 +16,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const { values } = parseArgs({ options: { sessions: { type: 'string', default: '1000' }, interval: { type: 'string', default: '5' }, seconds: { type: 'string', default: '60' }, 'no-restart': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '1000' },
+    interval: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '60' },
+    'no-restart': { type: 'boolean', default: false },
+  },
+});
 const SESSIONS = Number(values.sessions);
 const INTERVAL_MS = Number(values.interval) * 1000;
 const SECONDS = Number(values.seconds);
@@ -39,7 +46,9 @@ async function freePort(): Promise<number> {
 /** The collector on core 0 (the bench's senders stay off it); resolves once it listens. */
 function startCollector(port: number): Promise<ChildProcess> {
   const args = [bin, '--port', String(port), '--db', db, '--max-pending', '200000'];
-  const p = hasTaskset ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const p = hasTaskset
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     p.stdout!.on('data', (c: Buffer) => {
@@ -69,10 +78,20 @@ let cpu = 0;
 
 function post(body: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/v1/beacon', method: 'POST', agent, headers: { 'content-type': 'text/plain;charset=UTF-8', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/beacon',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'text/plain;charset=UTF-8', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', (e: NodeJS.ErrnoException) => {
       refusedBy[e.code ?? 'error'] = (refusedBy[e.code ?? 'error'] ?? 0) + 1;
       resolve(0);
@@ -83,13 +102,41 @@ function post(body: string): Promise<number> {
 
 function batch(session: string, seq: number, now: number): string {
   const events: { type: string; data: Record<string, unknown> }[] = [];
-  for (let i = 0; i < 5; i++) events.push({ type: 'latency', data: { at: now - 5000 + i * 1000, trueLatency: 6 + Math.random(), edgeDistance: 2 + Math.random(), holdSeconds: 4 } });
+  for (let i = 0; i < 5; i++)
+    events.push({
+      type: 'latency',
+      data: { at: now - 5000 + i * 1000, trueLatency: 6 + Math.random(), edgeDistance: 2 + Math.random(), holdSeconds: 4 },
+    });
   for (let i = 0; i < 2 + (seq % 2); i++) {
     const t = now - 4000 + i * 2000;
-    events.push({ type: 'segment', data: { kind: 'media', url: `http://edge.example:8080/live/15M-2s/v/${seq * 3 + i}.m4s?CMCD=sid%3D%22${session}%22`, track: 'main', requestStart: t, firstByte: t + 20, lastByte: t + 300, bytes: 3_700_000, throughputBps: 98e6, transferBps: 105e6, duration: 2, rendition: '3', connection: 'reused' } });
+    events.push({
+      type: 'segment',
+      data: {
+        kind: 'media',
+        url: `http://edge.example:8080/live/15M-2s/v/${seq * 3 + i}.m4s?CMCD=sid%3D%22${session}%22`,
+        track: 'main',
+        requestStart: t,
+        firstByte: t + 20,
+        lastByte: t + 300,
+        bytes: 3_700_000,
+        throughputBps: 98e6,
+        transferBps: 105e6,
+        duration: 2,
+        rendition: '3',
+        connection: 'reused',
+      },
+    });
   }
   if (seq % 7 === 3) events.push({ type: 'stallEnd', data: { start: now - 3000, end: now - 2200, durationMs: 800, signals: ['waiting'] } });
-  return JSON.stringify({ v: 1, session, seq, target: 'hls', sentAt: now, meta: { stream: '15M-2s', scheme: seq % 2 ? 'hold-2' : 'auto', edge: `mec-${session.length % 4}`, player: 'hls.js' }, events });
+  return JSON.stringify({
+    v: 1,
+    session,
+    seq,
+    target: 'hls',
+    sentAt: now,
+    meta: { stream: '15M-2s', scheme: seq % 2 ? 'hold-2' : 'auto', edge: `mec-${session.length % 4}`, player: 'hls.js' },
+    events,
+  });
 }
 
 /** One session: a batch every INTERVAL from its phase; a refused batch is sent again until stored. */
@@ -124,7 +171,12 @@ const health: unknown[] = [];
 const readHealth = async () => {
   try {
     const h = (await (await fetch(`http://127.0.0.1:${port}/v1/health`)).json()) as Record<string, unknown>;
-    health.push({ transactions: h['transactions'], batchesPerTransaction: h['batchesPerTransaction'], transactionMs: h['transactionMs'], refused: h['refused'] });
+    health.push({
+      transactions: h['transactions'],
+      batchesPerTransaction: h['batchesPerTransaction'],
+      transactionMs: h['transactionMs'],
+      refused: h['refused'],
+    });
   } catch {
     health.push(null);
   }
@@ -155,7 +207,9 @@ agent.destroy();
 // Every seq of every session exactly once.
 const inst = await DuckDBInstance.create(db);
 const c = await inst.connect();
-const rows = (await c.runAndReadAll('SELECT session_id, count(*) AS n, count(DISTINCT seq) AS d, max(seq) AS m FROM batches GROUP BY session_id')).getRowObjectsJS();
+const rows = (
+  await c.runAndReadAll('SELECT session_id, count(*) AS n, count(DISTINCT seq) AS d, max(seq) AS m FROM batches GROUP BY session_id')
+).getRowObjectsJS();
 const stored = rows.reduce((a, r) => a + Number(r['n']), 0);
 const gaps = rows.filter((r) => Number(r['d']) !== Number(r['m']) + 1 || Number(r['n']) !== Number(r['d'])).length;
 const events = Number((await c.runAndReadAll('SELECT count(*) AS n FROM events')).getRowObjectsJS()[0]!['n']);
@@ -167,11 +221,27 @@ latencies.sort((a, b) => a - b);
 const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1);
 const total = sent.reduce((a, b) => a + b, 0);
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(JSON.stringify({
-  sessions: SESSIONS, intervalS: INTERVAL_MS / 1000, seconds: SECONDS, elapsedS: Number(elapsed.toFixed(1)),
-  batchesSent: total, batchesPerSecond: Number((total / elapsed).toFixed(1)), stored, sessionsWithGaps: gaps, lost: total - stored, eventsStored: events,
-  latencyMs: { p50: Number(q(0.5)), p99: Number(q(0.99)), max: Number(q(1)), n: latencies.length },
-  restart: RESTART ? { downMs: restartEnd - restartAt, retries, refusedBy } : null,
-  collectorTransactions: health,
-  collectorCpuShareOfOneCore: Number((cpu / elapsed).toFixed(3)), pinnedToOneCore: hasTaskset, loadavg: load,
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      sessions: SESSIONS,
+      intervalS: INTERVAL_MS / 1000,
+      seconds: SECONDS,
+      elapsedS: Number(elapsed.toFixed(1)),
+      batchesSent: total,
+      batchesPerSecond: Number((total / elapsed).toFixed(1)),
+      stored,
+      sessionsWithGaps: gaps,
+      lost: total - stored,
+      eventsStored: events,
+      latencyMs: { p50: Number(q(0.5)), p99: Number(q(0.99)), max: Number(q(1)), n: latencies.length },
+      restart: RESTART ? { downMs: restartEnd - restartAt, retries, refusedBy } : null,
+      collectorTransactions: health,
+      collectorCpuShareOfOneCore: Number((cpu / elapsed).toFixed(3)),
+      pinnedToOneCore: hasTaskset,
+      loadavg: load,
+    },
+    null,
+    2,
+  ),
+);

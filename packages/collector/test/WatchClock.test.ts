@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ValidBatch } from '../src/beacon/ValidBatch.js';
 import { WatchClock } from '../src/beacon/WatchClock.js';
 
-const b = (session: string, seq: number, sentMs: number, firstAtMs: number) => ({ session, seq, sentMs, firstAtMs, watchMs: null }) as unknown as ValidBatch;
+const b = (session: string, seq: number, sentMs: number, firstAtMs: number) =>
+  ({ session, seq, sentMs, firstAtMs, watchMs: null }) as unknown as ValidBatch;
 
 describe('WatchClock', () => {
   it('counts from the previous batch’s send when it came through, else from the batch’s first event', () => {

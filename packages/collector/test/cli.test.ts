@@ -11,7 +11,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function io() {
   const out = { stdout: '', stderr: '' };
-  return { out, io: { stdout: { write: (s: string) => (out.stdout += s) }, stderr: { write: (s: string) => (out.stderr += s) }, env: { HOME: dir } } };
+  return {
+    out,
+    io: { stdout: { write: (s: string) => (out.stdout += s) }, stderr: { write: (s: string) => (out.stderr += s) }, env: { HOME: dir } },
+  };
 }
 
 describe('ethle-collector', () => {
@@ -49,7 +52,11 @@ describe('ethle-collector', () => {
     let running: RunningCollector | undefined;
     const done = main(['--db', db, '--port', '0'], s.io, { signal: stop.signal, onListening: (c) => (running = c) });
     await expect.poll(() => running !== undefined).toBe(true);
-    expect(s.out.stdout).toMatch(new RegExp(`listening on http://127\\.0\\.0\\.1:\\d+ \\(beacons: POST .*/v1/beacon\\), store DuckDB .*c\\.duckdb, schema ${LATEST_SCHEMA}`));
+    expect(s.out.stdout).toMatch(
+      new RegExp(
+        `listening on http://127\\.0\\.0\\.1:\\d+ \\(beacons: POST .*/v1/beacon\\), store DuckDB .*c\\.duckdb, schema ${LATEST_SCHEMA}`,
+      ),
+    );
     expect((await fetch(`${running!.url}/v1/health`)).status).toBe(200);
     stop.abort();
     expect(await done).toBe(0);

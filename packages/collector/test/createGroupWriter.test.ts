@@ -47,7 +47,12 @@ describe('createGroupWriter', () => {
     const store = fakeStore();
     const w = createGroupWriter(store, { maxPending: 100, maxPerTransaction: 10 });
     const first = w.submit(b('x'));
-    const rest = ['y', 'poison', 'z'].map((s) => w.submit(b(s)).then(() => 'ok', (e: CollectorError) => e.code));
+    const rest = ['y', 'poison', 'z'].map((s) =>
+      w.submit(b(s)).then(
+        () => 'ok',
+        (e: CollectorError) => e.code,
+      ),
+    );
     store.release();
     await first;
     expect(await Promise.all(rest)).toEqual(['ok', 'COLLECTOR_ERR_STORE', 'ok']);

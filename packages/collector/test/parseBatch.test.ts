@@ -20,8 +20,19 @@ describe('parseBatch', () => {
   it('flattens a probe batch into the rows the stores write', () => {
     const b = parse(
       batch({
-        session: 'abc', seq: 3, sentAt: T, target: 'dash', meta: { scheme: 'hold-2', cell: '15M-2s' },
-        events: [ev.segment(T - 5000, 'http://edge.example:8080/live/15M-2s/manifest.mpd', 'manifest', 900), ev.startup(T - 4000, 812.5), ev.latency(T - 3000, 9.1, 4), ev.stall(T - 2500, 700), ev.segment(T - 2000, 'http://edge.example:8080/live/15M-2s/v/12.m4s'), { type: 'clock', data: { offsetMs: 3, precisionMs: 8, samples: 12 } }],
+        session: 'abc',
+        seq: 3,
+        sentAt: T,
+        target: 'dash',
+        meta: { scheme: 'hold-2', cell: '15M-2s' },
+        events: [
+          ev.segment(T - 5000, 'http://edge.example:8080/live/15M-2s/manifest.mpd', 'manifest', 900),
+          ev.startup(T - 4000, 812.5),
+          ev.latency(T - 3000, 9.1, 4),
+          ev.stall(T - 2500, 700),
+          ev.segment(T - 2000, 'http://edge.example:8080/live/15M-2s/v/12.m4s'),
+          { type: 'clock', data: { offsetMs: 3, precisionMs: 8, samples: 12 } },
+        ],
         report: { startupMs: 812.5 },
       }),
     );
@@ -49,22 +60,36 @@ describe('parseBatch', () => {
     expect(refusal([1, 2])).toMatchObject({ code: 'COLLECTOR_ERR_BAD_BATCH', field: 'batch' });
     expect(refusal({ ...batch({ session: 's', seq: 0, sentAt: T }), v: 2 })).toMatchObject({ code: 'COLLECTOR_ERR_VERSION', field: 'v' });
     expect(refusal(batch({ session: '', seq: 0, sentAt: T }))).toMatchObject({ code: 'COLLECTOR_ERR_BAD_BATCH', field: 'batch.session' });
-    expect(refusal(batch({ session: 'a\nb', seq: 0, sentAt: T }))).toMatchObject({ field: 'batch.session', message: expect.stringContaining('control characters') });
+    expect(refusal(batch({ session: 'a\nb', seq: 0, sentAt: T }))).toMatchObject({
+      field: 'batch.session',
+      message: expect.stringContaining('control characters'),
+    });
     expect(refusal(batch({ session: 's', seq: 1.5, sentAt: T }))).toMatchObject({ field: 'batch.seq' });
     expect(refusal(batch({ session: 's', seq: -1, sentAt: T }))).toMatchObject({ field: 'batch.seq' });
     expect(refusal({ ...batch({ session: 's', seq: 0, sentAt: T }), events: {} })).toMatchObject({ field: 'batch.events' });
-    expect(refusal(batch({ session: 's', seq: 0, sentAt: T, events: [ev.startup(T, 100), { type: 'latency', data: { at: 'soon' } }] }))).toMatchObject({ field: 'batch.events[1].data.at', message: expect.stringContaining('finite number') });
-    expect(refusal(batch({ session: 's', seq: 0, sentAt: T, events: [ev.stall(T, -5)] }))).toMatchObject({ field: 'batch.events[0].data.durationMs' });
-    expect(refusal(batch({ session: 's', seq: 0, sentAt: T, events: [ev.latency(T - 3 * 86_400_000, 5)] }))).toMatchObject({ field: 'batch.events[0].data.at', message: expect.stringContaining('from the batch') });
+    expect(
+      refusal(batch({ session: 's', seq: 0, sentAt: T, events: [ev.startup(T, 100), { type: 'latency', data: { at: 'soon' } }] })),
+    ).toMatchObject({ field: 'batch.events[1].data.at', message: expect.stringContaining('finite number') });
+    expect(refusal(batch({ session: 's', seq: 0, sentAt: T, events: [ev.stall(T, -5)] }))).toMatchObject({
+      field: 'batch.events[0].data.durationMs',
+    });
+    expect(refusal(batch({ session: 's', seq: 0, sentAt: T, events: [ev.latency(T - 3 * 86_400_000, 5)] }))).toMatchObject({
+      field: 'batch.events[0].data.at',
+      message: expect.stringContaining('from the batch'),
+    });
     expect(refusal(batch({ session: 's', seq: 0, sentAt: T, meta: { 'bad key': 'x' } }))).toMatchObject({ field: 'batch.meta' });
     expect(refusal({ ...batch({ session: 's', seq: 0, sentAt: T }), report: 'done' })).toMatchObject({ field: 'batch.report' });
   });
 
   it('holds each sender to the limits', () => {
     const limits = { ...DEFAULT_LIMITS, maxEventsPerBatch: 2, maxBatchesPerSession: 10, maxEventBytes: 300 };
-    expect(refusal(batch({ session: 's', seq: 0, sentAt: T, events: [ev.startup(T, 1), ev.startup(T, 1), ev.startup(T, 1)] }), limits)).toMatchObject({ code: 'COLLECTOR_ERR_TOO_MANY_EVENTS' });
+    expect(
+      refusal(batch({ session: 's', seq: 0, sentAt: T, events: [ev.startup(T, 1), ev.startup(T, 1), ev.startup(T, 1)] }), limits),
+    ).toMatchObject({ code: 'COLLECTOR_ERR_TOO_MANY_EVENTS' });
     expect(refusal(batch({ session: 's', seq: 10, sentAt: T }), limits)).toMatchObject({ code: 'COLLECTOR_ERR_SESSION_LIMIT' });
-    expect(refusal(batch({ session: 's', seq: 0, sentAt: T, events: [{ type: 'x', data: { blob: 'y'.repeat(400) } }] }), limits)).toMatchObject({ code: 'COLLECTOR_ERR_BAD_BATCH', field: 'batch.events[0].data' });
+    expect(
+      refusal(batch({ session: 's', seq: 0, sentAt: T, events: [{ type: 'x', data: { blob: 'y'.repeat(400) } }] }), limits),
+    ).toMatchObject({ code: 'COLLECTOR_ERR_BAD_BATCH', field: 'batch.events[0].data' });
     expect(() => parse(batch({ session: 's', seq: 9, sentAt: T, events: [ev.startup(T, 1), ev.startup(T, 1)] }), limits)).not.toThrow();
   });
 

@@ -12,15 +12,24 @@ let c: RunningCollector;
 const dir = mkdtempSync(join(tmpdir(), 'ethle-collector-'));
 
 beforeAll(async () => {
-  c = await startCollector(createCollectorConfig({ port: 0, store: { duckdb: join(dir, 'c.duckdb') }, limits: { maxBodyBytes: 16 * 1024, maxEventsPerBatch: 50, maxBatchesPerSession: 100 } }), { log: () => undefined });
+  c = await startCollector(
+    createCollectorConfig({
+      port: 0,
+      store: { duckdb: join(dir, 'c.duckdb') },
+      limits: { maxBodyBytes: 16 * 1024, maxEventsPerBatch: 50, maxBatchesPerSession: 100 },
+    }),
+    { log: () => undefined },
+  );
 });
 afterAll(async () => {
   await c?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const post = (body: string, headers: Record<string, string> = { 'content-type': 'text/plain;charset=UTF-8' }) => fetch(`${c.url}/v1/beacon`, { method: 'POST', body, headers });
-const rows = async (table: string, session: string) => Number((await c.store.all(`SELECT count(*) AS n FROM ${table} WHERE session_id = $1`, [session]))[0]!['n']);
+const post = (body: string, headers: Record<string, string> = { 'content-type': 'text/plain;charset=UTF-8' }) =>
+  fetch(`${c.url}/v1/beacon`, { method: 'POST', body, headers });
+const rows = async (table: string, session: string) =>
+  Number((await c.store.all(`SELECT count(*) AS n FROM ${table} WHERE session_id = $1`, [session]))[0]!['n']);
 
 describe('POST /v1/beacon', () => {
   it('stores a sendBeacon batch (text/plain) and a fetch one (application/json), and a resend once', async () => {
@@ -38,9 +47,40 @@ describe('POST /v1/beacon', () => {
     const cases: [string, Record<string, string> | undefined, number, string, RegExp][] = [
       ['{"v":1', undefined, 400, 'COLLECTOR_ERR_BAD_BATCH', /not JSON/],
       // The fifth event is bad: none of the four good ones before it may be stored.
-      [JSON.stringify(batch({ session: 'half', seq: 0, sentAt: T, events: [ev.startup(T, 1), ev.latency(T, 2), ev.latency(T, 3), ev.stall(T - 100, 50), { type: 'segment', data: { kind: 'media' } }] })), undefined, 400, 'COLLECTOR_ERR_BAD_BATCH', /events\[4\]\.data\.url/],
-      [JSON.stringify(batch({ session: 'x', seq: 0, sentAt: T })), { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'COLLECTOR_ERR_CONTENT_TYPE', /text\/plain/],
-      [JSON.stringify(batch({ session: 'x', seq: 0, sentAt: T, events: Array.from({ length: 51 }, () => ev.latency(T, 1)) })), undefined, 413, 'COLLECTOR_ERR_TOO_MANY_EVENTS', /at most 50/],
+      [
+        JSON.stringify(
+          batch({
+            session: 'half',
+            seq: 0,
+            sentAt: T,
+            events: [
+              ev.startup(T, 1),
+              ev.latency(T, 2),
+              ev.latency(T, 3),
+              ev.stall(T - 100, 50),
+              { type: 'segment', data: { kind: 'media' } },
+            ],
+          }),
+        ),
+        undefined,
+        400,
+        'COLLECTOR_ERR_BAD_BATCH',
+        /events\[4\]\.data\.url/,
+      ],
+      [
+        JSON.stringify(batch({ session: 'x', seq: 0, sentAt: T })),
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        415,
+        'COLLECTOR_ERR_CONTENT_TYPE',
+        /text\/plain/,
+      ],
+      [
+        JSON.stringify(batch({ session: 'x', seq: 0, sentAt: T, events: Array.from({ length: 51 }, () => ev.latency(T, 1)) })),
+        undefined,
+        413,
+        'COLLECTOR_ERR_TOO_MANY_EVENTS',
+        /at most 50/,
+      ],
       [JSON.stringify(batch({ session: 'x', seq: 100, sentAt: T })), undefined, 429, 'COLLECTOR_ERR_SESSION_LIMIT', /limit of 100 batches/],
       ['x'.repeat(17 * 1024), undefined, 413, 'COLLECTOR_ERR_TOO_LARGE', /at most 16384/],
     ];
@@ -56,10 +96,14 @@ describe('POST /v1/beacon', () => {
 
   it('refuses a body over the limit while it streams in, without a Content-Length', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(`${c.url}/v1/beacon`, { method: 'POST', headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = request(
+        `${c.url}/v1/beacon`,
+        { method: 'POST', headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', reject);
       for (let i = 0; i < 20; i++) req.write('y'.repeat(1024));
       req.end();
@@ -68,11 +112,21 @@ describe('POST /v1/beacon', () => {
   });
 
   it('answers CORS: a preflight for fetch with JSON, the page origin echoed for sendBeacon', async () => {
-    const pre = await fetch(`${c.url}/v1/beacon`, { method: 'OPTIONS', headers: { origin: 'http://player.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const pre = await fetch(`${c.url}/v1/beacon`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://player.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('http://player.example');
     expect(pre.headers.get('access-control-allow-headers')).toMatch(/content-type/i);
-    const r = await post(JSON.stringify(batch({ session: 'cors', seq: 0, sentAt: T })), { 'content-type': 'text/plain', origin: 'http://player.example' });
+    const r = await post(JSON.stringify(batch({ session: 'cors', seq: 0, sentAt: T })), {
+      'content-type': 'text/plain',
+      origin: 'http://player.example',
+    });
     expect(r.headers.get('access-control-allow-origin')).toBe('http://player.example');
     expect(r.headers.get('access-control-allow-credentials')).toBe('true');
     expect(r.headers.get('vary')).toBe('Origin');
@@ -80,7 +134,13 @@ describe('POST /v1/beacon', () => {
 
   it('takes a burst of concurrent batches in few transactions and loses none', async () => {
     const n = 300;
-    const results = await Promise.all(Array.from({ length: n }, (_, i) => post(JSON.stringify(batch({ session: `burst-${i % 30}`, seq: Math.floor(i / 30), sentAt: T, events: [ev.latency(T - 1, i)] }))).then((r) => r.status)));
+    const results = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        post(
+          JSON.stringify(batch({ session: `burst-${i % 30}`, seq: Math.floor(i / 30), sentAt: T, events: [ev.latency(T - 1, i)] })),
+        ).then((r) => r.status),
+      ),
+    );
     expect(results.every((s) => s === 200)).toBe(true);
     expect(Number((await c.store.all("SELECT count(*) AS n FROM batches WHERE session_id LIKE 'burst-%'"))[0]!['n'])).toBe(n);
   });
@@ -88,12 +148,32 @@ describe('POST /v1/beacon', () => {
 
 describe('POST /v1/edge', () => {
   it("stores an edge's session facts and shows them in the session's view; refuses a bad report whole", async () => {
-    const facts = { session: 'web', stream: 'http://o/live/2M-2s/index.m3u8', hold: 2, group: 'hold-x', manifests: 4, hits: 6, coalesced: 1, misses: 0, firstAtMs: T - 9000, lastAtMs: T };
-    const r = await fetch(`${c.url}/v1/edge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ v: 1, edge: '127.0.0.1:8080', sentAt: T, sessions: [facts] }) });
+    const facts = {
+      session: 'web',
+      stream: 'http://o/live/2M-2s/index.m3u8',
+      hold: 2,
+      group: 'hold-x',
+      manifests: 4,
+      hits: 6,
+      coalesced: 1,
+      misses: 0,
+      firstAtMs: T - 9000,
+      lastAtMs: T,
+    };
+    const r = await fetch(`${c.url}/v1/edge`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ v: 1, edge: '127.0.0.1:8080', sentAt: T, sessions: [facts] }),
+    });
     expect(await r.json()).toEqual({ stored: 1 });
     const d = (await (await fetch(`${c.url}/v1/sessions/web`)).json()) as { edges: unknown[] };
-    expect(d.edges).toEqual([expect.objectContaining({ edge: '127.0.0.1:8080', hold: 2, hits: 6, group: 'hold-x', redirectLocation: null })]);
-    const bad = await fetch(`${c.url}/v1/edge`, { method: 'POST', body: JSON.stringify({ v: 1, edge: 'x', sessions: [facts, { ...facts, hits: -1 }] }) });
+    expect(d.edges).toEqual([
+      expect.objectContaining({ edge: '127.0.0.1:8080', hold: 2, hits: 6, group: 'hold-x', redirectLocation: null }),
+    ]);
+    const bad = await fetch(`${c.url}/v1/edge`, {
+      method: 'POST',
+      body: JSON.stringify({ v: 1, edge: 'x', sessions: [facts, { ...facts, hits: -1 }] }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { field: string } }).error.field).toBe('report.sessions[1].hits');
     expect(Number((await c.store.all("SELECT count(*) AS n FROM edge_sessions WHERE edge = 'x'"))[0]!['n'])).toBe(0);
@@ -140,7 +220,11 @@ describe('restart', () => {
     const config = createCollectorConfig({ port: 0, store: { duckdb: path } });
     const first = await startCollector(config, { log: () => undefined });
     // Batches in flight when close() is called are answered and stored; new ones are refused.
-    const send = (i: number) => fetch(`${first.url}/v1/beacon`, { method: 'POST', body: JSON.stringify(batch({ session: 'r', seq: i, sentAt: T })) }).then((r) => r.status, () => 0);
+    const send = (i: number) =>
+      fetch(`${first.url}/v1/beacon`, { method: 'POST', body: JSON.stringify(batch({ session: 'r', seq: i, sentAt: T })) }).then(
+        (r) => r.status,
+        () => 0,
+      );
     const early = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i)));
     const late = Array.from({ length: 200 }, (_, i) => send(10 + i));
     const closing = first.close();

@@ -8,8 +8,11 @@ import { join } from 'node:path';
 export function findPostgresBin(): string | null {
   const base = '/usr/lib/postgresql';
   if (existsSync(base)) {
-    const versions = readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-    for (const v of versions) if (existsSync(join(base, v, 'bin', 'initdb')) && existsSync(join(base, v, 'bin', 'pg_ctl'))) return join(base, v, 'bin');
+    const versions = readdirSync(base)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
+    for (const v of versions)
+      if (existsSync(join(base, v, 'bin', 'initdb')) && existsSync(join(base, v, 'bin', 'pg_ctl'))) return join(base, v, 'bin');
   }
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
   const found = which.stdout.trim();
@@ -19,7 +22,13 @@ export function findPostgresBin(): string | null {
 /** PostgreSQL refuses to run as root: as root, the cluster runs as the `postgres` user (or nobody). */
 function runAs(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:')) ?? readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('nobody:'));
+  const line =
+    readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('postgres:')) ??
+    readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('nobody:'));
   if (!line) throw new Error('running as root and no postgres or nobody user to run PostgreSQL as');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };

@@ -21,7 +21,8 @@ export const at = (o: BatchInput, receivedMs: number): ValidBatch => {
   return b;
 };
 const q = (s: string) => new URLSearchParams(s);
-const count = async (store: Store, table: string, session: string) => Number((await store.all(`SELECT count(*) AS n FROM ${table} WHERE session_id = $1`, [session]))[0]!['n']);
+const count = async (store: Store, table: string, session: string) =>
+  Number((await store.all(`SELECT count(*) AS n FROM ${table} WHERE session_id = $1`, [session]))[0]!['n']);
 
 /**
  * What every store must do alike (DuckDB and PostgreSQL run the same checks): migrate, store a
@@ -58,7 +59,8 @@ export function storeContract(open: () => Promise<{ store: Store; reopen: () => 
 
   it('stores a resent batch once: across calls and within one group', async (ctx) => {
     if (skipped) ctx.skip();
-    const b = (seq: number) => at({ session: 'dup', seq, sentAt: T + seq, events: [ev.latency(T + seq - 1, 5), ev.stall(T + seq - 500, 100)] }, T + seq);
+    const b = (seq: number) =>
+      at({ session: 'dup', seq, sentAt: T + seq, events: [ev.latency(T + seq - 1, 5), ev.stall(T + seq - 500, 100)] }, T + seq);
     expect(await store.writeBatches([b(0), b(1), b(0)])).toEqual([true, true, false]);
     expect(await store.writeBatches([b(1), b(2)])).toEqual([false, true]);
     // A resend alone, as a beacon retried after a lost answer comes.
@@ -77,7 +79,8 @@ export function storeContract(open: () => Promise<{ store: Store; reopen: () => 
     // Past validation nothing can fail a constraint, so break one by hand: an event without a type (NOT NULL).
     (broken.events[1] as { type: unknown }).type = null;
     await expect(store.writeBatches([good, broken])).rejects.toMatchObject({ code: 'COLLECTOR_ERR_STORE' });
-    for (const s of ['tx-good', 'tx-bad']) for (const t of ['sessions', 'batches', 'events', 'latency']) expect(await count(store, t, s), `${t} ${s}`).toBe(0);
+    for (const s of ['tx-good', 'tx-bad'])
+      for (const t of ['sessions', 'batches', 'events', 'latency']) expect(await count(store, t, s), `${t} ${s}`).toBe(0);
     // The same good batch alone is stored: the failed transaction left no lock or half state.
     expect(await store.writeBatches([good])).toEqual([true]);
   });
@@ -88,7 +91,20 @@ export function storeContract(open: () => Promise<{ store: Store; reopen: () => 
     const m = (scheme: string, edge: string) => ({ scheme, edge, stream: '2M-2s', player: 'hls.js' });
     // Each session: two batches 10 s apart, the first covering 10 s from its first event: 20 s watched.
     const session = (id: string, meta: Record<string, string>, startupMs: number, stallMs: number, latencies: number[]) => [
-      at({ session: id, seq: 0, sentAt: F + 10_000, meta, events: [ev.segment(F, 'http://e/live/2M-2s/index.m3u8', 'manifest', 1000), ev.startup(F + startupMs, startupMs), ...latencies.map((l, i) => ev.latency(F + 2000 + i * 1000, l))] }, F + 10_050),
+      at(
+        {
+          session: id,
+          seq: 0,
+          sentAt: F + 10_000,
+          meta,
+          events: [
+            ev.segment(F, 'http://e/live/2M-2s/index.m3u8', 'manifest', 1000),
+            ev.startup(F + startupMs, startupMs),
+            ...latencies.map((l, i) => ev.latency(F + 2000 + i * 1000, l)),
+          ],
+        },
+        F + 10_050,
+      ),
       at({ session: id, seq: 1, sentAt: F + 20_000, meta, events: stallMs ? [ev.stall(F + 15_000, stallMs)] : [] }, F + 20_050),
     ];
     await store.writeBatches([
@@ -98,23 +114,66 @@ export function storeContract(open: () => Promise<{ store: Store; reopen: () => 
     ]);
     const range = `from=${F}&to=${F + 3_600_000}`;
     const byScheme = await fleetQuery(store, parseFleetFilter(q(`${range}&by=scheme&bucket=minute`), F));
-    expect(byScheme.groups).toEqual([
-      { group: 'e2e', sessions: 1, startupP50Ms: 1000, startupP95Ms: 1000, rebufferRatio: 0.1, stalls: 1, stallsPerHour: 180, sessionsWithStalls: 1, watchHours: 20_000 / 3_600_000, latencyP50S: 4, latencyP95S: 4.9, latencyP99S: 4.98, latencySamples: 3 },
-      { group: 'hold-2', sessions: 2, startupP50Ms: 2500, startupP95Ms: 2950, rebufferRatio: 1000 / 40_000, stalls: 1, stallsPerHour: 90, sessionsWithStalls: 1, watchHours: 40_000 / 3_600_000, latencyP50S: 8.5, latencyP95S: expect.closeTo(9.75, 9), latencyP99S: expect.closeTo(9.95, 9), latencySamples: 6 },
-    ].map((g) => ({ ...g, watchHours: expect.closeTo(g.watchHours, 12), latencyP95S: typeof g.latencyP95S === 'number' ? expect.closeTo(g.latencyP95S, 9) : g.latencyP95S, latencyP99S: typeof g.latencyP99S === 'number' ? expect.closeTo(g.latencyP99S, 9) : g.latencyP99S })));
+    expect(byScheme.groups).toEqual(
+      [
+        {
+          group: 'e2e',
+          sessions: 1,
+          startupP50Ms: 1000,
+          startupP95Ms: 1000,
+          rebufferRatio: 0.1,
+          stalls: 1,
+          stallsPerHour: 180,
+          sessionsWithStalls: 1,
+          watchHours: 20_000 / 3_600_000,
+          latencyP50S: 4,
+          latencyP95S: 4.9,
+          latencyP99S: 4.98,
+          latencySamples: 3,
+        },
+        {
+          group: 'hold-2',
+          sessions: 2,
+          startupP50Ms: 2500,
+          startupP95Ms: 2950,
+          rebufferRatio: 1000 / 40_000,
+          stalls: 1,
+          stallsPerHour: 90,
+          sessionsWithStalls: 1,
+          watchHours: 40_000 / 3_600_000,
+          latencyP50S: 8.5,
+          latencyP95S: expect.closeTo(9.75, 9),
+          latencyP99S: expect.closeTo(9.95, 9),
+          latencySamples: 6,
+        },
+      ].map((g) => ({
+        ...g,
+        watchHours: expect.closeTo(g.watchHours, 12),
+        latencyP95S: typeof g.latencyP95S === 'number' ? expect.closeTo(g.latencyP95S, 9) : g.latencyP95S,
+        latencyP99S: typeof g.latencyP99S === 'number' ? expect.closeTo(g.latencyP99S, 9) : g.latencyP99S,
+      })),
+    );
     // Per minute (by the collector's clock): both batches of every session fall in the first.
     expect(byScheme.series.map((p) => [p.t, p.group, p.sessions, p.stalls])).toEqual([
       [F, 'e2e', 1, 1],
       [F, 'hold-2', 2, 1],
     ]);
     // Latency histogram in 0.5 s bins.
-    expect(byScheme.latencyBins.filter((b) => b.group === 'hold-2').map((b) => [b.fromS, b.count])).toEqual([[7, 1], [8, 2], [9, 2], [10, 1]]);
+    expect(byScheme.latencyBins.filter((b) => b.group === 'hold-2').map((b) => [b.fromS, b.count])).toEqual([
+      [7, 1],
+      [8, 2],
+      [9, 2],
+      [10, 1],
+    ]);
     // A filter keeps only its sessions; no `by` puts them in one group.
     const edge1 = await fleetQuery(store, parseFleetFilter(q(`${range}&edge=edge-1`), F));
     expect(edge1.groups.map((g) => [g.group, g.sessions, g.startupP50Ms])).toEqual([['all', 1, 2000]]);
     // The time range is by the collector's clock: from after the first batches leaves the second only.
     const late = await fleetQuery(store, parseFleetFilter(q(`from=${F + 15_000}&to=${F + 3_600_000}&by=scheme`), F));
-    expect(late.groups.map((g) => [g.group, g.sessions, g.startupP50Ms, g.stalls, g.latencySamples])).toEqual([['e2e', 1, null, 1, 0], ['hold-2', 2, null, 1, 0]]);
+    expect(late.groups.map((g) => [g.group, g.sessions, g.startupP50Ms, g.stalls, g.latencySamples])).toEqual([
+      ['e2e', 1, null, 1, 0],
+      ['hold-2', 2, null, 1, 0],
+    ]);
   });
 
   it('lists sessions newest first with their gaps, and gives one session its timeline', async (ctx) => {
@@ -130,7 +189,13 @@ export function storeContract(open: () => Promise<{ store: Store; reopen: () => 
     expect(list[1]).toMatchObject({ scheme: 'auto', batches: 2, missingBatches: 1, startupMs: 400, stalls: 1, stallMs: 800, ended: true });
     expect((await sessionsQuery(store, parseFleetFilter(q(`from=${G}`), G), 1, 1)).map((s) => s.session)).toEqual(['gap']);
     const d = await sessionQuery(store, 'gap', 100);
-    expect(d).toMatchObject({ session: 'gap', scheme: 'auto', meta: { scheme: 'auto' }, report: { startupMs: 400 }, eventsTruncated: false });
+    expect(d).toMatchObject({
+      session: 'gap',
+      scheme: 'auto',
+      meta: { scheme: 'auto' },
+      report: { startupMs: 400 },
+      eventsTruncated: false,
+    });
     expect(d!.events.map((e) => e.type)).toEqual(['startup', 'latency', 'stallEnd']);
     expect(d!.batches.map((b) => b.seq)).toEqual([0, 2]);
     expect(d!.stalls).toEqual([{ startMs: G + 5000, endMs: G + 5800, durationMs: 800, interruptedBy: null }]);
@@ -141,11 +206,37 @@ export function storeContract(open: () => Promise<{ store: Store; reopen: () => 
   it("joins what the edges did for a session (their reports, by the CMCD sid): each edge and stream's newest", async (ctx) => {
     if (skipped) ctx.skip();
     const report = (edge: string, receivedMs: number, hits: number, hold: number) =>
-      parseEdgeReport(JSON.stringify({ v: 1, edge, sentAt: receivedMs, sessions: [{ session: 'gap', stream: 'http://o/live/2M-2s/index.m3u8', hold, group: 'hold-x', redirect: undefined, manifests: hits, hits, coalesced: 1, misses: 1, firstAtMs: 5, lastAtMs: receivedMs }] }), receivedMs, 100);
+      parseEdgeReport(
+        JSON.stringify({
+          v: 1,
+          edge,
+          sentAt: receivedMs,
+          sessions: [
+            {
+              session: 'gap',
+              stream: 'http://o/live/2M-2s/index.m3u8',
+              hold,
+              group: 'hold-x',
+              redirect: undefined,
+              manifests: hits,
+              hits,
+              coalesced: 1,
+              misses: 1,
+              firstAtMs: 5,
+              lastAtMs: receivedMs,
+            },
+          ],
+        }),
+        receivedMs,
+        100,
+      );
     await store.writeEdgeFacts(report('mec-1', T + 1000, 3, 2));
     await store.writeEdgeFacts(report('mec-1', T + 6000, 7, 3));
     await store.writeEdgeFacts(report('mec-2', T + 7000, 1, 0));
     const d = await sessionQuery(store, 'gap', 10);
-    expect(d!.edges.map((e) => [e.edge, e.hold, e.hits, e.group])).toEqual([['mec-1', 3, 7, 'hold-x'], ['mec-2', 0, 1, 'hold-x']]);
+    expect(d!.edges.map((e) => [e.edge, e.hold, e.hits, e.group])).toEqual([
+      ['mec-1', 3, 7, 'hold-x'],
+      ['mec-2', 0, 1, 'hold-x'],
+    ]);
   });
 }

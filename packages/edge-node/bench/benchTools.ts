@@ -97,7 +97,12 @@ http {
  * One of the project's built CLIs in its own process, started with `args` and resolved once it
  * prints "listening on URL". A bench that crashes must not leave it running (a soak once did).
  */
-async function startCliProcess(bin: string, args: string[], what: string, onLine?: (line: string) => void): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+async function startCliProcess(
+  bin: string,
+  args: string[],
+  what: string,
+  onLine?: (line: string) => void,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   if (onLine !== undefined) {
     let rest = '';
@@ -134,17 +139,32 @@ async function startCliProcess(bin: string, args: string[], what: string, onLine
  * Start the built edge CLI in its own process (like nginx), return its URL and pid. `onLog`: each
  * line it logs (pino JSON, warn and above), else they are dropped.
  */
-export function startEdgeProcess(args: string[], onLog?: (line: string) => void): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+export function startEdgeProcess(
+  args: string[],
+  onLog?: (line: string) => void,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   // Every receiver of a bench runs on this box, from one address: no per-client connection limit.
-  return startCliProcess(new URL('../bin/ethle-edge.js', import.meta.url).pathname, ['serve', '--max-connections-per-client', '0', ...args, '--log-level', 'warn'], 'edge', onLog);
+  return startCliProcess(
+    new URL('../bin/ethle-edge.js', import.meta.url).pathname,
+    ['serve', '--max-connections-per-client', '0', ...args, '--log-level', 'warn'],
+    'edge',
+    onLog,
+  );
 }
 
 /**
  * The built live origin CLI in its own process (`ethle-origin`), with its /stats over HTTP.
  * `keepAliveSeconds`: how long it keeps an idle connection (its default: nginx's 75 s).
  */
-export async function startOriginProcess(streams: string[], keepAliveSeconds?: number): Promise<{ url: string; stats(): Promise<{ bytesSent: number; requests: Record<string, number> }>; stop(): Promise<void> }> {
-  const p = await startCliProcess(new URL('../../live-origin/bin/ethle-origin.js', import.meta.url).pathname, ['--port', '0', '--streams', streams.join(','), ...(keepAliveSeconds === undefined ? [] : ['--keep-alive', String(keepAliveSeconds)])], 'origin');
+export async function startOriginProcess(
+  streams: string[],
+  keepAliveSeconds?: number,
+): Promise<{ url: string; stats(): Promise<{ bytesSent: number; requests: Record<string, number> }>; stop(): Promise<void> }> {
+  const p = await startCliProcess(
+    new URL('../../live-origin/bin/ethle-origin.js', import.meta.url).pathname,
+    ['--port', '0', '--streams', streams.join(','), ...(keepAliveSeconds === undefined ? [] : ['--keep-alive', String(keepAliveSeconds)])],
+    'origin',
+  );
   return {
     url: p.url,
     async stats() {
@@ -159,7 +179,11 @@ export async function startOriginProcess(streams: string[], keepAliveSeconds?: n
 export function rssTreeMb(pid: number): number {
   let children: number[] = [];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((s) => s !== '').map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter((s) => s !== '')
+      .map(Number);
   } catch {
     // Not Linux, or gone: the process alone.
   }

@@ -91,7 +91,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const log = o.log ?? ((l: string) => console.log(l));
   const abortShare = o.abortShare ?? 0.1;
   const checkShare = o.checkShare ?? 0.25;
-  const llShare = o.holdParts === undefined ? 0 : o.llShare ?? 0.25;
+  const llShare = o.holdParts === undefined ? 0 : (o.llShare ?? 0.25);
   // The origin in a process of its own (the built CLI), like the edge: 200 receivers in this
   // process must not slow the origin down and make the soak measure its own starvation.
   const origin = await startOriginProcess(o.streams, o.originKeepAliveSeconds);
@@ -100,18 +100,27 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ethle-soak-'));
   const configFile = join(dir, 'edge.json');
   writeFileSync(configFile, JSON.stringify({ streamIdleMs }));
-  const edge = await startEdgeProcess([
-    '--config', configFile,
-    '--origin', origin.url, '--port', '0', '--hold', String(o.hold ?? 2),
-    ...(o.holdParts === undefined ? [] : ['--hold-parts', String(o.holdParts)]),
-    ...(o.workers === undefined || o.workers === 1 ? [] : ['--workers', String(o.workers)]),
-  ], (line) => {
-    // The edge's warnings, the first few of each message: what it says about a cut or an error.
-    const msg = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 120);
-    const n = (edgeWarnings.get(msg) ?? 0) + 1;
-    edgeWarnings.set(msg, n);
-    if (n <= 3) log(`edge: ${line.slice(0, 600)}`);
-  });
+  const edge = await startEdgeProcess(
+    [
+      '--config',
+      configFile,
+      '--origin',
+      origin.url,
+      '--port',
+      '0',
+      '--hold',
+      String(o.hold ?? 2),
+      ...(o.holdParts === undefined ? [] : ['--hold-parts', String(o.holdParts)]),
+      ...(o.workers === undefined || o.workers === 1 ? [] : ['--workers', String(o.workers)]),
+    ],
+    (line) => {
+      // The edge's warnings, the first few of each message: what it says about a cut or an error.
+      const msg = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 120);
+      const n = (edgeWarnings.get(msg) ?? 0) + 1;
+      edgeWarnings.set(msg, n);
+      if (n <= 3) log(`edge: ${line.slice(0, 600)}`);
+    },
+  );
   // A metric summed over its series (a `--workers` box reports its workers and its parent apart),
   // or over those whose labels include `label`.
   const metric = async (name: string, label = ''): Promise<number> => {
@@ -125,7 +134,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   };
   // What crossed the backhaul, as the edge received it (a box's parent tier: its workers' bytes
   // come from the parent over loopback).
-  const backhaulBytes = (): Promise<number> => metric('ethle_origin_bytes_total', o.workers !== undefined && o.workers > 1 ? 'tier="parent"' : '');
+  const backhaulBytes = (): Promise<number> =>
+    metric('ethle_origin_bytes_total', o.workers !== undefined && o.workers > 1 ? 'tier="parent"' : '');
   const fdsBefore = await metric('process_open_fds');
   const sizeByPath = new Map<string, number>();
   let requests = 0;
@@ -204,7 +214,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         if (started) cut += 1;
         else errors += 1;
         // The first few, said: a count alone hides what failed.
-        if (cut + errors <= 5) log(`${started ? 'cut' : 'error'}: ${url.pathname}: ${(e as { code?: string }).code ?? ''} ${(e as Error).message}`);
+        if (cut + errors <= 5)
+          log(`${started ? 'cut' : 'error'}: ${url.pathname}: ${(e as { code?: string }).code ?? ''} ${(e as Error).message}`);
       }
     }
   }
@@ -236,7 +247,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           continue;
         }
         // Segments (LL: parts) the receiver has not fetched yet; a new one starts three from the edge.
-        const uris: string[] = ll ? [...text.matchAll(PART_URI)].map((m) => m[1]!) : text.match(URI_LINE) ?? [];
+        const uris: string[] = ll ? [...text.matchAll(PART_URI)].map((m) => m[1]!) : (text.match(URI_LINE) ?? []);
         const fresh = uris.filter((u) => !seen.has(u));
         const todo = seen.size === 0 ? fresh.slice(-3) : fresh;
         for (const u of uris) seen.add(u);
@@ -265,8 +276,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       ? setInterval(() => {
           const name = o.streams[Math.floor(Math.random() * o.streams.length)]!;
           // A fault request that fails is a missed fault, not the end of the soak.
-          void request(`${origin.url}/admin/${name}/pause`, { method: 'POST' }).then((r) => r.body.dump()).catch(() => undefined);
-          setTimeout(() => void request(`${origin.url}/admin/${name}/resume`, { method: 'POST' }).then((r) => r.body.dump()).catch(() => undefined), o.faultSeconds * 1000);
+          void request(`${origin.url}/admin/${name}/pause`, { method: 'POST' })
+            .then((r) => r.body.dump())
+            .catch(() => undefined);
+          setTimeout(
+            () =>
+              void request(`${origin.url}/admin/${name}/resume`, { method: 'POST' })
+                .then((r) => r.body.dump())
+                .catch(() => undefined),
+            o.faultSeconds * 1000,
+          );
         }, o.faultEverySeconds * 1000)
       : undefined;
 
@@ -291,10 +310,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const stats = await origin.stats();
     const unknown = Object.keys(stats.requests).filter((p) => MEDIA.test(p) && !sizeByPath.has(p));
     for (let i = 0; i < unknown.length; i += 16) {
-      await Promise.all(unknown.slice(i, i + 16).map(async (p) => {
-        const n = await headSize(p);
-        if (n !== undefined) sizeByPath.set(p, n);
-      }));
+      await Promise.all(
+        unknown.slice(i, i + 16).map(async (p) => {
+          const n = await headSize(p);
+          if (n !== undefined) sizeByPath.set(p, n);
+        }),
+      );
     }
     let unique = 0;
     for (const path of Object.keys(stats.requests)) if (MEDIA.test(path)) unique += sizeByPath.get(path) ?? 0;
@@ -316,14 +337,19 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       ratio: await ratio(),
     };
     samples.push(s);
-    log(`t=${s.t}s rss=${s.rssMb.toFixed(0)}MB heap=${s.heapMb.toFixed(0)}MB fds=${s.fds} receivers=${s.receivers} segments=${s.segments} aborted=${aborted} cut=${s.cut} errors=${s.errors} corrupt=${corrupt} origin=${s.originMB.toFixed(0)}MB ratio=${s.ratio.toFixed(3)}`);
+    log(
+      `t=${s.t}s rss=${s.rssMb.toFixed(0)}MB heap=${s.heapMb.toFixed(0)}MB fds=${s.fds} receivers=${s.receivers} segments=${s.segments} aborted=${aborted} cut=${s.cut} errors=${s.errors} corrupt=${corrupt} origin=${s.originMB.toFixed(0)}MB ratio=${s.ratio.toFixed(3)}`,
+    );
   };
   const sampler = setInterval(() => void sample().catch((e: Error) => log(`sample failed: ${e.message}`)), o.sampleSeconds * 1000);
   await new Promise((r) => setTimeout(r, o.seconds * 1000));
   stop = true;
   clearInterval(sampler);
   if (faults !== undefined) clearInterval(faults);
-  for (const s of o.streams) await request(`${origin.url}/admin/${s}/resume`, { method: 'POST' }).then((r) => r.body.dump()).catch(() => undefined);
+  for (const s of o.streams)
+    await request(`${origin.url}/admin/${s}/resume`, { method: 'POST' })
+      .then((r) => r.body.dump())
+      .catch(() => undefined);
   await Promise.all(slots);
   await Promise.all(originHashes.values());
   // Receivers gone: their connections close at once; the streams go idle after streamIdleMs and
@@ -336,7 +362,21 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     fdsAfter = await metric('process_open_fds');
   }
   await sample();
-  const result: SoakResult = { samples, originBytesRatio: await ratio(), requests, segmentsReceived: segments, corrupt, checked, unchecked, aborted, cut, errors, fdsBefore, fdsAfter, edgeWarnings: Object.fromEntries(edgeWarnings) };
+  const result: SoakResult = {
+    samples,
+    originBytesRatio: await ratio(),
+    requests,
+    segmentsReceived: segments,
+    corrupt,
+    checked,
+    unchecked,
+    aborted,
+    cut,
+    errors,
+    fdsBefore,
+    fdsAfter,
+    edgeWarnings: Object.fromEntries(edgeWarnings),
+  };
   await checkAgent.close();
   await edge.stop();
   await origin.stop();
@@ -377,7 +417,11 @@ export function judgeSoak(r: SoakResult, o: { abortShare?: number }): SoakGoal[]
     const early = mean(r.samples.filter((x) => x.t >= 300 && x.t < 600).map((x) => x.heapMb));
     const late = mean(r.samples.filter((x) => x.t >= endS - 300).map((x) => x.heapMb));
     const drift = (100 * (late - early)) / early;
-    goals.push({ goal: 'heap drift < 10 % (minutes 5–10 vs last 5)', value: `${early.toFixed(1)} → ${late.toFixed(1)} MB (${drift >= 0 ? '+' : ''}${drift.toFixed(1)} %)`, met: drift < 10 });
+    goals.push({
+      goal: 'heap drift < 10 % (minutes 5–10 vs last 5)',
+      value: `${early.toFixed(1)} → ${late.toFixed(1)} MB (${drift >= 0 ? '+' : ''}${drift.toFixed(1)} %)`,
+      met: drift < 10,
+    });
   }
   return goals;
 }

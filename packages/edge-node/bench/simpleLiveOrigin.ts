@@ -33,7 +33,13 @@ export async function startSimpleLiveOrigin(opts: { bitrateMbps?: number; segmen
       const first = Math.max(0, n - 10);
       let s = `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:${seconds}\n#EXT-X-MEDIA-SEQUENCE:${first}\n`;
       for (let i = first; i < n; i++) s += `#EXTINF:${seconds.toFixed(3)},\nseg${i}.ts\n`;
-      res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'content-length': Buffer.byteLength(s), 'cache-control': 'max-age=1' }).end(s);
+      res
+        .writeHead(200, {
+          'content-type': 'application/vnd.apple.mpegurl',
+          'content-length': Buffer.byteLength(s),
+          'cache-control': 'max-age=1',
+        })
+        .end(s);
       bytesSent += Buffer.byteLength(s);
     } else if (m?.[2] !== undefined && Number(m[2]) < n) {
       res.writeHead(200, { 'content-type': 'video/mp2t', 'content-length': body.length }).end(body);
@@ -43,6 +49,10 @@ export async function startSimpleLiveOrigin(opts: { bitrateMbps?: number; segmen
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -29,11 +29,13 @@ const threads = Number(values.threads);
 // A small live-shaped origin: a 6-segment playlist whose window never moves during the run
 // (both proxies see the same object), segments of `segmentBytes` (2M-2s ≈ 500 kB).
 const segment = Buffer.alloc(segmentBytes, 0x47);
-const playlist = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:2', '#EXT-X-MEDIA-SEQUENCE:100']
-  .concat(Array.from({ length: 6 }, (_, i) => `#EXTINF:2.000,\nseg${100 + i}.ts`))
-  .join('\n') + '\n';
+const playlist =
+  ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:2', '#EXT-X-MEDIA-SEQUENCE:100']
+    .concat(Array.from({ length: 6 }, (_, i) => `#EXTINF:2.000,\nseg${100 + i}.ts`))
+    .join('\n') + '\n';
 const origin = createServer((req, res) => {
-  if (req.url?.endsWith('.m3u8')) res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'content-length': Buffer.byteLength(playlist) }).end(playlist);
+  if (req.url?.endsWith('.m3u8'))
+    res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'content-length': Buffer.byteLength(playlist) }).end(playlist);
   else if (req.url?.endsWith('.ts')) res.writeHead(200, { 'content-type': 'video/mp2t', 'content-length': segment.length }).end(segment);
   else res.writeHead(404).end();
 });
@@ -54,14 +56,19 @@ for (const base of [edge.url, nginx.url]) {
 }
 
 const rows: string[] = [];
-for (const [what, path] of [['cached segment', seg], ['manifest', man]] as const) {
+for (const [what, path] of [
+  ['cached segment', seg],
+  ['manifest', man],
+] as const) {
   const e = await wrk(edge.url + path, { connections, seconds, threads });
   const n = await wrk(nginx.url + path, { connections, seconds, threads });
   rows.push(
     `| ${what} (${what === 'manifest' ? 'playlist' : `${segmentBytes} B`}) | ${e.requestsPerSec.toFixed(0)} req/s, ${e.transferMBps.toFixed(0)} MB/s | ${n.requestsPerSec.toFixed(0)} req/s, ${n.transferMBps.toFixed(0)} MB/s | ${(e.requestsPerSec / n.requestsPerSec).toFixed(2)} |${e.errors || n.errors ? ` ${e.errors} ${n.errors}` : ''}`,
   );
 }
-console.log(`wrk -t${threads} -c${connections} -d${seconds}s; nginx ${workers} worker(s); edge ${workers === 1 ? '1 Node process' : `${workers} worker processes + parent tier`}`);
+console.log(
+  `wrk -t${threads} -c${connections} -d${seconds}s; nginx ${workers} worker(s); edge ${workers === 1 ? '1 Node process' : `${workers} worker processes + parent tier`}`,
+);
 console.log('| load | edge | nginx | edge / nginx |\n|---|---|---|---|');
 console.log(rows.join('\n'));
 await edge.stop();

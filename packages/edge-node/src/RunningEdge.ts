@@ -54,4 +54,3 @@ export interface StartEdgeOptions {
    */
   box?: () => Promise<BoxAnswer>;
 }
-

@@ -80,7 +80,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       },
     },
   );
-  events.on('hold-change', (e) => log.info({ stream: e.stream, hold: e.hold, backhaulMbps: +e.backhaulMbps.toFixed(2), reason: e.reason }, 'hold change'));
+  events.on('hold-change', (e) =>
+    log.info({ stream: e.stream, hold: e.hold, backhaulMbps: +e.backhaulMbps.toFixed(2), reason: e.reason }, 'hold change'),
+  );
   events.on('part-hold-change', (e) => log.info(e, 'parts held change'));
   // A receiver handed over from another edge: where from, and with what (the fleet's handovers in the log).
   events.on('session-adopted', (e) => log.info(e, 'session adopted'));
@@ -103,7 +105,16 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   };
   // Warnings a request can cause (a failed origin fetch), summed: one line per kind per 10 s.
   const warnings = new SummedWarnings(log, 10_000, now);
-  const onFetch = recordOriginFetch({ config, metrics, policy, events, log, warnings, rttFor, isTier: (name) => origins.get(name)?.client.upstreamRttMs !== undefined });
+  const onFetch = recordOriginFetch({
+    config,
+    metrics,
+    policy,
+    events,
+    log,
+    warnings,
+    rttFor,
+    isTier: (name) => origins.get(name)?.client.upstreamRttMs !== undefined,
+  });
   for (const o of config.origins) {
     const client = new OriginClient({
       name: o.name,
@@ -133,15 +144,31 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     for (const o of origins.values()) if (Date.now() - o.client.lastAnswerMs > freshMs) return `origin ${o.cfg.name} has not answered`;
     return undefined;
   };
-  const fleet = config.fleet === undefined ? undefined : new FleetSteering(config.fleet, config.origins[0]!.url, () => notReady() === undefined);
-  const sessionTokens = config.sessionTokens === undefined ? undefined : new SessionTokens({ ...config.sessionTokens, issuer: config.fleet?.pathway ?? '', maxEntries: config.maxSessions });
+  const fleet =
+    config.fleet === undefined ? undefined : new FleetSteering(config.fleet, config.origins[0]!.url, () => notReady() === undefined);
+  const sessionTokens =
+    config.sessionTokens === undefined
+      ? undefined
+      : new SessionTokens({ ...config.sessionTokens, issuer: config.fleet?.pathway ?? '', maxEntries: config.maxSessions });
   // A moved receiver's first playlist request waits at most this for its previous edge's answer.
-  const handover = sessionTokens === undefined || config.fleet === undefined || config.fleet.peers.length === 0 ? undefined : new SessionHandover(sessionTokens, config.fleet.peers, 500);
+  const handover =
+    sessionTokens === undefined || config.fleet === undefined || config.fleet.peers.length === 0
+      ? undefined
+      : new SessionHandover(sessionTokens, config.fleet.peers, 500);
   // Set once the server exists (below); the load report is only asked for after that.
   let connections: ReceiverConnections | undefined;
   const load = (): EdgeLoadReport => {
     const why = notReady();
-    return { ready: why === undefined, ...(why === undefined ? {} : { reason: why }), connections: connections?.size ?? 0, maxConnections: config.maxConnections, sentBytes: metrics.sentBytes, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() };
+    return {
+      ready: why === undefined,
+      ...(why === undefined ? {} : { reason: why }),
+      connections: connections?.size ?? 0,
+      maxConnections: config.maxConnections,
+      sentBytes: metrics.sentBytes,
+      egressCapacityMbps: config.egressCapacityMbps ?? null,
+      pid: process.pid,
+      atMs: Date.now(),
+    };
   };
   let lastCutWarn = 0;
   let cutSinceWarn = 0;
@@ -155,12 +182,37 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       cutSinceWarn += 1;
       const t = Date.now();
       if (t - lastCutWarn < 10_000) return;
-      log.warn({ cut: cutSinceWarn, bytes, blockedMs: Math.round(blockedMs), minReceiverMbps: config.minReceiverMbps }, 'receivers slower than minReceiverMbps cut');
+      log.warn(
+        { cut: cutSinceWarn, bytes, blockedMs: Math.round(blockedMs), minReceiverMbps: config.minReceiverMbps },
+        'receivers slower than minReceiverMbps cut',
+      );
       lastCutWarn = t;
       cutSinceWarn = 0;
     },
   });
-  const ctx: EdgeContext = { config, log, now, events, metrics, cache, policy, streams, origins, rni, radio, sessions, sendDeadlines, fleet, sessionTokens, handover, rttFor, notReady, load, bug, box: options.box };
+  const ctx: EdgeContext = {
+    config,
+    log,
+    now,
+    events,
+    metrics,
+    cache,
+    policy,
+    streams,
+    origins,
+    rni,
+    radio,
+    sessions,
+    sendDeadlines,
+    fleet,
+    sessionTokens,
+    handover,
+    rttFor,
+    notReady,
+    load,
+    bug,
+    box: options.box,
+  };
 
   const route = createRouter(ctx);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -170,7 +222,9 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       sendError(res, 500, 'internal error', 'ERR_EDGE_INTERNAL');
     });
   };
-  const made = createEdgeServer(config, config.tls === undefined ? undefined : readTls(config.tls), onRequest, log, (reason) => metrics.refused.inc({ reason }));
+  const made = createEdgeServer(config, config.tls === undefined ? undefined : readTls(config.tls), onRequest, log, (reason) =>
+    metrics.refused.inc({ reason }),
+  );
   const server: Server = made.server;
   connections = made.connections;
 
@@ -227,7 +281,16 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       events.emit('error', { where: 'rni', error: e as Error });
     }
   }
-  const reporter = config.collector === undefined ? undefined : new SessionReporter(sessions, { url: config.collector.url, label: config.collector.label ?? new URL(url).host, intervalMs: config.collector.intervalMs, now, log });
+  const reporter =
+    config.collector === undefined
+      ? undefined
+      : new SessionReporter(sessions, {
+          url: config.collector.url,
+          label: config.collector.label ?? new URL(url).host,
+          intervalMs: config.collector.intervalMs,
+          now,
+          log,
+        });
   log.info({ url, origins: config.origins.map((o) => o.url), hold: config.hold }, 'edge listening');
 
   let closing: Promise<void> | undefined;
@@ -246,7 +309,22 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       }
       let blocked = 0;
       for (const s of streams.values()) blocked += s.blockedCount;
-      return { streams: streams.size, blocked, sessions: policy.sessions, cacheEntries: cache.size, cacheBytes: cache.bytes, transitBytes: cache.budget.held('transit'), pinnedBytes: cache.pinnedBytes(), sendTracked: sendDeadlines.size, segmentIndex: streams.indexSize, originFetchesRunning: running, originFetchesQueued: queued, connections: made.connections.size, radioReceivers: radio.size, clients: made.connections.clients };
+      return {
+        streams: streams.size,
+        blocked,
+        sessions: policy.sessions,
+        cacheEntries: cache.size,
+        cacheBytes: cache.bytes,
+        transitBytes: cache.budget.held('transit'),
+        pinnedBytes: cache.pinnedBytes(),
+        sendTracked: sendDeadlines.size,
+        segmentIndex: streams.indexSize,
+        originFetchesRunning: running,
+        originFetchesQueued: queued,
+        connections: made.connections.size,
+        radioReceivers: radio.size,
+        clients: made.connections.clients,
+      };
     },
     close() {
       closing ??= (async () => {

@@ -26,9 +26,25 @@ async function setup(o: { bitrateKbps?: number; variantBandwidth?: number }, seg
   for (let i = 0; i < WINDOW; i++) origin.fault(`/live/a/seg${i}.ts`, { kind: 'hang' });
   // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
   // origin's fetches, and loopback delivers like an origin that keeps its window).
-  const config = createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: RTT_MS, hold: 'auto', segmentStart: segmentStart ?? 'slow-start' });
+  const config = createEdgeConfig({
+    origin: origin.url,
+    port: 0,
+    logLevel: 'silent',
+    backhaulRttMs: RTT_MS,
+    hold: 'auto',
+    segmentStart: segmentStart ?? 'slow-start',
+  });
   edge = await startEdge(config);
-  const d = decideHold({ rttMs: RTT_MS, segmentBytes: SEG, segmentSeconds: 1, ranMbps: config.defaultRanMbps, initialWindow: config.initialWindow, maxHold: config.maxHold, receiveWindowBytes: config.backhaulReceiveWindowBytes, ...(segmentStart ? { segmentStart } : {}) });
+  const d = decideHold({
+    rttMs: RTT_MS,
+    segmentBytes: SEG,
+    segmentSeconds: 1,
+    ranMbps: config.defaultRanMbps,
+    initialWindow: config.initialWindow,
+    maxHold: config.maxHold,
+    receiveWindowBytes: config.backhaulReceiveWindowBytes,
+    ...(segmentStart ? { segmentStart } : {}),
+  });
   // What the first receiver is served: 0 in the hold-0 group (eq. 1 holds), else the stream's x.
   const expected = d.eq1 ? 0 : d.hold;
   // The case is only telling when the model's x differs from the no-context fallback (1).
@@ -60,7 +76,9 @@ describe('advertised bitrate as the first s_seg (auto hold)', () => {
     expect(mv.status).toBe(200);
     const variant = /^(.*a\/index\.m3u8.*)$/m.exec(mv.text)?.[1];
     expect(variant).toBeDefined();
-    const m = await manifest(new URL(variant!, `${edge.url}/live/master.m3u8`).pathname + new URL(variant!, `${edge.url}/live/master.m3u8`).search);
+    const m = await manifest(
+      new URL(variant!, `${edge.url}/live/master.m3u8`).pathname + new URL(variant!, `${edge.url}/live/master.m3u8`).search,
+    );
     expect(m.x).toBe(x);
     await until(() => origin.requests(`/live/a/seg${WINDOW - 1 - x - 2}.ts`) > 0, 'prefetch of the start segment');
   });
@@ -90,7 +108,14 @@ describe('advertised bitrate as the first s_seg (auto hold)', () => {
 });
 
 describe('loadManifest: advertised bitrates', () => {
-  const opts = { manifestUrl: 'http://o.test/live/s/manifest.mpd', originBase: 'http://o.test', edgePathPrefix: '', routing: 'edge' as const, nowMs: Date.now(), previousCarry: undefined };
+  const opts = {
+    manifestUrl: 'http://o.test/live/s/manifest.mpd',
+    originBase: 'http://o.test',
+    edgePathPrefix: '',
+    routing: 'edge' as const,
+    nowMs: Date.now(),
+    previousCarry: undefined,
+  };
   it('DASH: the top Representation of each adaptation set, summed', () => {
     const mpd = `<?xml version="1.0"?>
 <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-11-22T00:00:00Z" minimumUpdatePeriod="PT2S" profiles="urn:mpeg:dash:profile:isoff-live:2011">
@@ -112,7 +137,8 @@ describe('loadManifest: advertised bitrates', () => {
   it('HLS: the newest segment’s EXT-X-BITRATE; a multivariant lists its variants’ AVERAGE-BANDWIDTH or BANDWIDTH', () => {
     const media = '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-BITRATE:9000\n#EXTINF:2,\na.ts\n#EXT-X-BITRATE:15000\n#EXTINF:2,\nb.ts\n';
     expect(loadManifest(media, { ...opts, manifestUrl: 'http://o.test/live/s/index.m3u8' }).bitrateHintBps).toBe(15_000_000);
-    const mv = '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=20000000,AVERAGE-BANDWIDTH=15000000\nhi/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=3000000\nlo/index.m3u8?x=1\n';
+    const mv =
+      '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=20000000,AVERAGE-BANDWIDTH=15000000\nhi/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=3000000\nlo/index.m3u8?x=1\n';
     expect(loadManifest(mv, { ...opts, manifestUrl: 'http://o.test/live/master.m3u8' }).variantBitrates).toEqual([
       { path: '/live/hi/index.m3u8', bps: 15_000_000 },
       { path: '/live/lo/index.m3u8?x=1', bps: 3_000_000 },

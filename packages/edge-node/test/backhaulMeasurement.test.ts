@@ -173,7 +173,17 @@ describe('OriginClient: connections are told apart per client', () => {
     const make = () => {
       const waiters = new Map<string, (r: OriginFetchReport) => void>();
       const cache = new SegmentCache({ maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000, now: () => Date.now() });
-      const c = new OriginClient({ name: 'o', url: origin.url, connections: 4, connectionsPerStream: 4, maxQueued: 16, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, cache, onFetch: (r) => waiters.get(r.path)?.(r) });
+      const c = new OriginClient({
+        name: 'o',
+        url: origin.url,
+        connections: 4,
+        connectionsPerStream: 4,
+        maxQueued: 16,
+        headersTimeoutMs: 5_000,
+        bodyTimeoutMs: 5_000,
+        cache,
+        onFetch: (r) => waiters.get(r.path)?.(r),
+      });
       clients.push(c);
       return (path: string) =>
         new Promise<OriginFetchReport>((resolve) => {
@@ -201,7 +211,7 @@ describe('OriginClient keeps idle connections past a segment period', () => {
     await origin?.close();
   });
 
-  it('a fetch 4.5 s after the last (past undici\'s 4 s default) reuses the connection, when the origin keeps it', async () => {
+  it("a fetch 4.5 s after the last (past undici's 4 s default) reuses the connection, when the origin keeps it", async () => {
     const segmentBytes = 256 * 1024;
     // An origin that keeps connections and, like nginx by default, sends no Keep-Alive hint
     // (Node's server sends none when its keep-alive timeout is 0). A hint would set undici's timer.
@@ -210,7 +220,17 @@ describe('OriginClient keeps idle connections past a segment period', () => {
     expect(ORIGIN_KEEP_ALIVE_MS).toBeGreaterThan(10_000);
     const waiters = new Map<string, (r: OriginFetchReport) => void>();
     const cache = new SegmentCache({ maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000, now: () => Date.now() });
-    const c = new OriginClient({ name: 'o', url: origin.url, connections: 4, connectionsPerStream: 4, maxQueued: 16, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, cache, onFetch: (r) => waiters.get(r.path)?.(r) });
+    const c = new OriginClient({
+      name: 'o',
+      url: origin.url,
+      connections: 4,
+      connectionsPerStream: 4,
+      maxQueued: 16,
+      headersTimeoutMs: 5_000,
+      bodyTimeoutMs: 5_000,
+      cache,
+      onFetch: (r) => waiters.get(r.path)?.(r),
+    });
     client = c;
     const fetch = (path: string) =>
       new Promise<OriginFetchReport>((resolve) => {
@@ -230,7 +250,15 @@ describe('OriginClient keeps idle connections past a segment period', () => {
 describe('BackhaulSamples: the online check learns from steady state, not from bursts', () => {
   // Japan 50M-2s (12.2 MB, 2 s, 224 ms): the model gives x = 2; at 20 Mbit/s per flow eq. 2 needs 3.
   const hold = (mbps: number | undefined) =>
-    decideHold({ rttMs: 224, segmentBytes: 12.2e6, segmentSeconds: 2, ranMbps: 100, initialWindow: 10, maxHold: 4, measuredBackhaulMbps: mbps }).hold;
+    decideHold({
+      rttMs: 224,
+      segmentBytes: 12.2e6,
+      segmentSeconds: 2,
+      ranMbps: 100,
+      initialWindow: 10,
+      maxHold: 4,
+      measuredBackhaulMbps: mbps,
+    }).hold;
 
   it('steady state with x held runs at most x + 1 flows (at least 2: auto prefetches 1 ahead)', () => {
     expect([0, 1, 2, 3].map(steadyFlows)).toEqual([2, 2, 3, 4]);
@@ -259,7 +287,12 @@ describe('BackhaulSamples: the online check learns from steady state, not from b
     // A burst is a burst whatever its connection.
     expect(s.add('o', 20, 6, 2, true)).toBe('burst');
     // Less than half a segment before (manifests, nothing) is cold; unknown is not.
-    expect([isColdConnection(0, 12.2e6), isColdConnection(5_606, 12.2e6), isColdConnection(6.2e6, 12.2e6), isColdConnection(undefined, 12.2e6)]).toEqual([true, true, false, false]);
+    expect([
+      isColdConnection(0, 12.2e6),
+      isColdConnection(5_606, 12.2e6),
+      isColdConnection(6.2e6, 12.2e6),
+      isColdConnection(undefined, 12.2e6),
+    ]).toEqual([true, true, false, false]);
   });
 
   it('median of the last `keep` steady samples, per origin, none before `min`', () => {

@@ -19,7 +19,10 @@ afterEach(async () => {
 async function setup(segmentBytes: number, extra: Partial<EdgeConfigInput> = {}, logger?: ReturnType<typeof capturedLogger>) {
   origin = await startTestOrigin({ segmentBytes });
   origin.produce(4);
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', originProbeMs: 0, ...extra }), logger === undefined ? {} : { logger: logger.logger });
+  edge = await startEdge(
+    createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', originProbeMs: 0, ...extra }),
+    logger === undefined ? {} : { logger: logger.logger },
+  );
   return edge;
 }
 
@@ -108,10 +111,14 @@ describe('maxConnectionsPerClient', () => {
   });
 
   it('is validated against maxConnections and defaults below it', () => {
-    expect(() => createEdgeConfig({ origin: 'http://o', maxConnections: 10, maxConnectionsPerClient: 11 })).toThrow(/maxConnectionsPerClient/);
+    expect(() => createEdgeConfig({ origin: 'http://o', maxConnections: 10, maxConnectionsPerClient: 11 })).toThrow(
+      /maxConnectionsPerClient/,
+    );
     expect(createEdgeConfig({ origin: 'http://o', maxConnections: 10_000 }).maxConnectionsPerClient).toBe(256);
     expect(createEdgeConfig({ origin: 'http://o', maxConnections: 10_000, role: 'parent' }).maxConnectionsPerClient).toBe(10_000);
-    expect(createEdgeConfig({ origin: 'http://o', maxConnections: 10_000, maxConnectionsPerClient: 0 }).maxConnectionsPerClient).toBe(10_000);
+    expect(createEdgeConfig({ origin: 'http://o', maxConnections: 10_000, maxConnectionsPerClient: 0 }).maxConnectionsPerClient).toBe(
+      10_000,
+    );
   });
 });
 

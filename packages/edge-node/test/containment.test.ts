@@ -62,7 +62,14 @@ describe('a bug stays with its fetch', () => {
       const reports: OriginFetchReport[] = [];
       const bugs: string[] = [];
       client = new OriginClient({
-        name: 'o', url: origin.url, connections: 1, connectionsPerStream: 1, maxQueued: 8, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, cache,
+        name: 'o',
+        url: origin.url,
+        connections: 1,
+        connectionsPerStream: 1,
+        maxQueued: 8,
+        headersTimeoutMs: 5_000,
+        bodyTimeoutMs: 5_000,
+        cache,
         onFetch: (r) => reports.push(r),
         onBug: (where, e) => bugs.push(`${where}: ${(e as Error).message}`),
       });

@@ -31,11 +31,15 @@ function holdXReceiver(e: RunningEdge) {
 
 /** Plays until the playlist is held and the edge has a measured steady-state flow rate (three such fetches): deadlines need one. */
 async function heldAndMeasured(e: RunningEdge, play: () => Promise<number>): Promise<void> {
-  await until(async () => {
-    const x = await play();
-    const m = await (await request(`${e.url}/metrics`)).body.text();
-    return x >= 1 && (metricValue(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin', flows: 'steady' }) ?? 0) >= 3;
-  }, 'a held playlist and a measured backhaul', 15_000);
+  await until(
+    async () => {
+      const x = await play();
+      const m = await (await request(`${e.url}/metrics`)).body.text();
+      return x >= 1 && (metricValue(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin', flows: 'steady' }) ?? 0) >= 3;
+    },
+    'a held playlist and a measured backhaul',
+    15_000,
+  );
 }
 
 describe('deadline-aware prefetch at the edge (issue 19)', () => {
@@ -50,7 +54,9 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     }, 1000);
     // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
     // origin's fetches, and loopback delivers like an origin that keeps its window).
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, segmentStart: 'slow-start', hold: 'auto' }));
+    edge = await startEdge(
+      createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, segmentStart: 'slow-start', hold: 'auto' }),
+    );
     const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
     edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
     const play = holdXReceiver(edge);
@@ -60,11 +66,15 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     // allows, beyond the half segment a miss is tolerated.
     const slowFrom = Date.now();
     origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 8 * 1024, intervalMs: 100 });
-    const raised = await until(async () => {
-      // The receiver plays: it asks for the newest segment its playlist lists.
-      await play();
-      return changes.find((c) => c.atMs >= slowFrom && c.hold > before);
-    }, 'x raised', 20_000);
+    const raised = await until(
+      async () => {
+        // The receiver plays: it asks for the newest segment its playlist lists.
+        await play();
+        return changes.find((c) => c.atMs >= slowFrom && c.hold > before);
+      },
+      'x raised',
+      20_000,
+    );
     // Raised by the planner's deadline check, and before the deadline passed: the fetch under way
     // was projected at its own (slow) rate, not at the fast rate earlier fetches measured.
     expect(raised.reason).toMatch(/a held segment's fetch misses its deadline \((\d+)/);
@@ -81,17 +91,22 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, hold: 1, maxHold: 4 }));
     const play = holdXReceiver(edge);
     await heldAndMeasured(edge, play);
-    const bursts = async () => metricValue(await (await request(`${edge.url}/metrics`)).body.text(), 'ethle_prefetch_bursts_total', { origin: 'origin' }) ?? 0;
+    const bursts = async () =>
+      metricValue(await (await request(`${edge.url}/metrics`)).body.text(), 'ethle_prefetch_bursts_total', { origin: 'origin' }) ?? 0;
     expect(await bursts()).toBe(0);
     // Every segment now takes ~3.2 s (16 KiB per 200 ms) and one is produced a second: x + 1
     // slots fill, and the next segment would wait for one past its deadline.
     origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 200 });
     origin.takePeakSegmentsInProgress();
     let servedX = 0;
-    await until(async () => {
-      servedX = Math.max(servedX, await play());
-      return (await bursts()) > 0;
-    }, 'a prefetch beyond x + 1', 20_000);
+    await until(
+      async () => {
+        servedX = Math.max(servedX, await play());
+        return (await bursts()) > 0;
+      },
+      'a prefetch beyond x + 1',
+      20_000,
+    );
     // The origin saw more segments sent at once than x + 1 (the receiver's own fetch of the newest
     // listed segment is one of them), and no more than maxHold + 1.
     expect(servedX).toBe(1);
@@ -105,7 +120,18 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     origin.produce(6);
     producer = setInterval(() => origin.produce(1), 1000);
     // A dwell of 2 segment periods and 2 samples, so the test sees x come down in seconds.
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, segmentStart: 'slow-start', hold: 'auto', lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 2 }));
+    edge = await startEdge(
+      createEdgeConfig({
+        origin: origin.url,
+        port: 0,
+        logLevel: 'silent',
+        backhaulRttMs: 20,
+        segmentStart: 'slow-start',
+        hold: 'auto',
+        lowerHoldAfterSegments: 2,
+        lowerHoldAfterSamples: 2,
+      }),
+    );
     const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
     edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
     const play = holdXReceiver(edge);
@@ -116,7 +142,11 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     // The slow patch ends: fetches are fast again, and after the dwell x comes back down.
     origin.faultPrefix('/live/a/seg', undefined);
     const recoveredAt = Date.now();
-    const lowered = await until(async () => (await play(), changes.find((c) => c.atMs > raised.atMs && c.hold < raised.hold)), 'x lowered', 25_000);
+    const lowered = await until(
+      async () => (await play(), changes.find((c) => c.atMs > raised.atMs && c.hold < raised.hold)),
+      'x lowered',
+      25_000,
+    );
     expect(lowered.reason).toMatch(/^lowered: /);
     expect(lowered.hold).toBeGreaterThanOrEqual(before);
     // Not before the dwell: two segment periods (2 s) of fast samples after the patch ended.

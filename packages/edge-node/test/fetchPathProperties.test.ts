@@ -21,7 +21,9 @@ import { startTestOrigin } from './helpers/startTestOrigin.js';
 
 /** Segment durations as origins write them: decimal text (≤ 5 places), 29.97/59.94 fps frame counts, DASH ticks. */
 const durationSeconds = fc.oneof(
-  fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 99_999 })).map(([s, f]) => Number(`${s}.${String(f).padStart(5, '0')}`)),
+  fc
+    .tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 99_999 }))
+    .map(([s, f]) => Number(`${s}.${String(f).padStart(5, '0')}`)),
   fc.integer({ min: 1, max: 1800 }).map((frames) => (frames * 1001) / 30_000),
   fc.integer({ min: 1, max: 3600 }).map((frames) => (frames * 1001) / 60_000),
   fc.tuple(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 1, max: 2 ** 40 })).map(([ts, d]) => d / ts),
@@ -43,20 +45,30 @@ describe('deadlines from origin durations', () => {
 
   it('sendDeadlineMs: whole, ≥ the floor, ≥ the time at the minimum rate, and longer for a larger response', () => {
     fc.assert(
-      fc.property(fc.nat(2 ** 40), fc.nat(2 ** 30), fc.double({ min: 1000, max: 1e10, noNaN: true }), fc.integer({ min: 100, max: 3_600_000 }), (a, extra, rate, floor) => {
-        const t = sendDeadlineMs(a, rate, floor);
-        expect(Number.isInteger(t)).toBe(true);
-        expect(t).toBeGreaterThanOrEqual(floor);
-        if ((a * 1000) / rate < MAX_TIMER_MS) expect(t).toBeGreaterThanOrEqual((a * 1000) / rate - 1e-6);
-        expect(sendDeadlineMs(a + extra, rate, floor)).toBeGreaterThanOrEqual(t);
-      }),
+      fc.property(
+        fc.nat(2 ** 40),
+        fc.nat(2 ** 30),
+        fc.double({ min: 1000, max: 1e10, noNaN: true }),
+        fc.integer({ min: 100, max: 3_600_000 }),
+        (a, extra, rate, floor) => {
+          const t = sendDeadlineMs(a, rate, floor);
+          expect(Number.isInteger(t)).toBe(true);
+          expect(t).toBeGreaterThanOrEqual(floor);
+          if ((a * 1000) / rate < MAX_TIMER_MS) expect(t).toBeGreaterThanOrEqual((a * 1000) / rate - 1e-6);
+          expect(sendDeadlineMs(a + extra, rate, floor)).toBeGreaterThanOrEqual(t);
+        },
+      ),
     );
   });
 });
 
 describe('byte ranges', () => {
   /** RFC 9110 §14 for one range, written plainly: the reference parseRange must agree with. */
-  function reference(first: number | undefined, last: number | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  function reference(
+    first: number | undefined,
+    last: number | undefined,
+    size: number,
+  ): { start: number; end: number } | 'unsatisfiable' | undefined {
     if (first === undefined && last === undefined) return undefined;
     if (first === undefined) return last === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - last!), end: size - 1 };
     if (last !== undefined && last < first) return undefined;
@@ -155,7 +167,17 @@ describe('objects fetched as parallel byte ranges', () => {
           const cache = new SegmentCache({ maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000, now: () => Date.now() });
           let reported!: (r: OriginFetchReport) => void;
           const report = new Promise<OriginFetchReport>((r) => (reported = r));
-          const client = new OriginClient({ name: 'o', url: origin.url, connections: 8, connectionsPerStream: 8, maxQueued: 8, headersTimeoutMs: 5000, bodyTimeoutMs: 5000, cache, onFetch: (r) => reported(r) });
+          const client = new OriginClient({
+            name: 'o',
+            url: origin.url,
+            connections: 8,
+            connectionsPerStream: 8,
+            maxQueued: 8,
+            headersTimeoutMs: 5000,
+            bodyTimeoutMs: 5000,
+            cache,
+            onFetch: (r) => reported(r),
+          });
           clients.push(client);
           const entry = cache.create('o/live/a/seg0.ts');
           const approxBytes = Math.max(1, Math.round(size * misestimate));
@@ -183,7 +205,14 @@ describe('ranges served from an object while it arrives', () => {
   it('any single range, any chunking of the arriving body: 206 with exactly those bytes (416 past the end)', async () => {
     let current: { entry: CacheEntry } | undefined;
     server = createServer((req, res) => {
-      void serveEntry(current!.entry, req, res, { head: false, headers: () => current!.entry.responseHeaders('coalesced', false), onError: () => 502, onBug: (e) => { throw e; } });
+      void serveEntry(current!.entry, req, res, {
+        head: false,
+        headers: () => current!.entry.responseHeaders('coalesced', false),
+        onError: () => 502,
+        onBug: (e) => {
+          throw e;
+        },
+      });
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;

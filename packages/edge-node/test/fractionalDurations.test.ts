@@ -31,7 +31,9 @@ afterEach(async () => {
 async function start(o: Parameters<typeof startDurationOrigin>[0], extra: Partial<EdgeConfigInput> = {}): Promise<void> {
   origin = await startDurationOrigin(o);
   // A small fetch limit queues prefetches behind each other: the queued fetch's throw was the crash.
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 2, logLevel: 'silent', originProbeMs: 0, originMaxFetches: 1, ...extra }));
+  edge = await startEdge(
+    createEdgeConfig({ origin: origin.url, port: 0, hold: 2, logLevel: 'silent', originProbeMs: 0, originMaxFetches: 1, ...extra }),
+  );
   edge.events.on('error', (e) => edgeErrors.push(`${e.where}: ${e.error.message}`));
 }
 
@@ -87,7 +89,10 @@ describe('segment durations that are not whole milliseconds', () => {
 
   for (const mode of ['whole segments (hold 2)', 'parts (holdParts 2)'] as const) {
     it(`LL-HLS with 4.00008 s segments of 1.00002 s parts, held in ${mode}: playlists and segments served for 3 s; nothing escapes`, async () => {
-      await start({ kind: 'll-hls', segmentSeconds: '4.00008', partSeconds: '1.00002', partsPerSegment: 4 }, mode.startsWith('parts') ? { hold: 0, holdParts: 2 } : {});
+      await start(
+        { kind: 'll-hls', segmentSeconds: '4.00008', partSeconds: '1.00002', partsPerSegment: 4 },
+        mode.startsWith('parts') ? { hold: 0, holdParts: 2 } : {},
+      );
       origin.produce(6);
       const t0 = Date.now();
       let served = 0;

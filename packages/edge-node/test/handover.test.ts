@@ -40,7 +40,20 @@ describe('handover between edges of a fleet (HLS)', () => {
     // Auto hold on both, same backhaul; A believes its receivers' radio slow (hold-x), B fast (hold-0).
     // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
     // origin's fetches, and loopback delivers like an origin that keeps its window).
-    const edge = (defaultRanMbps: number) => startEdge(createEdgeConfig({ origin: origin!.url, port: 0, hold: 'auto', backhaulRttMs: 150, segmentStart: 'slow-start', defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET } }));
+    const edge = (defaultRanMbps: number) =>
+      startEdge(
+        createEdgeConfig({
+          origin: origin!.url,
+          port: 0,
+          hold: 'auto',
+          backhaulRttMs: 150,
+          segmentStart: 'slow-start',
+          defaultRanMbps,
+          logLevel: 'silent',
+          originProbeMs: 0,
+          sessionTokens: { secret: SECRET },
+        }),
+      );
     const a = await edge(5);
     const b = await edge(1000);
     edges.push(a, b);
@@ -76,18 +89,28 @@ describe('handover between edges of a fleet (HLS)', () => {
     expect(adopted).toEqual([{ session: sid, stream: 'origin/live/a/index.m3u8', from: '', group: 'hold-x', x: xA, requests: 3 }]);
     expect(await claimsOf(moved.headers['x-ethle-session-token']!)).toMatchObject({ sid, group: 'hold-x', x: xA, requests: 4 });
     // The held playlist at B ends where A's did: no jump.
-    const lastUri = (t: string) => t.trim().split('\n').filter((l) => !l.startsWith('#')).pop();
+    const lastUri = (t: string) =>
+      t
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('#'))
+        .pop();
     expect(lastUri(moved.text)).toBe(lastUri((await get(`${a.url}/live/${variant![1]}`)).text));
 
     // A forged token (payload edited, MAC kept): ignored, a fresh session, not an error.
     const [v, payload, m] = token.split('.') as [string, string, string];
-    const edited = Buffer.from(Buffer.from(payload, 'base64url').toString('latin1').replace('"g":1', '"g":0'), 'latin1').toString('base64url');
+    const edited = Buffer.from(Buffer.from(payload, 'base64url').toString('latin1').replace('"g":1', '"g":0'), 'latin1').toString(
+      'base64url',
+    );
     const forged = await get(`${b.url}/live/a/index.m3u8?ethle_session=${v}.${edited}.${m}`);
     expect(forged.status).toBe(200);
     expect(forged.headers['x-ethle-session']).not.toBe(sid);
     expect(forged.headers['x-ethle-hold-segments']).toBe('0');
     // An expired token of the fleet: its state is not adopted.
-    const stale = await new SessionTokens({ secret: SECRET, ttlSeconds: 10, issuer: 'edge-a', maxEntries: 10 }).sign({ ...atA, sid: 'old-receiver' }, Date.now() - 60_000);
+    const stale = await new SessionTokens({ secret: SECRET, ttlSeconds: 10, issuer: 'edge-a', maxEntries: 10 }).sign(
+      { ...atA, sid: 'old-receiver' },
+      Date.now() - 60_000,
+    );
     const expired = await get(`${b.url}/live/a/index.m3u8?ethle_session=${stale}`);
     expect(expired.status).toBe(200);
     expect(expired.headers['x-ethle-hold-segments']).toBe('0');
@@ -96,14 +119,27 @@ describe('handover between edges of a fleet (HLS)', () => {
 });
 
 describe('handover from a live peer (HLS, the token of the multivariant playlist)', () => {
-  it('B asks A, which issued the token, for the session\'s state; a dead A means a fresh session with the same id', async () => {
+  it("B asks A, which issued the token, for the session's state; a dead A means a fresh session with the same id", async () => {
     origin = await startTestOrigin({ variantBandwidth: 4_000_000, bitrateKbps: 4000, segmentBytes: 500_000, window: 8 });
     origin.produce(8);
     const [pa, pb] = [await freePort(), await freePort()];
     const urlA = `http://127.0.0.1:${pa}`;
     const urlB = `http://127.0.0.1:${pb}`;
     const edge = (port: number, pathway: string, url: string, peer: string, peerUrl: string, defaultRanMbps: number) =>
-      startEdge(createEdgeConfig({ origin: origin!.url, port, hold: 'auto', backhaulRttMs: 150, segmentStart: 'slow-start', defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway, publicUrl: url, peers: [{ id: peer, url: peerUrl }] } }));
+      startEdge(
+        createEdgeConfig({
+          origin: origin!.url,
+          port,
+          hold: 'auto',
+          backhaulRttMs: 150,
+          segmentStart: 'slow-start',
+          defaultRanMbps,
+          logLevel: 'silent',
+          originProbeMs: 0,
+          sessionTokens: { secret: SECRET },
+          fleet: { pathway, publicUrl: url, peers: [{ id: peer, url: peerUrl }] },
+        }),
+      );
     const a = await edge(pa, 'edge-a', urlA, 'edge-b', urlB, 5);
     const b = await edge(pb, 'edge-b', urlB, 'edge-a', urlA, 1000);
     edges.push(a, b);
@@ -140,7 +176,17 @@ describe('the session export', () => {
   it('answers a live token of a session it knows with a fresh token, and an expired one with 404', async () => {
     origin = await startTestOrigin({ variantBandwidth: 4_000_000, bitrateKbps: 4000, segmentBytes: 500_000, window: 8 });
     origin.produce(8);
-    const a = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 1, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway: 'edge-a', publicUrl: 'http://127.0.0.1:1' } }));
+    const a = await startEdge(
+      createEdgeConfig({
+        origin: origin.url,
+        port: 0,
+        hold: 1,
+        logLevel: 'silent',
+        originProbeMs: 0,
+        sessionTokens: { secret: SECRET },
+        fleet: { pathway: 'edge-a', publicUrl: 'http://127.0.0.1:1' },
+      }),
+    );
     edges.push(a);
     const mv = await get(`${a.url}/live/master.m3u8`);
     const variant = /^a\/index\.m3u8\?ethle_session=(e1\.[^\s]+)$/m.exec(mv.text)!;
@@ -152,15 +198,32 @@ describe('the session export', () => {
     expect(fresh.status).toBe(200);
     expect((await claimsOf(fresh.text.trim())).sid).toBe(claims.sid);
     // The same session, in a token of the fleet that expired a minute ago.
-    const expired = await new SessionTokens({ secret: SECRET, ttlSeconds: 10, issuer: 'edge-a', maxEntries: 10 }).sign({ ...claims }, Date.now() - 60_000);
+    const expired = await new SessionTokens({ secret: SECRET, ttlSeconds: 10, issuer: 'edge-a', maxEntries: 10 }).sign(
+      { ...claims },
+      Date.now() - 60_000,
+    );
     expect((await exportOf(expired)).status).toBe(404);
   });
 });
 
 describe('handover between edges of a fleet (DASH)', () => {
-  it('the MPD Location names this edge with the receiver\'s token; the next edge adopts it', async () => {
+  it("the MPD Location names this edge with the receiver's token; the next edge adopts it", async () => {
     live = await startOrigin({ port: 0 });
-    const edge = (pathway: string, defaultRanMbps: number, peer: string) => startEdge(createEdgeConfig({ origin: live!.url, port: 0, hold: 'auto', backhaulRttMs: 150, segmentStart: 'slow-start', defaultRanMbps, logLevel: 'silent', originProbeMs: 0, sessionTokens: { secret: SECRET }, fleet: { pathway, publicUrl: `http://${pathway}.example`, peers: [{ id: peer, url: `http://${peer}.example` }] } }));
+    const edge = (pathway: string, defaultRanMbps: number, peer: string) =>
+      startEdge(
+        createEdgeConfig({
+          origin: live!.url,
+          port: 0,
+          hold: 'auto',
+          backhaulRttMs: 150,
+          segmentStart: 'slow-start',
+          defaultRanMbps,
+          logLevel: 'silent',
+          originProbeMs: 0,
+          sessionTokens: { secret: SECRET },
+          fleet: { pathway, publicUrl: `http://${pathway}.example`, peers: [{ id: peer, url: `http://${peer}.example` }] },
+        }),
+      );
     const a = await edge('edge-a', 3, 'edge-b');
     const b = await edge('edge-b', 1000, 'edge-a');
     edges.push(a, b);

@@ -78,7 +78,10 @@ describe('a receiver that leaves never pins the cache', () => {
     const body = Buffer.from(await res.body.arrayBuffer());
     // Served whole (200) from a fetch of unknown length so far, or as the range: never wrong bytes.
     expect(body.subarray(0, 100).equals(origin.body(1).subarray(0, 100))).toBe(true);
-    await until(() => origin.aborted('/live/a/seg1.ts') === 1 || origin.requests('/live/a/seg1.ts') === 0, 'the edge dropped the origin transfer');
+    await until(
+      () => origin.aborted('/live/a/seg1.ts') === 1 || origin.requests('/live/a/seg1.ts') === 0,
+      'the edge dropped the origin transfer',
+    );
     expect(origin.aborted('/live/a/seg1.ts')).toBe(1);
   });
 });
@@ -199,7 +202,10 @@ describe('bounded by design', () => {
     const r = await get('/live/a/seg1.ts');
     // Headers went out before the deadline: the transfer is cut, never passed off as complete.
     expect(r.aborted || r.body.length < 512 * 1024).toBe(true);
-    await until(async () => metricValue(await metrics(), 'ethle_origin_fetches_total', { kind: 'segment', outcome: 'timeout' }) === 1, 'timeout counted');
+    await until(
+      async () => metricValue(await metrics(), 'ethle_origin_fetches_total', { kind: 'segment', outcome: 'timeout' }) === 1,
+      'timeout counted',
+    );
   });
 
   it('a full origin queue answers 503 with Retry-After instead of queueing without end', async () => {
@@ -320,13 +326,20 @@ describe('origin answers', () => {
 
   it('parallel byte ranges from different versions of an object are never served as one complete segment', async () => {
     const SEG = 2 * 1024 * 1024;
-    await setup({ segmentBytes: SEG, window: 8, ranges: true, changingEtag: true, bitrateKbps: Math.round((SEG * 8) / 1000) }, { hold: 0 }, 8);
+    await setup(
+      { segmentBytes: SEG, window: 8, ranges: true, changingEtag: true, bitrateKbps: Math.round((SEG * 8) / 1000) },
+      { hold: 0 },
+      8,
+    );
     await get('/live/a/index.m3u8');
     const r = await get('/live/a/seg2.ts');
     // The first range streams through; when another range turns out to be another version the
     // transfer is cut: the receiver never gets a 200 with a whole, stitched body.
     expect(r.aborted || r.status !== 200 || r.body.length < SEG).toBe(true);
-    await until(async () => metricValue(await metrics(), 'ethle_origin_fetches_total', { kind: 'segment', outcome: 'inconsistent' }) === 1, 'counted');
+    await until(
+      async () => metricValue(await metrics(), 'ethle_origin_fetches_total', { kind: 'segment', outcome: 'inconsistent' }) === 1,
+      'counted',
+    );
   });
 
   it.each([
@@ -366,7 +379,11 @@ describe('origin answers', () => {
     await get('/live/a/index.m3u8');
     origin.produce(-5);
     // Refused at first (the last version stays: manifestFreshness.test), said in the warning.
-    await until(() => lines.some((l) => `${String(l['msg'])} ${String(l['msg2'] ?? '')}`.includes('went backwards')), 'warning logged', 5_000);
+    await until(
+      () => lines.some((l) => `${String(l['msg'])} ${String(l['msg2'] ?? '')}`.includes('went backwards')),
+      'warning logged',
+      5_000,
+    );
   });
 });
 
@@ -407,7 +424,16 @@ describe('receivers and operators', () => {
 
   it('a TLS key that cannot be read names its flag', async () => {
     origin = await startTestOrigin();
-    await expect(startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', tls: { keyPath: '/nonexistent/key.pem', certPath: '/nonexistent/cert.pem' } }))).rejects.toThrow(/--tls-key/);
+    await expect(
+      startEdge(
+        createEdgeConfig({
+          origin: origin.url,
+          port: 0,
+          logLevel: 'silent',
+          tls: { keyPath: '/nonexistent/key.pem', certPath: '/nonexistent/cert.pem' },
+        }),
+      ),
+    ).rejects.toThrow(/--tls-key/);
   });
 
   it('cache.maxBytes below one 4K segment is refused at start', () => {

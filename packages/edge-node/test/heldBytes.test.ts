@@ -35,7 +35,17 @@ async function setup(segmentBytes: number, extra: Partial<EdgeConfigInput> = {})
   origin = await startTestOrigin({ segmentBytes });
   origin.produce(6);
   origin.faultPrefix('/live/a/seg', { kind: 'streamed', chunkBytes: 64 * 1024 });
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', originProbeMs: 0, cache: { maxBytes: 16 * MiB }, ...extra }));
+  edge = await startEdge(
+    createEdgeConfig({
+      origin: origin.url,
+      port: 0,
+      hold: 0,
+      logLevel: 'silent',
+      originProbeMs: 0,
+      cache: { maxBytes: 16 * MiB },
+      ...extra,
+    }),
+  );
 }
 
 /** A receiver that sends its request and never reads a byte of the answer. */
@@ -56,14 +66,18 @@ async function metrics(): Promise<string> {
 async function originAtRest(quietMs = 600): Promise<number> {
   let last = -1;
   let since = Date.now();
-  await until(() => {
-    const now = origin.segmentBytesSent;
-    if (now !== last) {
-      last = now;
-      since = Date.now();
-    }
-    return Date.now() - since >= quietMs;
-  }, 'the origin at rest', 20_000);
+  await until(
+    () => {
+      const now = origin.segmentBytesSent;
+      if (now !== last) {
+        last = now;
+        since = Date.now();
+      }
+      return Date.now() - since >= quietMs;
+    },
+    'the origin at rest',
+    20_000,
+  );
   return last;
 }
 

@@ -23,7 +23,10 @@ describe("an origin's root at an edge", () => {
     edges.push(parent);
     const child = await startEdge(createEdgeConfig({ origin: parent.url, port: 0, hold: 1, logLevel: 'silent', originProbeMs: 50 }));
     edges.push(child);
-    await until(async () => (metricValue(await metrics(parent), 'ethle_requests_total', { kind: 'probe', status: '200' }) ?? 0) >= 3, 'three keep-warm probes at the parent');
+    await until(
+      async () => (metricValue(await metrics(parent), 'ethle_requests_total', { kind: 'probe', status: '200' }) ?? 0) >= 3,
+      'three keep-warm probes at the parent',
+    );
     const m = await metrics(parent);
     expect(metricValue(m, 'ethle_requests_total', { kind: 'rejected', status: '404' })).toBeUndefined();
     expect(origin.requests('/')).toBe(0); // answered by the parent, never forwarded
@@ -35,7 +38,18 @@ describe("an origin's root at an edge", () => {
 
   it("several origins: /{name}/ and / are an origin's root; an unknown name is still a 404", async () => {
     origin = await startTestOrigin();
-    const edge = await startEdge(createEdgeConfig({ origins: [{ name: 'east', url: origin.url }, { name: 'west', url: origin.url }], port: 0, hold: 0, logLevel: 'silent', originProbeMs: 0 }));
+    const edge = await startEdge(
+      createEdgeConfig({
+        origins: [
+          { name: 'east', url: origin.url },
+          { name: 'west', url: origin.url },
+        ],
+        port: 0,
+        hold: 0,
+        logLevel: 'silent',
+        originProbeMs: 0,
+      }),
+    );
     edges.push(edge);
     for (const path of ['/', '/east/', '/west']) {
       const r = await request(`${edge.url}${path}`);

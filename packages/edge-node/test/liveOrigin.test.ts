@@ -38,19 +38,23 @@ describe('with the live origin', () => {
       ['HLS TS', `/live/${STREAM}/ts/index.m3u8`],
     ])('%s: the held playlist ends exactly 2 segments before the origin’s', async (_name, path) => {
       let exact = 0;
-      await until(async () => {
-        const before = newestMsn((await text(origin.url + path)).text);
-        const e = await text(edge.url + path);
-        const after = newestMsn((await text(origin.url + path)).text);
-        expect(e.status).toBe(200);
-        expect(e.headers['x-ethle-hold-segments']).toBe('2');
-        expect(Number(e.headers['x-ethle-hold-seconds'])).toBeCloseTo(4, 1);
-        // The edge's version is never newer than `after` (fetched after the edge answered): the
-        // edge is at least x behind it, and exactly x once it has polled the current version.
-        expect(after - newestMsn(e.text)).toBeGreaterThanOrEqual(2);
-        if (before === after && before - newestMsn(e.text) === 2) exact += 1;
-        return exact >= 2;
-      }, 'an exact hold of 2 observed twice', 20_000);
+      await until(
+        async () => {
+          const before = newestMsn((await text(origin.url + path)).text);
+          const e = await text(edge.url + path);
+          const after = newestMsn((await text(origin.url + path)).text);
+          expect(e.status).toBe(200);
+          expect(e.headers['x-ethle-hold-segments']).toBe('2');
+          expect(Number(e.headers['x-ethle-hold-seconds'])).toBeCloseTo(4, 1);
+          // The edge's version is never newer than `after` (fetched after the edge answered): the
+          // edge is at least x behind it, and exactly x once it has polled the current version.
+          expect(after - newestMsn(e.text)).toBeGreaterThanOrEqual(2);
+          if (before === after && before - newestMsn(e.text) === 2) exact += 1;
+          return exact >= 2;
+        },
+        'an exact hold of 2 observed twice',
+        20_000,
+      );
     });
 
     it('DASH $Number$: availabilityStartTime moves 2 segments later, the newest available segment is 2 behind', async () => {
@@ -65,24 +69,38 @@ describe('with the live origin', () => {
       const oi = parseMpd(o.text);
       expect(ei.availabilityStartTimeMs - oi.availabilityStartTimeMs).toBe(4000);
       const now = Date.now();
-      const newest = (info: typeof ei) => Math.max(...availableSegments(info, now).filter((s) => s.representationId === 'v2M').map((s) => s.number));
+      const newest = (info: typeof ei) =>
+        Math.max(
+          ...availableSegments(info, now)
+            .filter((s) => s.representationId === 'v2M')
+            .map((s) => s.number),
+        );
       expect(newest(oi) - newest(ei)).toBe(2);
     });
 
     it('DASH SegmentTimeline: the timeline ends exactly 2 segments before the origin’s', async () => {
       const path = `/live/${STREAM}/timeline.mpd`;
-      const lastStart = (t: string) => Math.max(...availableSegments(parseMpd(t), Date.now()).filter((s) => s.representationId === 'v2M').map((s) => s.startSeconds));
+      const lastStart = (t: string) =>
+        Math.max(
+          ...availableSegments(parseMpd(t), Date.now())
+            .filter((s) => s.representationId === 'v2M')
+            .map((s) => s.startSeconds),
+        );
       let exact = 0;
-      await until(async () => {
-        const before = lastStart((await text(origin.url + path)).text);
-        const e = await text(edge.url + path);
-        const after = lastStart((await text(origin.url + path)).text);
-        expect(e.headers['x-ethle-hold-segments']).toBe('2');
-        const edgeLast = lastStart(e.text);
-        expect(Math.round((after - edgeLast) / 2)).toBeGreaterThanOrEqual(2);
-        if (before === after && Math.round((before - edgeLast) / 2) === 2) exact += 1;
-        return exact >= 2;
-      }, 'an exact hold of 2 observed twice', 20_000);
+      await until(
+        async () => {
+          const before = lastStart((await text(origin.url + path)).text);
+          const e = await text(edge.url + path);
+          const after = lastStart((await text(origin.url + path)).text);
+          expect(e.headers['x-ethle-hold-segments']).toBe('2');
+          const edgeLast = lastStart(e.text);
+          expect(Math.round((after - edgeLast) / 2)).toBeGreaterThanOrEqual(2);
+          if (before === after && Math.round((before - edgeLast) / 2) === 2) exact += 1;
+          return exact >= 2;
+        },
+        'an exact hold of 2 observed twice',
+        20_000,
+      );
     });
 
     it('DASH: segments requested through the edge come from one origin fetch each, prefetched ahead', async () => {
@@ -95,12 +113,16 @@ describe('with the live origin', () => {
       expect(r.statusCode).toBe(200);
       await r.body.dump();
       // The planner keeps the 2 held segments after it local: they were fetched without a request.
-      await until(async () => {
-        const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { fetches: Record<string, number> };
-        const next1 = url.pathname.replace(/\d+\.m4s$/, `${newest.number + 1}.m4s`);
-        const next2 = url.pathname.replace(/\d+\.m4s$/, `${newest.number + 2}.m4s`);
-        return stats.fetches[next1] === 1 && stats.fetches[next2] === 1;
-      }, 'held DASH segments prefetched once each', 10_000);
+      await until(
+        async () => {
+          const stats = (await (await request(`${origin.url}/stats`)).body.json()) as { fetches: Record<string, number> };
+          const next1 = url.pathname.replace(/\d+\.m4s$/, `${newest.number + 1}.m4s`);
+          const next2 = url.pathname.replace(/\d+\.m4s$/, `${newest.number + 2}.m4s`);
+          return stats.fetches[next1] === 1 && stats.fetches[next2] === 1;
+        },
+        'held DASH segments prefetched once each',
+        10_000,
+      );
     });
 
     it('50 concurrent receivers: the origin sees exactly one fetch per segment', async () => {
@@ -130,13 +152,17 @@ describe('with the live origin', () => {
     it('the lead over the most advanced receiver reaches x (metric)', async () => {
       const path = `/live/${STREAM}/index.m3u8`;
       const stream = `origin${path}`;
-      await until(async () => {
-        const pl = parseMediaPlaylist((await text(edge.url + path)).text);
-        const newest = pl.segments[pl.segments.length - 1]!;
-        await request(new URL(newest.uri, edge.url + path)).then((r) => r.body.dump());
-        const m = await (await request(`${edge.url}/metrics`)).body.text();
-        return metricValue(m, 'ethle_lead_segments', { stream }) === 2;
-      }, 'lead of 2', 20_000);
+      await until(
+        async () => {
+          const pl = parseMediaPlaylist((await text(edge.url + path)).text);
+          const newest = pl.segments[pl.segments.length - 1]!;
+          await request(new URL(newest.uri, edge.url + path)).then((r) => r.body.dump());
+          const m = await (await request(`${edge.url}/metrics`)).body.text();
+          return metricValue(m, 'ethle_lead_segments', { stream }) === 2;
+        },
+        'lead of 2',
+        20_000,
+      );
     });
 
     it('every single-flow segment fetch lands in the backhaul throughput histogram; small objects do not', async () => {
@@ -144,7 +170,10 @@ describe('with the live origin', () => {
       // Steady-state and burst fetches together (the `flows` label).
       const count = metricSum(m, 'ethle_backhaul_segment_mbps_count', { origin: 'origin' });
       const sum = metricSum(m, 'ethle_backhaul_segment_mbps_sum', { origin: 'origin' });
-      const segmentFetches = ['segment', 'prefetch'].reduce((a, kind) => a + (metricValue(m, 'ethle_origin_fetches_total', { origin: 'origin', kind, outcome: 'ok' }) ?? 0), 0);
+      const segmentFetches = ['segment', 'prefetch'].reduce(
+        (a, kind) => a + (metricValue(m, 'ethle_origin_fetches_total', { origin: 'origin', kind, outcome: 'ok' }) ?? 0),
+        0,
+      );
       // The tests above fetched many 2M-2s video segments (500 kB) and as many audio segments and
       // init segments (< 100 kB), which must not count.
       expect(count).toBeGreaterThanOrEqual(3);
@@ -153,7 +182,9 @@ describe('with the live origin', () => {
     });
 
     it('origin paused → 504 after the timeout; recovers on resume', async () => {
-      const slow = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', originHeadersTimeoutMs: 400 }));
+      const slow = await startEdge(
+        createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', originHeadersTimeoutMs: 400 }),
+      );
       try {
         const path = `/live/${STREAM}/index.m3u8`;
         const pl = parseMediaPlaylist((await text(slow.url + path)).text);
@@ -180,7 +211,9 @@ describe('with the live origin', () => {
       // of its length, so eq. 1 depends on the receiver's radio (CMCD mtp).
       // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
       // origin's fetches, and loopback delivers like an origin that keeps its window).
-      edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, backhaulRttMs: 100, segmentStart: 'slow-start', logLevel: 'silent' }));
+      edge = await startEdge(
+        createEdgeConfig({ origin: origin.url, port: 0, backhaulRttMs: 100, segmentStart: 'slow-start', logLevel: 'silent' }),
+      );
     });
     afterAll(async () => edge?.close());
     // Credible CMCD (media buffered), a new measurement per request (bl moves), as from a player.

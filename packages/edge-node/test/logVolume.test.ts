@@ -22,7 +22,9 @@ describe('log volume under junk requests', () => {
     origin.produce(3);
     origin.faultPrefix('/junk/', { kind: 'status', status: 404 });
     origin.faultPrefix('/trash/', { kind: 'garbage', body: 'not a playlist' });
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0, logLevel: 'info' }), { logger: log.logger });
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0, logLevel: 'info' }), {
+      logger: log.logger,
+    });
     for (let i = 0; i < 100; i++) {
       await (await fetch(`${edge.url}/junk/${i}/index.m3u8`)).text();
       await (await fetch(`${edge.url}/trash/${i}/index.m3u8`)).text();

@@ -108,7 +108,11 @@ describe('LL-HLS with --hold-parts 2', () => {
     const want = position(ordinal(now) + 1, now.k);
     const q = `_HLS_msn=${want.msn}&_HLS_part=${want.part}`;
     // Both park on the same part and are answered from the same version.
-    const [full, delta, v2] = await Promise.all([text(`${edge.url}${LL}?${q}`), text(`${edge.url}${LL}?${q}&_HLS_skip=YES`), text(`${edge.url}${LL}?${q}&_HLS_skip=v2`)]);
+    const [full, delta, v2] = await Promise.all([
+      text(`${edge.url}${LL}?${q}`),
+      text(`${edge.url}${LL}?${q}&_HLS_skip=YES`),
+      text(`${edge.url}${LL}?${q}&_HLS_skip=v2`),
+    ]);
     expect(delta.status).toBe(200);
     expect(delta.text).toMatch(/#EXT-X-SKIP:SKIPPED-SEGMENTS=\d+/);
     expect(delta.text).toBe(deltaMediaPlaylist(full.text, { skip: 'YES' }).text);
@@ -151,7 +155,9 @@ describe('LL-HLS with --hold-parts 2', () => {
     const e = await text(edge.url + LL);
     const hint = hintOf(e.text)!;
     const partPath = `/live/${STREAM}/ll/${hint}`;
-    const bodies = await Promise.all(Array.from({ length: 10 }, async () => Buffer.from(await (await request(edge.url + partPath)).body.arrayBuffer())));
+    const bodies = await Promise.all(
+      Array.from({ length: 10 }, async () => Buffer.from(await (await request(edge.url + partPath)).body.arrayBuffer())),
+    );
     const direct = Buffer.from(await (await request(origin.url + partPath)).body.arrayBuffer());
     for (const b of bodies) expect(b.equals(direct)).toBe(true);
     // One fetch by the edge (its prefetch), one by this test.
@@ -161,7 +167,9 @@ describe('LL-HLS with --hold-parts 2', () => {
 
 describe('parked blocking reloads are bounded', () => {
   it('one more than maxBlockedPerStream gets 503 ERR_EDGE_BLOCKED_FULL at once; a receiver that leaves frees its place', async () => {
-    const edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, holdParts: N, hold: 0, maxBlockedPerStream: 5, logLevel: 'silent' }));
+    const edge = await startEdge(
+      createEdgeConfig({ origin: origin.url, port: 0, holdParts: N, hold: 0, maxBlockedPerStream: 5, logLevel: 'silent' }),
+    );
     try {
       const now = newestPart((await text(edge.url + LL)).text);
       const want = position(ordinal(now) + 3, now.k);
@@ -261,7 +269,11 @@ describe('--hold-parts auto', () => {
   it('holds what the part model says for the stream’s backhaul: nothing on a short one, parts on a long one, the same N for every receiver', async () => {
     // RTTs given (no emulated delay on loopback): the model's inputs are RTT, part length, the
     // stream's bitrate (its first segment's size) and the planned radio.
-    const edges = await Promise.all([224, 900].map((rtt) => startEdge(createEdgeConfig({ origin: origin.url, port: 0, holdParts: 'auto', hold: 0, backhaulRttMs: rtt, logLevel: 'silent' }))));
+    const edges = await Promise.all(
+      [224, 900].map((rtt) =>
+        startEdge(createEdgeConfig({ origin: origin.url, port: 0, holdParts: 'auto', hold: 0, backhaulRttMs: rtt, logLevel: 'silent' })),
+      ),
+    );
     try {
       const decided = await Promise.all(
         edges.map(async (edge) => {

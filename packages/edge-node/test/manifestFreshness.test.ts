@@ -17,7 +17,11 @@ afterEach(async () => {
 const playlist = async (path = '/live/a/index.m3u8') => {
   const r = await request(`${edge!.url}${path}`);
   const text = await r.body.text();
-  return { status: r.statusCode, stale: r.headers['x-ethle-manifest-stale'] as string | undefined, seq: Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(text)?.[1]) };
+  return {
+    status: r.statusCode,
+    stale: r.headers['x-ethle-manifest-stale'] as string | undefined,
+    seq: Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(text)?.[1]),
+  };
 };
 
 describe('manifest freshness', () => {
@@ -29,11 +33,15 @@ describe('manifest freshness', () => {
     origin.fault('/live/a/index.m3u8', { kind: 'hang' });
     const hungAt = Date.now();
     // Still served (the last good version), and now said to be stale.
-    const marked = await until(async () => {
-      const p = await playlist();
-      expect(p.status).toBe(200);
-      return p.stale === undefined ? undefined : p;
-    }, 'stale marker', 9_000);
+    const marked = await until(
+      async () => {
+        const p = await playlist();
+        expect(p.status).toBe(200);
+        return p.stale === undefined ? undefined : p;
+      },
+      'stale marker',
+      9_000,
+    );
     // The next poll starts within a segment (1 s); it is late after 2 s.
     expect(Date.now() - hungAt).toBeLessThan(1000 + 2000 + 1500);
     expect(Number(marked.stale)).toBeGreaterThan(1);
@@ -43,7 +51,9 @@ describe('manifest freshness', () => {
     const log = capturedLogger('warn');
     origin = await startTestOrigin({ window: 3, targetDuration: 1 });
     origin.produce(10);
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0, manifestStaleMs: 6000 }), { logger: log.logger });
+    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0, manifestStaleMs: 6000 }), {
+      logger: log.logger,
+    });
     expect((await playlist()).seq).toBe(7);
     origin.produce(-5);
     const rewoundAt = Date.now();

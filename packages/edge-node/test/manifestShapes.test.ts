@@ -10,7 +10,14 @@ import { loadManifest } from '@ethle/core';
 // reaches the edge.
 
 const ORIGIN = 'http://origin.example:8081';
-const opts = (path: string) => ({ manifestUrl: ORIGIN + path, originBase: ORIGIN, edgePathPrefix: '', routing: 'edge' as const, nowMs: Date.now(), previousCarry: undefined });
+const opts = (path: string) => ({
+  manifestUrl: ORIGIN + path,
+  originBase: ORIGIN,
+  edgePathPrefix: '',
+  routing: 'edge' as const,
+  nowMs: Date.now(),
+  previousCarry: undefined,
+});
 const astIso = (ms: number) => new Date(ms).toISOString();
 
 describe('loadManifest passes what the core found on to the edge', () => {
@@ -66,7 +73,9 @@ describe('through a running edge', () => {
     origin = createServer((req, res) => {
       const body = files[req.url ?? '']?.();
       if (body === undefined) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': req.url!.endsWith('.mpd') ? 'application/dash+xml' : 'application/vnd.apple.mpegurl' }).end(body);
+      res
+        .writeHead(200, { 'content-type': req.url!.endsWith('.mpd') ? 'application/dash+xml' : 'application/vnd.apple.mpegurl' })
+        .end(body);
     });
     await new Promise<void>((resolve) => origin!.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;

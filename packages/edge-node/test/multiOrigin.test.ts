@@ -19,7 +19,15 @@ describe('several origins', () => {
     a.produce(5);
     b.produce(5);
     edge = await startEdge(
-      createEdgeConfig({ origins: [{ name: 'east', url: a.url }, { name: 'west', url: b.url }], port: 0, hold: 1, logLevel: 'silent' }),
+      createEdgeConfig({
+        origins: [
+          { name: 'east', url: a.url },
+          { name: 'west', url: b.url },
+        ],
+        port: 0,
+        hold: 1,
+        logLevel: 'silent',
+      }),
     );
     const pa = await request(`${edge.url}/east/live/s/index.m3u8`);
     const ta = await pa.body.text();

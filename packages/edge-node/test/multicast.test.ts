@@ -69,7 +69,9 @@ describe('emulated multicast', () => {
     // neither be cached nor held whole, so it streams through.
     origin = await startTestOrigin({ segmentBytes: 17 * 1024 * 1024 });
     origin.produce(6);
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', cache: { maxBytes: 16 * 1024 * 1024 } }));
+    edge = await startEdge(
+      createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', cache: { maxBytes: 16 * 1024 * 1024 } }),
+    );
     await (await request(`${edge.url}/live/a/index.m3u8`)).body.dump();
     const r = await request(`${edge.url}/live/a/seg1.ts`);
     const body = Buffer.from(await r.body.arrayBuffer());

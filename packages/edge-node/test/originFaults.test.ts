@@ -59,7 +59,10 @@ describe('origin faults', () => {
     origin.fault('/live/a/seg3.ts', { kind: 'truncate', afterBytes: 1000 });
     const r = await get('/live/a/seg3.ts');
     expect(r.aborted).toBe(true);
-    await until(async () => metricValue(await metrics(), 'ethle_origin_fetches_total', { kind: 'segment', outcome: 'truncated' }) === 1, 'truncation counted');
+    await until(
+      async () => metricValue(await metrics(), 'ethle_origin_fetches_total', { kind: 'segment', outcome: 'truncated' }) === 1,
+      'truncation counted',
+    );
     // Not cached: the next request goes to the origin again and gets the whole segment.
     origin.fault('/live/a/seg3.ts', undefined);
     const ok = await get('/live/a/seg3.ts');
@@ -94,10 +97,14 @@ describe('origin faults', () => {
     expect(broken.text).toMatch(/ERR_EDGE_MANIFEST_UNPARSABLE/);
     origin.fault('/live/a/index.m3u8', undefined);
     origin.produce(1);
-    const back = await until(async () => {
-      const r = await get('/live/a/index.m3u8');
-      return r.status === 200 && r.headers['x-ethle-manifest-stale'] === undefined ? r : undefined;
-    }, 'recovery', 20_000);
+    const back = await until(
+      async () => {
+        const r = await get('/live/a/index.m3u8');
+        return r.status === 200 && r.headers['x-ethle-manifest-stale'] === undefined ? r : undefined;
+      },
+      'recovery',
+      20_000,
+    );
     expect(back.text).toContain('seg6.ts');
   });
 });

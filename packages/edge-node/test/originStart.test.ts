@@ -27,14 +27,20 @@ async function learnFrom(trickle: boolean) {
   // 32 KiB per 30 ms: 256 KiB in ~210 ms, slower than slow start's ~85 ms (the 0.8 share: 68).
   if (trickle) origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 32 * 1024, intervalMs: 30 });
   const log = capturedLogger('info');
-  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, backhaulRttMs: 20, hold: 'auto', segmentStart: 'learn' }), { logger: log.logger });
-  const learnt = await until(async () => {
-    const r = await request(`${edge.url}/live/a/index.m3u8`);
-    const last = /seg(\d+)\.ts\s*$/.exec((await r.body.text()).trim());
-    if (last) await (await request(`${edge.url}/live/a/seg${last[1]}.ts`)).body.dump();
-    return log.lines.find((l) => l.msg === 'origin segment start learnt');
-    // Five idle verdicts in a row for warm; here they come one every 2–3 s (15 s on a quiet box).
-  }, 'the origin segment start learnt', 45_000);
+  edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, backhaulRttMs: 20, hold: 'auto', segmentStart: 'learn' }), {
+    logger: log.logger,
+  });
+  const learnt = await until(
+    async () => {
+      const r = await request(`${edge.url}/live/a/index.m3u8`);
+      const last = /seg(\d+)\.ts\s*$/.exec((await r.body.text()).trim());
+      if (last) await (await request(`${edge.url}/live/a/seg${last[1]}.ts`)).body.dump();
+      return log.lines.find((l) => l.msg === 'origin segment start learnt');
+      // Five idle verdicts in a row for warm; here they come one every 2–3 s (15 s on a quiet box).
+    },
+    'the origin segment start learnt',
+    45_000,
+  );
   const m = await (await request(`${edge.url}/metrics`)).body.text();
   const count = (start: string) => metricValue(m, 'ethle_origin_idle_fetches_total', { origin: 'origin', start }) ?? 0;
   return { learnt, warm: count('warm'), slow: count('slow-start') };
@@ -48,7 +54,7 @@ describe("segmentStart 'learn': the edge finds out how its origin treats idle co
     expect(r.warm).toBeGreaterThanOrEqual(5);
   }, 60_000);
 
-  it('segments that take slow start\'s time or longer: the origin restarts idle connections (slow-start)', async () => {
+  it("segments that take slow start's time or longer: the origin restarts idle connections (slow-start)", async () => {
     const r = await learnFrom(true);
     expect(r.learnt).toMatchObject({ origin: 'origin', learned: 'slow-start', configured: 'learn', inUse: 'slow-start' });
     expect(r.slow).toBeGreaterThanOrEqual(3);

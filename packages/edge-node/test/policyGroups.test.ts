@@ -32,7 +32,9 @@ describe('policy groups and the RAN constraint (auto hold)', () => {
     origin.produce(8);
     // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
     // origin's fetches, and loopback delivers like an origin that keeps its window).
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 100, segmentStart: 'slow-start', ...extra }));
+    edge = await startEdge(
+      createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 100, segmentStart: 'slow-start', ...extra }),
+    );
   }
 
   it('CMCD: a session moves hold-0 → hold-x when its radio worsens, and never back', async () => {

@@ -36,7 +36,8 @@ describe('the edge measures each receiver on its own responses', () => {
     origin = await startTestOrigin({ segmentBytes: 512 * 1024 });
     origin.produce(6);
     edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, logLevel: 'silent', originProbeMs: 0 }));
-    const get = async () => (await request(`${edge.url}/live/a/seg1.ts`, { headers: { 'cmcd-session': 'sid="viewer-1"' } })).body.arrayBuffer();
+    const get = async () =>
+      (await request(`${edge.url}/live/a/seg1.ts`, { headers: { 'cmcd-session': 'sid="viewer-1"' } })).body.arrayBuffer();
     await get(); // a miss: paced by the origin, not measured
     expect(edge.stats().radioReceivers).toBe(0);
     await get(); // a hit: measured

@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 async function setup(o: { ranges: boolean; advertisedBytes?: number; hold?: number }) {
-  origin = await startTestOrigin({ segmentBytes: SEG, window: 8, ranges: o.ranges, bitrateKbps: Math.round(((o.advertisedBytes ?? SEG) * 8) / 1000) });
+  origin = await startTestOrigin({
+    segmentBytes: SEG,
+    window: 8,
+    ranges: o.ranges,
+    bitrateKbps: Math.round(((o.advertisedBytes ?? SEG) * 8) / 1000),
+  });
   origin.produce(8);
   edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', hold: o.hold ?? 0, originProbeMs: 0 }));
 }
@@ -42,7 +47,9 @@ describe('parallel byte ranges for a waited-for segment', () => {
     expect(r.cache).toBe('miss');
     expect(r.body.equals(origin.body(2))).toBe(true);
     const q = SEG / 4;
-    expect(origin.ranges('/live/a/seg2.ts').sort()).toEqual([`bytes=0-${q - 1}`, `bytes=${q}-${2 * q - 1}`, `bytes=${2 * q}-${3 * q - 1}`, `bytes=${3 * q}-`].sort());
+    expect(origin.ranges('/live/a/seg2.ts').sort()).toEqual(
+      [`bytes=0-${q - 1}`, `bytes=${q}-${2 * q - 1}`, `bytes=${2 * q}-${3 * q - 1}`, `bytes=${3 * q}-`].sort(),
+    );
     // Cached whole: the next receiver gets a hit without another origin request.
     const again = await get('/live/a/seg2.ts');
     expect(again.cache).toBe('hit');
@@ -102,7 +109,10 @@ describe('parallel byte ranges for a waited-for segment', () => {
     const bad = await request(`${edge.url}/live/a/seg1.ts`).then(
       async (res) => {
         // Headers may already be out (200) when a later range breaks: then the body is cut short.
-        const body = await res.body.arrayBuffer().then((b) => b.byteLength, () => -1);
+        const body = await res.body.arrayBuffer().then(
+          (b) => b.byteLength,
+          () => -1,
+        );
         return { status: res.statusCode, bytes: body };
       },
       () => ({ status: 0, bytes: -1 }),

@@ -81,8 +81,12 @@ describe('session facts', () => {
     expect((await get('/_ethle/sessions?since=yesterday')).status).toBe(400);
   });
 
-  async function fakeCollector(): Promise<{ url: string; bodies: { edge: string; sessions: { session: string; hits: number; coalesced: number; misses: number; manifests: number }[] }[] }> {
-    const bodies: { edge: string; sessions: { session: string; hits: number; coalesced: number; misses: number; manifests: number }[] }[] = [];
+  async function fakeCollector(): Promise<{
+    url: string;
+    bodies: { edge: string; sessions: { session: string; hits: number; coalesced: number; misses: number; manifests: number }[] }[];
+  }> {
+    const bodies: { edge: string; sessions: { session: string; hits: number; coalesced: number; misses: number; manifests: number }[] }[] =
+      [];
     collector = createServer((req, res) => {
       let s = '';
       req.on('data', (c: Buffer) => (s += c.toString()));
@@ -120,7 +124,9 @@ describe('session facts', () => {
 
   it('refuses a collector that is not an http(s) URL, naming the option', () => {
     expect(() => createEdgeConfig({ origin: 'http://o.example', collector: { url: 'ftp://c.example' } })).toThrow(/collector\.url/);
-    expect(() => createEdgeConfig({ origin: 'http://o.example', collector: { url: 'http://c.example', label: 'two words' } })).toThrow(/collector\.label/);
+    expect(() => createEdgeConfig({ origin: 'http://o.example', collector: { url: 'http://c.example', label: 'two words' } })).toThrow(
+      /collector\.label/,
+    );
   });
 });
 

@@ -22,19 +22,27 @@ afterEach(async () => {
   await origin?.close();
 });
 
-
-type Manifest = { TTL: number; 'PATHWAY-PRIORITY': string[]; 'PATHWAY-CLONES'?: Array<{ ID: string; 'URI-REPLACEMENT': { HOST: string } }> };
-const steering = async (query: string): Promise<Manifest> => (await (await request(`${steer!.url}/steering?${query}`)).body.json()) as Manifest;
+type Manifest = {
+  TTL: number;
+  'PATHWAY-PRIORITY': string[];
+  'PATHWAY-CLONES'?: Array<{ ID: string; 'URI-REPLACEMENT': { HOST: string } }>;
+};
+const steering = async (query: string): Promise<Manifest> =>
+  (await (await request(`${steer!.url}/steering?${query}`)).body.json()) as Manifest;
 
 /** Open `n` idle receiver connections to an edge (each counts in its load report). */
 async function openConnections(url: string, n: number): Promise<void> {
   const u = new URL(url);
   await Promise.all(
-    Array.from({ length: n }, () => new Promise<void>((resolve, reject) => {
-      const s = connect(Number(u.port), u.hostname, () => resolve());
-      s.on('error', reject);
-      sockets.push(s);
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const s = connect(Number(u.port), u.hostname, () => resolve());
+          s.on('error', reject);
+          sockets.push(s);
+        }),
+    ),
   );
 }
 
@@ -48,14 +56,41 @@ describe('steering service (ethle-edge steer)', () => {
     const steerPort = await freePort();
     const steeringUrl = `http://127.0.0.1:${steerPort}/steering`;
     const edge = (host: string, pathway: string, url: string) =>
-      startEdge(createEdgeConfig({ origin: origin.url, host, port, hold: 1, logLevel: 'silent', originProbeMs: 200, maxConnections: 20, fleet: { pathway, publicUrl: url, steeringUrl } }));
+      startEdge(
+        createEdgeConfig({
+          origin: origin.url,
+          host,
+          port,
+          hold: 1,
+          logLevel: 'silent',
+          originProbeMs: 200,
+          maxConnections: 20,
+          fleet: { pathway, publicUrl: url, steeringUrl },
+        }),
+      );
     const a = await edge('127.0.0.1', 'edge-a', urlA);
     let b = await edge('127.0.0.2', 'edge-b', urlB);
     edges.push(a, b);
     const orders: string[][] = [];
     // The service's random sample per request, set by the test (whether a player moves).
     let u = 0.99;
-    steer = await startSteeringService(createSteeringServiceConfig({ edges: [{ id: 'edge-a', url: urlA }, { id: 'edge-b', url: urlB }], origin: { id: 'origin', url: origin.url }, port: steerPort, ttlSeconds: 1, probeMs: 100, probeTimeoutMs: 1000, hysteresis: 0.1, riseAfter: 2 }), (o) => orders.push(o), () => u);
+    steer = await startSteeringService(
+      createSteeringServiceConfig({
+        edges: [
+          { id: 'edge-a', url: urlA },
+          { id: 'edge-b', url: urlB },
+        ],
+        origin: { id: 'origin', url: origin.url },
+        port: steerPort,
+        ttlSeconds: 1,
+        probeMs: 100,
+        probeTimeoutMs: 1000,
+        hysteresis: 0.1,
+        riseAfter: 2,
+      }),
+      (o) => orders.push(o),
+      () => u,
+    );
 
     // The edges' manifests name the service, with the pathway of the player's first request.
     const mv = await (await request(`${urlA}/live/master.m3u8`)).body.text();
@@ -67,7 +102,10 @@ describe('steering service (ethle-edge steer)', () => {
     expect((await steering('ethle_pathway=edge-b'))['PATHWAY-PRIORITY'][0]).toBe('edge-b');
     const m = await steering('_HLS_pathway=edge-a');
     expect(m.TTL).toBe(1);
-    expect(m['PATHWAY-CLONES']!.map((c) => [c.ID, c['URI-REPLACEMENT'].HOST])).toEqual([['edge-b', '127.0.0.2'], ['origin', '127.0.0.1']]);
+    expect(m['PATHWAY-CLONES']!.map((c) => [c.ID, c['URI-REPLACEMENT'].HOST])).toEqual([
+      ['edge-b', '127.0.0.2'],
+      ['origin', '127.0.0.1'],
+    ]);
     expect((await steering('_DASH_pathway=%22edge-a%22'))['PATHWAY-CLONES']![0]!['URI-REPLACEMENT'].HOST).toBe(`127.0.0.2:${port}`);
 
     // edge-a gets 10 of its 20 connections (load ≥ 0.5 against edge-b's ~0.05): new players go to
@@ -95,7 +133,11 @@ describe('steering service (ethle-edge steer)', () => {
     for (const s of sockets.splice(0)) s.destroy();
     await b.close();
     edges.splice(edges.indexOf(b), 1);
-    await until(async () => (await steering('_HLS_pathway=edge-b'))['PATHWAY-PRIORITY'].join() === 'edge-a,origin', 'edge-b dropped', 5_000);
+    await until(
+      async () => (await steering('_HLS_pathway=edge-b'))['PATHWAY-PRIORITY'].join() === 'edge-a,origin',
+      'edge-b dropped',
+      5_000,
+    );
     expect(Date.now() - closedAt).toBeLessThanOrEqual(1000 * m.TTL);
 
     // Back on the same address: steered to again (after riseAfter good probes: rankPathways.test).
@@ -107,7 +149,14 @@ describe('steering service (ethle-edge steer)', () => {
 
   it('config errors name the option', () => {
     expect(() => createSteeringServiceConfig({ edges: [] })).toThrow(/edges/);
-    expect(() => createSteeringServiceConfig({ edges: [{ id: 'a', url: 'http://x' }, { id: 'a', url: 'http://y' }] })).toThrow(/duplicate/);
+    expect(() =>
+      createSteeringServiceConfig({
+        edges: [
+          { id: 'a', url: 'http://x' },
+          { id: 'a', url: 'http://y' },
+        ],
+      }),
+    ).toThrow(/duplicate/);
     expect(() => createSteeringServiceConfig({ edges: [{ id: 'a', url: 'http://x' }], ttlSeconds: 1.5 })).toThrow(/ttlSeconds/);
   });
 });

@@ -24,7 +24,11 @@ describe('tiers', () => {
     const fromChildren = new Map<string, number>();
     parent.events.on('segment-request', (e) => fromChildren.set(e.path, (fromChildren.get(e.path) ?? 0) + 1));
     // maxHold 1: an edge does not split a fetch into ranges (ranges would be several requests).
-    const children = await Promise.all([0, 1].map(() => startEdge(createEdgeConfig({ origin: parent.url, port: 0, hold: 1, maxHold: 1, logLevel: 'silent', originProbeMs: 0 }))));
+    const children = await Promise.all(
+      [0, 1].map(() =>
+        startEdge(createEdgeConfig({ origin: parent.url, port: 0, hold: 1, maxHold: 1, logLevel: 'silent', originProbeMs: 0 })),
+      ),
+    );
     edges.push(...children);
 
     const parentManifest = await request(`${parent.url}/live/a/index.m3u8`);
@@ -62,10 +66,12 @@ describe('tiers', () => {
     expect(text).not.toMatch(/seg4\.ts/);
   });
 
-  it('an edge behind a parent decides x with the parent\'s backhaul RTT added to its own', async () => {
+  it("an edge behind a parent decides x with the parent's backhaul RTT added to its own", async () => {
     origin = await startTestOrigin({ window: 6 });
     origin.produce(6);
-    const parent = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, role: 'parent', backhaulRttMs: 80, logLevel: 'silent', originProbeMs: 0 }));
+    const parent = await startEdge(
+      createEdgeConfig({ origin: origin.url, port: 0, role: 'parent', backhaulRttMs: 80, logLevel: 'silent', originProbeMs: 0 }),
+    );
     const child = await startEdge(createEdgeConfig({ origin: parent.url, port: 0, hold: 1, logLevel: 'silent', originProbeMs: 0 }));
     edges.push(parent, child);
     const r = await request(`${parent.url}/live/a/index.m3u8`);
@@ -73,7 +79,10 @@ describe('tiers', () => {
     await r.body.dump();
     await (await request(`${child.url}/live/a/index.m3u8`)).body.dump();
     // Loopback to the parent is well under a millisecond: the child's RTT is the parent's 80 ms and that.
-    const rtt = await until(async () => metricValue(await (await request(`${child.url}/metrics`)).body.text(), 'ethle_backhaul_rtt_ms', { origin: 'origin' }), 'child RTT');
+    const rtt = await until(
+      async () => metricValue(await (await request(`${child.url}/metrics`)).body.text(), 'ethle_backhaul_rtt_ms', { origin: 'origin' }),
+      'child RTT',
+    );
     expect(rtt).toBeGreaterThanOrEqual(80);
     expect(rtt).toBeLessThan(100);
   });

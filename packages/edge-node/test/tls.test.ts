@@ -10,7 +10,13 @@ describe('TLS', () => {
     const origin = await startTestOrigin();
     origin.produce(4);
     const edge = await startEdge(
-      createEdgeConfig({ origin: origin.url, port: 0, hold: 1, logLevel: 'silent', tls: { keyPath: `${fixtures}key.pem`, certPath: `${fixtures}cert.pem` } }),
+      createEdgeConfig({
+        origin: origin.url,
+        port: 0,
+        hold: 1,
+        logLevel: 'silent',
+        tls: { keyPath: `${fixtures}key.pem`, certPath: `${fixtures}cert.pem` },
+      }),
     );
     try {
       expect(edge.url.startsWith('https://')).toBe(true);

@@ -9,7 +9,12 @@ import { PolicyGroups as SessionTable } from '@ethle/core';
 
 describe('createEdgeConfig', () => {
   it('fills defaults and accepts several named origins', () => {
-    const c = createEdgeConfig({ origins: [{ name: 'a', url: 'http://127.0.0.1:1/' }, { name: 'b', url: 'https://x.example/base/' }] });
+    const c = createEdgeConfig({
+      origins: [
+        { name: 'a', url: 'http://127.0.0.1:1/' },
+        { name: 'b', url: 'https://x.example/base/' },
+      ],
+    });
     expect(c.origins.map((o) => o.url)).toEqual(['http://127.0.0.1:1', 'https://x.example/base']);
     expect(c.hold).toBe('auto');
     expect(c.ranFailAction).toBe('redirect-307');
@@ -55,17 +60,29 @@ describe('createEdgeConfig', () => {
     expect(createEdgeConfig({ origin: 'http://x', holdParts: 'auto' }).holdParts).toBe('auto');
     expect(createEdgeConfig({ origin: 'http://x', holdParts: 3 }).maxBlockedPerStream).toBe(1000);
   });
-  it('lowering x: nextStreamHold\'s dwell (4 segment periods, 3 samples) unless set', () => {
-    expect(createEdgeConfig({ origin: 'http://x' })).toMatchObject({ lowerHoldAfterSegments: 4, lowerHoldAfterSamples: 3, holdFloor: 'model' });
+  it("lowering x: nextStreamHold's dwell (4 segment periods, 3 samples) unless set", () => {
+    expect(createEdgeConfig({ origin: 'http://x' })).toMatchObject({
+      lowerHoldAfterSegments: 4,
+      lowerHoldAfterSamples: 3,
+      holdFloor: 'model',
+    });
     expect(createEdgeConfig({ origin: 'http://x', holdFloor: 'measured' }).holdFloor).toBe('measured');
     expect(createEdgeConfig({ origin: 'http://x' }).segmentStart).toBe('learn');
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'slow-start' }).segmentStart).toBe('slow-start');
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'warm' }).segmentStart).toBe('warm');
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'learn' }).segmentStart).toBe('learn');
-    expect(createEdgeConfig({ origin: 'http://x', lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 })).toMatchObject({ lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 });
+    expect(createEdgeConfig({ origin: 'http://x', lowerHoldAfterSegments: 0.5, lowerHoldAfterSamples: 1 })).toMatchObject({
+      lowerHoldAfterSegments: 0.5,
+      lowerHoldAfterSamples: 1,
+    });
   });
   it('duration options (ms) become whole numbers a timer takes (AbortSignal.timeout throws on a fraction)', () => {
-    const c = createEdgeConfig({ origin: 'http://127.0.0.1:1', originHeadersTimeoutMs: 2500.5, drainMs: 0.2, cache: { maxAgeMs: 1000.0001 } });
+    const c = createEdgeConfig({
+      origin: 'http://127.0.0.1:1',
+      originHeadersTimeoutMs: 2500.5,
+      drainMs: 0.2,
+      cache: { maxAgeMs: 1000.0001 },
+    });
     expect([c.originHeadersTimeoutMs, c.drainMs, c.cache.maxAgeMs]).toEqual([2501, 1, 1001]);
   });
   it('accepts hold as a CLI string', () => {

@@ -14,7 +14,15 @@ const number = `<?xml version="1.0"?>
   <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="http://origin/time"/>
 </MPD>`;
 const s = Array.from({ length: 10 }, (_, i) => `<S t="${i * 25600}" d="25600"/>`).join('');
-const timeline = number.replace(/<SegmentTemplate timescale="12800" duration="25600" startNumber="0"([^>]*)\/>/, `<SegmentTemplate timescale="12800"$1><SegmentTimeline>${s}</SegmentTimeline></SegmentTemplate>`).replace(/<SegmentTemplate timescale="48000" duration="96000" startNumber="0"([^>]*)\/>/, `<SegmentTemplate timescale="48000"$1><SegmentTimeline><S t="0" d="96000" r="9"/></SegmentTimeline></SegmentTemplate>`);
+const timeline = number
+  .replace(
+    /<SegmentTemplate timescale="12800" duration="25600" startNumber="0"([^>]*)\/>/,
+    `<SegmentTemplate timescale="12800"$1><SegmentTimeline>${s}</SegmentTimeline></SegmentTemplate>`,
+  )
+  .replace(
+    /<SegmentTemplate timescale="48000" duration="96000" startNumber="0"([^>]*)\/>/,
+    `<SegmentTemplate timescale="48000"$1><SegmentTimeline><S t="0" d="96000" r="9"/></SegmentTimeline></SegmentTemplate>`,
+  );
 const route = createEdgeRouter({ manifestUrl: 'http://origin/live/15M-2s/manifest.mpd', sessionToken: 'abc' });
 
 function bench(name: string, f: () => unknown): void {

@@ -1,7 +1,15 @@
 // HLS rewrite throughput: parse + hold + route of a 10-segment live playlist, the work the edge
 // does once per origin version and policy group (and per receiver when session tokens are on).
 // Run: npx tsx packages/ethle-core/bench/hlsRewrite.bench.ts   (env BENCH_SECONDS=2 per case, in 5 rounds)
-import { createEdgeRouter, createHlsHistory, deltaMediaPlaylist, holdMediaPlaylist, parseMediaPlaylist, recordHlsHistory, rewriteMultivariantPlaylist } from '../src/index.js';
+import {
+  createEdgeRouter,
+  createHlsHistory,
+  deltaMediaPlaylist,
+  holdMediaPlaylist,
+  parseMediaPlaylist,
+  recordHlsHistory,
+  rewriteMultivariantPlaylist,
+} from '../src/index.js';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 2);
 
@@ -20,7 +28,8 @@ function llPlaylist(first: number, count: number): string {
   let s = '#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:2\n#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.5\n';
   s += `#EXT-X-PART-INF:PART-TARGET=0.5\n#EXT-X-MEDIA-SEQUENCE:${first}\n#EXT-X-MAP:URI="init.mp4"\n`;
   for (let m = first; m < first + count; m++) {
-    if (m >= first + count - 3) for (let p = 0; p < 4; p++) s += `#EXT-X-PART:DURATION=0.5,URI="part_${m}.${p}.m4s"${p === 0 ? ',INDEPENDENT=YES' : ''}\n`;
+    if (m >= first + count - 3)
+      for (let p = 0; p < 4; p++) s += `#EXT-X-PART:DURATION=0.5,URI="part_${m}.${p}.m4s"${p === 0 ? ',INDEPENDENT=YES' : ''}\n`;
     s += `#EXTINF:2.000,\nseg_${m}.m4s\n`;
   }
   s += `#EXT-X-PART:DURATION=0.5,URI="part_${first + count}.0.m4s",INDEPENDENT=YES\n`;
@@ -78,10 +87,21 @@ bench('parseMediaPlaylist, 10 segments', () => parseMediaPlaylist(ten));
 bench('holdMediaPlaylist hold 2, 10 segments, no routing', () => holdMediaPlaylist(ten, { hold: 2 }));
 bench('holdMediaPlaylist hold 2, 10 segments, edge router (shared)', () => holdMediaPlaylist(ten, { hold: 2, route: sharedRouter }));
 bench('holdMediaPlaylist hold 2, 10 segments, new router + token per call', (i) =>
-  holdMediaPlaylist(ten, { hold: 2, route: createEdgeRouter({ manifestUrl, sessionToken: `r${i}` }) }));
-bench('holdMediaPlaylist hold 2, LL-HLS 10 segments + parts, edge router', () => holdMediaPlaylist(tenLl, { hold: 2, route: sharedRouter }));
-bench('holdMediaPlaylist holdParts 3 (crosses a segment), LL-HLS, edge router', () => holdMediaPlaylist(tenLl, { holdParts: 3, route: sharedRouter }));
+  holdMediaPlaylist(ten, { hold: 2, route: createEdgeRouter({ manifestUrl, sessionToken: `r${i}` }) }),
+);
+bench('holdMediaPlaylist hold 2, LL-HLS 10 segments + parts, edge router', () =>
+  holdMediaPlaylist(tenLl, { hold: 2, route: sharedRouter }),
+);
+bench('holdMediaPlaylist holdParts 3 (crosses a segment), LL-HLS, edge router', () =>
+  holdMediaPlaylist(tenLl, { holdParts: 3, route: sharedRouter }),
+);
 bench('deltaMediaPlaylist _HLS_skip=YES of a held LL-HLS playlist (10 segments)', () => deltaMediaPlaylist(tenLlHeld, { skip: 'YES' }));
-bench('holdMediaPlaylist hold 2, 3-segment window extended from history', () => holdMediaPlaylist(short, { hold: 2, history, route: sharedRouter }));
+bench('holdMediaPlaylist hold 2, 3-segment window extended from history', () =>
+  holdMediaPlaylist(short, { hold: 2, history, route: sharedRouter }),
+);
 bench('recordHlsHistory, 10 segments', () => recordHlsHistory(history, parseMediaPlaylist(ten)));
-bench('rewriteMultivariantPlaylist, 3 variants + 1 rendition', () => rewriteMultivariantPlaylist(MASTER, { route: createEdgeRouter({ manifestUrl: 'http://origin:8081/live/master.m3u8', sessionToken: 't' }) }));
+bench('rewriteMultivariantPlaylist, 3 variants + 1 rendition', () =>
+  rewriteMultivariantPlaylist(MASTER, {
+    route: createEdgeRouter({ manifestUrl: 'http://origin:8081/live/master.m3u8', sessionToken: 't' }),
+  }),
+);

@@ -23,7 +23,14 @@ const mpd = `<?xml version="1.0"?>
   </Period>
 </MPD>`;
 const nowMs = T0 + 200_000;
-const opts = (manifestUrl: string) => ({ manifestUrl, originBase: 'http://origin', routing: 'edge' as const, edgePathPrefix: '', nowMs, previousCarry: undefined });
+const opts = (manifestUrl: string) => ({
+  manifestUrl,
+  originBase: 'http://origin',
+  routing: 'edge' as const,
+  edgePathPrefix: '',
+  nowMs,
+  previousCarry: undefined,
+});
 
 function bench(name: string, f: () => unknown): void {
   for (let i = 0; i < 500; i++) f();
@@ -38,7 +45,9 @@ function bench(name: string, f: () => unknown): void {
     rates.push(n / ((performance.now() - t0) / 1000));
   }
   rates.sort((a, b) => a - b);
-  console.log(`${name.padEnd(56)} ${Math.round(rates[2]!).toLocaleString('en')} versions/s median, ${Math.round(rates[4]!).toLocaleString('en')} best of 5`);
+  console.log(
+    `${name.padEnd(56)} ${Math.round(rates[2]!).toLocaleString('en')} versions/s median, ${Math.round(rates[4]!).toLocaleString('en')} best of 5`,
+  );
 }
 
 bench('HLS 60 segments: loadManifest + hold x = 0, 1, 2', () => {

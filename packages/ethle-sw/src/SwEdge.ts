@@ -156,9 +156,19 @@ export class SwEdge {
   #serve(stream: SwStream, view: ManifestView, nowMs: number): number {
     const policy = this.#policy!;
     const segmentBytes = stream.progress.segmentBytesEstimate(view.bitrateHintBps, view.segmentSeconds);
-    const ctx = { stream: stream.key, origin: stream.origin, segmentBytes, segmentSeconds: view.segmentSeconds, rttMs: this.#config?.context?.rttMs };
+    const ctx = {
+      stream: stream.key,
+      origin: stream.origin,
+      segmentBytes,
+      segmentSeconds: view.segmentSeconds,
+      rttMs: this.#config?.context?.rttMs,
+    };
     // The page's own measured throughput is the worker's only radio figure (its default estimate).
-    const radio = chooseRadioEstimate({ segmentBytes: segmentBytes ?? 1, segmentsDownloaded: 0, defaultBps: policy.config.defaultRanMbps * 1e6 });
+    const radio = chooseRadioEstimate({
+      segmentBytes: segmentBytes ?? 1,
+      segmentsDownloaded: 0,
+      defaultBps: policy.config.defaultRanMbps * 1e6,
+    });
     const d = policy.receiver(ctx, 'page', radio, nowMs);
     return d === undefined ? policy.streamHold(stream.key) : d.kind === 'hold' ? d.x : 0;
   }
@@ -177,7 +187,14 @@ export class SwEdge {
     // sees every request of its pages). A version it cannot parse is passed through untouched.
     let view: ManifestView;
     try {
-      view = loadManifest(text, { manifestUrl: key, originBase: url.origin, routing: 'none', edgePathPrefix: '', nowMs: now, previousCarry: stream?.view?.carry });
+      view = loadManifest(text, {
+        manifestUrl: key,
+        originBase: url.origin,
+        routing: 'none',
+        edgePathPrefix: '',
+        nowMs: now,
+        previousCarry: stream?.view?.carry,
+      });
     } catch {
       return this.#respond(text, origin, 0, 0);
     }
@@ -190,7 +207,11 @@ export class SwEdge {
     const { added, removed } = stream.progress.setWindow(segments);
     for (const p of removed) if (this.#index.get(url.origin + p) === stream) this.#index.delete(url.origin + p);
     for (const p of added) this.#index.set(url.origin + p, stream);
-    this.timeline.listed(key, segments.map((s) => ({ url: url.origin + s.path, path: barePath(s.path), track: s.track, id: s.id, durationS: s.durationSeconds })), now);
+    this.timeline.listed(
+      key,
+      segments.map((s) => ({ url: url.origin + s.path, path: barePath(s.path), track: s.track, id: s.id, durationS: s.durationSeconds })),
+      now,
+    );
     const x = this.#serve(stream, view, now);
     stream.served = x;
     this.#lastServed = x;
@@ -209,7 +230,11 @@ export class SwEdge {
     if (stream.progress.noteRequest(seg)) this.#plan(stream);
     // Any query a player adds (CMCD, a cache buster) names the same segment: the listed URL, fetched once.
     const url = stream.origin + seg.path;
-    this.timeline.requested(url, this.#local(stream, seg) === 'complete' ? 'hit' : this.#local(stream, seg) === 'pending' ? 'coalesced' : 'miss', this.#now());
+    this.timeline.requested(
+      url,
+      this.#local(stream, seg) === 'complete' ? 'hit' : this.#local(stream, seg) === 'pending' ? 'coalesced' : 'miss',
+      this.#now(),
+    );
     let s: StoredSegment;
     try {
       s = await this.store.load(url, () => this.#fetchSegment(url, 'request', stream, seg));
@@ -241,10 +266,12 @@ export class SwEdge {
           const s = stream.progress.segment(track, id)!;
           const url = stream.origin + s.path;
           if (this.store.droppedWithin(url, prefetchRetryMs(s))) continue;
-          void this.store.load(url, () => this.#fetchSegment(url, 'prefetch', stream, s)).then(
-            () => this.#plan(stream),
-            () => undefined, // in the fetch log; the planner retries after prefetchRetryMs
-          );
+          void this.store
+            .load(url, () => this.#fetchSegment(url, 'prefetch', stream, s))
+            .then(
+              () => this.#plan(stream),
+              () => undefined, // in the fetch log; the planner retries after prefetchRetryMs
+            );
         }
       }
     } catch (e) {
@@ -303,7 +330,10 @@ export class SwEdge {
       throw e;
     }
     const ms = performance.now() - t0;
-    this.timeline.fetchEnded(url, 'ok', this.#now(), { start: response.headers.get(ETHLE_HEADERS.productionStart), end: response.headers.get(ETHLE_HEADERS.productionEnd) });
+    this.timeline.fetchEnded(url, 'ok', this.#now(), {
+      start: response.headers.get(ETHLE_HEADERS.productionStart),
+      end: response.headers.get(ETHLE_HEADERS.productionEnd),
+    });
     this.#fetches.push({ url, reason, startedAt, ms, bytes: body.byteLength });
     if (this.#fetches.length > MAX_FETCH_LOG) this.#fetches.splice(0, MAX_FETCH_LOG / 2);
     const headers: [string, string][] = [];

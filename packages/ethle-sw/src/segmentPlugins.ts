@@ -15,7 +15,13 @@ interface FetchedParam {
 export const storablePlugin = {
   async cacheWillUpdate({ response }: FetchedParam): Promise<Response | null> {
     const h = response.headers;
-    return isStorable({ cacheControl: h.get('cache-control'), contentLength: h.get('content-length'), transferEncoding: h.get('transfer-encoding') }) ? response : null;
+    return isStorable({
+      cacheControl: h.get('cache-control'),
+      contentLength: h.get('content-length'),
+      transferEncoding: h.get('transfer-encoding'),
+    })
+      ? response
+      : null;
   },
 } satisfies WorkboxPlugin;
 

@@ -32,7 +32,6 @@ async function get(edge: SwEdge, url: string): Promise<Response> {
   return fetch(req);
 }
 
-
 describe('SwEdge', () => {
   it('keeps a timeline as the Node edge does: listed, held, visible once x later are listed, fetched, asked for', async () => {
     const edge = edgeFor(origin.url, 2);
@@ -132,7 +131,9 @@ describe('SwEdge', () => {
       counts.set(req.url!, (counts.get(req.url!) ?? 0) + 1);
       if (req.url === '/live/index.m3u8') {
         res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' });
-        return res.end('#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:2.0,\n1.m4s\n#EXTINF:2.0,\n2.m4s\n');
+        return res.end(
+          '#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:2.0,\n1.m4s\n#EXTINF:2.0,\n2.m4s\n',
+        );
       }
       res.writeHead(200, { 'content-type': 'video/mp4', 'cache-control': req.url === '/live/1.m4s' ? 'no-store' : 'public, max-age=60' });
       res.end(Buffer.alloc(1000, 1));

@@ -19,7 +19,17 @@ describe('the worker and the Node edge decide the first x alike (the live origin
   let edge: RunningEdge;
   beforeAll(async () => {
     origin = await startOrigin({ port: 0, streams: ['15M-2s', '50M-2s'] });
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 'auto', backhaulRttMs: RTT_MS, defaultRanMbps: RAN_MBPS, logLevel: 'silent', originProbeMs: 0 }));
+    edge = await startEdge(
+      createEdgeConfig({
+        origin: origin.url,
+        port: 0,
+        hold: 'auto',
+        backhaulRttMs: RTT_MS,
+        defaultRanMbps: RAN_MBPS,
+        logLevel: 'silent',
+        originProbeMs: 0,
+      }),
+    );
   });
   afterAll(async () => {
     await edge?.close();
@@ -88,7 +98,9 @@ async function startTestOrigin() {
       if (r === null) return void res.writeHead(200, { ...headers, 'content-length': s.bytes }).end(body);
       const [from, to] = [Number(r[1]), Math.min(r[2] === '' ? Infinity : Number(r[2]), s.bytes - 1)];
       if (from >= s.bytes) return void res.writeHead(416, { 'content-range': `bytes */${s.bytes}` }).end();
-      res.writeHead(206, { ...headers, 'content-length': to - from + 1, 'content-range': `bytes ${from}-${to}/${s.bytes}` }).end(body.subarray(from, to + 1));
+      res
+        .writeHead(206, { ...headers, 'content-length': to - from + 1, 'content-range': `bytes ${from}-${to}/${s.bytes}` })
+        .end(body.subarray(from, to + 1));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -97,7 +109,11 @@ async function startTestOrigin() {
     open: release,
     advance: (n: number) => void (first += n),
     /** Segment ids of a stream the origin was asked for, ascending, and how often each. */
-    fetched: (stream: string) => [...counts.keys()].filter((p) => p.startsWith(`/live/${stream}/`)).map((p) => Number(/(\d+)\.m4s$/.exec(p)![1])).sort((x, y) => x - y),
+    fetched: (stream: string) =>
+      [...counts.keys()]
+        .filter((p) => p.startsWith(`/live/${stream}/`))
+        .map((p) => Number(/(\d+)\.m4s$/.exec(p)![1]))
+        .sort((x, y) => x - y),
     count: (stream: string, id: number) => counts.get(`/live/${stream}/${id}.m4s`) ?? 0,
     close: () => new Promise((r) => server.close(r)),
   };
@@ -114,7 +130,18 @@ describe('the worker and the Node edge: two streams and a no-cache origin, over 
     forNode = await startTestOrigin();
     forSw = await startTestOrigin();
     // The worker has no TCP connection to learn the origin's segment start from: both take the paper's.
-    edge = await startEdge(createEdgeConfig({ origin: forNode.url, port: 0, hold: 'auto', backhaulRttMs: RTT_MS, defaultRanMbps: RAN_MBPS, segmentStart: 'slow-start', logLevel: 'silent', originProbeMs: 0 }));
+    edge = await startEdge(
+      createEdgeConfig({
+        origin: forNode.url,
+        port: 0,
+        hold: 'auto',
+        backhaulRttMs: RTT_MS,
+        defaultRanMbps: RAN_MBPS,
+        segmentStart: 'slow-start',
+        logLevel: 'silent',
+        originProbeMs: 0,
+      }),
+    );
     sw = new SwEdge((input, init) => fetch(input, init));
     sw.configure({ origins: [forSw.url], hold: 'auto', context: { rttMs: RTT_MS, ranMbps: RAN_MBPS } });
   });
@@ -146,10 +173,13 @@ describe('the worker and the Node edge: two streams and a no-cache origin, over 
   const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
   /** Waits until both origins were asked for exactly these segments of a stream (each edge's planner settled). */
   async function fetchedByBoth(stream: string, ids: number[]): Promise<void> {
-    await vi.waitFor(() => {
-      expect(forNode.fetched(stream)).toEqual(ids);
-      expect(forSw.fetched(stream)).toEqual(ids);
-    }, { timeout: 10_000, interval: 20 });
+    await vi.waitFor(
+      () => {
+        expect(forNode.fetched(stream)).toEqual(ids);
+        expect(forSw.fetched(stream)).toEqual(ids);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
   }
 
   it('holds the same x per stream, fetches the same segments, keeps what may be kept', async () => {
@@ -170,7 +200,10 @@ describe('the worker and the Node edge: two streams and a no-cache origin, over 
     await fetchedByBoth('c', range(103, 105));
 
     // The player's first segments come from what each edge kept; the origins see no second request.
-    for (const [stream, id] of [['a', 105], ['b', 103]] as const) {
+    for (const [stream, id] of [
+      ['a', 105],
+      ['b', 103],
+    ] as const) {
       const r = await play(stream, id);
       expect(r).toEqual({ node: { bytes: STREAMS[stream]!.bytes, cache: 'hit' }, sw: { bytes: STREAMS[stream]!.bytes } });
       expect([forNode.count(stream, id), forSw.count(stream, id)]).toEqual([1, 1]);
@@ -184,10 +217,13 @@ describe('the worker and the Node edge: two streams and a no-cache origin, over 
     // advances one segment in a: both edges fetch the one segment x = 2 ahead of it, nothing more.
     forNode.advance(2);
     forSw.advance(2);
-    await vi.waitFor(async () => {
-      const text = await (await fetch(`${edge.url}/live/a/index.m3u8?CMCD=${encodeURIComponent('sid="page"')}`)).text();
-      expect(text).toContain('\n107.m4s');
-    }, { timeout: 5_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        const text = await (await fetch(`${edge.url}/live/a/index.m3u8?CMCD=${encodeURIComponent('sid="page"')}`)).text();
+        expect(text).toContain('\n107.m4s');
+      },
+      { timeout: 5_000, interval: 50 },
+    );
     expect(await holds('a')).toEqual([2, 2]);
     await play('a', 106);
     await fetchedByBoth('a', range(104, 108));

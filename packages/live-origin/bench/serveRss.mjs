@@ -30,5 +30,7 @@ for (let r = 0; r < rounds; r++) {
 const secs = (performance.now() - t0) / 1000;
 const after = rss();
 origin.kill('SIGTERM');
-console.log(`served ${rounds * concurrency} × 61.1 MB segments (${(bytes / 1e9).toFixed(2)} GB) in ${secs.toFixed(1)} s = ${((bytes * 8) / secs / 1e9).toFixed(2)} Gbit/s`);
+console.log(
+  `served ${rounds * concurrency} × 61.1 MB segments (${(bytes / 1e9).toFixed(2)} GB) in ${secs.toFixed(1)} s = ${((bytes * 8) / secs / 1e9).toFixed(2)} Gbit/s`,
+);
 console.log(`origin RSS: before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB`);

@@ -69,7 +69,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`ethle-origin: ${(e as Error).message}\n`);
     return 2;
   }
-  process.stdout.write(`ethle-origin listening on ${origin.url}\n  HLS  ${origin.url}/live/2M-2s/index.m3u8\n  DASH ${origin.url}/live/2M-2s/manifest.mpd\n  stats ${origin.url}/stats\n`);
+  process.stdout.write(
+    `ethle-origin listening on ${origin.url}\n  HLS  ${origin.url}/live/2M-2s/index.m3u8\n  DASH ${origin.url}/live/2M-2s/manifest.mpd\n  stats ${origin.url}/stats\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -5,7 +5,10 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('ethle-origin CLI', () => {
   it.each([
-    [['--period', '7'], /^ethle-origin: periodSeconds must be a whole multiple of every stream's segment length \(2, 4, 10 s\) up to 3600, got 7\n$/],
+    [
+      ['--period', '7'],
+      /^ethle-origin: periodSeconds must be a whole multiple of every stream's segment length \(2, 4, 10 s\) up to 3600, got 7\n$/,
+    ],
     [['--segments-per-file', 'x'], /^ethle-origin: segmentsPerFile must be an integer within \[1, 100\], got NaN\n$/],
     [['--part-seconds', '0.3'], /^ethle-origin: partSeconds must divide 2 s into 1 to 20 parts \(e\.g\. 0\.25, 0\.5, 1\), got 0\.3\n$/],
     [['--keep-alive', 'x'], /^ethle-origin: keepAliveSeconds must be within \[0\.1, 3600\], got NaN\n$/],

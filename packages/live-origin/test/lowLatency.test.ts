@@ -174,7 +174,8 @@ describe('blocking playlist reload', () => {
     expect(answered).toBe(false);
     fakeNow = endMs;
     const after = parseMediaPlaylist(await pending);
-    const listed = after.partialSegment?.msn === hint.msn ? after.partialSegment.parts : after.segments.find((s) => s.msn === hint.msn)!.parts;
+    const listed =
+      after.partialSegment?.msn === hint.msn ? after.partialSegment.parts : after.segments.find((s) => s.msn === hint.msn)!.parts;
     expect(listed.map((p) => p.uri)).toContain(hint.uri);
   });
 

@@ -56,7 +56,9 @@ describe('relaying origin: the user’s source behind a production-like origin',
     expect(body.length).toBe(TABLE_I_BYTES['15M-2s']);
     await fetch(`${relay.url}/live/15M-2s/init.mp4`).then((r) => r.arrayBuffer());
     const s = relay.stats();
-    expect(s.source.segments).toEqual([{ path: `/live/15M-2s/${n}.m4s`, bytes: body.length, durationSeconds: 2, track: '/live/15M-2s/index.m3u8', fetches: 1 }]);
+    expect(s.source.segments).toEqual([
+      { path: `/live/15M-2s/${n}.m4s`, bytes: body.length, durationSeconds: 2, track: '/live/15M-2s/index.m3u8', fetches: 1 },
+    ]);
     expect(s.source.other.map((o) => o.path)).toEqual(['/live/15M-2s/init.mp4']);
     expect(s.source.manifests).toBe(1);
     expect(s.fetches[`/live/15M-2s/${n}.m4s`]).toBe(1);
@@ -103,7 +105,10 @@ describe('relaying origin: the user’s source behind a production-like origin',
     } finally {
       await dead.close();
     }
-    await expect(startRelayOrigin({ upstream: 'https://example.org/x.m3u8', port: 0 })).rejects.toMatchObject({ code: 'ERR_ORIGIN_OPTION', option: 'upstream' });
+    await expect(startRelayOrigin({ upstream: 'https://example.org/x.m3u8', port: 0 })).rejects.toMatchObject({
+      code: 'ERR_ORIGIN_OPTION',
+      option: 'upstream',
+    });
     await expect(startRelayOrigin({ upstream: 'not a url', port: 0 })).rejects.toMatchObject({ code: 'ERR_ORIGIN_OPTION' });
   });
 

@@ -17,7 +17,24 @@ describe('splice_insert', () => {
   it('a cue-out decodes field by field to what was asked, with a valid CRC', () => {
     const pts = 2 ** 33 + 123_456; // wraps modulo 2^33
     const s = decodeSpliceInsert(spliceInsert({ eventId: 42, outOfNetwork: true, pts90k: pts, duration90k: 20 * 90_000 }));
-    expect(s).toMatchObject({ tableId: 0xfc, sectionLengthOk: true, crcOk: true, encrypted: 0, ptsAdjustment: 0, commandType: 5, commandLengthOk: true, eventId: 42, cancel: false, outOfNetwork: true, programSplice: true, immediate: false, ptsTime: 123_456, autoReturn: true, duration: 1_800_000, descriptorLoopLength: 0 });
+    expect(s).toMatchObject({
+      tableId: 0xfc,
+      sectionLengthOk: true,
+      crcOk: true,
+      encrypted: 0,
+      ptsAdjustment: 0,
+      commandType: 5,
+      commandLengthOk: true,
+      eventId: 42,
+      cancel: false,
+      outOfNetwork: true,
+      programSplice: true,
+      immediate: false,
+      ptsTime: 123_456,
+      autoReturn: true,
+      duration: 1_800_000,
+      descriptorLoopLength: 0,
+    });
   });
 
   it('a cue-in has no break duration and out_of_network 0', () => {

@@ -15,7 +15,13 @@ const PER_FILE = 3;
 const media = new LoopMedia();
 
 beforeAll(async () => {
-  origin = await startOrigin({ port: 0, clock: () => fakeNow, streams: ['2M-2s', '2M-4s', '15M-2s'], periodSeconds: PERIOD, segmentsPerFile: PER_FILE });
+  origin = await startOrigin({
+    port: 0,
+    clock: () => fakeNow,
+    streams: ['2M-2s', '2M-4s', '15M-2s'],
+    periodSeconds: PERIOD,
+    segmentsPerFile: PER_FILE,
+  });
 });
 afterAll(() => origin.close());
 
@@ -66,7 +72,8 @@ describe('HLS byte ranges: N segments to a file', () => {
     }
     // Ranges of one file tile it: each starts where the previous one ended.
     const sameFile = pl.segments.filter((s) => s.uri === newest.uri);
-    for (let i = 1; i < sameFile.length; i++) expect(sameFile[i]!.byteRange!.offset).toBe(sameFile[i - 1]!.byteRange!.offset + sameFile[i - 1]!.byteRange!.length);
+    for (let i = 1; i < sameFile.length; i++)
+      expect(sameFile[i]!.byteRange!.offset).toBe(sameFile[i - 1]!.byteRange!.offset + sameFile[i - 1]!.byteRange!.length);
   });
 
   it('15M-2s: a range is the segment whatever the segment size (lengths measured, not assumed)', async () => {
@@ -106,11 +113,19 @@ describe('HLS byte ranges: N segments to a file', () => {
 describe('HLS with SCTE-35 cues', () => {
   it('without its cue tags it is the plain fMP4 playlist, byte for byte', async () => {
     const [cues, plain] = await Promise.all([text('/live/2M-2s/cues.m3u8'), text('/live/2M-2s/index.m3u8')]);
-    expect(cues.split('\n').filter((l) => !/^#EXT-X-(CUE-OUT|CUE-OUT-CONT|CUE-IN|DATERANGE)\b/.test(l)).join('\n')).toBe(plain);
+    expect(
+      cues
+        .split('\n')
+        .filter((l) => !/^#EXT-X-(CUE-OUT|CUE-OUT-CONT|CUE-IN|DATERANGE)\b/.test(l))
+        .join('\n'),
+    ).toBe(plain);
   });
 
   it('each break: DATERANGE SCTE35-OUT and CUE-OUT before its first segment, CUE-OUT-CONT inside, DATERANGE SCTE35-IN and CUE-IN before the first after it', async () => {
-    for (const [name, L] of [['2M-2s', 2], ['2M-4s', 4]] as const) {
+    for (const [name, L] of [
+      ['2M-2s', 2],
+      ['2M-4s', 4],
+    ] as const) {
       const pl = parseMediaPlaylist(await text(`/live/${name}/cues.m3u8`));
       const lines = pl.lines;
       let outs = 0;
@@ -125,21 +140,45 @@ describe('HLS with SCTE-35 cues', () => {
         const inside = (seg.msn * L) % CUE_EVERY_SECONDS > 0 && (seg.msn * L) % CUE_EVERY_SECONDS < CUE_BREAK_SECONDS;
         const id = Math.floor((seg.msn * L) / CUE_EVERY_SECONDS);
         // The cue tags come first among the segment's own lines: they belong to it.
-        const before = own.slice(0, own.findIndex((l) => l.startsWith('#EXT-X-BITRATE')));
+        const before = own.slice(
+          0,
+          own.findIndex((l) => l.startsWith('#EXT-X-BITRATE')),
+        );
         if (startsBreak) {
           outs++;
-          expect(before[0]).toMatch(new RegExp(`^#EXT-X-DATERANGE:ID="splice-${id}",START-DATE="${new Date(seg.programDateTimeMs!).toISOString()}",PLANNED-DURATION=20.000,SCTE35-OUT=0x[0-9A-F]+$`));
+          expect(before[0]).toMatch(
+            new RegExp(
+              `^#EXT-X-DATERANGE:ID="splice-${id}",START-DATE="${new Date(seg.programDateTimeMs!).toISOString()}",PLANNED-DURATION=20.000,SCTE35-OUT=0x[0-9A-F]+$`,
+            ),
+          );
           expect(before[1]).toBe('#EXT-X-CUE-OUT:20.000');
           const s = decodeSpliceInsert(Buffer.from(/SCTE35-OUT=0x([0-9A-F]+)/.exec(before[0]!)![1]!, 'hex'));
-          expect(s).toMatchObject({ crcOk: true, eventId: id, outOfNetwork: true, ptsTime: (seg.msn * L * 90_000) % 2 ** 33, duration: CUE_BREAK_SECONDS * 90_000, autoReturn: true });
+          expect(s).toMatchObject({
+            crcOk: true,
+            eventId: id,
+            outOfNetwork: true,
+            ptsTime: (seg.msn * L * 90_000) % 2 ** 33,
+            duration: CUE_BREAK_SECONDS * 90_000,
+            autoReturn: true,
+          });
         } else if (endsBreak) {
           ins++;
-          expect(before[0]).toMatch(new RegExp(`^#EXT-X-DATERANGE:ID="splice-${id}",START-DATE="${new Date(seg.programDateTimeMs! - CUE_BREAK_SECONDS * 1000).toISOString()}",DURATION=20.000,SCTE35-IN=0x[0-9A-F]+$`));
+          expect(before[0]).toMatch(
+            new RegExp(
+              `^#EXT-X-DATERANGE:ID="splice-${id}",START-DATE="${new Date(seg.programDateTimeMs! - CUE_BREAK_SECONDS * 1000).toISOString()}",DURATION=20.000,SCTE35-IN=0x[0-9A-F]+$`,
+            ),
+          );
           expect(before[1]).toBe('#EXT-X-CUE-IN');
           const s = decodeSpliceInsert(Buffer.from(/SCTE35-IN=0x([0-9A-F]+)/.exec(before[0]!)![1]!, 'hex'));
-          expect(s).toMatchObject({ crcOk: true, eventId: id, outOfNetwork: false, ptsTime: (seg.msn * L * 90_000) % 2 ** 33, duration: undefined });
+          expect(s).toMatchObject({
+            crcOk: true,
+            eventId: id,
+            outOfNetwork: false,
+            ptsTime: (seg.msn * L * 90_000) % 2 ** 33,
+            duration: undefined,
+          });
         } else if (inside) {
-          expect(before).toEqual([`#EXT-X-CUE-OUT-CONT:ElapsedTime=${(((seg.msn * L) % CUE_EVERY_SECONDS)).toFixed(3)},Duration=20.000`]);
+          expect(before).toEqual([`#EXT-X-CUE-OUT-CONT:ElapsedTime=${((seg.msn * L) % CUE_EVERY_SECONDS).toFixed(3)},Duration=20.000`]);
         } else {
           expect(before).toEqual([]);
         }
@@ -200,7 +239,8 @@ describe('DASH: multiple Periods', () => {
       if (i > 0) expect(p.startSeconds).toBe(info.periods[i - 1]!.startSeconds + PERIOD);
       for (const r of p.representations) expect(r.template!.presentationTimeOffset).toBe(p.startSeconds * r.template!.timescale);
     }
-    const key = (s: { representationId: string; time: number; url: string; startSeconds: number }) => `${s.representationId} ${s.time} ${s.url} ${s.startSeconds.toFixed(6)}`;
+    const key = (s: { representationId: string; time: number; url: string; startSeconds: number }) =>
+      `${s.representationId} ${s.time} ${s.url} ${s.startSeconds.toFixed(6)}`;
     const multi = availableSegments(info, fakeNow, { maxPerRepresentation: 1000 });
     const one = availableSegments(single, fakeNow, { maxPerRepresentation: 1000 });
     expect(multi.map(key).sort()).toEqual(one.map(key).sort());
@@ -225,7 +265,9 @@ describe('DASH: multiple Periods', () => {
     const newest = Math.floor((fakeNow - origin.t0Ms) / 2000) - 1;
     for (const [, p, start, body] of periods) {
       expect(Number(start)).toBe(Number(p) * PERIOD);
-      const lists = [...body!.matchAll(/<SegmentList timescale="(\d+)" presentationTimeOffset="(\d+)" duration="(\d+)">([\s\S]*?)<\/SegmentList>/g)];
+      const lists = [
+        ...body!.matchAll(/<SegmentList timescale="(\d+)" presentationTimeOffset="(\d+)" duration="(\d+)">([\s\S]*?)<\/SegmentList>/g),
+      ];
       expect(lists).toHaveLength(2);
       for (const [, scale, pto, duration, inner] of lists) {
         expect(Number(pto)).toBe(Number(start) * Number(scale));
@@ -266,7 +308,9 @@ describe('DASH: Location and an absolute BaseURL', () => {
     const direct = await text('/live/2M-2s/location.mpd');
     const base = /<BaseURL>([^<]+)<\/BaseURL>/.exec(direct)![1]!;
     expect(base).toBe(`${origin.url}/live/2M-2s/`);
-    const seg = availableSegments(parseMpd(direct), fakeNow).filter((s) => s.representationId.startsWith('v')).at(-1)!;
+    const seg = availableSegments(parseMpd(direct), fakeNow)
+      .filter((s) => s.representationId.startsWith('v'))
+      .at(-1)!;
     expect((await fetch(new URL(seg.url, base), { method: 'HEAD' })).status).toBe(200);
     // Without the BaseURL and Location it is manifest.mpd.
     const plain = await text('/live/2M-2s/manifest.mpd');
@@ -285,7 +329,11 @@ describe('DASH: SCTE-35 EventStream', () => {
     const [cues, plain] = await Promise.all([text('/live/2M-2s/cues.mpd'), text('/live/2M-2s/manifest.mpd')]);
     expect(cues.replace(/ {4}<EventStream [\s\S]*?<\/EventStream>\n/, '')).toBe(plain);
     expect(cues).toContain('<EventStream schemeIdUri="urn:scte:scte35:2014:xml+bin" timescale="1">');
-    const events = [...cues.matchAll(/<Event presentationTime="(\d+)" duration="(\d+)" id="(\d+)"><Signal xmlns="http:\/\/www\.scte\.org\/schemas\/35\/2016"><Binary>([A-Za-z0-9+/=]+)<\/Binary><\/Signal><\/Event>/g)];
+    const events = [
+      ...cues.matchAll(
+        /<Event presentationTime="(\d+)" duration="(\d+)" id="(\d+)"><Signal xmlns="http:\/\/www\.scte\.org\/schemas\/35\/2016"><Binary>([A-Za-z0-9+/=]+)<\/Binary><\/Signal><\/Event>/g,
+      ),
+    ];
     const info = parseMpd(cues);
     const segs = availableSegments(info, fakeNow, { maxPerRepresentation: 1000 }).filter((s) => s.representationId.startsWith('v'));
     const from = segs[0]!.startSeconds;
@@ -297,7 +345,13 @@ describe('DASH: SCTE-35 EventStream', () => {
     for (const [, at, duration, id, b64] of events) {
       expect(Number(duration)).toBe(CUE_BREAK_SECONDS);
       expect(Number(id)).toBe(Number(at) / CUE_EVERY_SECONDS);
-      expect(decodeSpliceInsert(Buffer.from(b64!, 'base64'))).toMatchObject({ crcOk: true, eventId: Number(id), outOfNetwork: true, ptsTime: (Number(at) * 90_000) % 2 ** 33, duration: CUE_BREAK_SECONDS * 90_000 });
+      expect(decodeSpliceInsert(Buffer.from(b64!, 'base64'))).toMatchObject({
+        crcOk: true,
+        eventId: Number(id),
+        outOfNetwork: true,
+        ptsTime: (Number(at) * 90_000) % 2 ** 33,
+        duration: CUE_BREAK_SECONDS * 90_000,
+      });
     }
   });
 });

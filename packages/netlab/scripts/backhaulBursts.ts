@@ -18,8 +18,11 @@ for (let i = 0; i < pairs; i++) {
       for (let k = 0; k < 4; k++) times.push((await transfer(tb, 'edge', tb.hosts.origin.ip, BYTES)).totalMs);
       stop();
       const s = (await tb.stats()).backhaul;
-      const d = (x: { lateness: { count: number; p99Ms: number; maxMs: number } }) => `p99 ${x.lateness.p99Ms.toFixed(2)} max ${x.lateness.maxMs.toFixed(1)} ms (${x.lateness.count})`;
-      console.log(`${rtt} ms ${cap === undefined ? 'uncapped ' : `cap ${cap}`}: transfers ${times.map((t) => t.toFixed(0)).join(', ')} ms; late down ${d(s.down)}; up ${d(s.up)}`);
+      const d = (x: { lateness: { count: number; p99Ms: number; maxMs: number } }) =>
+        `p99 ${x.lateness.p99Ms.toFixed(2)} max ${x.lateness.maxMs.toFixed(1)} ms (${x.lateness.count})`;
+      console.log(
+        `${rtt} ms ${cap === undefined ? 'uncapped ' : `cap ${cap}`}: transfers ${times.map((t) => t.toFixed(0)).join(', ')} ms; late down ${d(s.down)}; up ${d(s.up)}`,
+      );
     } finally {
       await tb.close();
     }

@@ -19,13 +19,17 @@ for (const n of counts) {
       const ip = from === 'edge' ? tb.hosts.edge.ranIp : tb.hosts.origin.ip;
       const bytes = Math.round((mb * 1e6) / n);
       const t0 = performance.now();
-      const runs = await Promise.all(tb.hosts.client.ips.map((localAddress) => transfer(tb, 'client', ip, bytes, 9000, { realtime: true, localAddress })));
+      const runs = await Promise.all(
+        tb.hosts.client.ips.map((localAddress) => transfer(tb, 'client', ip, bytes, 9000, { realtime: true, localAddress })),
+      );
       const wallMs = performance.now() - t0;
       const late = relayTimingProblems(await tb.stats());
       stop();
       const total = runs.reduce((a, r) => a + r.bytes, 0);
       const slowest = Math.min(...runs.map((r) => (r.bytes * 8) / (r.totalMs * 1e3)));
-      console.log(`| ${n} | ${from} | ${(bytes / 1e6).toFixed(1)} | ${((total * 8) / (wallMs * 1e3)).toFixed(0)} | ${slowest.toFixed(1)} | ${late.length > 0 ? late.join('; ') : '< 1 ms'} | ${accountSummary(await tb.account({ settle: true }))} |`);
+      console.log(
+        `| ${n} | ${from} | ${(bytes / 1e6).toFixed(1)} | ${((total * 8) / (wallMs * 1e3)).toFixed(0)} | ${slowest.toFixed(1)} | ${late.length > 0 ? late.join('; ') : '< 1 ms'} | ${accountSummary(await tb.account({ settle: true }))} |`,
+      );
     } finally {
       await tb.close();
     }

@@ -70,7 +70,10 @@ interface SsSample {
 
 /** The busiest connection's entry (Chromium keeps others open: the page's, the favicon's). */
 function parseSs(all: string, t: number): SsSample | undefined {
-  const entries = all.split(/\n(?=\S)/).map((e) => parseOne(e, t)).filter((x): x is SsSample => x !== undefined);
+  const entries = all
+    .split(/\n(?=\S)/)
+    .map((e) => parseOne(e, t))
+    .filter((x): x is SsSample => x !== undefined);
   return entries.sort((x, y) => y.bytesAcked - x.bytesAcked)[0];
 }
 
@@ -90,7 +93,9 @@ function parseOne(text: string, t: number): SsSample | undefined {
     sndbufLimitedMs: num(/sndbuf_limited:(\d+)ms/) || 0,
     bytesAcked: num(/bytes_acked:(\d+)/) || 0,
     sndWnd: num(/snd_wnd:(\d+)/) || 0,
-    bbrBwMbps: ((b) => (b ? (Number(b[1]) * { '': 1, K: 1e3, M: 1e6, G: 1e9 }[b[2] as '' | 'K' | 'M' | 'G']) / 1e6 : NaN))(/bbr:\(bw:([\d.]+)([KMG]?)bps/.exec(text)),
+    bbrBwMbps: ((b) => (b ? (Number(b[1]) * { '': 1, K: 1e3, M: 1e6, G: 1e9 }[b[2] as '' | 'K' | 'M' | 'G']) / 1e6 : NaN))(
+      /bbr:\(bw:([\d.]+)([KMG]?)bps/.exec(text),
+    ),
     minRttMs: num(/minrtt:([\d.]+)/),
   };
 }
@@ -108,11 +113,38 @@ try {
   const t0 = performance.now();
   const sampler = (async () => {
     while (sampling) {
-      const out = await pexec('ip', ['netns', 'exec', tb.hosts.edge.ns, 'ss', '-tinH', 'state', 'established', 'dst', tb.hosts.client.ip]).then((r) => r.stdout, () => '');
+      const out = await pexec('ip', [
+        'netns',
+        'exec',
+        tb.hosts.edge.ns,
+        'ss',
+        '-tinH',
+        'state',
+        'established',
+        'dst',
+        tb.hosts.client.ip,
+      ]).then(
+        (r) => r.stdout,
+        () => '',
+      );
       const s = parseSs(out, performance.now() - t0);
       if (s) samples.push(s);
-      const c = await pexec('ip', ['netns', 'exec', tb.hosts.client.ns, 'ss', '-tinmH', 'state', 'established', 'dst', tb.hosts.edge.ranIp]).then((r) => r.stdout, () => '');
-      if (/skmem/.test(c)) clientMem = `${/skmem:\([^)]*\)/.exec(c)?.[0]} ${/rcv_space:\d+/.exec(c)?.[0] ?? ''} ${/rcv_ssthresh:\d+/.exec(c)?.[0] ?? ''}`;
+      const c = await pexec('ip', [
+        'netns',
+        'exec',
+        tb.hosts.client.ns,
+        'ss',
+        '-tinmH',
+        'state',
+        'established',
+        'dst',
+        tb.hosts.edge.ranIp,
+      ]).then(
+        (r) => r.stdout,
+        () => '',
+      );
+      if (/skmem/.test(c))
+        clientMem = `${/skmem:\([^)]*\)/.exec(c)?.[0]} ${/rcv_space:\d+/.exec(c)?.[0] ?? ''} ${/rcv_ssthresh:\d+/.exec(c)?.[0] ?? ''}`;
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
@@ -120,7 +152,10 @@ try {
   let spans: [number, number][] = [];
   const url = `http://${tb.hosts.edge.ranIp}:9000`;
   if (a.client === 'chromium') {
-    const browser = await chromium.launch({ executablePath: tb.chromiumWrapper(), args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking'] });
+    const browser = await chromium.launch({
+      executablePath: tb.chromiumWrapper(),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking'],
+    });
     try {
       const page = await browser.newPage();
       page.on('crash', () => console.error('page crashed'));
@@ -148,12 +183,15 @@ try {
   } else {
     const script = `const t0=performance.now();const out=[];const paths=${JSON.stringify(paths)};(async()=>{for(const p of paths){const s=performance.now();const r=await fetch('${url}'+p);await r.arrayBuffer();out.push([s-t0,performance.now()-t0]);await new Promise(r=>setTimeout(r,${gapMs}))}console.log(JSON.stringify(out))})()`;
     const started = performance.now() - t0;
-    spans = (JSON.parse(await tb.exec('client', process.execPath, ['-e', script])) as [number, number][]).map(([s, e]) => [s + started, e + started]);
+    spans = (JSON.parse(await tb.exec('client', process.execPath, ['-e', script])) as [number, number][]).map(([s, e]) => [
+      s + started,
+      e + started,
+    ]);
   }
   sampling = false;
   await sampler;
   stop();
-  const ideal = (bytes * 8) / (112e6 * (1448 / 1500)) * 1000;
+  const ideal = ((bytes * 8) / (112e6 * (1448 / 1500))) * 1000;
   for (const [i, [s, e]] of spans.entries()) {
     const inSeg = samples.filter((x) => x.t >= s && x.t <= e);
     const before = samples.filter((x) => x.t < s).at(-1);
@@ -166,13 +204,21 @@ try {
     );
   }
   const st = await tb.stats();
-  console.log(`${a.cc}, client ${a.client}${a.load ? ', CPU hog per core' : ''}, ran ${a.ran}${a.ran === 'const' ? '' : ` (seed ${seed}${a['cell-load'] ? `, cell load ${a['cell-load']}` : ''})`}, tcp_slow_start_after_idle ${a['idle-restart']}, ${n} × ${bytes} B, ${gapMs} ms apart, one keep-alive connection; ideal ${ideal.toFixed(0)} ms at 112 Mbit/s wire`);
-  console.log('| segment | time | Mbit/s | max cwnd (pkts) | mean srtt (ms) | max delivery rate (Mbit/s) | BBR bw, first → last (Mbit/s) | srtt / min_rtt | rwnd-limited | sndbuf-limited | min snd_wnd (B) |\n|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    `${a.cc}, client ${a.client}${a.load ? ', CPU hog per core' : ''}, ran ${a.ran}${a.ran === 'const' ? '' : ` (seed ${seed}${a['cell-load'] ? `, cell load ${a['cell-load']}` : ''})`}, tcp_slow_start_after_idle ${a['idle-restart']}, ${n} × ${bytes} B, ${gapMs} ms apart, one keep-alive connection; ideal ${ideal.toFixed(0)} ms at 112 Mbit/s wire`,
+  );
+  console.log(
+    '| segment | time | Mbit/s | max cwnd (pkts) | mean srtt (ms) | max delivery rate (Mbit/s) | BBR bw, first → last (Mbit/s) | srtt / min_rtt | rwnd-limited | sndbuf-limited | min snd_wnd (B) |\n|---|---|---|---|---|---|---|---|---|---|---|',
+  );
   console.log(rows.join('\n'));
   console.log(`client socket at the end: ${clientMem}`);
   const d = st.ran.down;
-  const offered = d.servedTtis ? ` the cell offered us ${((d.offeredBytes! * 8) / (d.servedTtis * 1e3)).toFixed(1)} Mbit/s on average in the ${(d.servedTtis / 1e3).toFixed(1)} s we had data and we used ${((d.bytes / d.offeredBytes!) * 100).toFixed(0)} % of it; ${d.harqRetransmissions} HARQ retransmissions;` : '';
-  console.log(`ran down: ${d.packets} packets, ${d.drops} queue drops${d.discardDrops ? ` (${d.discardDrops} by the discard timer)` : ''};${offered} lateness p99 ${d.lateness.p99Ms.toFixed(2)} ms`);
+  const offered = d.servedTtis
+    ? ` the cell offered us ${((d.offeredBytes! * 8) / (d.servedTtis * 1e3)).toFixed(1)} Mbit/s on average in the ${(d.servedTtis / 1e3).toFixed(1)} s we had data and we used ${((d.bytes / d.offeredBytes!) * 100).toFixed(0)} % of it; ${d.harqRetransmissions} HARQ retransmissions;`
+    : '';
+  console.log(
+    `ran down: ${d.packets} packets, ${d.drops} queue drops${d.discardDrops ? ` (${d.discardDrops} by the discard timer)` : ''};${offered} lateness p99 ${d.lateness.p99Ms.toFixed(2)} ms`,
+  );
   console.log(accountSummary(await tb.account({ settle: true })));
 } finally {
   stopHogs();

@@ -31,7 +31,10 @@ const tb = await createTestbed({ ran, backhaul: backhaul(224), cc: a.cc as Conge
 
 /** A UDP ping every 50 ms for `s` seconds from the client to the edge; the RTTs in ms. */
 async function ping(s: number): Promise<number[]> {
-  const out = JSON.parse(await tb.exec('client', process.execPath, [UDP_PING, 'client', tb.hosts.edge.ranIp, '9100', '50', String(s)])) as { sent: number; rtts: number[] };
+  const out = JSON.parse(await tb.exec('client', process.execPath, [UDP_PING, 'client', tb.hosts.edge.ranIp, '9100', '50', String(s)])) as {
+    sent: number;
+    rtts: number[];
+  };
   if (out.rtts.length === 0) throw new Error('no echo came back');
   return out.rtts;
 }
@@ -48,7 +51,10 @@ try {
   await new Promise((r) => echo.stdout!.once('data', r));
   const idle = await ping(Math.min(20, seconds));
   const bytes = Math.round(((mbps * 1e6) / 8) * (seconds + 5));
-  const flow = tb.exec('client', process.execPath, ['-e', `fetch('http://${tb.hosts.edge.ranIp}:9000/paced/${bytes}/${mbps}').then(r=>r.arrayBuffer()).then(b=>console.log(b.byteLength))`]);
+  const flow = tb.exec('client', process.execPath, [
+    '-e',
+    `fetch('http://${tb.hosts.edge.ranIp}:9000/paced/${bytes}/${mbps}').then(r=>r.arrayBuffer()).then(b=>console.log(b.byteLength))`,
+  ]);
   await new Promise((r) => setTimeout(r, 2000)); // past the flow's start-up
   const loaded = await ping(seconds);
   const st = await tb.stats();
@@ -60,8 +66,12 @@ try {
   console.log(`| condition | RTT |\n|---|---|`);
   console.log(`| nothing else of ours on the bearer (${Math.min(20, seconds)} s) | ${pct(idle)} |`);
   console.log(`| a paced ${mbps} Mbit/s ${a.cc} flow edge → client (${seconds} s) | ${pct(loaded)} |`);
-  const offered = d.servedTtis ? `, the cell offered ${((d.offeredBytes! * 8) / (d.servedTtis * 1e3)).toFixed(1)} Mbit/s while we had data` : '';
-  console.log(`ran down: ${d.packets} packets, ${d.drops} drops${d.discardDrops ? ` (${d.discardDrops} by the discard timer)` : ''}${offered}; relay lateness p99 ${d.lateness.p99Ms.toFixed(2)} / up ${st.ran.up.lateness.p99Ms.toFixed(2)} ms`);
+  const offered = d.servedTtis
+    ? `, the cell offered ${((d.offeredBytes! * 8) / (d.servedTtis * 1e3)).toFixed(1)} Mbit/s while we had data`
+    : '';
+  console.log(
+    `ran down: ${d.packets} packets, ${d.drops} drops${d.discardDrops ? ` (${d.discardDrops} by the discard timer)` : ''}${offered}; relay lateness p99 ${d.lateness.p99Ms.toFixed(2)} / up ${st.ran.up.lateness.p99Ms.toFixed(2)} ms`,
+  );
 } finally {
   await tb.close();
 }

@@ -31,4 +31,6 @@ try {
 } finally {
   await tb.close();
 }
-console.log(`TCP buffer maximum: ${buffers === undefined ? 'Linux defaults' : `${buffers} bytes`}\n| segment | model IW 10, incl. handshake + request (Mbit/s) | measured, 3 fresh BBR connections (Mbit/s) |\n|---|---|---|\n${rows.join('\n')}`);
+console.log(
+  `TCP buffer maximum: ${buffers === undefined ? 'Linux defaults' : `${buffers} bytes`}\n| segment | model IW 10, incl. handshake + request (Mbit/s) | measured, 3 fresh BBR connections (Mbit/s) |\n|---|---|---|\n${rows.join('\n')}`,
+);

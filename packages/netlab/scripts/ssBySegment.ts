@@ -42,7 +42,9 @@ const bbrBw = (s: Sample) => {
 };
 const first = new Map<string, string>();
 for (const e of run.edge?.segmentRequests ?? []) if (!first.has(e.path)) first.set(e.path, e.result);
-console.log('| segment | edge had it | time (s) | Mbit/s | srtt / min_rtt, mean | samples with srtt > 2 × min_rtt | BBR bw estimate, first → last (Mbit/s) | cwnd, first → last | samples with unsent data at the sender | rwnd-limited | retransmitted (packets) | samples in RTO backoff |');
+console.log(
+  '| segment | edge had it | time (s) | Mbit/s | srtt / min_rtt, mean | samples with srtt > 2 × min_rtt | BBR bw estimate, first → last (Mbit/s) | cwnd, first → last | samples with unsent data at the sender | rwnd-limited | retransmitted (packets) | samples in RTO backoff |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const s of run.report.segments.list.filter((x) => x.kind === 'media')) {
   const path = new URL(s.url).pathname;

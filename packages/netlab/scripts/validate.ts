@@ -17,7 +17,10 @@ function lossMeter(tb: Testbed): () => Promise<string> {
     const a = await tb.account({ settle: true });
     const now = {
       retrans: a.tcp.origin.TcpRetransSegs ?? 0,
-      unmodelled: [a.links.ran.up, a.links.ran.down, a.links.backhaul.up, a.links.backhaul.down].reduce((x, d) => x + unmodelledTotal(d), 0),
+      unmodelled: [a.links.ran.up, a.links.ran.down, a.links.backhaul.up, a.links.backhaul.down].reduce(
+        (x, d) => x + unmodelledTotal(d),
+        0,
+      ),
     };
     const out = `${now.retrans - last.retrans} / ${now.unmodelled - last.unmodelled}${a.settled ? '' : ' (links not quiet)'}`;
     last = now;
@@ -29,7 +32,10 @@ function lossMeter(tb: Testbed): () => Promise<string> {
   const losses = lossMeter(tb);
   try {
     const stop = await startBulkServer(tb);
-    for (const [from, expected] of [['edge', 224], ['client', 234]] as const) {
+    for (const [from, expected] of [
+      ['edge', 224],
+      ['client', 234],
+    ] as const) {
       const rtt = await tcpRttMs(tb, from, tb.hosts.origin.ip, 9000, 10);
       rows.push(`| RTT ${from} → origin | ${expected} ms | ${rtt.toFixed(2)} ms | ${(rtt - expected).toFixed(2)} ms | ${await losses()} |`);
     }
@@ -37,9 +43,12 @@ function lossMeter(tb: Testbed): () => Promise<string> {
       await tb.exec('origin', 'sysctl', ['-q', '-w', `net.ipv4.tcp_congestion_control=${cc}`]);
       const r = await transfer(tb, 'edge', tb.hosts.origin.ip, 3.7e6);
       // Predicted arrival of a fraction f of the bytes: handshake + request + slow start (IW 10).
-      const pred = (f: number) => 2 * 224 + 1000 * slowStartDeliverySeconds({ bytes: 3.7e6 * f, rttSeconds: 0.224, initialWindowSegments: 10 });
+      const pred = (f: number) =>
+        2 * 224 + 1000 * slowStartDeliverySeconds({ bytes: 3.7e6 * f, rttSeconds: 0.224, initialWindowSegments: 10 });
       const fr = [1 / 8, 1 / 4, 1 / 2, 1];
-      rows.push(`| 3.7 MB at 224 ms, ${cc}: time to 1/8, 1/4, 1/2, all bytes (measured / model IW 10) | ${fr.map((f) => pred(f).toFixed(0)).join(', ')} ms | ${fr.map((f) => timeToFraction(r, f).toFixed(0)).join(', ')} ms | ${((r.totalMs / pred(1) - 1) * 100).toFixed(1)} % | ${await losses()} |`);
+      rows.push(
+        `| 3.7 MB at 224 ms, ${cc}: time to 1/8, 1/4, 1/2, all bytes (measured / model IW 10) | ${fr.map((f) => pred(f).toFixed(0)).join(', ')} ms | ${fr.map((f) => timeToFraction(r, f).toFixed(0)).join(', ')} ms | ${((r.totalMs / pred(1) - 1) * 100).toFixed(1)} % | ${await losses()} |`,
+      );
     }
     stop();
   } finally {
@@ -55,7 +64,9 @@ for (const cap of [50, 112]) {
     const t1 = timeToFraction(r, 0.3);
     const wire = ((r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448);
     // Retransmissions here are the cap's drop-tail queue (modelled), not the testbed's.
-    rows.push(`| rate cap ${cap} Mbit/s (20 ms RTT, steady state, wire rate) | ${cap} Mbit/s | ${(wire / 1e6).toFixed(2)} Mbit/s | ${((wire / (cap * 1e6) - 1) * 100).toFixed(2)} % | ${await lossMeter(tb)()} |`);
+    rows.push(
+      `| rate cap ${cap} Mbit/s (20 ms RTT, steady state, wire rate) | ${cap} Mbit/s | ${(wire / 1e6).toFixed(2)} Mbit/s | ${((wire / (cap * 1e6) - 1) * 100).toFixed(2)} % | ${await lossMeter(tb)()} |`,
+    );
   } finally {
     await tb.close();
   }
@@ -66,11 +77,17 @@ for (const cap of [50, 112]) {
     const stop = await startBulkServer(tb);
     const r = await transfer(tb, 'edge', tb.hosts.origin.ip, 200e6);
     stop();
-    rows.push(`| relay ceiling (no cap, 1 ms RTT, 200 MB) | – | ${((r.bytes * 8) / (r.totalMs / 1000) / 1e6).toFixed(0)} Mbit/s goodput | – | ${await lossMeter(tb)()} |`);
+    rows.push(
+      `| relay ceiling (no cap, 1 ms RTT, 200 MB) | – | ${((r.bytes * 8) / (r.totalMs / 1000) / 1e6).toFixed(0)} Mbit/s goodput | – | ${await lossMeter(tb)()} |`,
+    );
   } finally {
     await tb.close();
   }
 }
 const m = modelHold({ rttSeconds: 0.224, segmentBytes: 3.7e6, segmentSeconds: 2, ranBps: 60e6, initialWindowSegments: 10 });
-console.log(`| check | configured / predicted | measured | difference | origin retransmits / unmodelled drops |\n|---|---|---|---|---|\n${rows.join('\n')}`);
-console.log(`\nmodel (IW 10, no request RTT): 3.7 MB at 224 ms in ${m.backhaul.deliverySeconds.toFixed(3)} s = ${(m.backhaul.bps / 1e6).toFixed(1)} Mbit/s`);
+console.log(
+  `| check | configured / predicted | measured | difference | origin retransmits / unmodelled drops |\n|---|---|---|---|---|\n${rows.join('\n')}`,
+);
+console.log(
+  `\nmodel (IW 10, no request RTT): 3.7 MB at 224 ms in ${m.backhaul.deliverySeconds.toFixed(3)} s = ${(m.backhaul.bps / 1e6).toFixed(1)} Mbit/s`,
+);

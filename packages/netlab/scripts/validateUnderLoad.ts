@@ -7,11 +7,27 @@
 // (--verbose prints every testbed's relay counters to stderr)
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { backhaul, createTestbed, lteA, relayTimingProblems, startCpuHogs, symmetric, type LinkStats, type TestbedOptions } from '../src/index.js';
+import {
+  backhaul,
+  createTestbed,
+  lteA,
+  relayTimingProblems,
+  startCpuHogs,
+  symmetric,
+  type LinkStats,
+  type TestbedOptions,
+} from '../src/index.js';
 import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
 import type { HostName, Testbed } from '../src/testbed/createTestbed.js';
 
-const { values: a } = parseArgs({ options: { realtime: { type: 'string', default: 'on' }, repeats: { type: 'string', default: '5' }, verbose: { type: 'boolean', default: false }, 'rt-probes': { type: 'boolean', default: false } } });
+const { values: a } = parseArgs({
+  options: {
+    realtime: { type: 'string', default: 'on' },
+    repeats: { type: 'string', default: '5' },
+    verbose: { type: 'boolean', default: false },
+    'rt-probes': { type: 'boolean', default: false },
+  },
+});
 // --rt-probes: the measuring processes at real-time priority 40 (below the relays), as the test does.
 const probe = { realtime: a['rt-probes'] };
 const realtime = a.realtime !== 'off';
@@ -33,8 +49,15 @@ async function inTestbed(o: Omit<TestbedOptions, 'realtime'>, server: HostName, 
     stop();
     const s = (await tb.stats()) as Record<string, LinkStats>;
     if (a.verbose) console.error(JSON.stringify(s, (_, v) => (typeof v === 'number' ? Math.round(v * 100) / 100 : v)));
-    const dirs = Object.values(s).flatMap((l) => [l.up.lateness, l.down.lateness]).filter((l) => l.count > 0);
-    return { value, p99: Math.max(...dirs.map((l) => l.p99Ms)), max: Math.max(...dirs.map((l) => l.maxMs)), late: relayTimingProblems(s).length > 0 };
+    const dirs = Object.values(s)
+      .flatMap((l) => [l.up.lateness, l.down.lateness])
+      .filter((l) => l.count > 0);
+    return {
+      value,
+      p99: Math.max(...dirs.map((l) => l.p99Ms)),
+      max: Math.max(...dirs.map((l) => l.maxMs)),
+      late: relayTimingProblems(s).length > 0,
+    };
   } finally {
     await tb.close();
   }
@@ -81,17 +104,33 @@ const f = (x: number, d = 2) => x.toFixed(d);
 const ok = (b: boolean) => (b ? 'yes' : '**no**');
 const late = (ss: Sample[]) => `${ss.map((s) => f(s.p99)).join(', ')} / ${f(Math.max(...ss.map((s) => s.max)), 1)}`;
 const one = (ss: Sample[], unit: string) => `${f(ss[0]!.value)} ${unit}`;
-console.log(`realtime: ${realtime ? 'on (relays and socats SCHED_FIFO 50)' : 'off'}; probes ${probe.realtime ? 'SCHED_FIFO 40' : 'normal priority'}; load: ${hogs} CPU hogs on ${availableParallelism()} cores; ${started}`);
-console.log('| check | target | idle | under load | within | relay lateness p99 / max (ms), idle | under load |\n|---|---|---|---|---|---|---|');
+console.log(
+  `realtime: ${realtime ? 'on (relays and socats SCHED_FIFO 50)' : 'off'}; probes ${probe.realtime ? 'SCHED_FIFO 40' : 'normal priority'}; load: ${hogs} CPU hogs on ${availableParallelism()} cores; ${started}`,
+);
+console.log(
+  '| check | target | idle | under load | within | relay lateness p99 / max (ms), idle | under load |\n|---|---|---|---|---|---|---|',
+);
 const rows: [string, string, string, Sample[], Sample[], boolean][] = [
   ['RTT edge → origin', '224 ms ± 2', 'ms', idle.rttEdge!, load.rttEdge!, Math.abs(load.rttEdge![0]!.value - 224) <= 2],
   ['RTT client → origin', '234 ms ± 2', 'ms', idle.rttClient!, load.rttClient!, Math.abs(load.rttClient![0]!.value - 234) <= 2],
   ['rate cap 50 Mbit/s (wire, steady state)', '± 2 %', 'Mbit/s', idle.cap50!, load.cap50!, Math.abs(load.cap50![0]!.value / 50 - 1) < 0.02],
-  ['rate cap 112 Mbit/s (wire, steady state)', '± 2 %', 'Mbit/s', idle.cap112!, load.cap112!, Math.abs(load.cap112![0]!.value / 112 - 1) < 0.02],
+  [
+    'rate cap 112 Mbit/s (wire, steady state)',
+    '± 2 %',
+    'Mbit/s',
+    idle.cap112!,
+    load.cap112!,
+    Math.abs(load.cap112![0]!.value / 112 - 1) < 0.02,
+  ],
 ];
-for (const [name, target, unit, i, l, pass] of rows) console.log(`| ${name} | ${target} | ${one(i, unit)} | ${one(l, unit)} | ${ok(pass)} | ${late(i)} | ${late(l)} |`);
+for (const [name, target, unit, i, l, pass] of rows)
+  console.log(`| ${name} | ${target} | ${one(i, unit)} | ${one(l, unit)} | ${ok(pass)} | ${late(i)} | ${late(l)} |`);
 const [mi, ml] = [median(idle.lte!.map((s) => s.value)), median(load.lte!.map((s) => s.value))];
 const list = (ss: Sample[]) => `${ss.map((s) => f(s.value, 1)).join(', ')} (median ${f(median(ss.map((s) => s.value)), 1)})`;
-console.log(`| 24.4 MB edge → client over LTE-A (seed 16), ${repeats} fresh testbeds, Mbit/s | idle ± 5 % | ${list(idle.lte!)} | ${list(load.lte!)} | ${ok(Math.abs(ml / mi - 1) <= 0.05)} (${f((ml / mi - 1) * 100, 1)} %) | ${late(idle.lte!)} | ${late(load.lte!)} |`);
+console.log(
+  `| 24.4 MB edge → client over LTE-A (seed 16), ${repeats} fresh testbeds, Mbit/s | idle ± 5 % | ${list(idle.lte!)} | ${list(load.lte!)} | ${ok(Math.abs(ml / mi - 1) <= 0.05)} (${f((ml / mi - 1) * 100, 1)} %) | ${late(idle.lte!)} | ${late(load.lte!)} |`,
+);
 const all = [...Object.values(idle), ...Object.values(load)].flat();
-console.log(`\ntestbeds with a relay direction at p99 ≥ 1 ms (a run there would be marked invalid): ${all.filter((s) => s.late).length} of ${all.length}`);
+console.log(
+  `\ntestbeds with a relay direction at p99 ≥ 1 ms (a run there would be marked invalid): ${all.filter((s) => s.late).length} of ${all.length}`,
+);

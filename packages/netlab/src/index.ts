@@ -1,4 +1,14 @@
-export { createTestbed, cleanupTestbeds, NS_PREFIX, type Testbed, type TestbedOptions, type TestbedAccount, type Host, type HostName, type CongestionControl } from './testbed/createTestbed.js';
+export {
+  createTestbed,
+  cleanupTestbeds,
+  NS_PREFIX,
+  type Testbed,
+  type TestbedOptions,
+  type TestbedAccount,
+  type Host,
+  type HostName,
+  type CongestionControl,
+} from './testbed/createTestbed.js';
 export { symmetric, type LinkSpec, type DirectionSpec, type RadioCellSpec } from './relay/LinkSpec.js';
 export { DirectionShaper, parseMahimahiTrace, type ShaperStats } from './relay/DirectionShaper.js';
 export { rotateTrace } from './relay/rotateTrace.js';
@@ -13,8 +23,24 @@ export { freePorts } from './testbed/freePorts.js';
 export { makeRealtime, type RealtimeOptions } from './testbed/makeRealtime.js';
 export { NetlabError, type NetlabErrorCode } from './errors/NetlabError.js';
 export { relayTimingProblems, lateRelays, LATE_P99_LIMIT_MS } from './relay/relayTimingProblems.js';
-export { FreezeSchedule, latenessInjectionProblem, DEFAULT_STALL_MS, type LatenessInjection, type FreezeStats } from './relay/FreezeSchedule.js';
-export { accountLink, modelledTotal, unmodelledTotal, type LinkAccount, type LinkCounters, type DirectionAccount, type ModelledDrops, type UnmodelledDrops, type TunCounters } from './accounting/accountLink.js';
+export {
+  FreezeSchedule,
+  latenessInjectionProblem,
+  DEFAULT_STALL_MS,
+  type LatenessInjection,
+  type FreezeStats,
+} from './relay/FreezeSchedule.js';
+export {
+  accountLink,
+  modelledTotal,
+  unmodelledTotal,
+  type LinkAccount,
+  type LinkCounters,
+  type DirectionAccount,
+  type ModelledDrops,
+  type UnmodelledDrops,
+  type TunCounters,
+} from './accounting/accountLink.js';
 export { dropProblems, LINK_SIDES, type DropProblem } from './accounting/dropProblems.js';
 export { parseProcNetUdp, type UdpSocketRow } from './accounting/parseProcNetUdp.js';
 export { parseNstat, tcpCounters, TCP_COUNTERS, type TcpCounters } from './accounting/parseNstat.js';

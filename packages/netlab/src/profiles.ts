@@ -39,7 +39,13 @@ export const LTE_A_CELL = {
 export function lteA(o: { seed?: number; load?: number } = {}): LinkSpec {
   const c = LTE_A_CELL;
   const others = o.load === undefined ? { ...c.others } : othersForLoad(o.load);
-  const cell = (capacityMbps: number) => ({ capacityMbps, others: { ...others }, bufferBytes: c.bufferBytes, discardMs: c.discardMs, harq: { ...c.harq } });
+  const cell = (capacityMbps: number) => ({
+    capacityMbps,
+    others: { ...others },
+    bufferBytes: c.bufferBytes,
+    discardMs: c.discardMs,
+    harq: { ...c.harq },
+  });
   const seed = o.seed;
   return {
     down: { delayMs: c.baseDelayMs, cell: cell(c.downMbps), ...(seed === undefined ? {} : { seed }) },

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { CellLoad, CellScheduler, DirectionShaper, LTE_A_CELL, lteA, seededRandom, type RadioCellSpec } from '@ethle/netlab';
 
 // A cell of 12 Mbit/s: 1500 bytes per 1 ms TTI when we have it alone.
-const small = (o: Partial<RadioCellSpec> = {}): RadioCellSpec => ({ capacityMbps: 12, others: { users: 0, meanOnMs: 1, meanOffMs: 1 }, bufferBytes: 1e9, ...o });
+const small = (o: Partial<RadioCellSpec> = {}): RadioCellSpec => ({
+  capacityMbps: 12,
+  others: { users: 0, meanOnMs: 1, meanOffMs: 1 },
+  bufferBytes: 1e9,
+  ...o,
+});
 
 describe('CellScheduler (one user of a shared LTE cell)', () => {
   it('alone in the cell: one TTI per 1500 bytes, starting at the next TTI boundary', () => {

@@ -48,7 +48,11 @@ describe('CellShaper: one direction of a cell of users', () => {
   });
 
   it('shared: each user keeps its own delay, and its own packets never reorder', () => {
-    const c = new CellShaper({ delayMs: 25, rateMbps: 12, fluctuating: { minMs: 10, maxMs: 90 }, seed: 7 }, { users: 2, mode: 'shared' }, rnd);
+    const c = new CellShaper(
+      { delayMs: 25, rateMbps: 12, fluctuating: { minMs: 10, maxMs: 90 }, seed: 7 },
+      { users: 2, mode: 'shared' },
+      rnd,
+    );
     const dep: number[][] = [[], []];
     for (let t = 0; t < 2000; t += 0.5) {
       const u = Math.floor(t) % 2;

@@ -10,7 +10,10 @@ describe('DepartureRing (shaped datagrams from the receiving to the sending thre
     expect(ring.push(0, 11.25, bytes(1, 2))).toBe(true);
     const got: [number, number, Buffer][] = [];
     expect(ring.drain((p, at, b) => got.push([p, at, b]))).toBe(2);
-    expect(got.map(([p, at, b]) => [p, at, b.length, b[0]])).toEqual([[2, 10.5, 100, 1], [0, 11.25, 1, 2]]);
+    expect(got.map(([p, at, b]) => [p, at, b.length, b[0]])).toEqual([
+      [2, 10.5, 100, 1],
+      [0, 11.25, 1, 2],
+    ]);
     expect(ring.drain(() => expect.unreachable())).toBe(0);
   });
 

@@ -29,7 +29,7 @@ describe('DirectionShaper (one direction of an emulated link)', () => {
 
   it('loss drops the given fraction', () => {
     let seed = 1;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const s = new DirectionShaper({ delayMs: 10, loss: 0.1 }, rnd);
     for (let i = 0; i < 10_000; i++) s.admit(100, i);
     expect(s.stats.lossDrops / 10_000).toBeGreaterThan(0.08);
@@ -60,7 +60,7 @@ describe('DirectionShaper (one direction of an emulated link)', () => {
     expect(() => parseMahimahiTrace('\n')).toThrow(/empty/);
   });
 
-  it('a trace file in mahimahi format (generated, ~24 Mbit/s): a backlog drains at the trace\'s rate', () => {
+  it("a trace file in mahimahi format (generated, ~24 Mbit/s): a backlog drains at the trace's rate", () => {
     const trace = parseMahimahiTrace(syntheticMahimahiTrace({ seconds: 2, mbps: 24, seed: 7 }));
     const period = trace.at(-1)!;
     const traceMbps = (trace.length * 1500 * 8) / (period * 1e3);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LatenessHistogram } from '../src/relay/LatenessHistogram.js';
 
-describe('LatenessHistogram (a relay direction\'s departure lateness)', () => {
+describe("LatenessHistogram (a relay direction's departure lateness)", () => {
   it('empty: zero count and zeros, not NaN', () => {
     expect(new LatenessHistogram().summary()).toEqual({ count: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 });
   });
@@ -12,7 +12,10 @@ describe('LatenessHistogram (a relay direction\'s departure lateness)', () => {
     for (const x of [...xs].reverse()) h.record(x); // order does not matter
     const s = h.summary();
     const sorted = [...xs].sort((a, b) => a - b);
-    for (const [got, q] of [[s.p50Ms, 0.5], [s.p99Ms, 0.99]] as const) {
+    for (const [got, q] of [
+      [s.p50Ms, 0.5],
+      [s.p99Ms, 0.99],
+    ] as const) {
       const truth = sorted[Math.ceil(q * xs.length) - 1]!;
       expect(got).toBeGreaterThanOrEqual(truth - 1e-9);
       expect(got).toBeLessThanOrEqual(truth + 0.01 + 1e-9);

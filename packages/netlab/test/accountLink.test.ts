@@ -1,8 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { accountLink, dropProblems, judgeRun, parseNstat, parseProcNetUdp, tcpCounters, type DirectionStats, type LinkCounters, type TunCounters } from '@ethle/netlab';
+import {
+  accountLink,
+  dropProblems,
+  judgeRun,
+  parseNstat,
+  parseProcNetUdp,
+  tcpCounters,
+  type DirectionStats,
+  type LinkCounters,
+  type TunCounters,
+} from '@ethle/netlab';
 
 const lateness = { count: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
-const dir = (o: Partial<DirectionStats>): DirectionStats => ({ packets: 0, received: 0, sent: 0, ringFull: 0, bytes: 0, drops: 0, lossDrops: 0, queueBytes: 0, maxQueueBytes: 0, lateness, ...o });
+const dir = (o: Partial<DirectionStats>): DirectionStats => ({
+  packets: 0,
+  received: 0,
+  sent: 0,
+  ringFull: 0,
+  bytes: 0,
+  drops: 0,
+  lossDrops: 0,
+  queueBytes: 0,
+  maxQueueBytes: 0,
+  lateness,
+  ...o,
+});
 const tun = (o: Partial<TunCounters>): TunCounters => ({ txPackets: 0, txDropped: 0, rxPackets: 0, rxDropped: 0, qdiscDrops: 0, ...o });
 const sock = (localPort: number, drops = 0, rxQueueBytes = 0) => ({ localPort, remotePort: 0, txQueueBytes: 0, rxQueueBytes, drops });
 
@@ -23,7 +45,14 @@ function backhaulCounters(o: { inFlight?: number; unseen?: number } = {}): LinkC
 describe('accountLink (every packet of a link direction, and where the rest went)', () => {
   it('balances what entered against what arrived, the modelled drops and the unmodelled ones', () => {
     const a = accountLink(backhaulCounters());
-    expect(a.down).toMatchObject({ entered: 1000, delivered: 978, modelled: { loss: 10, queueFull: 0, pdcpDiscard: 0 }, unmodelled: { tunTx: 3, qdisc: 0, relaySocket: 5, ring: 0, socatSocket: 7, tunRx: 0 }, inFlight: 0, unaccounted: 0 });
+    expect(a.down).toMatchObject({
+      entered: 1000,
+      delivered: 978,
+      modelled: { loss: 10, queueFull: 0, pdcpDiscard: 0 },
+      unmodelled: { tunTx: 3, qdisc: 0, relaySocket: 5, ring: 0, socatSocket: 7, tunRx: 0 },
+      inFlight: 0,
+      unaccounted: 0,
+    });
   });
 
   it('a packet lost where no counter looks shows as unaccounted, once the link is quiet', () => {
@@ -34,7 +63,7 @@ describe('accountLink (every packet of a link direction, and where the rest went
     expect(accountLink(backhaulCounters({ inFlight: 4 })).down.unaccounted).toBeUndefined();
   });
 
-  it('the cell\'s PDCP discards are modelled drops of their own, apart from a full buffer', () => {
+  it("the cell's PDCP discards are modelled drops of their own, apart from a full buffer", () => {
     const c = backhaulCounters();
     c.relay.down = { ...c.relay.down, drops: 12, discardDrops: 9, received: 1007 };
     expect(accountLink(c).down.modelled).toEqual({ loss: 10, queueFull: 3, pdcpDiscard: 9 });
@@ -55,17 +84,24 @@ describe('dropProblems and judgeRun (a run with any unmodelled drop is invalid)'
 
   it('modelled loss alone leaves a run valid; unmodelled drops and late relays each fail their bar', () => {
     const c = backhaulCounters();
-    const clean: LinkCounters = { ...c, tun: { a: tun({ rxPackets: 985 }), b: tun({ txPackets: 995 }) }, sockets: { aListen: sock(1), aPeer: sock(2), bListen: sock(3), bPeer: sock(4) } };
+    const clean: LinkCounters = {
+      ...c,
+      tun: { a: tun({ rxPackets: 985 }), b: tun({ txPackets: 995 }) },
+      sockets: { aListen: sock(1), aPeer: sock(2), bListen: sock(3), bPeer: sock(4) },
+    };
     expect(judgeRun({ backhaul: accountLink(clean) })).toMatchObject({ lateP99BarMs: 1, failed: [], problems: [] });
     expect(judgeRun({ backhaul: accountLink(c) }).failed).toEqual(['unmodelled-drops']);
-    const late = { ...clean, relay: { ...clean.relay, down: { ...clean.relay.down, lateness: { count: 985, p50Ms: 0.1, p99Ms: 1.7, maxMs: 6 } } } };
+    const late = {
+      ...clean,
+      relay: { ...clean.relay, down: { ...clean.relay.down, lateness: { count: 985, p50Ms: 0.1, p99Ms: 1.7, maxMs: 6 } } },
+    };
     expect(judgeRun({ backhaul: accountLink(late) }).failed).toEqual(['relay-late']);
     // The bar is the one named threshold, and a run records which it was judged against.
     expect(judgeRun({ backhaul: accountLink(late) }, { lateP99BarMs: 2 })).toMatchObject({ lateP99BarMs: 2, failed: [] });
   });
 });
 
-describe('the kernel\'s tables', () => {
+describe("the kernel's tables", () => {
   it('parseProcNetUdp: ports and queues in hex, drops in decimal', () => {
     const text = [
       '   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops',
@@ -78,10 +114,23 @@ describe('the kernel\'s tables', () => {
     ]);
   });
 
-  it('parseNstat: nstat\'s names from /proc/net/snmp and /proc/net/netstat; tcpCounters keeps the ones a run records', () => {
-    const text = ['Tcp: RtoAlgorithm RetransSegs OutSegs', 'Tcp: 1 541 16581', 'TcpExt: SyncookiesSent TCPSackRecovery TCPTimeouts', 'TcpExt: 0 12 3', ''].join('\n');
+  it("parseNstat: nstat's names from /proc/net/snmp and /proc/net/netstat; tcpCounters keeps the ones a run records", () => {
+    const text = [
+      'Tcp: RtoAlgorithm RetransSegs OutSegs',
+      'Tcp: 1 541 16581',
+      'TcpExt: SyncookiesSent TCPSackRecovery TCPTimeouts',
+      'TcpExt: 0 12 3',
+      '',
+    ].join('\n');
     const all = parseNstat(text);
-    expect(all).toEqual({ TcpRtoAlgorithm: 1, TcpRetransSegs: 541, TcpOutSegs: 16581, TcpExtSyncookiesSent: 0, TcpExtTCPSackRecovery: 12, TcpExtTCPTimeouts: 3 });
+    expect(all).toEqual({
+      TcpRtoAlgorithm: 1,
+      TcpRetransSegs: 541,
+      TcpOutSegs: 16581,
+      TcpExtSyncookiesSent: 0,
+      TcpExtTCPSackRecovery: 12,
+      TcpExtTCPTimeouts: 3,
+    });
     expect(tcpCounters(all)).toEqual({ TcpRetransSegs: 541, TcpOutSegs: 16581, TcpExtTCPSackRecovery: 12, TcpExtTCPTimeouts: 3 });
   });
 });

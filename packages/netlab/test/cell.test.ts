@@ -11,12 +11,18 @@ const BYTES = 8_000_000;
 const mbps = (r: TransferResult) => (r.bytes * 8) / ((r.totalMs - r.firstByteMs) * 1e3);
 
 async function twoUsers(mode: 'shared' | 'per-user'): Promise<{ rates: number[]; cellMbps: number; userBytes: number[] }> {
-  const tb: Testbed = await createTestbed({ ran: { up: { delayMs: 5 }, down: { delayMs: 5, rateMbps: CAP } }, backhaul: backhaul(10), cell: { users: 2, mode } });
+  const tb: Testbed = await createTestbed({
+    ran: { up: { delayMs: 5 }, down: { delayMs: 5, rateMbps: CAP } },
+    backhaul: backhaul(10),
+    cell: { users: 2, mode },
+  });
   try {
     const stop = await startBulkServer(tb, 'origin', 9000, { realtime: true });
     try {
       const ips = tb.hosts.client.ips;
-      const runs = await Promise.all(ips.map((localAddress) => transfer(tb, 'client', tb.hosts.origin.ip, BYTES, 9000, { realtime: true, localAddress })));
+      const runs = await Promise.all(
+        ips.map((localAddress) => transfer(tb, 'client', tb.hosts.origin.ip, BYTES, 9000, { realtime: true, localAddress })),
+      );
       const stats = await tb.stats();
       // Both clients start within a few ms of each other: the cell's rate is both downloads over
       // the time until the later one ended.
@@ -31,7 +37,6 @@ async function twoUsers(mode: 'shared' | 'per-user'): Promise<{ rates: number[];
 }
 
 d('a cell of two users behind one RAN relay', () => {
-
   it('shared: two simultaneous downloads split the cell cap', async () => {
     const { rates, cellMbps, userBytes } = await twoUsers('shared');
     // Each flow shared the cap for most of its life (alone only once the other had finished).

@@ -8,14 +8,21 @@ describe('cpuPressure', () => {
   });
 
   it('is undefined where the kernel has no PSI (no file, or no some line)', () => {
-    expect(cpuPressureTotalUs(() => { throw new Error('ENOENT'); })).toBeUndefined();
+    expect(
+      cpuPressureTotalUs(() => {
+        throw new Error('ENOENT');
+      }),
+    ).toBeUndefined();
     expect(cpuPressureTotalUs(() => 'full avg10=0 total=5\n')).toBeUndefined();
   });
 
   it('the share of wall time under pressure, within [0, 1]; undefined before any time passed', () => {
     let total = 1_000_000;
     let now = 5_000;
-    const meter = cpuPressureMeter(() => `some avg10=0 avg60=0 avg300=0 total=${total}\n`, () => now);
+    const meter = cpuPressureMeter(
+      () => `some avg10=0 avg60=0 avg300=0 total=${total}\n`,
+      () => now,
+    );
     expect(meter()).toBeUndefined();
     now += 50;
     total += 10_000; // 10 ms of pressure in 50 ms

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cpuStealMeter, cpuTicks } from '../src/validate/cpuSteal.js';
 
-describe('cpuSteal: the hypervisor\'s share of CPU time', () => {
+describe("cpuSteal: the hypervisor's share of CPU time", () => {
   it('reads user..steal of the cpu line, not the per-CPU lines; guest time is not counted twice', () => {
     const stat = 'cpu0 50 2 25 400 5 0 2 15 0 0\ncpu  100 5 50 800 10 1 4 30 7 0\nintr 1\n';
     expect(cpuTicks(() => stat)).toEqual({ total: 1000, steal: 30 });
@@ -11,7 +11,11 @@ describe('cpuSteal: the hypervisor\'s share of CPU time', () => {
     expect(cpuTicks(() => 'intr 1\n')).toBeUndefined();
     expect(cpuTicks(() => 'cpu  1 2 3\n')).toBeUndefined();
     expect(cpuTicks(() => 'cpu  1 2 3 x 5 6 7 8\n')).toBeUndefined();
-    expect(cpuTicks(() => { throw new Error('ENOENT'); })).toBeUndefined();
+    expect(
+      cpuTicks(() => {
+        throw new Error('ENOENT');
+      }),
+    ).toBeUndefined();
   });
 
   it('the meter: steal over the interval as a share of all CPU time in it', () => {

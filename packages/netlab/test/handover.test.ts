@@ -59,14 +59,52 @@ d('handover between two edges (netlab)', () => {
       return f;
     };
     // A thinks its receivers' radio slow (hold-x from the first request), B fast (a new receiver is hold-0 there).
-    const edgeArgs = (originUrl: string, cfg: string, ran: string) => [EDGE, 'serve', '--origin', originUrl, '--host', '0.0.0.0', '--port', '8080', '--hold', 'auto', '--default-ran-mbps', ran, '--config', cfg, '--session-secret-file', secret, '--log-level', 'info'];
-    const a = tb.spawn('edge', process.execPath, edgeArgs(`http://${tb.hosts.origin.ip}:8081`, config('edge-a', 'edge-b', `http://${tb.hosts.origin.ip}:8080`), '2.5'));
-    const b = tb.spawn('origin', process.execPath, edgeArgs('http://127.0.0.1:8081', config('edge-b', 'edge-a', `http://${tb.hosts.edge.backhaulIp}:8080`), '1000'));
+    const edgeArgs = (originUrl: string, cfg: string, ran: string) => [
+      EDGE,
+      'serve',
+      '--origin',
+      originUrl,
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '8080',
+      '--hold',
+      'auto',
+      '--default-ran-mbps',
+      ran,
+      '--config',
+      cfg,
+      '--session-secret-file',
+      secret,
+      '--log-level',
+      'info',
+    ];
+    const a = tb.spawn(
+      'edge',
+      process.execPath,
+      edgeArgs(`http://${tb.hosts.origin.ip}:8081`, config('edge-a', 'edge-b', `http://${tb.hosts.origin.ip}:8080`), '2.5'),
+    );
+    const b = tb.spawn(
+      'origin',
+      process.execPath,
+      edgeArgs('http://127.0.0.1:8081', config('edge-b', 'edge-a', `http://${tb.hosts.edge.backhaulIp}:8080`), '1000'),
+    );
     const [aLog, bLog, originLog] = [lines(a), lines(b), lines(origin)];
-    await until(() => originLog.some((l) => /listening/.test(l)) && aLog.some((l) => /listening/.test(l)) && bLog.some((l) => /listening/.test(l)), 'origin and edges listening');
+    await until(
+      () => originLog.some((l) => /listening/.test(l)) && aLog.some((l) => /listening/.test(l)) && bLog.some((l) => /listening/.test(l)),
+      'origin and edges listening',
+    );
 
     const seconds = 36;
-    const player = tb.spawn('client', process.execPath, [VPLAYER, '--url', `http://${VIP}:8080/live/master.m3u8?seconds=2`, '--seconds', String(seconds), '--scheme', 'handover']);
+    const player = tb.spawn('client', process.execPath, [
+      VPLAYER,
+      '--url',
+      `http://${VIP}:8080/live/master.m3u8?seconds=2`,
+      '--seconds',
+      String(seconds),
+      '--scheme',
+      'handover',
+    ]);
     const playerOut: string[] = [];
     player.stdout!.on('data', (c: Buffer) => playerOut.push(c.toString()));
     const done = new Promise<number | null>((r) => player.once('exit', r));
@@ -81,8 +119,17 @@ d('handover between two edges (netlab)', () => {
     await tb.exec('edge', 'ss', ['-K', '-t', 'dst', tb.hosts.client.ip]);
     expect(await done).toBe(0);
 
-    const run = JSON.parse(playerOut.join('')) as { report: { startupMs: number | null; stalls: { count: number; totalMs: number }; latency: { mean: number | null }; segments: { count: number; list: Array<{ url: string; requestStart: number }> } } };
-    const adopted = bLog.filter((l) => /session adopted/.test(l)).map((l) => JSON.parse(l) as { from: string; x: number; requests: number; group: string });
+    const run = JSON.parse(playerOut.join('')) as {
+      report: {
+        startupMs: number | null;
+        stalls: { count: number; totalMs: number };
+        latency: { mean: number | null };
+        segments: { count: number; list: Array<{ url: string; requestStart: number }> };
+      };
+    };
+    const adopted = bLog
+      .filter((l) => /session adopted/.test(l))
+      .map((l) => JSON.parse(l) as { from: string; x: number; requests: number; group: string });
     const holdsA = aLog.filter((l) => /hold change/.test(l)).map((l) => (JSON.parse(l) as { hold: number }).hold);
     const media = run.report.segments.list.filter((s) => /\/\d+\.m4s$/.test(s.url));
     const seq = media.map((s) => Number(/\/(\d+)\.m4s$/.exec(s.url)![1]));
@@ -106,4 +153,3 @@ d('handover between two edges (netlab)', () => {
     for (let i = 1; i < seq.length; i++) expect(seq[i], `segment ${i}`).toBe(seq[i - 1]! + 1);
   }, 120_000);
 });
-

@@ -14,8 +14,14 @@ const probe = { realtime: true };
 const script = new URL('../dist/validate/udpBurst.js', import.meta.url).pathname;
 
 /** Every link direction's unmodelled drops, by place (all zero on a sound testbed). */
-const unmodelled = (a: TestbedAccount) => Object.fromEntries(Object.entries(a.links).flatMap(([l, x]) => (['up', 'down'] as const).map((dir) => [`${l} ${dir}`, x[dir].unmodelled])));
-const unaccounted = (a: TestbedAccount) => Object.fromEntries(Object.entries(a.links).flatMap(([l, x]) => (['up', 'down'] as const).map((dir) => [`${l} ${dir}`, x[dir].unaccounted])));
+const unmodelled = (a: TestbedAccount) =>
+  Object.fromEntries(
+    Object.entries(a.links).flatMap(([l, x]) => (['up', 'down'] as const).map((dir) => [`${l} ${dir}`, x[dir].unmodelled])),
+  );
+const unaccounted = (a: TestbedAccount) =>
+  Object.fromEntries(
+    Object.entries(a.links).flatMap(([l, x]) => (['up', 'down'] as const).map((dir) => [`${l} ${dir}`, x[dir].unaccounted])),
+  );
 const zeros = (a: TestbedAccount, v: unknown) => Object.fromEntries(Object.keys(unmodelled(a)).map((k) => [k, v]));
 
 async function withTestbed<T>(bh: LinkSpec, f: (tb: Testbed) => Promise<T>): Promise<T> {

@@ -10,7 +10,9 @@ d('makeRealtime', () => {
   it('ends a real-time process that spins without sleeping (RLIMIT_RTTIME), so it cannot starve the box', async () => {
     // Spins only once it is real-time (the parent says so on stdin), so the limit is what ends it;
     // at the lowest RT priority, under the relays of a testbed that may be running beside it.
-    const spinner = spawn(process.execPath, ['-e', "process.stdin.once('data', () => { for (;;); })"], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const spinner = spawn(process.execPath, ['-e', "process.stdin.once('data', () => { for (;;); })"], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     const exited = once(spinner, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     try {
       await makeRealtime(spinner.pid!, { priority: 1, maxSpinMs: 200 });
@@ -27,7 +29,10 @@ d('makeRealtime', () => {
     // limit, but never 200 ms without a sleep.
     const worker = spawn(
       process.execPath,
-      ['-e', "process.stdin.once('data', () => { let n = 0; const t = setInterval(() => { const s = Date.now(); while (Date.now() - s < 5); if (++n === 80) { clearInterval(t); process.exit(0); } }, 25); })"],
+      [
+        '-e',
+        "process.stdin.once('data', () => { let n = 0; const t = setInterval(() => { const s = Date.now(); while (Date.now() - s < 5); if (++n === 80) { clearInterval(t); process.exit(0); } }, 25); })",
+      ],
       { stdio: ['pipe', 'ignore', 'ignore'] },
     );
     const exited = once(worker, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;

@@ -23,7 +23,11 @@ describe('relay process', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
-    const relay = await startRelay({ aListen, aPeer, bListen, bPeer, link, socketBytes: linkBuffers().socketBytes, ...(lateness ? { lateness } : {}) }, dir, 'test');
+    const relay = await startRelay(
+      { aListen, aPeer, bListen, bPeer, link, socketBytes: linkBuffers().socketBytes, ...(lateness ? { lateness } : {}) },
+      dir,
+      'test',
+    );
     cleanup.unshift(() => relay.process.kill('SIGKILL'));
     const bind = async (port: number) => {
       const s = createSocket('udp4');

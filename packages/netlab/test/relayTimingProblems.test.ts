@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { relayTimingProblems, type DirectionStats, type LinkStats } from '@ethle/netlab';
 
-const dir = (p99Ms: number, count = 1000): DirectionStats => ({ packets: count, received: count, sent: count, ringFull: 0, bytes: count * 1500, drops: 0, lossDrops: 0, queueBytes: 0, maxQueueBytes: 0, lateness: { count, p50Ms: -0.4, p99Ms, maxMs: p99Ms + 2 } });
+const dir = (p99Ms: number, count = 1000): DirectionStats => ({
+  packets: count,
+  received: count,
+  sent: count,
+  ringFull: 0,
+  bytes: count * 1500,
+  drops: 0,
+  lossDrops: 0,
+  queueBytes: 0,
+  maxQueueBytes: 0,
+  lateness: { count, p50Ms: -0.4, p99Ms, maxMs: p99Ms + 2 },
+});
 const link = (up: number, down: number): Pick<LinkStats, 'up' | 'down'> => ({ up: dir(up), down: dir(down) });
 
 describe('relayTimingProblems (is a run valid?)', () => {
@@ -15,18 +26,24 @@ describe('relayTimingProblems (is a run valid?)', () => {
   });
 
   it('a direction that carried nothing is not a problem', () => {
-    expect(relayTimingProblems({ ran: { up: dir(0, 0), down: { ...dir(0, 0), lateness: { count: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 } } } })).toEqual([]);
+    expect(
+      relayTimingProblems({ ran: { up: dir(0, 0), down: { ...dir(0, 0), lateness: { count: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 } } } }),
+    ).toEqual([]);
   });
 
-  it('with lateness injected on purpose, the relay\'s own lateness beyond the freezes is judged, not the freezes', () => {
+  it("with lateness injected on purpose, the relay's own lateness beyond the freezes is judged, not the freezes", () => {
     const injected = { ...dir(5.2), naturalLateness: { count: 1000, p50Ms: -0.4, p99Ms: 0.3, maxMs: 0.8 } };
     expect(relayTimingProblems({ ran: { up: injected, down: injected } })).toEqual([]);
     const late = { ...injected, naturalLateness: { count: 1000, p50Ms: -0.4, p99Ms: 1.5, maxMs: 3 } };
-    expect(relayTimingProblems({ ran: { up: late, down: injected } })).toEqual(['ran up p99 1.50 ms beyond the injected lateness (max 3.0 ms, 1000 datagrams)']);
+    expect(relayTimingProblems({ ran: { up: late, down: injected } })).toEqual([
+      'ran up p99 1.50 ms beyond the injected lateness (max 3.0 ms, 1000 datagrams)',
+    ]);
   });
 
   it('a sending thread that dropped datagrams for want of queue space makes the run invalid, however punctual the rest', () => {
     const l = link(0.1, 0.1);
-    expect(relayTimingProblems({ ran: { ...l, down: { ...l.down, ringFull: 3 } } })).toEqual(['ran down dropped 3 datagrams: its sending thread fell behind']);
+    expect(relayTimingProblems({ ran: { ...l, down: { ...l.down, ringFull: 3 } } })).toEqual([
+      'ran down dropped 3 datagrams: its sending thread fell behind',
+    ]);
   });
 });

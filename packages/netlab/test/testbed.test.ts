@@ -43,14 +43,24 @@ d('testbed: client — RAN — edge — backhaul (224 ms) — origin', () => {
     // Slow start: the first eighth of the bytes takes most of the time (at a constant rate it would take 1/8).
     expect(timeToFraction(r, 1 / 8) / r.totalMs).toBeGreaterThan(0.5);
     // Model: handshake + request + slow-start delivery (doubling per RTT from IW 10).
-    const m = modelHold({ rttSeconds: 0.224, segmentBytes: 3.7e6, segmentSeconds: 2, ranBps: 1e9, initialWindowSegments: 10, includeRequestRtt: true });
+    const m = modelHold({
+      rttSeconds: 0.224,
+      segmentBytes: 3.7e6,
+      segmentSeconds: 2,
+      ranBps: 1e9,
+      initialWindowSegments: 10,
+      includeRequestRtt: true,
+    });
     const predicted = (m.backhaul.deliverySeconds + 0.224) * 1000; // + the handshake
     expect(r.totalMs / predicted).toBeGreaterThan(0.85);
     expect(r.totalMs / predicted).toBeLessThan(1.25);
   });
 
   it('Chromium runs inside the client namespace and loads a page from the origin namespace', async () => {
-    const browser = await chromium.launch({ executablePath: tb.chromiumWrapper(), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const browser = await chromium.launch({
+      executablePath: tb.chromiumWrapper(),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     try {
       const page = await browser.newPage();
       const t0 = Date.now();
@@ -81,8 +91,10 @@ d('testbed: rate cap', () => {
     }
   }, 60_000);
 
-  it('tcpBufferBytes sets every host\'s maximum TCP buffers; a bad value is refused before anything is made', async () => {
-    await expect(createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2), tcpBufferBytes: 100 })).rejects.toThrow(/tcpBufferBytes/);
+  it("tcpBufferBytes sets every host's maximum TCP buffers; a bad value is refused before anything is made", async () => {
+    await expect(createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2), tcpBufferBytes: 100 })).rejects.toThrow(
+      /tcpBufferBytes/,
+    );
     const tb = await createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2), tcpBufferBytes: 64 * 2 ** 20 });
     try {
       for (const h of ['client', 'edge', 'origin'] as const) {
@@ -153,7 +165,10 @@ d('testbed under CPU load: the links keep their timing (relays and socats at rea
       // Priority protects the relays from this machine's processes, not from a hypervisor that
       // deschedules the vCPU: with steal above STEAL_LIMIT the lateness is the host's, so it is
       // reported, not judged (a quiet host still judges it).
-      if (steal > STEAL_LIMIT) console.warn(`relay lateness not judged: ${(steal * 100).toFixed(1)} % CPU steal during the transfer; late: ${late.join('; ') || 'none'}`);
+      if (steal > STEAL_LIMIT)
+        console.warn(
+          `relay lateness not judged: ${(steal * 100).toFixed(1)} % CPU steal during the transfer; late: ${late.join('; ') || 'none'}`,
+        );
       else expect(late, `steal ${(steal * 100).toFixed(2)} %`).toEqual([]);
     } finally {
       await tb.close();

@@ -29,7 +29,8 @@ export function resultsProblem(results) {
   const runs = Array.isArray(results.runs) ? results.runs : isObject(results.scenario) && isObject(results.report) ? [results] : undefined;
   if (!runs) return 'expected {"v": 1, "runs": [...]} (what npm run experiment writes) or one run with "scenario" and "report"';
   for (const [i, r] of runs.entries()) {
-    if (!isObject(r) || typeof r.id !== 'string' || !isObject(r.scenario) || !isObject(r.report)) return `runs[${i}] is not a run: expected "id", "scenario" and "report"`;
+    if (!isObject(r) || typeof r.id !== 'string' || !isObject(r.scenario) || !isObject(r.report))
+      return `runs[${i}] is not a run: expected "id", "scenario" and "report"`;
   }
   return undefined;
 }

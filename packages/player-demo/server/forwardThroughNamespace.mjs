@@ -52,7 +52,9 @@ export async function startHostForwarder(o) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [socketPath, host, port, localAddress] = process.argv.slice(2);
   rmSync(socketPath, { force: true });
-  const server = createServer((local) => join(local, connect({ host, port: Number(port), noDelay: true, ...(localAddress ? { localAddress } : {}) })));
+  const server = createServer((local) =>
+    join(local, connect({ host, port: Number(port), noDelay: true, ...(localAddress ? { localAddress } : {}) })),
+  );
   server.listen(socketPath, () => process.stdout.write(`forwarding ${socketPath} to ${host}:${port}\n`));
   process.once('SIGTERM', () => server.close(() => process.exit(0)));
 }

@@ -49,7 +49,12 @@ export async function startOverTestbed(o) {
   // The origin's TCP is CUBIC, Linux's default, which restarts slow start after an idle gap: the
   // paper's premise. Behind an origin that keeps its window (BBR) the direct player barely waits
   // and the edge, learning that, holds nothing — there would be nothing for the page to show.
-  const tb = await createTestbed({ ran: lteA(), backhaul: backhaul(o.rttMs), cell: { users: 2, mode: 'per-user' }, cc: { origin: 'cubic' } });
+  const tb = await createTestbed({
+    ran: lteA(),
+    backhaul: backhaul(o.rttMs),
+    cell: { users: 2, mode: 'per-user' },
+    cc: { origin: 'cubic' },
+  });
   const procs = [];
   const forwarders = [];
   const dir = mkdtempSync(join(tmpdir(), 'ethle-demo-'));
@@ -86,7 +91,20 @@ export async function startOverTestbed(o) {
       forwarders.push(h);
       urls[name] = h.url;
     }
-    const edge = tb.spawn('edge', process.execPath, [EDGE_BIN, 'serve', '--origin', originInside, '--origin-public-url', urls.origin, '--host', '0.0.0.0', '--port', '8080', '--hold', String(o.hold)]);
+    const edge = tb.spawn('edge', process.execPath, [
+      EDGE_BIN,
+      'serve',
+      '--origin',
+      originInside,
+      '--origin-public-url',
+      urls.origin,
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '8080',
+      '--hold',
+      String(o.hold),
+    ]);
     procs.push(edge);
     await ready(edge, /listen/i, 'the edge');
     return {

@@ -19,7 +19,12 @@ export interface PlayerHandle {
  * id. The player library is imported on demand: a page downloads only the one it plays. With
  * `beacon`, the probe sends its events to a collector (beaconFor).
  */
-export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash' | 'shaka', src: string, beacon?: BeaconOptions): Promise<PlayerHandle> {
+export async function createPlayer(
+  video: HTMLVideoElement,
+  kind: 'hls' | 'dash' | 'shaka',
+  src: string,
+  beacon?: BeaconOptions,
+): Promise<PlayerHandle> {
   const sessionId = crypto.randomUUID();
   const probeOptions = beacon ? { sessionId, beacon } : { sessionId };
   let finalUrl: string | undefined;
@@ -63,7 +68,9 @@ export async function createPlayer(video: HTMLVideoElement, kind: 'hls' | 'dash'
       if (e.requestType === shaka.net.NetworkingEngine.RequestType.MANIFEST) loaded(e.response?.uri);
     });
     await player.attach(video);
-    player.load(src).catch((e: { code?: number; message?: string }) => console.error(`Shaka could not load ${src}: ${e.code ?? ''} ${e.message ?? ''}`));
+    player
+      .load(src)
+      .catch((e: { code?: number; message?: string }) => console.error(`Shaka could not load ${src}: ${e.code ?? ''} ${e.message ?? ''}`));
     return {
       probe,
       ...common,

@@ -54,16 +54,38 @@ export function render(set: ResultSet): void {
     const nth = seen.get(r.scenario.scheme) ?? 0;
     seen.set(r.scenario.scheme, nth + 1);
     const dash = r.invalid ? [2, 3] : nth === 0 ? [] : [6, 3 * nth];
-    timeline.push({ label: `${r.invalid ? 'INVALID · ' : ''}${runLabel(r)}`, data: tl.points.map((p) => ({ x: p.t, y: p.latency })), borderColor: color, backgroundColor: color, borderDash: dash, pointRadius: 0, pointStyle: 'line' });
+    timeline.push({
+      label: `${r.invalid ? 'INVALID · ' : ''}${runLabel(r)}`,
+      data: tl.points.map((p) => ({ x: p.t, y: p.latency })),
+      borderColor: color,
+      backgroundColor: color,
+      borderDash: dash,
+      pointRadius: 0,
+      pointStyle: 'line',
+    });
     if (tl.stalls.length) {
-      timeline.push({ label: `stalls · ${r.invalid ? 'INVALID · ' : ''}${runLabel(r)}`, data: tl.stalls.map((s) => ({ x: s.t, y: 0 })), borderColor: color, backgroundColor: color, showLine: false, pointStyle: 'triangle', pointRadius: 6 });
+      timeline.push({
+        label: `stalls · ${r.invalid ? 'INVALID · ' : ''}${runLabel(r)}`,
+        data: tl.stalls.map((s) => ({ x: s.t, y: 0 })),
+        borderColor: color,
+        backgroundColor: color,
+        showLine: false,
+        pointStyle: 'triangle',
+        pointRadius: 6,
+      });
     }
   }
   charts.push(
     new Chart(canvas('latency'), {
       type: 'line',
       data: { datasets: timeline },
-      options: { parsing: false, scales: { x: { type: 'linear', title: { display: true, text: 'time (s)' } }, y: { title: { display: true, text: 'true live latency (s)' } } } },
+      options: {
+        parsing: false,
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'time (s)' } },
+          y: { title: { display: true, text: 'true live latency (s)' } },
+        },
+      },
     }),
   );
 
@@ -82,7 +104,13 @@ export function render(set: ResultSet): void {
         ],
       },
       // The bars' labels carry their scheme's colour, as the lines of the other charts do.
-      options: { plugins: { legend: { labels: { usePointStyle: false } } }, scales: { x: { stacked: true, ticks: { color: stack.map((s) => schemeColor(s.scheme)) } }, y: { stacked: true, title: { display: true, text: 'seconds' } } } },
+      options: {
+        plugins: { legend: { labels: { usePointStyle: false } } },
+        scales: {
+          x: { stacked: true, ticks: { color: stack.map((s) => schemeColor(s.scheme)) } },
+          y: { stacked: true, title: { display: true, text: 'seconds' } },
+        },
+      },
     }),
   );
 
@@ -100,14 +128,23 @@ export function render(set: ResultSet): void {
     new Chart(canvas('cdf'), {
       type: 'line',
       data: { datasets: cdfs },
-      options: { parsing: false, scales: { x: { type: 'linear', title: { display: true, text: 'per-segment throughput (Mbit/s)' } }, y: { min: 0, max: 1, title: { display: true, text: 'CDF' } } } },
+      options: {
+        parsing: false,
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'per-segment throughput (Mbit/s)' } },
+          y: { min: 0, max: 1, title: { display: true, text: 'CDF' } },
+        },
+      },
     }),
   );
 
   // Paper Table II: means over the valid runs; the invalid ones counted beside them.
   const f = (v: number | null, d = 1) => (v === null ? '–' : v.toFixed(d));
   document.querySelector('#table tbody')!.innerHTML = tableII(set)
-    .map((r) => `<tr><td>${esc(r.cell)}</td><td>${esc(r.scheme)}</td><td>${r.runs}${r.invalid ? ` (+${r.invalid} invalid, not averaged)` : ''}</td><td>${f(r.throughputMbps)}</td><td>${f(r.startupS)}</td><td>${f(r.stallS)}</td><td>${f(r.holdS)}</td><td>${f(r.latencyS)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.cell)}</td><td>${esc(r.scheme)}</td><td>${r.runs}${r.invalid ? ` (+${r.invalid} invalid, not averaged)` : ''}</td><td>${f(r.throughputMbps)}</td><td>${f(r.startupS)}</td><td>${f(r.stallS)}</td><td>${f(r.holdS)}</td><td>${f(r.latencyS)}</td></tr>`,
+    )
     .join('');
   for (const c of charts) byId.set(c.canvas.id, c);
   updates += 1;
@@ -186,7 +223,8 @@ async function load(): Promise<void> {
     await fleet?.refresh();
     if (live) {
       await show(() => fetchResults(`${collector}/v1/runs?limit=${RUNS_SHOWN}`));
-      if (live) source.textContent = `Live: the newest ${RUNS_SHOWN} sessions in the collector (${collector}), refreshed every ${REFRESH_MS / 1000} s; last ${new Date().toLocaleTimeString()}.`;
+      if (live)
+        source.textContent = `Live: the newest ${RUNS_SHOWN} sessions in the collector (${collector}), refreshed every ${REFRESH_MS / 1000} s; last ${new Date().toLocaleTimeString()}.`;
     }
     setTimeout(() => void refresh(), REFRESH_MS);
   };

@@ -40,7 +40,8 @@ Object.assign(window, { demo });
 const stalledS = (list: Interval[]) => list.reduce((a, s) => a + ((s.end ?? Date.now()) - s.start), 0) / 1000;
 const updateDelta = () => {
   const hold = snapshot === undefined ? undefined : { segments: snapshot.hold, segmentSeconds: snapshot.segmentSeconds };
-  document.querySelector('#delta')!.textContent = describeDelta(latency.origin, latency.edge, hold, { direct: stalledS(stalls.origin), edge: stalledS(stalls.edge) }) ?? '–';
+  document.querySelector('#delta')!.textContent =
+    describeDelta(latency.origin, latency.edge, hold, { direct: stalledS(stalls.origin), edge: stalledS(stalls.edge) }) ?? '–';
 };
 
 for (const via of ['origin', 'edge'] as const) {
@@ -54,7 +55,16 @@ for (const via of ['origin', 'edge'] as const) {
     col.classList.add('failed');
     continue;
   }
-  const h = await createPlayer(video, cfg.player, src, beaconFor(cfg, { scheme: via === 'edge' ? cfg.scheme : 'e2e', edge: via === 'edge' ? edgeLabel(cfg.edgeUrl) : 'direct', page: 'side-by-side' }));
+  const h = await createPlayer(
+    video,
+    cfg.player,
+    src,
+    beaconFor(cfg, {
+      scheme: via === 'edge' ? cfg.scheme : 'e2e',
+      edge: via === 'edge' ? edgeLabel(cfg.edgeUrl) : 'direct',
+      page: 'side-by-side',
+    }),
+  );
   if (via === 'edge') mountViaBadge(col.querySelector<HTMLElement>('.via')!, cfg.edgeUrl, h);
   mountQoePanel(col.querySelector<HTMLElement>('.panel')!, h.probe);
   mountStallBadge(col.querySelector<HTMLElement>('.stalling')!, h.probe);
@@ -77,7 +87,11 @@ for (const via of ['origin', 'edge'] as const) {
     updateDelta();
   });
   h.probe.on(Events.ERROR, (e) => {
-    if (e.fatal) showError(`${via}-player`, `${via === 'edge' ? 'Through the edge' : 'Direct'}: the player stopped (${e.source} ${e.detail}: ${e.message})`);
+    if (e.fatal)
+      showError(
+        `${via}-player`,
+        `${via === 'edge' ? 'Through the edge' : 'Direct'}: the player stopped (${e.source} ${e.detail}: ${e.message})`,
+      );
   });
   handles.push(h);
 }

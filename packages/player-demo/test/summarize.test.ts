@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { asResultSet, cdf, latencyStack, latencyTimeline, summarizeRun, tableII, throughputByScheme, type RunResult } from '@ethle/player-demo';
+import {
+  asResultSet,
+  cdf,
+  latencyStack,
+  latencyTimeline,
+  summarizeRun,
+  tableII,
+  throughputByScheme,
+  type RunResult,
+} from '@ethle/player-demo';
 
 // A fixture for the aggregation code only (the dashboard test renders real runs).
-function run(scheme: string, repeat: number, o: { startupMs: number; stallMs: number; hold: number; latency: number; mbps: number[] }): RunResult {
+function run(
+  scheme: string,
+  repeat: number,
+  o: { startupMs: number; stallMs: number; hold: number; latency: number; mbps: number[] },
+): RunResult {
   const t0 = 1_000_000;
   return {
     v: 1,
@@ -11,14 +24,29 @@ function run(scheme: string, repeat: number, o: { startupMs: number; stallMs: nu
     scenario: { stream: '15M-2s', player: 'hls', scheme, rttMs: 224, repeat, durationS: 60 },
     report: {
       startupMs: o.startupMs,
-      stalls: { count: o.stallMs > 0 ? 1 : 0, totalMs: o.stallMs, list: o.stallMs > 0 ? [{ start: t0 + 5000, end: t0 + 5000 + o.stallMs, durationMs: o.stallMs }] : [] },
+      stalls: {
+        count: o.stallMs > 0 ? 1 : 0,
+        totalMs: o.stallMs,
+        list: o.stallMs > 0 ? [{ start: t0 + 5000, end: t0 + 5000 + o.stallMs, durationMs: o.stallMs }] : [],
+      },
       latency: { current: o.latency, mean: o.latency },
       holdSeconds: o.hold,
       latencySeries: [
         { at: t0, trueLatency: o.latency - 1, edgeDistance: null },
         { at: t0 + 2000, trueLatency: o.latency, edgeDistance: null },
       ],
-      segments: { count: o.mbps.length, bytes: 0, list: o.mbps.map((m, i) => ({ kind: 'media', url: `/live/s/${i}.m4s`, requestStart: t0 + i, lastByte: t0 + i + 1, bytes: 1, throughputBps: m * 1e6 })) },
+      segments: {
+        count: o.mbps.length,
+        bytes: 0,
+        list: o.mbps.map((m, i) => ({
+          kind: 'media',
+          url: `/live/s/${i}.m4s`,
+          requestStart: t0 + i,
+          lastByte: t0 + i + 1,
+          bytes: 1,
+          throughputBps: m * 1e6,
+        })),
+      },
     },
   };
 }
@@ -34,10 +62,18 @@ const set = {
 
 describe('dashboard data shaping', () => {
   it('summarizes a run in seconds and Mbit/s, taking the last true latency', () => {
-    expect(summarizeRun(set.runs[0]!)).toMatchObject({ cell: '15M-2s @ 224 ms', scheme: 'e2e', throughputMbps: 35, startupS: 14, stallS: 3, holdS: 0, latencyS: 20 });
+    expect(summarizeRun(set.runs[0]!)).toMatchObject({
+      cell: '15M-2s @ 224 ms',
+      scheme: 'e2e',
+      throughputMbps: 35,
+      startupS: 14,
+      stallS: 3,
+      holdS: 0,
+      latencyS: 20,
+    });
   });
 
-  it('a cell names the network settings that differ from the paper\'s: a backhaul cap or loss makes another cell', () => {
+  it("a cell names the network settings that differ from the paper's: a backhaul cap or loss makes another cell", () => {
     const r = set.runs[0]!;
     const withNet = (extra: object) => summarizeRun({ ...r, scenario: { ...r.scenario, ...extra } }).cell;
     expect(withNet({ backhaulMbps: 150 })).toBe('15M-2s @ 224 ms (backhaul 150 Mbit/s)');
@@ -52,7 +88,10 @@ describe('dashboard data shaping', () => {
   });
 
   it('an invalid run is counted beside the means, never in them; a cell with only invalid runs has no Fig. 9 bar and no CDF', () => {
-    const bad = { ...run('e2e', 3, { startupMs: 90000, stallMs: 60000, hold: 0, latency: 99, mbps: [1] }), invalid: 'unmodelled drop: backhaul down lost 12 packets' };
+    const bad = {
+      ...run('e2e', 3, { startupMs: 90000, stallMs: 60000, hold: 0, latency: 99, mbps: [1] }),
+      invalid: 'unmodelled drop: backhaul down lost 12 packets',
+    };
     const onlyBad = { ...run('hold-2', 1, { startupMs: 1000, stallMs: 0, hold: 4, latency: 9, mbps: [80] }), invalid: 'relay late' };
     const withBad = { ...set, runs: [...set.runs, bad, onlyBad] };
     const e2e = tableII(withBad).find((r) => r.scheme === 'e2e')!;
@@ -65,8 +104,12 @@ describe('dashboard data shaping', () => {
 
   it('lateness injected on purpose makes a cell of its own', () => {
     const r = set.runs[0]!;
-    expect(summarizeRun({ ...r, scenario: { ...r.scenario, cc: 'cubic', injectLateness: { p99Ms: 2, stallsPerMinute: 3 } } }).cell).toBe('15M-2s @ 224 ms (cubic, lateness p99 2 ms + 3 stalls/min)');
-    expect(summarizeRun({ ...r, scenario: { ...r.scenario, injectLateness: { p99Ms: 0, stallsPerMinute: 3 } } }).cell).toBe('15M-2s @ 224 ms (lateness 3 stalls/min)');
+    expect(summarizeRun({ ...r, scenario: { ...r.scenario, cc: 'cubic', injectLateness: { p99Ms: 2, stallsPerMinute: 3 } } }).cell).toBe(
+      '15M-2s @ 224 ms (cubic, lateness p99 2 ms + 3 stalls/min)',
+    );
+    expect(summarizeRun({ ...r, scenario: { ...r.scenario, injectLateness: { p99Ms: 0, stallsPerMinute: 3 } } }).cell).toBe(
+      '15M-2s @ 224 ms (lateness 3 stalls/min)',
+    );
   });
 
   it("Fig. 9 stack adds up to the measured latency, the player's offset being the rest", () => {

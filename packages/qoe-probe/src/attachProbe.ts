@@ -118,38 +118,41 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
     const clockTurn = e.precisionMs > Math.max(10, minRtt) && (own === null || probesUsed < Math.ceil((budget * 2) / 3));
     const at = clockTurn ? clock.nextProbeAt(now + 20, minRtt) : own;
     if (at === null) return;
-    probeTimer = setTimeout(async () => {
-      // Fired late (a busy main thread): the request would miss the instant it was timed for.
-      // Try again at the next one, without spending a GET.
-      if (clientNow() - at > 10) {
-        probeTimer = undefined;
-        return scheduleClockProbe();
-      }
-      // A fragment is not sent but names this request's Resource Timing entry.
-      const tag = `${url.split('#')[0]}#ethle-sync-${++probesUsed}`;
-      let send = clientNow();
-      try {
-        const res = await fetch(tag, { cache: 'no-store', signal: abort.signal });
-        let recv = clientNow();
-        const body = await res.text();
-        // The network stack's send and first byte, when its entry comes (within 0.5 s): on a
-        // loaded page the main thread stamps both late, which widens the interval from below.
-        for (let i = 0, t; i < 10 && !destroyed; i++) {
-          if ((t = connections?.sent(tag))) {
-            send = Math.max(send, fromPerf(t[0]));
-            recv = Math.min(recv, fromPerf(t[1]));
-            break;
-          }
-          await new Promise((r) => setTimeout(r, 50));
+    probeTimer = setTimeout(
+      async () => {
+        // Fired late (a busy main thread): the request would miss the instant it was timed for.
+        // Try again at the next one, without spending a GET.
+        if (clientNow() - at > 10) {
+          probeTimer = undefined;
+          return scheduleClockProbe();
         }
-        probeTimer = undefined;
-        sink.clock(send, recv, res.headers.get('date'));
-        adapter.observe?.(send, recv, body);
-        scheduleClockProbe();
-      } catch {
-        probeTimer = undefined; // a failed probe only leaves the estimates as precise as they were
-      }
-    }, Math.max(0, at - clientNow()));
+        // A fragment is not sent but names this request's Resource Timing entry.
+        const tag = `${url.split('#')[0]}#ethle-sync-${++probesUsed}`;
+        let send = clientNow();
+        try {
+          const res = await fetch(tag, { cache: 'no-store', signal: abort.signal });
+          let recv = clientNow();
+          const body = await res.text();
+          // The network stack's send and first byte, when its entry comes (within 0.5 s): on a
+          // loaded page the main thread stamps both late, which widens the interval from below.
+          for (let i = 0, t; i < 10 && !destroyed; i++) {
+            if ((t = connections?.sent(tag))) {
+              send = Math.max(send, fromPerf(t[0]));
+              recv = Math.min(recv, fromPerf(t[1]));
+              break;
+            }
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          probeTimer = undefined;
+          sink.clock(send, recv, res.headers.get('date'));
+          adapter.observe?.(send, recv, body);
+          scheduleClockProbe();
+        } catch {
+          probeTimer = undefined; // a failed probe only leaves the estimates as precise as they were
+        }
+      },
+      Math.max(0, at - clientNow()),
+    );
   }
   const ctx = {
     toServer(t: number, bound: -1 | 0 | 1 = 0) {
@@ -241,7 +244,12 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
         ? attachDash(target as never, sink)
         : kind === 'shaka'
           ? attachShaka(target as never, sink, ctx)
-          : { media: () => target as HTMLMediaElement, latency: () => ({ trueLatency: null, edgeDistance: null }), timeUrl: () => null, destroy() {} };
+          : {
+              media: () => target as HTMLMediaElement,
+              latency: () => ({ trueLatency: null, edgeDistance: null }),
+              timeUrl: () => null,
+              destroy() {},
+            };
   const rep = () => buildReport(state, adapter.manifestLag?.() ?? null);
   if (o.beacon) beacon = createBeacon(o.beacon, o.sessionId, kind, clientNow, () => beaconReport(rep()));
   const timer = setInterval(tick, o.heartbeatMs);

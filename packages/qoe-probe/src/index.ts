@@ -27,6 +27,12 @@ export {
   type StallOutput,
   type StallPhase,
 } from './stall/createStallDetector.js';
-export { createClockOffsetEstimator, parseHttpDate, type ClockEstimate, type ClockOffsetEstimator, type ClockSample } from './clock/createClockOffsetEstimator.js';
+export {
+  createClockOffsetEstimator,
+  parseHttpDate,
+  type ClockEstimate,
+  type ClockOffsetEstimator,
+  type ClockSample,
+} from './clock/createClockOffsetEstimator.js';
 export { dashTrueLatency, hlsTrueLatency, programDateTimeAt } from './latency/trueLatency.js';
 export { percentile, summarize } from './latency/summarize.js';

@@ -54,8 +54,16 @@ export function resolveOptions(o: ProbeOptions = {}): ResolvedOptions {
   if (b !== undefined && (typeof b?.url !== 'string' || b.url === ''))
     throw new ProbeError(ErrorCodes.BAD_OPTION, 'beacon.url must be a non-empty string');
   const meta = b?.meta ?? {};
-  if (typeof meta !== 'object' || meta === null || Object.keys(meta).length > 32 || Object.entries(meta).some(([k, v]) => !META_KEY.test(k) || !['string', 'number', 'boolean'].includes(typeof v)))
-    throw new ProbeError(ErrorCodes.BAD_OPTION, 'beacon.meta must be ≤ 32 labels named [A-Za-z][\\w.-]* with string, number or boolean values');
+  if (
+    typeof meta !== 'object' ||
+    meta === null ||
+    Object.keys(meta).length > 32 ||
+    Object.entries(meta).some(([k, v]) => !META_KEY.test(k) || !['string', 'number', 'boolean'].includes(typeof v))
+  )
+    throw new ProbeError(
+      ErrorCodes.BAD_OPTION,
+      'beacon.meta must be ≤ 32 labels named [A-Za-z][\\w.-]* with string, number or boolean values',
+    );
   if (o.sessionId !== undefined && typeof o.sessionId !== 'string')
     throw new ProbeError(ErrorCodes.BAD_OPTION, 'sessionId must be a string');
   return {

@@ -51,8 +51,22 @@ export interface ReportState {
 
 export function emptyReportState(target: string, session: string): ReportState {
   return {
-    target, session, startup: null, stalls: [], stallCount: 0, stallTotalMs: 0, latency: [], edge: [], holdSeconds: 0,
-    series: [], segments: [], segmentCount: 0, segmentBytes: 0, switches: [], errors: [], clock: null,
+    target,
+    session,
+    startup: null,
+    stalls: [],
+    stallCount: 0,
+    stallTotalMs: 0,
+    latency: [],
+    edge: [],
+    holdSeconds: 0,
+    series: [],
+    segments: [],
+    segmentCount: 0,
+    segmentBytes: 0,
+    switches: [],
+    errors: [],
+    clock: null,
   };
 }
 

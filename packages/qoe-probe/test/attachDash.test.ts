@@ -104,18 +104,42 @@ describe('attachProbe on dash.js', () => {
     const probe = attachProbe(dash, { heartbeatMs: 100, syncProbes: 0 });
     const t0 = Date.UTC(2026, 0, 1);
     dash.trigger('fragmentLoadingCompleted', {
-      request: { url: 'http://o/v1.m4s', type: 'MediaSegment', mediaType: 'video', duration: 2, bytesLoaded: 500_000, representation: { id: 'v1' },
-        startDate: new Date(t0), firstByteDate: new Date(t0 + 100), endDate: new Date(t0 + 1_100) },
+      request: {
+        url: 'http://o/v1.m4s',
+        type: 'MediaSegment',
+        mediaType: 'video',
+        duration: 2,
+        bytesLoaded: 500_000,
+        representation: { id: 'v1' },
+        startDate: new Date(t0),
+        firstByteDate: new Date(t0 + 100),
+        endDate: new Date(t0 + 1_100),
+      },
     });
     dash.trigger('fragmentLoadingCompleted', {
-      request: { url: 'http://o/init.mp4', type: 'InitializationSegment', mediaType: 'video', bytesLoaded: 900,
-        startDate: new Date(t0), firstByteDate: new Date(t0 + 10), endDate: new Date(t0 + 20) },
+      request: {
+        url: 'http://o/init.mp4',
+        type: 'InitializationSegment',
+        mediaType: 'video',
+        bytesLoaded: 900,
+        startDate: new Date(t0),
+        firstByteDate: new Date(t0 + 10),
+        endDate: new Date(t0 + 20),
+      },
     });
     dash.trigger('qualityChangeRendered', { mediaType: 'video', newRepresentation: { id: 'v2', bandwidth: 3_000_000 } });
     dash.trigger('error', { error: { code: 25, message: 'manifest error' } });
     const r = probe.report();
     expect(r.segments.list).toMatchObject([
-      { kind: 'media', track: 'video', bytes: 500_000, duration: 2, rendition: 'v1', throughputBps: 500_000 * 8 / 1.1, transferBps: 500_000 * 8 },
+      {
+        kind: 'media',
+        track: 'video',
+        bytes: 500_000,
+        duration: 2,
+        rendition: 'v1',
+        throughputBps: (500_000 * 8) / 1.1,
+        transferBps: 500_000 * 8,
+      },
       { kind: 'init', duration: 0 },
     ]);
     expect(r.switches).toMatchObject([{ track: 'video', from: null, to: 'v2', bitrate: 3_000_000 }]);

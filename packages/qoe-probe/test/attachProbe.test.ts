@@ -71,7 +71,8 @@ describe('attachProbe', () => {
     const media = hls.media!;
     const probe = attachProbe(hls, { heartbeatMs: 100, syncProbes: 0 });
     const seen: string[] = [];
-    for (const e of ['startup', 'stallStart', 'stallEnd', 'latency', 'segment', 'switch', 'clock', 'error'] as const) probe.on(e, () => seen.push(e));
+    for (const e of ['startup', 'stallStart', 'stallEnd', 'latency', 'segment', 'switch', 'clock', 'error'] as const)
+      probe.on(e, () => seen.push(e));
 
     // Manifest with the edge's hold, then segments: each response syncs the clock.
     const pdt0 = epoch() + SERVER_AHEAD_MS - 20_000; // production time of media time 0
@@ -79,7 +80,10 @@ describe('attachProbe', () => {
       vi.advanceTimersByTime(337);
       const r = response(2_000, { 'x-ethle-hold-seconds': '4' });
       hls.trigger('hlsLevelLoaded', { details: { live: true, url: 'http://o/live/2M-2s/index.m3u8' }, ...r });
-      hls.trigger('hlsFragLoaded', { frag: { sn: i, url: `http://o/s${i}.m4s`, type: 'main', duration: 2, level: 0, stats: response(250_000).stats }, networkDetails: r.networkDetails });
+      hls.trigger('hlsFragLoaded', {
+        frag: { sn: i, url: `http://o/s${i}.m4s`, type: 'main', duration: 2, level: 0, stats: response(250_000).stats },
+        networkDetails: r.networkDetails,
+      });
     }
     hls.trigger('hlsLevelSwitched', { level: 1 });
     hls.trigger('hlsError', { details: 'fragLoadError', fatal: false, error: new Error('404') });
@@ -142,7 +146,11 @@ describe('attachProbe', () => {
       for (let k = 0; k < 4; k++) {
         vi.advanceTimersByTime(500 + 37 * sn + 11 * k); // parts arrive at varied phases of the server's second
         const part = response(100_000);
-        hls.trigger('hlsFragLoaded', { frag: { sn, url: `http://o/s${sn}.m4s`, type: 'main', duration: 2, level: 0, stats: fragStats }, part: { url: `http://o/s${sn}.${k}.m4s`, duration: 0.5, stats: part.stats }, networkDetails: part.networkDetails });
+        hls.trigger('hlsFragLoaded', {
+          frag: { sn, url: `http://o/s${sn}.m4s`, type: 'main', duration: 2, level: 0, stats: fragStats },
+          part: { url: `http://o/s${sn}.${k}.m4s`, duration: 0.5, stats: part.stats },
+          networkDetails: part.networkDetails,
+        });
       }
     }
     const r = probe.report();

@@ -43,7 +43,14 @@ class FakeShaka {
     return new Date(this.playheadDate);
   }
   /** A download as Shaka reports it: request times from Date.now(), lower-cased headers, the body. */
-  download(requestType: number, contextType: number, uri: string, headers: Record<string, string>, body = '', extra: Record<string, unknown> = {}) {
+  download(
+    requestType: number,
+    contextType: number,
+    uri: string,
+    headers: Record<string, string>,
+    body = '',
+    extra: Record<string, unknown> = {},
+  ) {
     this.dispatch('downloadcompleted', {
       requestType,
       request: { requestStartTime: Date.now() - 40, timeToFirstByte: 20 },
@@ -78,8 +85,19 @@ describe('attachProbe on Shaka Player', () => {
     const HOLD = 4;
     for (let i = 0; i < 12; i++) {
       await vi.advanceTimersByTimeAsync(1_137); // varied phases of the server's second
-      if (i % 3 === 0) shaka.download(MANIFEST, MPD, 'http://edge/live/2M-2s/manifest.mpd', { date: date(), 'x-ethle-hold-seconds': String(HOLD) }, '<MPD/>');
-      else shaka.download(SEGMENT, 1, `http://edge/s${i}.m4s`, { date: date() }, 'x'.repeat(1000), { stream: { type: 'video', id: 1 }, segment: { startTime: 2 * i, endTime: 2 * i + 2 } });
+      if (i % 3 === 0)
+        shaka.download(
+          MANIFEST,
+          MPD,
+          'http://edge/live/2M-2s/manifest.mpd',
+          { date: date(), 'x-ethle-hold-seconds': String(HOLD) },
+          '<MPD/>',
+        );
+      else
+        shaka.download(SEGMENT, 1, `http://edge/s${i}.m4s`, { date: date() }, 'x'.repeat(1000), {
+          stream: { type: 'video', id: 1 },
+          segment: { startTime: 2 * i, endTime: 2 * i + 2 },
+        });
     }
     shaka.video = new FakeMedia(); // attach()
     shaka.video.readyState = 4;
@@ -115,7 +133,8 @@ describe('attachProbe on Shaka Player', () => {
     const playlist = () => {
       const newest = Math.floor((epoch() - LAG - t0) / SEG) - 1;
       const lines = ['#EXTM3U', '#EXT-X-TARGETDURATION:2', `#EXT-X-MEDIA-SEQUENCE:${newest - 4}`];
-      for (let n = newest - 4; n <= newest; n++) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(t0 + n * SEG).toISOString()}`, '#EXTINF:2.000,', `${n}.m4s`);
+      for (let n = newest - 4; n <= newest; n++)
+        lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(t0 + n * SEG).toISOString()}`, '#EXTINF:2.000,', `${n}.m4s`);
       return lines.join('\n');
     };
     const probes: number[] = [];

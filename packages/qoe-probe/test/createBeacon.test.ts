@@ -40,7 +40,11 @@ describe('beacon', () => {
 
   it('batches events on a timer, numbers the batches, and sends the report on pagehide', () => {
     const media = new FakeMedia();
-    const probe = attachProbe(media, { heartbeatMs: 100, sessionId: 'sess-1', beacon: { url: 'https://collector.test/qoe', intervalMs: 1000 } });
+    const probe = attachProbe(media, {
+      heartbeatMs: 100,
+      sessionId: 'sess-1',
+      beacon: { url: 'https://collector.test/qoe', intervalMs: 1000 },
+    });
     play(media, 1_500);
     expect(sent.length).toBeGreaterThanOrEqual(1);
     const first = sent[0]!;

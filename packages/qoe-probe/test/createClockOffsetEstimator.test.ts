@@ -37,7 +37,14 @@ describe('createClockOffsetEstimator', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: -100_000, max: 100_000 }),
-        fc.array(fc.record({ gap: fc.integer({ min: 1, max: 5000 }), rtt: fc.integer({ min: 0, max: 800 }), pos: fc.double({ min: 0, max: 1, noNaN: true }) }), { minLength: 1, maxLength: 30 }),
+        fc.array(
+          fc.record({
+            gap: fc.integer({ min: 1, max: 5000 }),
+            rtt: fc.integer({ min: 0, max: 800 }),
+            pos: fc.double({ min: 0, max: 1, noNaN: true }),
+          }),
+          { minLength: 1, maxLength: 30 },
+        ),
         (offset, rs) => {
           const c = createClockOffsetEstimator(64);
           let t = 1_700_000_000_000;
@@ -97,7 +104,15 @@ describe('createClockOffsetEstimator', () => {
       fc.property(
         fc.integer({ min: -5_000, max: 5_000 }),
         fc.constantFrom(-1e-4, 1e-4),
-        fc.array(fc.record({ gap: fc.integer({ min: 50, max: 3000 }), rtt: fc.integer({ min: 0, max: 50 }), pos: fc.double({ min: 0, max: 1, noNaN: true }), probe: fc.boolean() }), { minLength: 10, maxLength: 200 }),
+        fc.array(
+          fc.record({
+            gap: fc.integer({ min: 50, max: 3000 }),
+            rtt: fc.integer({ min: 0, max: 50 }),
+            pos: fc.double({ min: 0, max: 1, noNaN: true }),
+            probe: fc.boolean(),
+          }),
+          { minLength: 10, maxLength: 200 },
+        ),
         (offset0, rate, rs) => {
           const c = createClockOffsetEstimator();
           const start = 1_700_000_000_000;

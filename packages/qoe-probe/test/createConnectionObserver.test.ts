@@ -26,7 +26,19 @@ afterEach(() => {
   globalThis.PerformanceObserver = real;
 });
 
-const seg = (url: string): SegmentTiming => ({ kind: 'media', url, track: 'main', requestStart: 0, firstByte: 1, lastByte: 2, bytes: 1, throughputBps: 1, transferBps: 1, duration: 2, rendition: '0' });
+const seg = (url: string): SegmentTiming => ({
+  kind: 'media',
+  url,
+  track: 'main',
+  requestStart: 0,
+  firstByte: 1,
+  lastByte: 2,
+  bytes: 1,
+  throughputBps: 1,
+  transferBps: 1,
+  duration: 2,
+  rendition: '0',
+});
 
 describe('createConnectionObserver (Resource Timing → new or reused connection)', () => {
   it('labels a request whose entry came first, and one whose entry comes after', () => {

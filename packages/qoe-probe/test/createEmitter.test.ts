@@ -14,7 +14,9 @@ describe('createEmitter', () => {
     e.on(Events.ERROR, (d) => errors.push(d));
     expect(() => e.emit('startup', { startupMs: 1234, at: 1 })).not.toThrow();
     expect(seen).toEqual([1234]);
-    expect(errors).toEqual([{ at: 42, code: ErrorCodes.LISTENER_THREW, source: 'listener', detail: 'startup', message: 'boom', fatal: false }]);
+    expect(errors).toEqual([
+      { at: 42, code: ErrorCodes.LISTENER_THREW, source: 'listener', detail: 'startup', message: 'boom', fatal: false },
+    ]);
   });
 
   it('does not loop when an error listener throws', () => {

@@ -45,13 +45,17 @@ describe('createStallDetector', () => {
   it('excludes seeks and the loading that follows them', () => {
     // At 3 s the user seeks from 3 to 30; the seek takes 2.5 s to load, then play resumes.
     const ct = (t: number) => (t < 3000 ? t / 1000 : t < 5500 ? 30 : 30 + (t - 5500) / 1000);
-    const { stalls } = run((t) => ({ currentTime: ct(t), seeking: t >= 3000 && t < 4000, readyState: t >= 3000 && t < 5500 ? 1 : 4 }), 9000);
+    const { stalls } = run(
+      (t) => ({ currentTime: ct(t), seeking: t >= 3000 && t < 4000, readyState: t >= 3000 && t < 5500 ? 1 : 4 }),
+      9000,
+    );
     expect(stalls).toEqual([]);
   });
 
   it('counts a stall after a seek once playback had resumed', () => {
     // Seek at 2 s to 40 (0.5 s), plays 2.5..4 s, then freezes 1.5 s.
-    const ct = (t: number) => (t < 2000 ? t / 1000 : t < 2500 ? 40 : t < 4000 ? 40 + (t - 2500) / 1000 : t < 5500 ? 41.5 : 41.5 + (t - 5500) / 1000);
+    const ct = (t: number) =>
+      t < 2000 ? t / 1000 : t < 2500 ? 40 : t < 4000 ? 40 + (t - 2500) / 1000 : t < 5500 ? 41.5 : 41.5 + (t - 5500) / 1000;
     const { stalls } = run((t) => ({ currentTime: ct(t), seeking: t >= 2000 && t < 2500 }), 8000);
     expect(stalls).toHaveLength(1);
     expect(stalls[0]!.durationMs).toBeCloseTo(1500, 0);

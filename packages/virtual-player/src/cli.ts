@@ -60,8 +60,12 @@ export async function main(argv: string[]): Promise<number> {
   const seconds = Number(v.seconds);
   if (!(seconds > 0 && seconds <= 86_400)) return fail(`ERR_VPLAYER_CONFIG: --seconds must be a number in (0, 86400], got ${v.seconds}`);
   const maxBuffer = v['max-buffer-length'] === undefined ? undefined : Number(v['max-buffer-length']);
-  if (maxBuffer !== undefined && !(maxBuffer > 0 && maxBuffer <= 600)) return fail(`ERR_VPLAYER_CONFIG: --max-buffer-length must be in (0, 600] s, got ${v['max-buffer-length']}`);
-  const settings: Pick<VirtualPlayerConfigInput, 'hls' | 'dash' | 'appendMs'> = maxBuffer === undefined ? {} : { hls: { maxBufferLength: maxBuffer, maxMaxBufferLength: maxBuffer }, dash: { bufferTarget: maxBuffer } };
+  if (maxBuffer !== undefined && !(maxBuffer > 0 && maxBuffer <= 600))
+    return fail(`ERR_VPLAYER_CONFIG: --max-buffer-length must be in (0, 600] s, got ${v['max-buffer-length']}`);
+  const settings: Pick<VirtualPlayerConfigInput, 'hls' | 'dash' | 'appendMs'> =
+    maxBuffer === undefined
+      ? {}
+      : { hls: { maxBufferLength: maxBuffer, maxMaxBufferLength: maxBuffer }, dash: { bufferTarget: maxBuffer } };
   if (v['append-ms'] !== undefined) settings.appendMs = Number(v['append-ms']);
   // Checked once, by the config's own rules, before any receiver starts.
   try {
@@ -73,16 +77,27 @@ export async function main(argv: string[]): Promise<number> {
   const addresses = v['local-address']?.split(',').map((a) => a.trim()) ?? [];
   const offsets = v['start-offsets-ms']?.split(',').map(Number) ?? new Array<number>(Math.max(1, addresses.length)).fill(0);
   if (offsets.length !== Math.max(1, addresses.length) || offsets.some((o) => !(o >= 0 && o <= 3_600_000))) {
-    return fail(`ERR_VPLAYER_CONFIG: --start-offsets-ms wants one offset in [0, 3600000] per receiver (${Math.max(1, addresses.length)}), got ${v['start-offsets-ms']}`);
+    return fail(
+      `ERR_VPLAYER_CONFIG: --start-offsets-ms wants one offset in [0, 3600000] per receiver (${Math.max(1, addresses.length)}), got ${v['start-offsets-ms']}`,
+    );
   }
   if (addresses.length > 1) {
     const plans = addresses.map((localAddress, i) => ({ localAddress, startOffsetMs: offsets[i]!, id: `${v.id ?? 'receiver'}-u${i}` }));
-    for (const o of await playReceivers({ url: v.url, player, seconds, scenario: { scheme: v.scheme }, ...settings }, plans)) process.stdout.write(`${JSON.stringify(o)}\n`);
+    for (const o of await playReceivers({ url: v.url, player, seconds, scenario: { scheme: v.scheme }, ...settings }, plans))
+      process.stdout.write(`${JSON.stringify(o)}\n`);
     return 0;
   }
   try {
     if (offsets[0]! > 0) await new Promise((r) => setTimeout(r, offsets[0]));
-    const run = await playVirtual({ url: v.url, player, seconds, scenario: { scheme: v.scheme }, ...settings, ...(addresses[0] ? { localAddress: addresses[0] } : {}), ...(v.id ? { id: v.id } : {}) });
+    const run = await playVirtual({
+      url: v.url,
+      player,
+      seconds,
+      scenario: { scheme: v.scheme },
+      ...settings,
+      ...(addresses[0] ? { localAddress: addresses[0] } : {}),
+      ...(v.id ? { id: v.id } : {}),
+    });
     process.stdout.write(`${JSON.stringify(run, null, v.pretty ? 1 : undefined)}\n`);
     return 0;
   } catch (e) {

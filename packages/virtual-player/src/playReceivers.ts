@@ -19,7 +19,10 @@ export type ReceiverOutcome = { receiver: number; run: VirtualRunResult } | { re
  * its own join. A receiver that fails to start is reported as an error, not the group's failure:
  * at scale a refused request is a result.
  */
-export async function playReceivers(input: VirtualPlayerConfigInput & { seconds: number; scenario?: Partial<VirtualRunScenario> }, plans: ReceiverPlan[]): Promise<ReceiverOutcome[]> {
+export async function playReceivers(
+  input: VirtualPlayerConfigInput & { seconds: number; scenario?: Partial<VirtualRunScenario> },
+  plans: ReceiverPlan[],
+): Promise<ReceiverOutcome[]> {
   const settled = await Promise.allSettled(
     plans.map(async (p) => {
       if (p.startOffsetMs > 0) await new Promise((r) => setTimeout(r, p.startOffsetMs));
@@ -27,6 +30,12 @@ export async function playReceivers(input: VirtualPlayerConfigInput & { seconds:
     }),
   );
   return settled.map((s, receiver) =>
-    s.status === 'fulfilled' ? { receiver, run: s.value } : { receiver, error: (s.reason as Error)?.message ?? String(s.reason), ...((s.reason as { code?: string })?.code ? { code: (s.reason as { code: string }).code } : {}) },
+    s.status === 'fulfilled'
+      ? { receiver, run: s.value }
+      : {
+          receiver,
+          error: (s.reason as Error)?.message ?? String(s.reason),
+          ...((s.reason as { code?: string })?.code ? { code: (s.reason as { code: string }).code } : {}),
+        },
   );
 }

@@ -27,9 +27,19 @@ export async function startVirtualPlayer(input: VirtualPlayerConfigInput): Promi
   const cfg = createVirtualPlayerConfig(input);
   // Browsers keep up to 6 connections per host and reuse the most recently used idle one;
   // hls.js/dash.js need at most 3 at once here, and talk to at most the edge and an origin.
-  const pool = createConnectionPool({ maxPerOrigin: 6, keepAliveTimeoutMs: 30_000, maxOrigins: 4, ...(cfg.localAddress ? { localAddress: cfg.localAddress } : {}) });
+  const pool = createConnectionPool({
+    maxPerOrigin: 6,
+    keepAliveTimeoutMs: 30_000,
+    maxOrigins: 4,
+    ...(cfg.localAddress ? { localAddress: cfg.localAddress } : {}),
+  });
   const abort = new AbortController();
-  const session = createSession(cfg.player, { sampleIntervalMs: cfg.sampleIntervalMs, stallThresholdMs: cfg.stallThresholdMs, maxEntries: cfg.maxEntries, appendMs: cfg.appendMs });
+  const session = createSession(cfg.player, {
+    sampleIntervalMs: cfg.sampleIntervalMs,
+    stallThresholdMs: cfg.stallThresholdMs,
+    maxEntries: cfg.maxEntries,
+    appendMs: cfg.appendMs,
+  });
   const close = async () => {
     if (!abort.signal.aborted) abort.abort();
     session.emitter.clear();

@@ -29,16 +29,24 @@ describe.each([
   ['hls', 'index.m3u8', 'main'],
   ['dash', 'manifest.mpd', 'video'],
 ] as const)('%s', (player, file, track) => {
-  it.each([0, 150])('with appendMs %i the catch-up requests follow the previous last byte by that much', async (appendMs) => {
-    const p = await startVirtualPlayer({ url: `${origin.url}/live/2M-2s/${file}`, player, appendMs });
-    players.push(p);
-    // The start is 3 segments behind the edge: at least two back-to-back loads follow the first.
-    const g = await waitFor('three catch-up segments', () => (gaps(p, track).length >= 2 ? gaps(p, track).slice(0, 2) : undefined), 15_000);
-    expect(p.report().appendMs).toBe(appendMs);
-    for (const x of g) {
-      // Timestamps are whole ms on the player's clock; a timer fires no earlier than asked.
-      expect(x).toBeGreaterThanOrEqual(appendMs - 1);
-      expect(x).toBeLessThan(appendMs + 250);
-    }
-  }, 30_000);
+  it.each([0, 150])(
+    'with appendMs %i the catch-up requests follow the previous last byte by that much',
+    async (appendMs) => {
+      const p = await startVirtualPlayer({ url: `${origin.url}/live/2M-2s/${file}`, player, appendMs });
+      players.push(p);
+      // The start is 3 segments behind the edge: at least two back-to-back loads follow the first.
+      const g = await waitFor(
+        'three catch-up segments',
+        () => (gaps(p, track).length >= 2 ? gaps(p, track).slice(0, 2) : undefined),
+        15_000,
+      );
+      expect(p.report().appendMs).toBe(appendMs);
+      for (const x of g) {
+        // Timestamps are whole ms on the player's clock; a timer fires no earlier than asked.
+        expect(x).toBeGreaterThanOrEqual(appendMs - 1);
+        expect(x).toBeLessThan(appendMs + 250);
+      }
+    },
+    30_000,
+  );
 });

@@ -122,7 +122,9 @@ describe('createConnectionPool (Chromium reuse)', () => {
     server.keepAliveTimeout = 300;
     pool = createConnectionPool({ maxPerOrigin: 6, keepAliveTimeoutMs: 30_000, maxOrigins: 4 });
     const first = await get('/one');
-    await waitFor('the idle connection to close', () => pool.connections(origin) === 0, 5_000, 10).finally(() => (server.keepAliveTimeout = 60_000));
+    await waitFor('the idle connection to close', () => pool.connections(origin) === 0, 5_000, 10).finally(
+      () => (server.keepAliveTimeout = 60_000),
+    );
     const next = await get('/two');
     expect(next.previousRequests).toBe(0);
     expect(next.connection).not.toBe(first.connection);

@@ -32,7 +32,10 @@ describe.each([
   it(`through the edge at hold ${HOLD}: latency − direct latency = ${HOLD} × ${L} s ± 0.5 s, the hold declared`, async () => {
     const path = `/live/${STREAM}/${file}`;
     if (player === 'hls') await nextSegmentListed(`${origin.url}${path}`);
-    const [direct, viaEdge] = await Promise.all([startVirtualPlayer({ url: `${origin.url}${path}`, player }), startVirtualPlayer({ url: `${edge.url}${path}`, player })]);
+    const [direct, viaEdge] = await Promise.all([
+      startVirtualPlayer({ url: `${origin.url}${path}`, player }),
+      startVirtualPlayer({ url: `${edge.url}${path}`, player }),
+    ]);
     players.push(direct, viaEdge);
     await waitFor('5 latency samples each', () => direct.report().latency.samples >= 5 && viaEdge.report().latency.samples >= 5, 25_000);
     const d = direct.report();

@@ -35,8 +35,16 @@ describe.each([
     const p = await startVirtualPlayer({ url: `${origin.url}/live/${STREAM}/${file}`, player });
     players.push(p);
     // Steady state: playing, and a segment has arrived since startup (the start burst is over).
-    const startedWith = await waitFor('startup', () => p.phase === 'playing' && p.report().segments.list.filter((s) => s.kind === 'media').length, 20_000);
-    await waitFor('a segment after the start burst', () => p.report().segments.list.filter((s) => s.kind === 'media').length > startedWith, 20_000);
+    const startedWith = await waitFor(
+      'startup',
+      () => p.phase === 'playing' && p.report().segments.list.filter((s) => s.kind === 'media').length,
+      20_000,
+    );
+    await waitFor(
+      'a segment after the start burst',
+      () => p.report().segments.list.filter((s) => s.kind === 'media').length > startedWith,
+      20_000,
+    );
     const pauseMs = Math.round(p.bufferAhead() * 1000) + 2500;
     const stalled = new Promise<number>((resolve) => p.on('stallEnd', (s) => resolve(s.durationMs)));
     await admin('pause');

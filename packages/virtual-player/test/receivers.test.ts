@@ -58,12 +58,27 @@ describe('ethle-vplayer CLI with a group', () => {
     const write = process.stdout.write.bind(process.stdout);
     process.stdout.write = ((c: string) => (out.push(c), true)) as typeof process.stdout.write;
     try {
-      const code = await main(['--url', `${origin.url}/live/2M-2s/index.m3u8`, '--seconds', '1', '--local-address', '127.0.0.2,127.0.0.3', '--start-offsets-ms', '0,10', '--id', 'g']);
+      const code = await main([
+        '--url',
+        `${origin.url}/live/2M-2s/index.m3u8`,
+        '--seconds',
+        '1',
+        '--local-address',
+        '127.0.0.2,127.0.0.3',
+        '--start-offsets-ms',
+        '0,10',
+        '--id',
+        'g',
+      ]);
       expect(code).toBe(0);
     } finally {
       process.stdout.write = write;
     }
-    const lines = out.join('').trim().split('\n').map((l) => JSON.parse(l) as { receiver: number; run?: { id: string } });
+    const lines = out
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { receiver: number; run?: { id: string } });
     expect(lines.map((l) => [l.receiver, l.run?.id])).toEqual([
       [0, 'g-u0'],
       [1, 'g-u1'],
@@ -76,7 +91,9 @@ describe('ethle-vplayer CLI with a group', () => {
     const write = process.stderr.write.bind(process.stderr);
     process.stderr.write = ((c: string) => (err.push(c), true)) as typeof process.stderr.write;
     try {
-      expect(await main(['--url', 'http://127.0.0.1:1/x.m3u8', '--local-address', '127.0.0.2,127.0.0.3', '--start-offsets-ms', '0'])).toBe(2);
+      expect(await main(['--url', 'http://127.0.0.1:1/x.m3u8', '--local-address', '127.0.0.2,127.0.0.3', '--start-offsets-ms', '0'])).toBe(
+        2,
+      );
     } finally {
       process.stderr.write = write;
     }

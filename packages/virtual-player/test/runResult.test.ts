@@ -17,7 +17,12 @@ afterAll(async () => {
 });
 
 it('a virtual run is a RunResult the dashboard summarises', async () => {
-  const run: RunResult = await playVirtual({ url: `${origin.url}/live/2M-2s/manifest.mpd`, player: 'dash', seconds: 4, scenario: { scheme: 'e2e' } });
+  const run: RunResult = await playVirtual({
+    url: `${origin.url}/live/2M-2s/manifest.mpd`,
+    player: 'dash',
+    seconds: 4,
+    scenario: { scheme: 'e2e' },
+  });
   expect(run).toMatchObject({ v: 1, scenario: { stream: '2M-2s', player: 'dash', scheme: 'e2e', durationS: 4 } });
   expect(run.id).toMatch(/^2M-2s-e2e-dash-virtual-/);
   const m = summarizeRun(run);

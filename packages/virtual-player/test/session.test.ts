@@ -10,8 +10,23 @@ function drive(stallThresholdMs: number) {
   s.emitter.on('stallStart', () => events.push(`stallStart@${t}`));
   s.emitter.on('stallEnd', (x) => events.push(`stallEnd ${x.durationMs}`));
   s.startPlayout({ tracks: ['main'], startPosition: 0 }, 6);
-  const res = (at: number): TimedResponse => ({ url: 'http://o/1.m4s', status: 200, headers: {}, body: Buffer.alloc(0), bytes: 1000, requestStart: at - 10, firstByte: at - 5, lastByte: at, connection: 0, previousRequests: 0 });
-  const segment = (n: number) => s.record('media', 'main', res(t), { segment: { track: 'main', start: 2 * n, end: 2 * n + 2, productionStartMs: 2000 * n }, rendition: '0' });
+  const res = (at: number): TimedResponse => ({
+    url: 'http://o/1.m4s',
+    status: 200,
+    headers: {},
+    body: Buffer.alloc(0),
+    bytes: 1000,
+    requestStart: at - 10,
+    firstByte: at - 5,
+    lastByte: at,
+    connection: 0,
+    previousRequests: 0,
+  });
+  const segment = (n: number) =>
+    s.record('media', 'main', res(t), {
+      segment: { track: 'main', start: 2 * n, end: 2 * n + 2, productionStartMs: 2000 * n },
+      rendition: '0',
+    });
   const at = (ms: number) => {
     t = 1_000_000 + ms;
     s.tick();

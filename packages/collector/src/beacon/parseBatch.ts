@@ -25,7 +25,8 @@ function num(o: Obj, key: string, path: string, opts: { min?: number; nullable?:
   const v = o[key];
   if (v === undefined && opts.optional) return null;
   if (v === null && opts.nullable) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw bad(`${path}.${key}`, `must be a finite number${opts.nullable ? ' or null' : ''}, got ${JSON.stringify(v) ?? 'undefined'}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw bad(`${path}.${key}`, `must be a finite number${opts.nullable ? ' or null' : ''}, got ${JSON.stringify(v) ?? 'undefined'}`);
   if (opts.min !== undefined && v < opts.min) throw bad(`${path}.${key}`, `must be ≥ ${opts.min}, got ${v}`);
   return v;
 }
@@ -43,7 +44,8 @@ function str(o: Obj, key: string, path: string, max: number, opts: { nullable?: 
 
 function time(o: Obj, key: string, path: string, sentMs: number): number {
   const t = must(o, key, path);
-  if (Math.abs(t - sentMs) > MAX_EVENT_SKEW_MS) throw bad(`${path}.${key}`, `is ${((t - sentMs) / 3600_000).toFixed(1)} h from the batch's sentAt (at most 24 h)`);
+  if (Math.abs(t - sentMs) > MAX_EVENT_SKEW_MS)
+    throw bad(`${path}.${key}`, `is ${((t - sentMs) / 3600_000).toFixed(1)} h from the batch's sentAt (at most 24 h)`);
   return t;
 }
 
@@ -74,7 +76,11 @@ function hostOf(url: string): string {
  * batch either passes whole or is refused whole. Unknown event types are kept (as raw events) so a
  * newer probe's batches are not refused; known ones are checked field by field.
  */
-export function parseBatch(text: string, receivedMs: number, limits: Pick<CollectorLimits, 'maxEventsPerBatch' | 'maxBatchesPerSession' | 'maxEventBytes'>): ValidBatch {
+export function parseBatch(
+  text: string,
+  receivedMs: number,
+  limits: Pick<CollectorLimits, 'maxEventsPerBatch' | 'maxBatchesPerSession' | 'maxEventBytes'>,
+): ValidBatch {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -82,19 +88,32 @@ export function parseBatch(text: string, receivedMs: number, limits: Pick<Collec
     throw new CollectorError('COLLECTOR_ERR_BAD_BATCH', 'the body is not JSON', { field: '' });
   }
   if (!isObj(json)) throw bad('batch', 'must be a JSON object');
-  if (json['v'] !== 1) throw new CollectorError('COLLECTOR_ERR_VERSION', `v must be 1 (the format this collector reads), got ${JSON.stringify(json['v']) ?? 'undefined'}`, { field: 'v' });
+  if (json['v'] !== 1)
+    throw new CollectorError(
+      'COLLECTOR_ERR_VERSION',
+      `v must be 1 (the format this collector reads), got ${JSON.stringify(json['v']) ?? 'undefined'}`,
+      { field: 'v' },
+    );
   const session = str(json, 'session', 'batch', MAX_ID)!;
   if (session === '') throw bad('batch.session', 'must not be empty');
   const seq = must(json, 'seq', 'batch', 0);
   if (!Number.isInteger(seq)) throw bad('batch.seq', `must be a whole number, got ${seq}`);
   if (seq >= limits.maxBatchesPerSession)
-    throw new CollectorError('COLLECTOR_ERR_SESSION_LIMIT', `session ${session} is over its limit of ${limits.maxBatchesPerSession} batches`, { session, seq });
+    throw new CollectorError(
+      'COLLECTOR_ERR_SESSION_LIMIT',
+      `session ${session} is over its limit of ${limits.maxBatchesPerSession} batches`,
+      { session, seq },
+    );
   const target = str(json, 'target', 'batch', 32)!;
   const sentMs = must(json, 'sentAt', 'batch', 0);
   const events = json['events'];
   if (!Array.isArray(events)) throw bad('batch.events', 'must be an array');
   if (events.length > limits.maxEventsPerBatch)
-    throw new CollectorError('COLLECTOR_ERR_TOO_MANY_EVENTS', `batch.events has ${events.length} events; at most ${limits.maxEventsPerBatch} per batch`, { field: 'batch.events' });
+    throw new CollectorError(
+      'COLLECTOR_ERR_TOO_MANY_EVENTS',
+      `batch.events has ${events.length} events; at most ${limits.maxEventsPerBatch} per batch`,
+      { field: 'batch.events' },
+    );
 
   const meta: Record<string, string> = {};
   if (json['meta'] !== undefined) {
@@ -103,7 +122,8 @@ export function parseBatch(text: string, receivedMs: number, limits: Pick<Collec
     const keys = Object.keys(m);
     if (keys.length > MAX_META_KEYS) throw bad('batch.meta', `has ${keys.length} labels; at most ${MAX_META_KEYS}`);
     for (const k of keys) {
-      if (!META_KEY.test(k)) throw bad(`batch.meta`, `label name ${JSON.stringify(k.slice(0, 70))} must be a letter then letters, digits, _ . - (≤ 64)`);
+      if (!META_KEY.test(k))
+        throw bad(`batch.meta`, `label name ${JSON.stringify(k.slice(0, 70))} must be a letter then letters, digits, _ . - (≤ 64)`);
       const v = m[k];
       if (typeof v === 'number' || typeof v === 'boolean') meta[k] = String(v);
       else meta[k] = str(m, k, 'batch.meta', MAX_LABEL)!;
@@ -111,10 +131,21 @@ export function parseBatch(text: string, receivedMs: number, limits: Pick<Collec
   }
 
   const out: ValidBatch = {
-    session, seq, target, sentMs, receivedMs,
+    session,
+    seq,
+    target,
+    sentMs,
+    receivedMs,
     dims: { player: '', stream: '', scheme: '', edge: '' },
     metaJson: JSON.stringify(meta),
-    events: [], segments: [], stalls: [], latency: [], startup: null, reportJson: null, firstAtMs: sentMs, watchMs: null,
+    events: [],
+    segments: [],
+    stalls: [],
+    latency: [],
+    startup: null,
+    reportJson: null,
+    firstAtMs: sentMs,
+    watchMs: null,
   };
   let manifestUrl: string | undefined;
   events.forEach((e: unknown, i) => {
@@ -144,8 +175,14 @@ export function parseBatch(text: string, receivedMs: number, limits: Pick<Collec
         const durationMs = must(d, 'durationMs', dp, 0);
         if (at < start) throw bad(`${dp}.end`, 'is before its start');
         const signals = d['signals'];
-        if (signals !== undefined && (!Array.isArray(signals) || !signals.every((s) => typeof s === 'string'))) throw bad(`${dp}.signals`, 'must be a list of strings');
-        out.stalls.push({ startMs: start, endMs: at, durationMs, interruptedBy: str(d, 'interruptedBy', dp, 32, { optional: true }) } satisfies StallRow);
+        if (signals !== undefined && (!Array.isArray(signals) || !signals.every((s) => typeof s === 'string')))
+          throw bad(`${dp}.signals`, 'must be a list of strings');
+        out.stalls.push({
+          startMs: start,
+          endMs: at,
+          durationMs,
+          interruptedBy: str(d, 'interruptedBy', dp, 32, { optional: true }),
+        } satisfies StallRow);
         break;
       }
       case 'latency': {
@@ -164,7 +201,8 @@ export function parseBatch(text: string, receivedMs: number, limits: Pick<Collec
         const requestMs = time(d, 'requestStart', dp, sentMs);
         at = requestMs;
         const row: SegmentRow = {
-          kind, url,
+          kind,
+          url,
           track: str(d, 'track', dp, 32, { optional: true }) ?? '',
           requestMs,
           firstByteMs: time(d, 'firstByte', dp, sentMs),
@@ -190,7 +228,8 @@ export function parseBatch(text: string, receivedMs: number, limits: Pick<Collec
         break;
       default:
         // A newer probe's event: kept as it came, timed by its `at` when it has a plausible one.
-        if (typeof d['at'] === 'number' && Number.isFinite(d['at']) && Math.abs((d['at'] as number) - sentMs) <= MAX_EVENT_SKEW_MS) at = d['at'] as number;
+        if (typeof d['at'] === 'number' && Number.isFinite(d['at']) && Math.abs((d['at'] as number) - sentMs) <= MAX_EVENT_SKEW_MS)
+          at = d['at'] as number;
     }
     out.events.push({ type, atMs: at, json: stored } satisfies StoredEvent);
     if (at < out.firstAtMs) out.firstAtMs = at;

@@ -34,28 +34,36 @@ export function parseEdgeReport(text: string, receivedMs: number, maxSessions: n
   }
   const o = j as Record<string, unknown>;
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw bad('report', 'must be a JSON object');
-  if (o['v'] !== 1) throw new CollectorError('COLLECTOR_ERR_VERSION', `v must be 1, got ${JSON.stringify(o['v']) ?? 'undefined'}`, { field: 'v' });
+  if (o['v'] !== 1)
+    throw new CollectorError('COLLECTOR_ERR_VERSION', `v must be 1, got ${JSON.stringify(o['v']) ?? 'undefined'}`, { field: 'v' });
   const edge = o['edge'];
-  if (typeof edge !== 'string' || edge === '' || edge.length > 256 || !PRINTABLE.test(edge)) throw bad('report.edge', 'must be the edge\'s name (1..256 printable characters)');
+  if (typeof edge !== 'string' || edge === '' || edge.length > 256 || !PRINTABLE.test(edge))
+    throw bad('report.edge', "must be the edge's name (1..256 printable characters)");
   const sessions = o['sessions'];
   if (!Array.isArray(sessions)) throw bad('report.sessions', 'must be an array');
-  if (sessions.length > maxSessions) throw new CollectorError('COLLECTOR_ERR_TOO_MANY_EVENTS', `report.sessions has ${sessions.length}; at most ${maxSessions}`, { field: 'report.sessions' });
+  if (sessions.length > maxSessions)
+    throw new CollectorError('COLLECTOR_ERR_TOO_MANY_EVENTS', `report.sessions has ${sessions.length}; at most ${maxSessions}`, {
+      field: 'report.sessions',
+    });
   return sessions.map((s: unknown, i): EdgeFactRow => {
     const p = `report.sessions[${i}]`;
     if (typeof s !== 'object' || s === null) throw bad(p, 'must be an object');
     const f = s as Record<string, unknown>;
     const str = (k: string, max: number) => {
       const v = f[k];
-      if (typeof v !== 'string' || v.length === 0 || v.length > max || !PRINTABLE.test(v)) throw bad(`${p}.${k}`, `must be a string of 1..${max} printable characters`);
+      if (typeof v !== 'string' || v.length === 0 || v.length > max || !PRINTABLE.test(v))
+        throw bad(`${p}.${k}`, `must be a string of 1..${max} printable characters`);
       return v;
     };
     const num = (k: string) => {
       const v = f[k];
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw bad(`${p}.${k}`, `must be a number ≥ 0, got ${JSON.stringify(v) ?? 'undefined'}`);
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        throw bad(`${p}.${k}`, `must be a number ≥ 0, got ${JSON.stringify(v) ?? 'undefined'}`);
       return v;
     };
     const group = f['group'];
-    if (group !== undefined && group !== null && (typeof group !== 'string' || group.length > 32)) throw bad(`${p}.group`, 'must be a short string');
+    if (group !== undefined && group !== null && (typeof group !== 'string' || group.length > 32))
+      throw bad(`${p}.group`, 'must be a short string');
     const redirect = f['redirect'];
     let location: string | null = null;
     if (redirect !== undefined && redirect !== null) {
@@ -64,9 +72,19 @@ export function parseEdgeReport(text: string, receivedMs: number, maxSessions: n
       location = l;
     }
     return {
-      edge, session: str('session', 200), stream: str('stream', 4096), receivedMs,
-      hold: num('hold'), group: typeof group === 'string' ? group : null, redirectLocation: location,
-      manifests: num('manifests'), hits: num('hits'), coalesced: num('coalesced'), misses: num('misses'), firstAtMs: num('firstAtMs'), lastAtMs: num('lastAtMs'),
+      edge,
+      session: str('session', 200),
+      stream: str('stream', 4096),
+      receivedMs,
+      hold: num('hold'),
+      group: typeof group === 'string' ? group : null,
+      redirectLocation: location,
+      manifests: num('manifests'),
+      hits: num('hits'),
+      coalesced: num('coalesced'),
+      misses: num('misses'),
+      firstAtMs: num('firstAtMs'),
+      lastAtMs: num('lastAtMs'),
     };
   });
 }

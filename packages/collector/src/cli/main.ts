@@ -66,7 +66,11 @@ function whole(flag: string, raw: string | undefined): number | undefined {
  * already answered is in the database, those in flight are answered first. A usage mistake is one
  * line on stderr and exit 2. Resolves with the exit code; `signal` lets tests stop a serve.
  */
-export async function main(argv: string[], io: CliIo, o: { signal?: AbortSignal; onListening?: (c: RunningCollector) => void } = {}): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CliIo,
+  o: { signal?: AbortSignal; onListening?: (c: RunningCollector) => void } = {},
+): Promise<number> {
   const command = argv[0] === 'serve' || argv[0] === 'migrate' ? argv[0] : 'serve';
   const args = argv[0] === command ? argv.slice(1) : argv;
   let input: CollectorConfigInput;
@@ -108,7 +112,9 @@ export async function main(argv: string[], io: CliIo, o: { signal?: AbortSignal;
       return 0;
     }
     const collector = await startCollector(config, { log: (l) => io.stderr.write(`${l}\n`) });
-    io.stdout.write(`ethle-collector: listening on ${collector.url} (beacons: POST ${collector.url}${BEACON_PATH}), store ${where}, schema ${await collector.store.schemaVersion()}\n`);
+    io.stdout.write(
+      `ethle-collector: listening on ${collector.url} (beacons: POST ${collector.url}${BEACON_PATH}), store ${where}, schema ${await collector.store.schemaVersion()}\n`,
+    );
     o.onListening?.(collector);
     await new Promise<void>((resolve) => {
       const stop = () => {
@@ -130,7 +136,9 @@ export async function main(argv: string[], io: CliIo, o: { signal?: AbortSignal;
     }
     const err = e as NodeJS.ErrnoException;
     if (err?.code === 'EADDRINUSE' || err?.code === 'EACCES' || err?.code === 'EADDRNOTAVAIL') {
-      io.stderr.write(`ethle-collector: ERR_LISTEN: cannot listen on ${input.host}:${input.port} (${err.code}); choose another with --port N or --host\n`);
+      io.stderr.write(
+        `ethle-collector: ERR_LISTEN: cannot listen on ${input.host}:${input.port} (${err.code}); choose another with --port N or --host\n`,
+      );
       return EXIT_USAGE;
     }
     throw e;

@@ -13,7 +13,8 @@ export interface CollectorConfigInput {
 const fail = (message: string, option: string) => new CollectorError('COLLECTOR_ERR_CONFIG', message, { option });
 
 function whole(name: string, v: unknown, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw fail(`${name} must be a whole number ${min}..${max}, got ${JSON.stringify(v)}`, name);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw fail(`${name} must be a whole number ${min}..${max}, got ${JSON.stringify(v)}`, name);
   return v;
 }
 
@@ -25,7 +26,8 @@ export function createCollectorConfig(input: CollectorConfigInput = {}): Collect
   let store: StoreConfig;
   const s = input.store ?? { duckdb: ':memory:' };
   if ('postgres' in s) {
-    if (typeof s.postgres !== 'string' || !/^postgres(ql)?:\/\//.test(s.postgres)) throw fail(`store.postgres must be a postgres:// URL, got ${JSON.stringify(s.postgres)}`, 'store.postgres');
+    if (typeof s.postgres !== 'string' || !/^postgres(ql)?:\/\//.test(s.postgres))
+      throw fail(`store.postgres must be a postgres:// URL, got ${JSON.stringify(s.postgres)}`, 'store.postgres');
     store = { kind: 'postgres', url: s.postgres, poolSize: whole('store.poolSize', s.poolSize ?? 4, 1, 64) };
   } else if ('duckdb' in s) {
     if (typeof s.duckdb !== 'string' || s.duckdb === '') throw fail('store.duckdb must be a file path or ":memory:"', 'store.duckdb');
@@ -45,7 +47,8 @@ export function createCollectorConfig(input: CollectorConfigInput = {}): Collect
     }
   }
   const l = { ...DEFAULT_LIMITS, ...input.limits };
-  for (const k of Object.keys(input.limits ?? {})) if (!(k in DEFAULT_LIMITS)) throw fail(`limits.${k} is not a limit (${Object.keys(DEFAULT_LIMITS).join(', ')})`, `limits.${k}`);
+  for (const k of Object.keys(input.limits ?? {}))
+    if (!(k in DEFAULT_LIMITS)) throw fail(`limits.${k} is not a limit (${Object.keys(DEFAULT_LIMITS).join(', ')})`, `limits.${k}`);
   const limits: CollectorLimits = {
     maxBodyBytes: whole('limits.maxBodyBytes', l.maxBodyBytes, 1024, 64 * 1024 * 1024),
     maxEventsPerBatch: whole('limits.maxEventsPerBatch', l.maxEventsPerBatch, 1, 100_000),

@@ -55,11 +55,17 @@ const SESSION_PATH = /^\/v1\/sessions\/([^/]+)$/;
  * committed; GET /v1/fleet, /v1/sessions, /v1/sessions/{id}, /v1/runs, /v1/dimensions and
  * /v1/health answer queries (docs/interfaces.md, "Collector").
  */
-export async function startCollector(config: CollectorConfig, o: { store?: Store; now?: () => number; log?: (line: string) => void } = {}): Promise<RunningCollector> {
+export async function startCollector(
+  config: CollectorConfig,
+  o: { store?: Store; now?: () => number; log?: (line: string) => void } = {},
+): Promise<RunningCollector> {
   const now = o.now ?? Date.now;
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const store = o.store ?? (await openStore(config.store));
-  const writer = createGroupWriter(store, { maxPending: config.limits.maxPendingBatches, maxPerTransaction: config.limits.maxBatchesPerTransaction });
+  const writer = createGroupWriter(store, {
+    maxPending: config.limits.maxPendingBatches,
+    maxPerTransaction: config.limits.maxBatchesPerTransaction,
+  });
   const stats = { stored: 0, duplicates: 0, edgeFacts: 0, refused: {} as CollectorStats['refused'] };
   const snapshot = (): CollectorStats => {
     const w = writer.stats();
@@ -91,7 +97,11 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
 
   async function beacon(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const type = req.headers['content-type'];
-    if (type !== undefined && !CONTENT_TYPES.test(type)) throw new CollectorError('COLLECTOR_ERR_CONTENT_TYPE', `content-type must be text/plain (sendBeacon) or application/json, got ${JSON.stringify(type)}`);
+    if (type !== undefined && !CONTENT_TYPES.test(type))
+      throw new CollectorError(
+        'COLLECTOR_ERR_CONTENT_TYPE',
+        `content-type must be text/plain (sendBeacon) or application/json, got ${JSON.stringify(type)}`,
+      );
     const text = await readBody(req, config.limits.maxBodyBytes);
     const batch = parseBatch(text, now(), config.limits);
     watch.stamp(batch);
@@ -116,7 +126,10 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
       q.delete(name);
       if (raw === null) return def;
       const n = Number(raw);
-      if (!/^\d+$/.test(raw) || n > max) throw new CollectorError('COLLECTOR_ERR_BAD_QUERY', `${name}: must be a whole number 0..${max}, got ${JSON.stringify(raw)}`, { param: name });
+      if (!/^\d+$/.test(raw) || n > max)
+        throw new CollectorError('COLLECTOR_ERR_BAD_QUERY', `${name}: must be a whole number 0..${max}, got ${JSON.stringify(raw)}`, {
+          param: name,
+        });
       return n;
     };
     if (path === '/v1/health') return send(res, 200, { ok: true, store: store.kind, schema: await store.schemaVersion(), ...snapshot() });
@@ -139,7 +152,10 @@ export async function startCollector(config: CollectorConfig, o: { store?: Store
       if (d === null) throw new CollectorError('COLLECTOR_ERR_NOT_FOUND', `no session ${JSON.stringify(session)} in the collector`);
       return send(res, 200, d);
     }
-    throw new CollectorError('COLLECTOR_ERR_NOT_FOUND', `no route ${path} (POST ${BEACON_PATH}; GET /v1/fleet, /v1/sessions, /v1/sessions/{id}, /v1/runs, /v1/dimensions, /v1/health)`);
+    throw new CollectorError(
+      'COLLECTOR_ERR_NOT_FOUND',
+      `no route ${path} (POST ${BEACON_PATH}; GET /v1/fleet, /v1/sessions, /v1/sessions/{id}, /v1/runs, /v1/dimensions, /v1/health)`,
+    );
   }
 
   const server = createServer((req, res) => {

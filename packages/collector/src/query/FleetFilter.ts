@@ -28,20 +28,23 @@ function time(q: URLSearchParams, name: string, def: number, nowMs: number): num
   const rel = /^-(\d+(?:\.\d+)?)(m|h|d)$/.exec(raw);
   if (rel) return nowMs - Number(rel[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as 'm' | 'h' | 'd'];
   const n = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n)) throw badQuery(name, `must be epoch milliseconds or -N[m|h|d], got ${JSON.stringify(raw)}`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n))
+    throw badQuery(name, `must be epoch milliseconds or -N[m|h|d], got ${JSON.stringify(raw)}`);
   return n;
 }
 
 /** Reads from, to, by, bucket and the dimension filters; anything else it knows not is refused. */
 export function parseFleetFilter(q: URLSearchParams, nowMs: number, allowed: readonly string[] = []): FleetFilter {
   for (const k of q.keys()) {
-    if (!['from', 'to', 'by', 'bucket', ...DIMENSIONS, ...allowed].includes(k)) throw badQuery(k, `unknown parameter (known: from, to, by, bucket, ${[...DIMENSIONS, ...allowed].join(', ')})`);
+    if (!['from', 'to', 'by', 'bucket', ...DIMENSIONS, ...allowed].includes(k))
+      throw badQuery(k, `unknown parameter (known: from, to, by, bucket, ${[...DIMENSIONS, ...allowed].join(', ')})`);
   }
   const fromMs = time(q, 'from', 0, nowMs);
   const toMs = time(q, 'to', nowMs + 60_000, nowMs);
   if (toMs <= fromMs) throw badQuery('to', 'must be after from');
   const by = q.get('by');
-  if (by !== null && by !== 'none' && !(DIMENSIONS as readonly string[]).includes(by)) throw badQuery('by', `must be one of none, ${DIMENSIONS.join(', ')}; got ${JSON.stringify(by)}`);
+  if (by !== null && by !== 'none' && !(DIMENSIONS as readonly string[]).includes(by))
+    throw badQuery('by', `must be one of none, ${DIMENSIONS.join(', ')}; got ${JSON.stringify(by)}`);
   const bucket = q.get('bucket') ?? 'hour';
   if (!(bucket in BUCKETS)) throw badQuery('bucket', `must be minute, hour or day; got ${JSON.stringify(bucket)}`);
   const equals: FleetFilter['equals'] = {};

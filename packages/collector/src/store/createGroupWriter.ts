@@ -79,7 +79,9 @@ export function createGroupWriter(store: Store, o: { maxPending: number; maxPerT
   return {
     submit(batch) {
       if (queue.length + writing >= o.maxPending) {
-        return Promise.reject(new CollectorError('COLLECTOR_ERR_BUSY', `${queue.length + writing} batches are waiting for the store; try again shortly`));
+        return Promise.reject(
+          new CollectorError('COLLECTOR_ERR_BUSY', `${queue.length + writing} batches are waiting for the store; try again shortly`),
+        );
       }
       const p = new Promise<boolean>((resolve, reject) => queue.push({ batch, resolve, reject }));
       kick();

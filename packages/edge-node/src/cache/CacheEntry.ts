@@ -271,8 +271,6 @@ export class CacheEntry {
     return h;
   }
 
-
-
   /** Called on every state change (headers, chunk, end, failure). Returns an unsubscribe. */
   subscribe(wake: () => void): () => void {
     this.#wakers.add(wake);

@@ -75,7 +75,8 @@ export class CacheFill {
     if (!entry.passThrough && entry.bytes + n > keepLimit(entry.cancelWhenOrphaned, cache.maxBytes)) this.#passThrough();
     if (entry.passThrough) {
       // Kept for nobody (a prefetch, a receiver gone before the headers): not worth the backhaul.
-      if (entry.readers === 0) throw new EdgeError('ERR_EDGE_CACHE_FULL', `${entry.key} streams through and nobody reads it`, { key: entry.key });
+      if (entry.readers === 0)
+        throw new EdgeError('ERR_EDGE_CACHE_FULL', `${entry.key} streams through and nobody reads it`, { key: entry.key });
       await entry.whenConsumed(PASS_THROUGH_WINDOW, this.#o.signal);
       // Kept whole for receivers that may still join, as long as the budget has room for it.
       if (cache.budget.free < n) entry.seal();
@@ -88,7 +89,11 @@ export class CacheFill {
     const { entry, cache } = this;
     const path = this.#o.path;
     if (expected !== undefined && entry.bytes !== expected) {
-      throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `segment ${path}: ${entry.bytes} of ${expected} bytes`, { path, bytes: entry.bytes, expected });
+      throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `segment ${path}: ${entry.bytes} of ${expected} bytes`, {
+        path,
+        bytes: entry.bytes,
+        expected,
+      });
     }
     // Whole and held as transit already: cached if it fits now, else served and let go.
     if (admitAtEnd({ expected, storable, passThrough: entry.passThrough })) cache.admit(entry, entry.bytes, this.#forReceiver);

@@ -89,7 +89,7 @@ export function serveEntry(entry: CacheEntry, req: IncomingMessage, res: ServerR
         res.end();
         return false;
       }
-      clock = o.deadlines?.track(res, () => (range !== undefined ? range.end - range.start + 1 : entry.expectedBytes ?? entry.bytes));
+      clock = o.deadlines?.track(res, () => (range !== undefined ? range.end - range.start + 1 : (entry.expectedBytes ?? entry.bytes)));
       return true;
     };
 

@@ -1,4 +1,13 @@
-import { HOLD_LIMITS, isEthleError, modelHold, modelPartHold, receiveWindowFromBuffer, TCP_DEFAULTS, type ModelHoldResult, type SegmentStart } from '@ethle/core';
+import {
+  HOLD_LIMITS,
+  isEthleError,
+  modelHold,
+  modelPartHold,
+  receiveWindowFromBuffer,
+  TCP_DEFAULTS,
+  type ModelHoldResult,
+  type SegmentStart,
+} from '@ethle/core';
 import { parseArgs } from 'node:util';
 import { EXIT_USAGE, type CliIo } from './CliIo.js';
 
@@ -74,7 +83,8 @@ function num(values: Record<string, unknown>, name: string, required: boolean): 
     return undefined;
   }
   const v = Number(raw);
-  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(v)) throw new UsageError(`--${name} must be a number, got ${JSON.stringify(raw)}`);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(v))
+    throw new UsageError(`--${name} must be a number, got ${JSON.stringify(raw)}`);
   // Every quantity here is a size, rate, time or probability: negative is always a mistake.
   if (v < 0) throw new UsageError(`--${name} must not be negative, got ${v}`);
   return v;
@@ -144,7 +154,10 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
     const receiveWindowBytes = rcvbuf === undefined ? undefined : receiveWindowFromBuffer(positive('rcvbuf', rcvbuf));
     if (sendWindowBytes !== undefined) positive('window-bytes', sendWindowBytes);
     const segmentStart = v['segment-start'] ?? 'slow-start';
-    if (segmentStart !== 'slow-start' && segmentStart !== 'warm') throw new UsageError(`--segment-start must be slow-start or warm, got ${JSON.stringify(segmentStart)}${segmentStart === 'learn' ? ' (learn is for serve: plan has no fetches to learn from)' : ''}`);
+    if (segmentStart !== 'slow-start' && segmentStart !== 'warm')
+      throw new UsageError(
+        `--segment-start must be slow-start or warm, got ${JSON.stringify(segmentStart)}${segmentStart === 'learn' ? ' (learn is for serve: plan has no fetches to learn from)' : ''}`,
+      );
     const r: ModelHoldResult = modelHold({
       start: segmentStart,
       rttSeconds: rttMs / 1000,
@@ -184,11 +197,13 @@ export async function runPlan(argv: string[], io: CliIo): Promise<number> {
     if (Number.isFinite(windowBytes)) out.windowBytes = windowBytes;
     const partSeconds = num(v, 'part-seconds', false);
     const partStart = v['part-start'];
-    if (partStart !== undefined && partStart !== 'warm' && partStart !== 'fresh') throw new UsageError(`--part-start must be warm or fresh, got ${JSON.stringify(partStart)}`);
+    if (partStart !== undefined && partStart !== 'warm' && partStart !== 'fresh')
+      throw new UsageError(`--part-start must be warm or fresh, got ${JSON.stringify(partStart)}`);
     if (partStart !== undefined && partSeconds === undefined) throw new UsageError('--part-start needs --part-seconds');
     if (partSeconds !== undefined) {
       positive('part-seconds', partSeconds);
-      if (partSeconds > segmentSeconds) throw new UsageError(`--part-seconds must not exceed --segment-seconds (${segmentSeconds}), got ${partSeconds}`);
+      if (partSeconds > segmentSeconds)
+        throw new UsageError(`--part-seconds must not exceed --segment-seconds (${segmentSeconds}), got ${partSeconds}`);
       const p = modelPartHold({
         rttSeconds: rttMs / 1000,
         partSeconds,

@@ -132,7 +132,8 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     const number = (flag: string, v: string | undefined): number | undefined => {
       if (v === undefined) return undefined;
       const n = Number(v);
-      if (v.trim() === '' || !Number.isFinite(n)) throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--${flag}: expected a number, got ${JSON.stringify(v)}`);
+      if (v.trim() === '' || !Number.isFinite(n))
+        throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--${flag}: expected a number, got ${JSON.stringify(v)}`);
       return n;
     };
     if (values.origin !== undefined) input = { ...input, origin: values.origin, origins: undefined };
@@ -150,7 +151,11 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
     set('backhaulRttMs', number('backhaul-rtt-ms', values['backhaul-rtt-ms']));
     if (values['lower-hold-after'] !== undefined) {
       const [segments, samples, ...rest] = values['lower-hold-after'].split(',');
-      if (rest.length > 0 || samples === undefined) throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--lower-hold-after wants SEGMENTS,SAMPLES (e.g. 4,3), got ${values['lower-hold-after']}`);
+      if (rest.length > 0 || samples === undefined)
+        throw new EdgeError(
+          'ERR_EDGE_CONFIG_INVALID',
+          `--lower-hold-after wants SEGMENTS,SAMPLES (e.g. 4,3), got ${values['lower-hold-after']}`,
+        );
       set('lowerHoldAfterSegments', number('lower-hold-after', segments));
       set('lowerHoldAfterSamples', number('lower-hold-after', samples));
     }
@@ -181,7 +186,12 @@ export async function runServe(argv: string[], io: CliIo, hooks: ServeHooks = {}
       input.sessionTokens = { ...input.sessionTokens, secret };
     }
     set('egressCapacityMbps', number('egress-capacity-mbps', values['egress-capacity-mbps']));
-    if (values.collector !== undefined) input.collector = { ...input.collector, url: values.collector, ...(values['collector-label'] === undefined ? {} : { label: values['collector-label'] }) };
+    if (values.collector !== undefined)
+      input.collector = {
+        ...input.collector,
+        url: values.collector,
+        ...(values['collector-label'] === undefined ? {} : { label: values['collector-label'] }),
+      };
     set('minReceiverMbps', number('min-receiver-mbps', values['min-receiver-mbps']));
     set('maxConnectionsPerClient', number('max-connections-per-client', values['max-connections-per-client']));
     set('logLevel', (values['log-level'] ?? input.logLevel ?? 'info') as EdgeConfigInput['logLevel']);

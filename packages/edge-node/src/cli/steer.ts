@@ -55,7 +55,10 @@ export async function runSteer(argv: string[], io: CliIo, onStarted?: (url: stri
       if (v.trim() === '' || !Number.isFinite(x)) throw new Error(`--${flag}: expected a number, got ${JSON.stringify(v)}`);
       return x;
     };
-    const edges = (values.edges ?? '').split(',').filter((s) => s !== '').map((s, i) => pathwayArg(s.trim(), i + 1));
+    const edges = (values.edges ?? '')
+      .split(',')
+      .filter((s) => s !== '')
+      .map((s, i) => pathwayArg(s.trim(), i + 1));
     config = createSteeringServiceConfig({
       edges,
       ...(values.origin === undefined ? {} : { origin: pathwayArg(values.origin, 0) }),
@@ -64,7 +67,9 @@ export async function runSteer(argv: string[], io: CliIo, onStarted?: (url: stri
       ...(values.ttl === undefined ? {} : { ttlSeconds: n('ttl', values.ttl)! }),
       ...(values['probe-ms'] === undefined ? {} : { probeMs: n('probe-ms', values['probe-ms'])! }),
       ...(values.hysteresis === undefined ? {} : { hysteresis: n('hysteresis', values.hysteresis)! }),
-      ...(values['min-load-difference'] === undefined ? {} : { minLoadDifference: n('min-load-difference', values['min-load-difference'])! }),
+      ...(values['min-load-difference'] === undefined
+        ? {}
+        : { minLoadDifference: n('min-load-difference', values['min-load-difference'])! }),
     });
   } catch (e) {
     io.stderr.write(`ethle-edge steer: ${(e as Error).message}\n\n${USAGE}`);

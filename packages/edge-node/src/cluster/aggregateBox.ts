@@ -16,8 +16,16 @@ export interface BoxNumbers {
  * `ethle_workers{state}` says how many run and how many answered. The load report sums
  * connections, their limits and bytes sent; the box is ready when one of its workers is.
  */
-export function aggregateBox(o: { reports: WorkerReport[]; running: number; parent: MetricsJson; egressCapacityMbps: number | null; pid: number; atMs: number }): BoxNumbers {
-  const tagged = (m: MetricsJson, tier: string): MetricsJson => m.map((x) => ({ ...x, values: x.values.map((v) => ({ ...v, labels: { ...v.labels, tier } })) }));
+export function aggregateBox(o: {
+  reports: WorkerReport[];
+  running: number;
+  parent: MetricsJson;
+  egressCapacityMbps: number | null;
+  pid: number;
+  atMs: number;
+}): BoxNumbers {
+  const tagged = (m: MetricsJson, tier: string): MetricsJson =>
+    m.map((x) => ({ ...x, values: x.values.map((v) => ({ ...v, labels: { ...v.labels, tier } })) }));
   const workers: MetricsJson = [
     {
       name: 'ethle_workers',
@@ -31,7 +39,11 @@ export function aggregateBox(o: { reports: WorkerReport[]; running: number; pare
       ],
     },
   ];
-  const registry = AggregatorRegistry.aggregate([...o.reports.map((r) => tagged(r.metrics, 'edge')), tagged(o.parent, 'parent'), workers] as Parameters<typeof AggregatorRegistry.aggregate>[0]);
+  const registry = AggregatorRegistry.aggregate([
+    ...o.reports.map((r) => tagged(r.metrics, 'edge')),
+    tagged(o.parent, 'parent'),
+    workers,
+  ] as Parameters<typeof AggregatorRegistry.aggregate>[0]);
   const loads = o.reports.map((r) => r.load);
   const ready = loads.some((l) => l.ready);
   const reasons = [...new Set(loads.filter((l) => !l.ready).map((l) => l.reason ?? 'unknown'))];

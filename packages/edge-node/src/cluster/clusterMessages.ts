@@ -23,9 +23,7 @@ export type ToWorker =
   | { ethle: 'report?'; id: number }
   | { ethle: 'box'; id: number; metrics: string; contentType: string; load: EdgeLoadReport };
 
-export type ToPrimary =
-  | { ethle: 'report'; id: number; report: WorkerReport }
-  | { ethle: 'box?'; id: number };
+export type ToPrimary = { ethle: 'report'; id: number; report: WorkerReport } | { ethle: 'box?'; id: number };
 
 const isOurs = (m: unknown): boolean => typeof m === 'object' && m !== null && typeof (m as { ethle?: unknown }).ethle === 'string';
 

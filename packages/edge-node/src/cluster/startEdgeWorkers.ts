@@ -43,7 +43,11 @@ const EXIT_GRACE_MS = 5000;
  * itself — and the parent closes only once every worker has exited (they may still be reading
  * from it). A worker that does not exit within drainMs + 5 s is killed.
  */
-export async function startEdgeWorkers(input: EdgeConfigInput, workers: number, options: { logger?: Logger } = {}): Promise<RunningEdgeWorkers> {
+export async function startEdgeWorkers(
+  input: EdgeConfigInput,
+  workers: number,
+  options: { logger?: Logger } = {},
+): Promise<RunningEdgeWorkers> {
   if (!cluster.isPrimary) throw new Error('startEdgeWorkers runs in the primary process');
   const config = createEdgeConfig(input); // the operator's config, validated once (errors name the option)
   const log = options.logger ?? pino({ level: config.logLevel, base: { svc: 'ethle-edge' } });
@@ -94,7 +98,14 @@ export async function startEdgeWorkers(input: EdgeConfigInput, workers: number, 
         ),
       );
       const parentMetrics = (await parent.metrics.registry.getMetricsAsJSON()).map(({ collect: _c, ...x }) => x);
-      return aggregateBox({ reports: reports.filter((r) => r !== undefined), running: serving.size, parent: parentMetrics, egressCapacityMbps: config.egressCapacityMbps ?? null, pid: process.pid, atMs: Date.now() });
+      return aggregateBox({
+        reports: reports.filter((r) => r !== undefined),
+        running: serving.size,
+        parent: parentMetrics,
+        egressCapacityMbps: config.egressCapacityMbps ?? null,
+        pid: process.pid,
+        atMs: Date.now(),
+      });
     })().finally(() => (round = undefined));
     return round;
   };
@@ -104,9 +115,16 @@ export async function startEdgeWorkers(input: EdgeConfigInput, workers: number, 
     else if (m.ethle === 'box?') {
       void boxNumbers().then(
         async (b) => {
-          if (w.isConnected()) w.send({ ethle: 'box', id: m.id, metrics: await b.registry.metrics(), contentType: b.registry.contentType, load: { ...b.load, pid: w.process.pid! } } satisfies ToWorker);
+          if (w.isConnected())
+            w.send({
+              ethle: 'box',
+              id: m.id,
+              metrics: await b.registry.metrics(),
+              contentType: b.registry.contentType,
+              load: { ...b.load, pid: w.process.pid! },
+            } satisfies ToWorker);
         },
-        (e: unknown) => log.error({ err: e }, 'the box\'s numbers could not be aggregated'),
+        (e: unknown) => log.error({ err: e }, "the box's numbers could not be aggregated"),
       );
     }
   };
@@ -121,7 +139,9 @@ export async function startEdgeWorkers(input: EdgeConfigInput, workers: number, 
       w.once('listening', (a) => {
         listening = true;
         serving.add(w);
-        resolve(`${input.tls === undefined ? 'http' : 'https'}://${a.address === '0.0.0.0' || a.address === null || a.address === undefined ? '127.0.0.1' : a.address}:${a.port}`);
+        resolve(
+          `${input.tls === undefined ? 'http' : 'https'}://${a.address === '0.0.0.0' || a.address === null || a.address === undefined ? '127.0.0.1' : a.address}:${a.port}`,
+        );
       });
       w.once('exit', (code, signal) => {
         live.delete(w);
@@ -132,7 +152,10 @@ export async function startEdgeWorkers(input: EdgeConfigInput, workers: number, 
         // An exit of a serving worker (a crash, or the operator's SIGTERM to it): said, and a new
         // one, not faster than once a second.
         const wait = Math.max(0, lastRestart + RESTART_MIN_INTERVAL_MS - Date.now());
-        log.warn({ pid: w.process.pid, code, signal, uptimeMs: Date.now() - startedAt, restartInMs: wait }, 'worker exited; starting another');
+        log.warn(
+          { pid: w.process.pid, code, signal, uptimeMs: Date.now() - startedAt, restartInMs: wait },
+          'worker exited; starting another',
+        );
         lastRestart = Date.now() + wait;
         setTimeout(() => {
           if (!closing) void fork().catch((e: unknown) => closing || log.error({ err: e }, 'a replacement worker did not start'));

@@ -10,8 +10,26 @@ import type { EdgeConfigInput } from '../config/EdgeConfig.js';
  * workers hold their N parts behind it.
  */
 export function workerConfigs(input: EdgeConfigInput, parentUrl: string | undefined): { parent: EdgeConfigInput; worker: EdgeConfigInput } {
-  const { fleet: _fleet, sessionTokens: _tokens, tls: _tls, hold: _hold, host: _host, port: _port, maxConnections: _mc, maxConnectionsPerClient: _mcc, egressCapacityMbps: _cap, holdParts, ...shared } = input;
-  const parent: EdgeConfigInput = { ...shared, role: 'parent', host: '127.0.0.1', port: 0, ...(holdParts === undefined ? {} : { holdParts: 0 }) };
+  const {
+    fleet: _fleet,
+    sessionTokens: _tokens,
+    tls: _tls,
+    hold: _hold,
+    host: _host,
+    port: _port,
+    maxConnections: _mc,
+    maxConnectionsPerClient: _mcc,
+    egressCapacityMbps: _cap,
+    holdParts,
+    ...shared
+  } = input;
+  const parent: EdgeConfigInput = {
+    ...shared,
+    role: 'parent',
+    host: '127.0.0.1',
+    port: 0,
+    ...(holdParts === undefined ? {} : { holdParts: 0 }),
+  };
   const origins = input.origins ?? (input.origin === undefined ? [] : [{ name: 'origin', url: input.origin }]);
   const single = input.origin !== undefined;
   // The workers reach each origin through the parent, under the same path prefix it serves it on.
@@ -21,6 +39,11 @@ export function workerConfigs(input: EdgeConfigInput, parentUrl: string | undefi
   delete worker.origins;
   delete worker.originPublicUrl;
   if (single) worker.origin = parentUrl ?? 'http://127.0.0.1:1';
-  else worker.origins = origins.map((o) => ({ name: o.name, url: `${parentUrl ?? 'http://127.0.0.1:1'}/${o.name}`, ...(o.publicUrl === undefined ? {} : { publicUrl: o.publicUrl }) }));
+  else
+    worker.origins = origins.map((o) => ({
+      name: o.name,
+      url: `${parentUrl ?? 'http://127.0.0.1:1'}/${o.name}`,
+      ...(o.publicUrl === undefined ? {} : { publicUrl: o.publicUrl }),
+    }));
   return { parent, worker };
 }

@@ -34,10 +34,13 @@ process.on('message', (m: unknown) => {
   if (m.ethle === 'drain') stop();
   else if (m.ethle === 'report?') {
     if (edge === undefined) return;
-    void edge.metrics.registry.getMetricsAsJSON().then((metrics) => {
-      // Functions (collect) do not cross the channel; the aggregate needs only the values.
-      send({ ethle: 'report', id: m.id, report: { metrics: metrics.map(({ collect: _c, ...x }) => x), load: edge!.load() } });
-    }, () => undefined); // unanswered: the primary counts this worker out (ethle_workers{state="answered"})
+    void edge.metrics.registry.getMetricsAsJSON().then(
+      (metrics) => {
+        // Functions (collect) do not cross the channel; the aggregate needs only the values.
+        send({ ethle: 'report', id: m.id, report: { metrics: metrics.map(({ collect: _c, ...x }) => x), load: edge!.load() } });
+      },
+      () => undefined,
+    ); // unanswered: the primary counts this worker out (ethle_workers{state="answered"})
   } else box.onMessage(m);
 });
 edge = await startEdge(createEdgeConfig(JSON.parse(raw) as EdgeConfigInput), { box: () => box.ask() });

@@ -213,7 +213,14 @@ export interface EdgeConfigInput {
   port?: number;
   hold?: 'auto' | number | string;
   role?: 'edge' | 'parent';
-  fleet?: { pathway: string; publicUrl: string; peers?: Array<{ id: string; url: string }>; originPathway?: string; ttlSeconds?: number; steeringUrl?: string };
+  fleet?: {
+    pathway: string;
+    publicUrl: string;
+    peers?: Array<{ id: string; url: string }>;
+    originPathway?: string;
+    ttlSeconds?: number;
+    steeringUrl?: string;
+  };
   sessionTokens?: { secret: string; ttlSeconds?: number };
   egressCapacityMbps?: number;
   collector?: { url: string; label?: string; intervalMs?: number };

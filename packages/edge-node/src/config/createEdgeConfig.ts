@@ -7,13 +7,54 @@ const ORIGIN_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/i;
 const RAN_FAIL_ACTIONS: readonly RanFailAction[] = ['redirect-307', 'redirect-302', 'pass-through'];
 const LOG_LEVELS: readonly EdgeConfig['logLevel'][] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const KNOWN_KEYS = new Set([
-  'origin', 'originPublicUrl', 'origins', 'host', 'port', 'hold', 'maxHold', 'initialWindow', 'backhaulRttMs', 'defaultRanMbps',
-  'rni', 'ranFailAction', 'cache', 'streamIdleMs', 'sessionIdleMs', 'originHeadersTimeoutMs', 'originProbeMs',
-  'originBodyTimeoutMs', 'manifestStaleMs', 'maxUrlLength', 'tls', 'logLevel', 'streamQueryParams', 'maxStreams',
-  'maxSessions', 'maxConnections', 'maxConnectionsPerClient', 'originMaxFetches', 'originMaxQueued', 'requestHeadersTimeoutMs', 'keepAliveTimeoutMs',
-  'drainMs', 'minReceiverMbps', 'sendDeadlineMinMs', 'role', 'fleet', 'backhaulReceiveWindowBytes', 'backhaulSendWindowBytes', 'backhaulLossRate',
-  'lowerHoldAfterSegments', 'lowerHoldAfterSamples', 'holdFloor', 'segmentStart',
-  'sessionTokens', 'egressCapacityMbps', 'holdParts', 'maxBlockedPerStream', 'collector',
+  'origin',
+  'originPublicUrl',
+  'origins',
+  'host',
+  'port',
+  'hold',
+  'maxHold',
+  'initialWindow',
+  'backhaulRttMs',
+  'defaultRanMbps',
+  'rni',
+  'ranFailAction',
+  'cache',
+  'streamIdleMs',
+  'sessionIdleMs',
+  'originHeadersTimeoutMs',
+  'originProbeMs',
+  'originBodyTimeoutMs',
+  'manifestStaleMs',
+  'maxUrlLength',
+  'tls',
+  'logLevel',
+  'streamQueryParams',
+  'maxStreams',
+  'maxSessions',
+  'maxConnections',
+  'maxConnectionsPerClient',
+  'originMaxFetches',
+  'originMaxQueued',
+  'requestHeadersTimeoutMs',
+  'keepAliveTimeoutMs',
+  'drainMs',
+  'minReceiverMbps',
+  'sendDeadlineMinMs',
+  'role',
+  'fleet',
+  'backhaulReceiveWindowBytes',
+  'backhaulSendWindowBytes',
+  'backhaulLossRate',
+  'lowerHoldAfterSegments',
+  'lowerHoldAfterSamples',
+  'holdFloor',
+  'segmentStart',
+  'sessionTokens',
+  'egressCapacityMbps',
+  'holdParts',
+  'maxBlockedPerStream',
+  'collector',
 ]);
 
 /** Half of Linux's tcp_rmem max: the receive window autotuning can reach on the edge's origin sockets. */
@@ -101,7 +142,9 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   if (input.origin !== undefined && input.origins !== undefined) fail('origin', 'give either origin or origins, not both');
   if (input.origin !== undefined) {
     const url = originUrl('origin', input.origin);
-    origins = [{ name: 'origin', url, publicUrl: input.originPublicUrl === undefined ? url : originUrl('originPublicUrl', input.originPublicUrl) }];
+    origins = [
+      { name: 'origin', url, publicUrl: input.originPublicUrl === undefined ? url : originUrl('originPublicUrl', input.originPublicUrl) },
+    ];
   } else if (Array.isArray(input.origins) && input.origins.length > 0) {
     const seen = new Set<string>();
     origins = input.origins.map((o, i) => {
@@ -109,7 +152,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
       if (typeof name !== 'string' || !ORIGIN_NAME.test(name)) {
         fail(`origins[${i}].name`, 'a short name of letters, digits, - and _ (it becomes the path prefix)', name);
       }
-      if (seen.has(name) || name === 'healthz' || name === 'metrics') fail(`origins[${i}].name`, `duplicate or reserved name ${name}`, name);
+      if (seen.has(name) || name === 'healthz' || name === 'metrics')
+        fail(`origins[${i}].name`, `duplicate or reserved name ${name}`, name);
       seen.add(name);
       const url = originUrl(`origins[${i}].url`, o.url);
       return { name, url, publicUrl: o.publicUrl === undefined ? url : originUrl(`origins[${i}].publicUrl`, o.publicUrl) };
@@ -117,7 +161,8 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   } else {
     fail('origin', 'required: --origin http://ORIGIN or an origins list in the config file');
   }
-  if (input.originPublicUrl !== undefined && input.origin === undefined) fail('originPublicUrl', 'goes with origin; with an origins list give each its publicUrl');
+  if (input.originPublicUrl !== undefined && input.origin === undefined)
+    fail('originPublicUrl', 'goes with origin; with an origins list give each its publicUrl');
 
   let hold: 'auto' | number = 'auto';
   if (input.hold !== undefined && input.hold !== 'auto') {
@@ -125,9 +170,11 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     hold = num('hold', n, 0, 0, HOLD_LIMITS.max, true);
   }
   const role = input.role ?? 'edge';
-  if (role !== 'edge' && role !== 'parent') fail('role', "one of 'edge' (holds) or 'parent' (a tier that prefetches without holding)", role);
+  if (role !== 'edge' && role !== 'parent')
+    fail('role', "one of 'edge' (holds) or 'parent' (a tier that prefetches without holding)", role);
   if (role === 'parent') {
-    if (input.hold !== undefined && hold !== 0) fail('hold', 'a parent never holds (x is decided at the edge near the receivers): leave hold unset or 0', input.hold);
+    if (input.hold !== undefined && hold !== 0)
+      fail('hold', 'a parent never holds (x is decided at the edge near the receivers): leave hold unset or 0', input.hold);
     hold = 0;
   }
   let fleet: EdgeConfig['fleet'];
@@ -138,26 +185,49 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
       return v;
     };
     const pathway = id(f?.pathway, 'fleet.pathway');
-    const peers = (Array.isArray(f.peers) ? f.peers : []).map((p, i) => ({ id: id(p?.id, `fleet.peers[${i}].id`), url: originUrl(`fleet.peers[${i}].url`, p?.url) }));
+    const peers = (Array.isArray(f.peers) ? f.peers : []).map((p, i) => ({
+      id: id(p?.id, `fleet.peers[${i}].id`),
+      url: originUrl(`fleet.peers[${i}].url`, p?.url),
+    }));
     const ids = new Set([pathway, ...peers.map((p) => p.id)]);
     if (ids.size !== peers.length + 1) fail('fleet.peers', 'pathway ids must be unique', peers);
     const originPathway = f.originPathway === undefined ? undefined : id(f.originPathway, 'fleet.originPathway');
-    if (originPathway !== undefined && ids.has(originPathway)) fail('fleet.originPathway', 'must differ from the edges\' ids', originPathway);
-    fleet = { pathway, publicUrl: originUrl('fleet.publicUrl', f.publicUrl), peers, originPathway, ttlSeconds: num('fleet.ttlSeconds', f.ttlSeconds, 5, 1, 3600, true), steeringUrl: f.steeringUrl === undefined ? undefined : steeringUrl(f.steeringUrl) };
+    if (originPathway !== undefined && ids.has(originPathway))
+      fail('fleet.originPathway', "must differ from the edges' ids", originPathway);
+    fleet = {
+      pathway,
+      publicUrl: originUrl('fleet.publicUrl', f.publicUrl),
+      peers,
+      originPathway,
+      ttlSeconds: num('fleet.ttlSeconds', f.ttlSeconds, 5, 1, 3600, true),
+      steeringUrl: f.steeringUrl === undefined ? undefined : steeringUrl(f.steeringUrl),
+    };
   }
   let sessionTokens: EdgeConfig['sessionTokens'];
   if (input.sessionTokens !== undefined) {
     const secret = input.sessionTokens?.secret;
     // 16 bytes at least: a short secret could be guessed from the tokens players carry.
-    if (typeof secret !== 'string' || secret.length < 16 || secret.length > 1024) fail('sessionTokens.secret', 'the fleet\'s shared secret, 16 to 1024 characters', undefined);
+    if (typeof secret !== 'string' || secret.length < 16 || secret.length > 1024)
+      fail('sessionTokens.secret', "the fleet's shared secret, 16 to 1024 characters", undefined);
     sessionTokens = { secret, ttlSeconds: num('sessionTokens.ttlSeconds', input.sessionTokens.ttlSeconds, 600, 10, 86_400, true) };
   }
-  const maxHold = num('maxHold', input.maxHold, typeof hold === 'number' ? Math.max(HOLD_POLICY_DEFAULTS.maxHold, hold) : HOLD_POLICY_DEFAULTS.maxHold, 1, HOLD_LIMITS.max, true);
+  const maxHold = num(
+    'maxHold',
+    input.maxHold,
+    typeof hold === 'number' ? Math.max(HOLD_POLICY_DEFAULTS.maxHold, hold) : HOLD_POLICY_DEFAULTS.maxHold,
+    1,
+    HOLD_LIMITS.max,
+    true,
+  );
   if (typeof hold === 'number' && hold > maxHold) fail('hold', `hold ${hold} exceeds maxHold ${maxHold}`, hold);
 
   // Parts are a fraction of a segment: up to ten parts per segment of the largest hold.
-  const holdParts = input.holdParts === undefined || input.holdParts === 'auto' ? input.holdParts : num('holdParts', input.holdParts, 0, 0, HOLD_LIMITS.max * 10, true);
-  if (holdParts !== undefined && role === 'parent' && holdParts !== 0) fail('holdParts', 'a parent never holds (x is decided where the receivers are): leave holdParts unset or 0', holdParts);
+  const holdParts =
+    input.holdParts === undefined || input.holdParts === 'auto'
+      ? input.holdParts
+      : num('holdParts', input.holdParts, 0, 0, HOLD_LIMITS.max * 10, true);
+  if (holdParts !== undefined && role === 'parent' && holdParts !== 0)
+    fail('holdParts', 'a parent never holds (x is decided where the receivers are): leave holdParts unset or 0', holdParts);
 
   let rni: EdgeConfig['rni'];
   if (input.rni !== undefined) {
@@ -169,9 +239,15 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   }
 
   const holdFloor = input.holdFloor ?? 'model';
-  if (holdFloor !== 'model' && holdFloor !== 'measured') fail('holdFloor', `'model' or 'measured', got ${JSON.stringify(holdFloor)}`, holdFloor);
+  if (holdFloor !== 'model' && holdFloor !== 'measured')
+    fail('holdFloor', `'model' or 'measured', got ${JSON.stringify(holdFloor)}`, holdFloor);
   const segmentStart = input.segmentStart ?? 'learn';
-  if (segmentStart !== 'slow-start' && segmentStart !== 'warm' && segmentStart !== 'learn') fail('segmentStart', `'slow-start' (the paper's: the origin restarts idle connections in slow start), 'warm' (it keeps its window across idle) or 'learn' (from the edge's own fetches), got ${JSON.stringify(segmentStart)}`, segmentStart);
+  if (segmentStart !== 'slow-start' && segmentStart !== 'warm' && segmentStart !== 'learn')
+    fail(
+      'segmentStart',
+      `'slow-start' (the paper's: the origin restarts idle connections in slow start), 'warm' (it keeps its window across idle) or 'learn' (from the edge's own fetches), got ${JSON.stringify(segmentStart)}`,
+      segmentStart,
+    );
   const ranFailAction = input.ranFailAction ?? 'redirect-307';
   if (!RAN_FAIL_ACTIONS.includes(ranFailAction)) {
     fail('ranFailAction', `one of ${RAN_FAIL_ACTIONS.join(', ')} (a 301 would be cached by clients for good)`, ranFailAction);
@@ -199,14 +275,26 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
   const fds = fdLimit();
   const maxConnectionsDefault = fds === undefined ? 16_384 : Math.max(64, Math.min(16_384, fds - 256));
   const maxConnections = num('maxConnections', input.maxConnections, maxConnectionsDefault, 1, 1_000_000, true);
-  if (fds !== undefined && maxConnections > fds - 64) fail('maxConnections', `must leave room under the open-file limit (${fds}); raise it (ulimit -n) or lower maxConnections`, maxConnections);
+  if (fds !== undefined && maxConnections > fds - 64)
+    fail(
+      'maxConnections',
+      `must leave room under the open-file limit (${fds}); raise it (ulimit -n) or lower maxConnections`,
+      maxConnections,
+    );
 
   // A browser opens at most 6 connections to a host over HTTP/1.1; 256 leaves room for a house of
   // players behind one address, and the rest of maxConnections to everyone else. A parent's
   // clients are edges, each with up to originMaxFetches connections (the workers of
   // `serve --workers` all come from 127.0.0.1): no per-client limit by default.
   // 0: no per-client limit (every receiver behind one address: a bench, a proxy on the box).
-  const perClient = num('maxConnectionsPerClient', input.maxConnectionsPerClient, role === 'parent' ? 0 : Math.min(256, maxConnections), 0, maxConnections, true);
+  const perClient = num(
+    'maxConnectionsPerClient',
+    input.maxConnectionsPerClient,
+    role === 'parent' ? 0 : Math.min(256, maxConnections),
+    0,
+    maxConnections,
+    true,
+  );
   const maxConnectionsPerClient = perClient === 0 ? maxConnections : perClient;
 
   let collector: EdgeConfig['collector'];
@@ -219,8 +307,13 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
       fail('collector.url', `not a URL: ${JSON.stringify(c.url)}`, c.url);
     }
     if (u!.protocol !== 'http:' && u!.protocol !== 'https:') fail('collector.url', `only http and https, got ${u!.protocol}`, c.url);
-    if (c.label !== undefined && (typeof c.label !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(c.label))) fail('collector.label', 'must be 1..256 visible ASCII characters', c.label);
-    collector = { url: c.url.replace(/\/+$/, ''), label: c.label, intervalMs: ms('collector.intervalMs', c.intervalMs, 5000, 100, 3_600_000) };
+    if (c.label !== undefined && (typeof c.label !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(c.label)))
+      fail('collector.label', 'must be 1..256 visible ASCII characters', c.label);
+    collector = {
+      url: c.url.replace(/\/+$/, ''),
+      label: c.label,
+      intervalMs: ms('collector.intervalMs', c.intervalMs, 5000, 100, 3_600_000),
+    };
   }
 
   return {
@@ -232,14 +325,21 @@ export function createEdgeConfig(input: EdgeConfigInput): EdgeConfig {
     role,
     fleet,
     sessionTokens,
-    egressCapacityMbps: input.egressCapacityMbps === undefined ? undefined : num('egressCapacityMbps', input.egressCapacityMbps, 0, 0.1, 10_000_000),
+    egressCapacityMbps:
+      input.egressCapacityMbps === undefined ? undefined : num('egressCapacityMbps', input.egressCapacityMbps, 0, 0.1, 10_000_000),
     maxHold,
     holdParts,
     maxBlockedPerStream: num('maxBlockedPerStream', input.maxBlockedPerStream, 1000, 1, 100_000, true),
     initialWindow: num('initialWindow', input.initialWindow, HOLD_POLICY_DEFAULTS.initialWindow, 1, 1000, true),
     backhaulRttMs: input.backhaulRttMs === undefined ? undefined : num('backhaulRttMs', input.backhaulRttMs, 0, 0.01, 10_000),
-    backhaulReceiveWindowBytes: input.backhaulReceiveWindowBytes === undefined ? defaultReceiveWindow() : num('backhaulReceiveWindowBytes', input.backhaulReceiveWindowBytes, 0, 1024, 1024 ** 3, true),
-    backhaulSendWindowBytes: input.backhaulSendWindowBytes === undefined ? undefined : num('backhaulSendWindowBytes', input.backhaulSendWindowBytes, 0, 1024, 1024 ** 3, true),
+    backhaulReceiveWindowBytes:
+      input.backhaulReceiveWindowBytes === undefined
+        ? defaultReceiveWindow()
+        : num('backhaulReceiveWindowBytes', input.backhaulReceiveWindowBytes, 0, 1024, 1024 ** 3, true),
+    backhaulSendWindowBytes:
+      input.backhaulSendWindowBytes === undefined
+        ? undefined
+        : num('backhaulSendWindowBytes', input.backhaulSendWindowBytes, 0, 1024, 1024 ** 3, true),
     backhaulLossRate: input.backhaulLossRate === undefined ? undefined : num('backhaulLossRate', input.backhaulLossRate, 0, 0, 0.5),
     // The defaults are nextStreamHold's own (dwellSegments 4, dwellSamples 3).
     lowerHoldAfterSegments: num('lowerHoldAfterSegments', input.lowerHoldAfterSegments, 4, 0, 1000),

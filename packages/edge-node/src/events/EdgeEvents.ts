@@ -16,14 +16,21 @@ export interface EdgeEventMap {
   /** A receiver handed over from another edge of the fleet (a valid session token) was adopted with its state. */
   'session-adopted': { session: string; stream: string; from: string; group: PolicyGroup | undefined; x: number; requests: number };
   /** A receiver was sent to the origin because its radio is slower than the bitrate (eq. 3). */
-  'redirect': { session: string; stream: string; location: string; ranMbps: number; bitrateMbps: number };
+  redirect: { session: string; stream: string; location: string; ranMbps: number; bitrateMbps: number };
   /** The origin's manifest is broken/unreachable; the last good one is served. */
   'manifest-stale': { stream: string; ageMs: number; error: string };
   /**
    * A receiver asked for a segment: whether the edge had it whole (`hit`), was still fetching it
    * (`coalesced`: `bytesAtEdge` of it had arrived) or had not asked the origin yet (`miss`).
    */
-  'segment-request': { origin: string; path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number; receiver?: string; stream?: string };
+  'segment-request': {
+    origin: string;
+    path: string;
+    result: 'hit' | 'coalesced' | 'miss';
+    bytesAtEdge: number;
+    receiver?: string;
+    stream?: string;
+  };
   /** A player's CMCD `nor` named an object no stream's planner covers: the edge prefetched it. */
   'prefetch-hint': { origin: string; path: string; from: string };
   /**
@@ -36,9 +43,16 @@ export interface EdgeEventMap {
   /** The hold x of a stream changed (auto mode), with the backhaul rate (Mbit/s) it was decided on. */
   'hold-change': { stream: string; hold: number; reason: string; backhaulMbps: number };
   /** The parts held of a low-latency stream changed (holdParts 'auto'), with the model's inputs. */
-  'part-hold-change': { stream: string; from: number; to: number; reason: string; rttMs: number | undefined; bitrateMbps: number | undefined };
+  'part-hold-change': {
+    stream: string;
+    from: number;
+    to: number;
+    reason: string;
+    rttMs: number | undefined;
+    bitrateMbps: number | undefined;
+  };
   /** Something failed that the edge handled (never thrown to the process). */
-  'error': { where: string; error: Error };
+  error: { where: string; error: Error };
 }
 
 /** Typed emitter. A listener that throws becomes an 'error' event instead of a crash. */

@@ -75,7 +75,8 @@ export class FleetSteering {
       { id: this.#f.pathway, host: hostOf(this.#f.publicUrl), ready: this.#selfReady(), load: 0 },
       ...this.#f.peers.map((p) => ({ id: p.id, host: hostOf(p.url), ready: this.#ready.get(p.id) ?? false, load: 0 })),
     ];
-    if (this.#f.originPathway !== undefined) pathways.push({ id: this.#f.originPathway, host: hostOf(this.#originUrl), ready: true, load: 0, lastResort: true });
+    if (this.#f.originPathway !== undefined)
+      pathways.push({ id: this.#f.originPathway, host: hostOf(this.#originUrl), ready: true, load: 0, lastResort: true });
     const base = current !== null && pathways.some((p) => p.id === current) ? current : this.#f.pathway;
     const m = createSteeringManifest({ pathways, basePathway: base, ttlSeconds: this.#f.ttlSeconds });
     // The next request goes to an edge other than the one the player is about to be on.
@@ -89,7 +90,12 @@ export class FleetSteering {
   /** The steering URL of the edge that should answer a player on `playerPathway` (pickSteeringServer). */
   #answerer(playerPathway: string): string {
     const self = this.#f.pathway;
-    const id = pickSteeringServer({ edges: [self, ...this.#f.peers.map((p) => p.id)], ready: (e) => (e === self ? this.#selfReady() : this.#ready.get(e) === true), playerPathway, self });
+    const id = pickSteeringServer({
+      edges: [self, ...this.#f.peers.map((p) => p.id)],
+      ready: (e) => (e === self ? this.#selfReady() : this.#ready.get(e) === true),
+      playerPathway,
+      self,
+    });
     // The player's pathway rides along for its first request: dash.js names none until it has
     // loaded a segment, and an answer based on the answering edge would move the player there.
     return `${id === self ? this.#f.publicUrl : this.#f.peers.find((p) => p.id === id)!.url}${STEERING_PATH}?${PATHWAY_PARAM}=${encodeURIComponent(playerPathway)}`;

@@ -48,11 +48,15 @@ export class SessionHandover {
     const tag = streamTag(streamKey);
     const p = (async () => {
       try {
-        const r = await request(`${peer}${SESSION_PATH}?stream=${tag}&ethle_session=${encodeURIComponent(token)}`, { signal: AbortSignal.timeout(this.#timeoutMs) });
+        const r = await request(`${peer}${SESSION_PATH}?stream=${tag}&ethle_session=${encodeURIComponent(token)}`, {
+          signal: AbortSignal.timeout(this.#timeoutMs),
+        });
         const body = await r.body.text();
         if (r.statusCode !== 200) return undefined;
         const c = await this.#tokens.check(body.trim(), nowMs());
-        return c?.claims !== undefined && c.claims.stream === tag && c.sid === (await this.#tokens.check(token, nowMs()))?.sid ? c.claims : undefined;
+        return c?.claims !== undefined && c.claims.stream === tag && c.sid === (await this.#tokens.check(token, nowMs()))?.sid
+          ? c.claims
+          : undefined;
       } catch {
         // The peer is gone or slow (a failure, not a handover): the receiver starts fresh here.
         return undefined;

@@ -24,6 +24,9 @@ export async function handleSessionExport(ctx: EdgeContext, res: ServerResponse,
   const st = stream === undefined ? undefined : ctx.policy.sessionState(stream, c.sid);
   const x = stream === undefined ? undefined : ctx.policy.servedHold(stream, c.sid);
   if (st === undefined || x === undefined) return sendError(res, 404, 'no such session');
-  const fresh = await tokens.sign({ sid: c.sid, stream: tag, group: st.group, x, requests: st.requests, radioBps: st.estimate?.bps }, ctx.now());
+  const fresh = await tokens.sign(
+    { sid: c.sid, stream: tag, group: st.group, x, requests: st.requests, radioBps: st.estimate?.bps },
+    ctx.now(),
+  );
   res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(fresh) }).end(fresh);
 }

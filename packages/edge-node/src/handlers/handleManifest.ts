@@ -34,7 +34,13 @@ export function createManifestHandler(ctx: EdgeContext) {
   const stale = new StaleManifestGate({ metrics, events, manifestStaleMs: config.manifestStaleMs });
   const lowLatencyLost = new LowLatencyLostNotice(ctx.log);
 
-  return async function handleManifest(req: IncomingMessage, res: ServerResponse, origin: Origin, originPath: string, target: RequestTarget): Promise<void> {
+  return async function handleManifest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    origin: Origin,
+    originPath: string,
+    target: RequestTarget,
+  ): Promise<void> {
     let stream: LiveStream;
     try {
       stream = streams.forManifest(origin, originPath, target.forwardQuery === '' ? '' : target.forwardQuery.slice(1));
@@ -71,16 +77,33 @@ export function createManifestHandler(ctx: EdgeContext) {
     if (parts && stream.upstreamHolds) return serveHeldParts(metrics, req, res, stream, version, 0, target.query, headers);
     // What the policy's decision reads, and only that: a fixed x or N reads nothing (hot path).
     const needs = policy.needs(stream.key, parts);
-    let sctx: StreamContext = { stream: stream.key, origin: origin.cfg.name, segmentBytes: undefined, segmentSeconds: version.view.segmentSeconds, rttMs: undefined };
+    let sctx: StreamContext = {
+      stream: stream.key,
+      origin: origin.cfg.name,
+      segmentBytes: undefined,
+      segmentSeconds: version.view.segmentSeconds,
+      rttMs: undefined,
+    };
     let radio = FIXED_HOLD_RADIO;
     if (needs !== 'nothing') {
       sctx = streams.contextOf(stream, version.view, origin.cfg.name);
       // A manifest that advertises no bitrate: wait for the first segment's Content-Length (one
       // backhaul round trip, started by the planner's first round).
-      if (needs === 'size' && sctx.segmentBytes === undefined) sctx = { ...sctx, segmentBytes: await stream.prefetcher.firstSegmentBytes(version.view.segmentSeconds * 1000) };
+      if (needs === 'size' && sctx.segmentBytes === undefined)
+        sctx = { ...sctx, segmentBytes: await stream.prefetcher.firstSegmentBytes(version.view.segmentSeconds * 1000) };
       radio = receiverRadio(ctx, req, target.query, ip, cmcd, sctx.segmentBytes);
     }
-    if (parts) return serveHeldParts(metrics, req, res, stream, version, policy.partHold(sctx, radio, version.view.lowLatency!.partSeconds), target.query, headers);
+    if (parts)
+      return serveHeldParts(
+        metrics,
+        req,
+        res,
+        stream,
+        version,
+        policy.partHold(sctx, radio, version.view.lowLatency!.partSeconds),
+        target.query,
+        headers,
+      );
     const pulling = adoptHandedSession(ctx, received, stream.key, session);
     if (pulling !== undefined) await pulling;
     const d = policy.receiver(sctx, session, radio, ctx.now());
@@ -101,9 +124,28 @@ export function createManifestHandler(ctx: EdgeContext) {
     let sessionToken: string | undefined;
     if (ctx.sessionTokens !== undefined) {
       const st = policy.sessionState(stream.key, session);
-      sessionToken = await signedToken(ctx.sessionTokens, { sid: session, stream: streamTag(stream.key), group: st?.group, x: held.holdSegments, requests: st?.requests ?? 0, radioBps: st?.estimate?.bps }, ctx.now());
+      sessionToken = await signedToken(
+        ctx.sessionTokens,
+        {
+          sid: session,
+          stream: streamTag(stream.key),
+          group: st?.group,
+          x: held.holdSegments,
+          requests: st?.requests ?? 0,
+          radioBps: st?.estimate?.bps,
+        },
+        ctx.now(),
+      );
       if (sessionToken !== undefined) headers[HEADERS.sessionToken] = sessionToken;
     }
-    sendManifest(res, req, headers, ctx.fleet !== undefined && version.view.kind === 'dash' ? steeredMpd(ctx.fleet, held, origin.prefix + originPath, sessionToken) : held.body, metrics);
+    sendManifest(
+      res,
+      req,
+      headers,
+      ctx.fleet !== undefined && version.view.kind === 'dash'
+        ? steeredMpd(ctx.fleet, held, origin.prefix + originPath, sessionToken)
+        : held.body,
+      metrics,
+    );
   };
 }

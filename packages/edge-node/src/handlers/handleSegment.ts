@@ -77,7 +77,15 @@ export function createSegmentHandler(ctx: EdgeContext) {
     events.emit('prefetch-hint', { origin: origin.cfg.name, path: next, from: path });
   };
 
-  return function handleSegment(req: IncomingMessage, res: ServerResponse, origin: Origin, path: string, forwardQuery: string, query: URLSearchParams, head: boolean): void {
+  return function handleSegment(
+    req: IncomingMessage,
+    res: ServerResponse,
+    origin: Origin,
+    path: string,
+    forwardQuery: string,
+    query: URLSearchParams,
+    head: boolean,
+  ): void {
     const owned = streams.segment(origin.cfg.name, path);
     const owner = owned?.stream;
     const seg = owned?.seg;
@@ -122,7 +130,14 @@ export function createSegmentHandler(ctx: EdgeContext) {
     // Who asks (the CMCD sid, else the address): once per request, for the radio meter, CMSD's etp
     // and the session's facts.
     const receiver = receiverKey(req, query);
-    events.emit('segment-request', { origin: origin.cfg.name, path: fetchPath, result, bytesAtEdge: entry.bytes, receiver, ...(owner === undefined ? {} : { stream: owner.key }) });
+    events.emit('segment-request', {
+      origin: origin.cfg.name,
+      path: fetchPath,
+      result,
+      bytesAtEdge: entry.bytes,
+      receiver,
+      ...(owner === undefined ? {} : { stream: owner.key }),
+    });
     const cors = req.headers.origin !== undefined;
     // Standard headers, per response (the entry's own headers object is shared by every receiver):
     // Age for what the cache answers (a prefetched segment's Age is how long the edge held it),

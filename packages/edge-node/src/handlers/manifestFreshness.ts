@@ -18,9 +18,18 @@ export type ManifestFreshness =
  * multivariant playlist does not move, so a slow poll of one is not a stale version. Broken past
  * `manifestStaleMs` after a failure.
  */
-export function manifestFreshness(o: { nowMs: number; fetchedAtMs: number; lastError: EdgeError | undefined; waitingSinceMs: number | undefined; segmentSeconds: number; multivariant: boolean; manifestStaleMs: number }): ManifestFreshness {
+export function manifestFreshness(o: {
+  nowMs: number;
+  fetchedAtMs: number;
+  lastError: EdgeError | undefined;
+  waitingSinceMs: number | undefined;
+  segmentSeconds: number;
+  multivariant: boolean;
+  manifestStaleMs: number;
+}): ManifestFreshness {
   const ageMs = o.nowMs - o.fetchedAtMs;
-  if (o.lastError !== undefined) return ageMs > o.manifestStaleMs ? { state: 'broken', ageMs, error: o.lastError } : { state: 'stale', ageMs, code: o.lastError.code };
+  if (o.lastError !== undefined)
+    return ageMs > o.manifestStaleMs ? { state: 'broken', ageMs, error: o.lastError } : { state: 'stale', ageMs, code: o.lastError.code };
   if (o.waitingSinceMs === undefined || o.multivariant) return { state: 'fresh' };
   const lateAfterMs = Math.max(2000, 2000 * o.segmentSeconds);
   return o.nowMs - o.waitingSinceMs > lateAfterMs ? { state: 'stale', ageMs, code: 'ERR_EDGE_ORIGIN_TIMEOUT' } : { state: 'fresh' };

@@ -1,4 +1,12 @@
-import { CmsdObjectType, CmsdStreamingFormat, CmsdStreamType, encodeCmsdDynamic, encodeCmsdStatic, type CmsdDynamic, type CmsdDynamicParams } from '@svta/cml-cmsd';
+import {
+  CmsdObjectType,
+  CmsdStreamingFormat,
+  CmsdStreamType,
+  encodeCmsdDynamic,
+  encodeCmsdStatic,
+  type CmsdDynamic,
+  type CmsdDynamicParams,
+} from '@svta/cml-cmsd';
 
 /**
  * CMSD (CTA-5006) on what the edge serves, with @svta/cml-cmsd. CMSD-Static says what the object

@@ -41,7 +41,11 @@ export function createEdgeServer(
     try {
       server = createHttpsServer({ ...opts, ...tls }, onRequest) as unknown as Server;
     } catch (e) {
-      throw new EdgeError('ERR_EDGE_CONFIG_INVALID', `--tls-key/--tls-cert: not a usable PEM key and certificate pair: ${(e as Error).message}`, { option: 'tls' });
+      throw new EdgeError(
+        'ERR_EDGE_CONFIG_INVALID',
+        `--tls-key/--tls-cert: not a usable PEM key and certificate pair: ${(e as Error).message}`,
+        { option: 'tls' },
+      );
     }
   }
   const warn = applyServerLimits(server, config, log, onRefused);

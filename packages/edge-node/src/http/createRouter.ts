@@ -67,7 +67,9 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
     if (target.path === '/readyz') {
       // Ready: not draining, and every origin answered (its keep-warm probe or a manifest) lately.
       const why = ctx.notReady();
-      res.writeHead(why === undefined ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(why === undefined ? 'ready\n' : `not ready: ${why}\n`);
+      res
+        .writeHead(why === undefined ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' })
+        .end(why === undefined ? 'ready\n' : `not ready: ${why}\n`);
       return;
     }
     if (target.path === LOAD_PATH || target.path === '/metrics') {
@@ -83,7 +85,9 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       }
       if (target.path === LOAD_PATH) {
         const body = JSON.stringify(box?.load ?? ctx.load());
-        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) })
+          .end(body);
       } else {
         const body = box?.metrics ?? (await metrics.registry.metrics());
         res.writeHead(200, { 'content-type': box?.contentType ?? metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
@@ -95,7 +99,14 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       // Content steering: the fleet's pathways for a player on `_HLS_pathway` / `_DASH_pathway`.
       const current = currentPathway(target.query);
       const body = JSON.stringify(ctx.fleet.manifest(current, target.query.has('_DASH_pathway') ? 'dash' : 'hls'));
-      res.writeHead(200, { ...CORS, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
+      res
+        .writeHead(200, {
+          ...CORS,
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+          'content-length': Buffer.byteLength(body),
+        })
+        .end(body);
       return;
     }
     if (target.path === SESSION_PATH) return handleSessionExport(ctx, res, target);
@@ -125,7 +136,8 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       return;
     }
     if (isManifestPath(originPath)) await handleManifest(req, res, origin, originPath, target);
-    else if (MEDIA_RE.test(originPath) || streams.has(origin.cfg.name, originPath)) handleSegment(req, res, origin, originPath, target.forwardQuery, target.query, method === 'HEAD');
+    else if (MEDIA_RE.test(originPath) || streams.has(origin.cfg.name, originPath))
+      handleSegment(req, res, origin, originPath, target.forwardQuery, target.query, method === 'HEAD');
     else {
       metrics.countRequest('rejected', 404);
       sendError(res, 404, 'not a media path of a configured origin');

@@ -39,17 +39,18 @@ export function parseTarget(rawUrl: string | undefined, maxLength: number): Requ
   // Common case first: nothing percent-encoded, so a regex finds dot segments without splitting.
   if (!path.includes('%')) {
     if (DOT_SEGMENT.test(path)) return { status: 400, message: 'dot segments and encoded separators are not allowed in paths' };
-  } else for (const seg of path.split('/')) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(seg);
-    } catch {
-      return { status: 400, message: 'malformed percent-encoding in path' };
+  } else
+    for (const seg of path.split('/')) {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(seg);
+      } catch {
+        return { status: 400, message: 'malformed percent-encoding in path' };
+      }
+      if (decoded === '..' || decoded === '.' || decoded.includes('/') || decoded.includes('\\') || decoded.includes('\0')) {
+        return { status: 400, message: 'dot segments and encoded separators are not allowed in paths' };
+      }
     }
-    if (decoded === '..' || decoded === '.' || decoded.includes('/') || decoded.includes('\\') || decoded.includes('\0')) {
-      return { status: 400, message: 'dot segments and encoded separators are not allowed in paths' };
-    }
-  }
   const query = rawQuery === '' ? EMPTY_QUERY : new URLSearchParams(rawQuery);
   return { path, forwardQuery: rawQuery === '' ? '' : keepQueryParams(rawQuery, (name) => !EDGE_PARAMS.has(name)), query };
 }

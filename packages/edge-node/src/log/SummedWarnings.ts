@@ -29,7 +29,10 @@ export class SummedWarnings {
       k.suppressed += 1;
       return;
     }
-    this.#log.warn(k === undefined || k.suppressed === 0 ? fields : { ...fields, suppressed: k.suppressed, suppressedOverMs: t - k.since }, msg);
+    this.#log.warn(
+      k === undefined || k.suppressed === 0 ? fields : { ...fields, suppressed: k.suppressed, suppressedOverMs: t - k.since },
+      msg,
+    );
     this.#kinds.delete(key);
     this.#kinds.set(key, { since: t, suppressed: 0 });
     if (this.#kinds.size > MAX_KEYS) this.#kinds.delete(this.#kinds.keys().next().value!);

@@ -9,13 +9,49 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  */
 export class EdgeMetrics {
   readonly registry = new Registry();
-  readonly hold = new Gauge({ name: 'ethle_hold_segments', help: 'x applied to a policy group of a stream', labelNames: ['stream', 'group'], aggregator: 'max', registers: [this.registry] });
-  readonly lead = new Gauge({ name: 'ethle_lead_segments', help: 'segments the edge holds complete beyond the most advanced receiver request', labelNames: ['stream'], aggregator: 'max', registers: [this.registry] });
-  readonly receivers = new Gauge({ name: 'ethle_receivers', help: 'active receiver sessions per policy group, confirmed (seen again a reload later)', labelNames: ['stream', 'group'], registers: [this.registry] });
-  readonly originFetches = new Counter({ name: 'ethle_origin_fetches_total', help: 'origin fetches by kind and outcome', labelNames: ['origin', 'kind', 'outcome'], registers: [this.registry] });
-  readonly cacheRequests = new Counter({ name: 'ethle_cache_requests_total', help: 'segment requests by cache result (hit, coalesced, miss)', labelNames: ['result'], registers: [this.registry] });
-  readonly cacheBypass = new Counter({ name: 'ethle_cache_bypass_total', help: 'segments served through uncached because the cache was full', registers: [this.registry] });
-  readonly cacheEvictions = new Counter({ name: 'ethle_cache_evictions_total', help: 'cache evictions by reason', labelNames: ['reason'], registers: [this.registry] });
+  readonly hold = new Gauge({
+    name: 'ethle_hold_segments',
+    help: 'x applied to a policy group of a stream',
+    labelNames: ['stream', 'group'],
+    aggregator: 'max',
+    registers: [this.registry],
+  });
+  readonly lead = new Gauge({
+    name: 'ethle_lead_segments',
+    help: 'segments the edge holds complete beyond the most advanced receiver request',
+    labelNames: ['stream'],
+    aggregator: 'max',
+    registers: [this.registry],
+  });
+  readonly receivers = new Gauge({
+    name: 'ethle_receivers',
+    help: 'active receiver sessions per policy group, confirmed (seen again a reload later)',
+    labelNames: ['stream', 'group'],
+    registers: [this.registry],
+  });
+  readonly originFetches = new Counter({
+    name: 'ethle_origin_fetches_total',
+    help: 'origin fetches by kind and outcome',
+    labelNames: ['origin', 'kind', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly cacheRequests = new Counter({
+    name: 'ethle_cache_requests_total',
+    help: 'segment requests by cache result (hit, coalesced, miss)',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  readonly cacheBypass = new Counter({
+    name: 'ethle_cache_bypass_total',
+    help: 'segments served through uncached because the cache was full',
+    registers: [this.registry],
+  });
+  readonly cacheEvictions = new Counter({
+    name: 'ethle_cache_evictions_total',
+    help: 'cache evictions by reason',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
   readonly cacheBytes = new Gauge({ name: 'ethle_cache_bytes', help: 'bytes accounted in the segment cache', registers: [this.registry] });
   /** Read at each scrape (set by startEdge): the byte budget's figures. */
   heldSource: () => { cache: number; transit: number; max: number } = () => ({ cache: 0, transit: 0, max: 0 });
@@ -31,13 +67,47 @@ export class EdgeMetrics {
       this.heldBytes.set({ kind: 'max' }, h.max);
     },
   });
-  readonly passThrough = new Counter({ name: 'ethle_pass_through_total', help: 'objects streamed through without a whole copy: unplanned and larger than 1 MiB or of unknown length, or larger than the byte budget', registers: [this.registry] });
-  readonly budgetWaits = new Counter({ name: 'ethle_budget_waits_total', help: 'origin fetches that waited for room in the byte budget (their origin connection waited too)', registers: [this.registry] });
-  readonly receiversCut = new Counter({ name: 'ethle_receivers_cut_total', help: 'segment responses cut because their receiver took longer than its send deadline (its length at minReceiverMbps, at least sendDeadlineMinMs)', labelNames: ['reason'], registers: [this.registry] });
-  readonly bytesIn = new Counter({ name: 'ethle_origin_bytes_total', help: 'bytes received from origins', labelNames: ['origin'], registers: [this.registry] });
-  readonly bytesOut = new Counter({ name: 'ethle_receiver_bytes_total', help: 'segment bytes sent to receivers', registers: [this.registry] });
-  readonly rttMs = new Gauge({ name: 'ethle_backhaul_rtt_ms', help: 'backhaul RTT estimate (min of connect/TTFB over a window)', labelNames: ['origin'], aggregator: 'average', registers: [this.registry] });
-  readonly backhaulMbps = new Gauge({ name: 'ethle_backhaul_throughput_mbps', help: 'backhaul throughput per segment: model-predicted vs measured', labelNames: ['origin', 'source'], aggregator: 'average', registers: [this.registry] });
+  readonly passThrough = new Counter({
+    name: 'ethle_pass_through_total',
+    help: 'objects streamed through without a whole copy: unplanned and larger than 1 MiB or of unknown length, or larger than the byte budget',
+    registers: [this.registry],
+  });
+  readonly budgetWaits = new Counter({
+    name: 'ethle_budget_waits_total',
+    help: 'origin fetches that waited for room in the byte budget (their origin connection waited too)',
+    registers: [this.registry],
+  });
+  readonly receiversCut = new Counter({
+    name: 'ethle_receivers_cut_total',
+    help: 'segment responses cut because their receiver took longer than its send deadline (its length at minReceiverMbps, at least sendDeadlineMinMs)',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  readonly bytesIn = new Counter({
+    name: 'ethle_origin_bytes_total',
+    help: 'bytes received from origins',
+    labelNames: ['origin'],
+    registers: [this.registry],
+  });
+  readonly bytesOut = new Counter({
+    name: 'ethle_receiver_bytes_total',
+    help: 'segment bytes sent to receivers',
+    registers: [this.registry],
+  });
+  readonly rttMs = new Gauge({
+    name: 'ethle_backhaul_rtt_ms',
+    help: 'backhaul RTT estimate (min of connect/TTFB over a window)',
+    labelNames: ['origin'],
+    aggregator: 'average',
+    registers: [this.registry],
+  });
+  readonly backhaulMbps = new Gauge({
+    name: 'ethle_backhaul_throughput_mbps',
+    help: 'backhaul throughput per segment: model-predicted vs measured',
+    labelNames: ['origin', 'source'],
+    aggregator: 'average',
+    registers: [this.registry],
+  });
   /**
    * Every single-flow segment fetch's throughput, not just the last: _sum/_count is the mean
    * per-segment rate (the statistic of the paper's Table III), the buckets its spread. `flows`:
@@ -59,23 +129,79 @@ export class EdgeMetrics {
    * slow start after an idle gap past the RTO, `slow-start` did not. The learnt start is warm
    * when the last five all were, slow start when any of them was not; logged when it changes.
    */
-  readonly idleFetches = new Counter({ name: 'ethle_origin_idle_fetches_total', help: 'segment fetches after an idle gap past the RTO on a warm connection, by whether they outpaced slow start (warm) or not (slow-start)', labelNames: ['origin', 'start'], registers: [this.registry] });
-  readonly staleManifests = new Counter({ name: 'ethle_manifest_stale_served_total', help: 'manifest responses served from the last good version while the origin was broken', labelNames: ['stream'], registers: [this.registry] });
+  readonly idleFetches = new Counter({
+    name: 'ethle_origin_idle_fetches_total',
+    help: 'segment fetches after an idle gap past the RTO on a warm connection, by whether they outpaced slow start (warm) or not (slow-start)',
+    labelNames: ['origin', 'start'],
+    registers: [this.registry],
+  });
+  readonly staleManifests = new Counter({
+    name: 'ethle_manifest_stale_served_total',
+    help: 'manifest responses served from the last good version while the origin was broken',
+    labelNames: ['stream'],
+    registers: [this.registry],
+  });
   // Per origin, not per stream: a junk path is a "stream" that never was, and must not become a
   // series of its own (the stream is in the log line).
-  readonly manifestErrors = new Counter({ name: 'ethle_manifest_errors_total', help: 'origin manifests that could not be fetched or parsed', labelNames: ['origin', 'reason'], registers: [this.registry] });
-  readonly prefetchBursts = new Counter({ name: 'ethle_prefetch_bursts_total', help: 'segment prefetches started beyond x + 1 parallel fetches because waiting for a slot would miss their deadline', labelNames: ['origin'], registers: [this.registry] });
-  readonly refused = new Counter({ name: 'ethle_connections_refused_total', help: 'receiver connections refused or closed by the edge (max_connections, per_client, timeout, malformed)', labelNames: ['reason'], registers: [this.registry] });
+  readonly manifestErrors = new Counter({
+    name: 'ethle_manifest_errors_total',
+    help: 'origin manifests that could not be fetched or parsed',
+    labelNames: ['origin', 'reason'],
+    registers: [this.registry],
+  });
+  readonly prefetchBursts = new Counter({
+    name: 'ethle_prefetch_bursts_total',
+    help: 'segment prefetches started beyond x + 1 parallel fetches because waiting for a slot would miss their deadline',
+    labelNames: ['origin'],
+    registers: [this.registry],
+  });
+  readonly refused = new Counter({
+    name: 'ethle_connections_refused_total',
+    help: 'receiver connections refused or closed by the edge (max_connections, per_client, timeout, malformed)',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
   readonly connections = new Gauge({ name: 'ethle_connections', help: 'receiver connections open', registers: [this.registry] });
-  readonly clients = new Gauge({ name: 'ethle_connection_clients', help: 'clients (IPv4 address, IPv6 /64) with a receiver connection open', registers: [this.registry] });
-  readonly originQueue = new Gauge({ name: 'ethle_origin_fetches_queued', help: 'segment fetches waiting for a slot, per origin', labelNames: ['origin'], registers: [this.registry] });
+  readonly clients = new Gauge({
+    name: 'ethle_connection_clients',
+    help: 'clients (IPv4 address, IPv6 /64) with a receiver connection open',
+    registers: [this.registry],
+  });
+  readonly originQueue = new Gauge({
+    name: 'ethle_origin_fetches_queued',
+    help: 'segment fetches waiting for a slot, per origin',
+    labelNames: ['origin'],
+    registers: [this.registry],
+  });
   readonly streams = new Gauge({ name: 'ethle_streams', help: 'active streams (origin pollers)', registers: [this.registry] });
   readonly sessions = new Gauge({ name: 'ethle_sessions', help: 'receiver sessions remembered', registers: [this.registry] });
-  readonly unconfirmedSessions = new Gauge({ name: 'ethle_sessions_unconfirmed', help: 'receiver sessions seen once only so far (at most a quarter of maxSessions)', registers: [this.registry] });
-  readonly redirects = new Counter({ name: 'ethle_redirects_total', help: 'receivers redirected to the origin (radio slower than bitrate, eq. 3)', registers: [this.registry] });
-  readonly groupMoves = new Counter({ name: 'ethle_group_moves_total', help: 'sessions moved from hold-0 to hold-x', registers: [this.registry] });
-  readonly internalErrors = new Counter({ name: 'ethle_internal_errors_total', help: 'bugs caught at the boundary of one request or origin fetch (that one failed; the edge kept serving), by where', labelNames: ['where'], registers: [this.registry] });
-  readonly requests = new Counter({ name: 'ethle_requests_total', help: 'receiver requests by kind and status', labelNames: ['kind', 'status'], registers: [this.registry] });
+  readonly unconfirmedSessions = new Gauge({
+    name: 'ethle_sessions_unconfirmed',
+    help: 'receiver sessions seen once only so far (at most a quarter of maxSessions)',
+    registers: [this.registry],
+  });
+  readonly redirects = new Counter({
+    name: 'ethle_redirects_total',
+    help: 'receivers redirected to the origin (radio slower than bitrate, eq. 3)',
+    registers: [this.registry],
+  });
+  readonly groupMoves = new Counter({
+    name: 'ethle_group_moves_total',
+    help: 'sessions moved from hold-0 to hold-x',
+    registers: [this.registry],
+  });
+  readonly internalErrors = new Counter({
+    name: 'ethle_internal_errors_total',
+    help: 'bugs caught at the boundary of one request or origin fetch (that one failed; the edge kept serving), by where',
+    labelNames: ['where'],
+    registers: [this.registry],
+  });
+  readonly requests = new Counter({
+    name: 'ethle_requests_total',
+    help: 'receiver requests by kind and status',
+    labelNames: ['kind', 'status'],
+    registers: [this.registry],
+  });
 
   /** Segment bytes sent to receivers, as a plain number (the load report reads it per probe, no await). */
   sentBytes = 0;

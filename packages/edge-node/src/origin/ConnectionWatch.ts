@@ -79,7 +79,14 @@ export class ConnectionWatch {
    * replaced): the later probe replaces the earlier, and the earlier reports no connection.
    */
   watch(sent: string, t0: number): ConnectionProbe {
-    const probe: ConnectionProbe = { t0, burstBytes: undefined, burstAtMs: undefined, bytesBefore: undefined, idleMs: undefined, socket: undefined };
+    const probe: ConnectionProbe = {
+      t0,
+      burstBytes: undefined,
+      burstAtMs: undefined,
+      bytesBefore: undefined,
+      idleMs: undefined,
+      socket: undefined,
+    };
     this.#probes.set(sent, probe);
     return probe;
   }

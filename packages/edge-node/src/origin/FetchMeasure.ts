@@ -53,7 +53,15 @@ export class FetchMeasure {
     const probe = outcome === 'ok' ? this.#o.probe : undefined;
     const meanFlows = span?.close();
     this.#o.sink({
-      origin: this.#o.origin, path: this.#o.path, kind: this.#o.kind, outcome, status: this.status, bytes, ttfbMs: this.ttfbMs, totalMs: performance.now() - this.t0, parts,
+      origin: this.#o.origin,
+      path: this.#o.path,
+      kind: this.#o.kind,
+      outcome,
+      status: this.status,
+      bytes,
+      ttfbMs: this.ttfbMs,
+      totalMs: performance.now() - this.t0,
+      parts,
       ...(meanFlows === undefined ? {} : { meanFlows }),
       ...(probe?.bytesBefore === undefined ? {} : { connectionBytesBefore: probe.bytesBefore }),
       ...(probe?.idleMs === undefined ? {} : { connectionIdleMs: probe.idleMs }),

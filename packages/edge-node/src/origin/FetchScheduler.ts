@@ -91,7 +91,8 @@ export class FetchScheduler {
   #next(): Job | undefined {
     // A waiting player is served even if its stream has its share, and within a headroom above
     // the limit that prefetches cannot take.
-    if (this.#player.length > 0 && this.#running < this.#o.limit + (this.#o.playerHeadroom ?? this.#o.groupLimit)) return this.#player.shift();
+    if (this.#player.length > 0 && this.#running < this.#o.limit + (this.#o.playerHeadroom ?? this.#o.groupLimit))
+      return this.#player.shift();
     if (this.#running >= this.#o.limit) return undefined;
     for (const [group, q] of this.#prefetch) {
       if ((this.#runningBy.get(group) ?? 0) >= this.#o.groupLimit) continue;

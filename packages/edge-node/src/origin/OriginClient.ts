@@ -85,7 +85,12 @@ export class OriginClient {
         this.#connections.add(socket);
       },
     });
-    this.#scheduler = new FetchScheduler({ limit: o.connections, groupLimit: o.connectionsPerStream, maxQueued: o.maxQueued, onError: (e) => o.onBug?.('origin fetch', e) });
+    this.#scheduler = new FetchScheduler({
+      limit: o.connections,
+      groupLimit: o.connectionsPerStream,
+      maxQueued: o.maxQueued,
+      onError: (e) => o.onBug?.('origin fetch', e),
+    });
     this.#transport = {
       name: o.name,
       dispatcher: this.#dispatcher,
@@ -134,7 +139,14 @@ export class OriginClient {
       }
       try {
         const signal = fetchSignal(entry.abort.signal, o.deadlineMs);
-        const fill = new CacheFill({ cache, entry, path, prefetch: kind === 'prefetch', signal: signal.any, onPassThrough: this.#o.onPassThrough });
+        const fill = new CacheFill({
+          cache,
+          entry,
+          path,
+          prefetch: kind === 'prefetch',
+          signal: signal.any,
+          onPassThrough: this.#o.onPassThrough,
+        });
         const f = { path, kind, fill, signal };
         return parts >= 2 ? fetchRanges(this.#transport, f, { parts, approxBytes: o.split!.approxBytes }) : fetchWhole(this.#transport, f);
       } catch (e) {
@@ -144,7 +156,8 @@ export class OriginClient {
         return Promise.resolve();
       }
     });
-    if (!queued) this.#failUnstarted(path, entry, kind, new EdgeError('ERR_EDGE_OVERLOADED', `origin ${this.name}: fetch queue full`, { path }), 1);
+    if (!queued)
+      this.#failUnstarted(path, entry, kind, new EdgeError('ERR_EDGE_OVERLOADED', `origin ${this.name}: fetch queue full`, { path }), 1);
   }
 
   /**

@@ -63,7 +63,10 @@ export class OriginDispatcher {
     });
     // compose() wraps in order: the guard sees every hop's response before the redirect
     // interceptor around it follows one.
-    this.#following = this.#pool.compose(sameOriginRedirects({ origin: this.origin, basePath: this.basePath }), interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
+    this.#following = this.#pool.compose(
+      sameOriginRedirects({ origin: this.origin, basePath: this.basePath }),
+      interceptors.redirect({ maxRedirections: MAX_REDIRECTS }),
+    );
   }
 
   /** Full origin URL of an origin-relative path. */
@@ -82,7 +85,13 @@ export class OriginDispatcher {
     let res: Dispatcher.ResponseData;
     try {
       // `origin` lets the redirect interceptor resolve relative Locations and keep its history.
-      res = await this.#following.request({ origin: this.origin, path: `${this.basePath}${path}`, method: 'GET', signal: o.signal, headers: o.headers });
+      res = await this.#following.request({
+        origin: this.origin,
+        path: `${this.basePath}${path}`,
+        method: 'GET',
+        signal: o.signal,
+        headers: o.headers,
+      });
     } catch (e) {
       // undici's loop check fires before the hop limit would: the same refusal.
       if (e instanceof undiciErrors.InvalidArgumentError && /redirect loop/i.test(e.message)) {
@@ -94,7 +103,11 @@ export class OriginDispatcher {
     if (REDIRECT_STATUSES.has(res.statusCode)) {
       await res.body.dump();
       const location = res.headers['location'];
-      throw new EdgeError('ERR_EDGE_ORIGIN_REDIRECT', `origin redirected ${path} to ${String(location).slice(0, 200)} (too many redirects)`, { path, status: res.statusCode, location });
+      throw new EdgeError(
+        'ERR_EDGE_ORIGIN_REDIRECT',
+        `origin redirected ${path} to ${String(location).slice(0, 200)} (too many redirects)`,
+        { path, status: res.statusCode, location },
+      );
     }
     return { res, path: this.#finalPath(path, res) };
   }

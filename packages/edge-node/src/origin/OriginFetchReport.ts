@@ -1,5 +1,18 @@
 export type FetchKind = 'manifest' | 'segment' | 'prefetch';
-export type FetchOutcome = 'ok' | 'timeout' | 'status' | 'truncated' | 'unreachable' | 'too_large' | 'closed' | 'cancelled' | 'cache_full' | 'redirect' | 'inconsistent' | 'overloaded' | 'internal';
+export type FetchOutcome =
+  | 'ok'
+  | 'timeout'
+  | 'status'
+  | 'truncated'
+  | 'unreachable'
+  | 'too_large'
+  | 'closed'
+  | 'cancelled'
+  | 'cache_full'
+  | 'redirect'
+  | 'inconsistent'
+  | 'overloaded'
+  | 'internal';
 
 /** What one origin fetch did; feeds metrics, events and the throughput check of the model. */
 export interface OriginFetchReport {

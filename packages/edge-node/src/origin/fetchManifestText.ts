@@ -29,7 +29,11 @@ export interface ManifestFetchOptions {
  * following same-origin redirects, bounded to MAX_MANIFEST_BYTES and checked against its
  * Content-Length. Reported as kind 'manifest'; rejects with the edge's error.
  */
-export async function fetchManifestText(t: Pick<OriginTransport, 'name' | 'dispatcher' | 'rtt' | 'sink'>, path: string, o: ManifestFetchOptions = {}): Promise<ManifestText> {
+export async function fetchManifestText(
+  t: Pick<OriginTransport, 'name' | 'dispatcher' | 'rtt' | 'sink'>,
+  path: string,
+  o: ManifestFetchOptions = {},
+): Promise<ManifestText> {
   const { signal } = o;
   const m = new FetchMeasure({ origin: t.name, path, kind: 'manifest', sink: t.sink });
   let bytes = 0;
@@ -69,9 +73,11 @@ export async function fetchManifestText(t: Pick<OriginTransport, 'name' | 'dispa
     // blocking reload waited at the origin) a cancellation — not an unreachable origin.
     const aborted = signal?.aborted === true && !(e instanceof EdgeError);
     const timedOut = aborted && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
-    const err = !aborted ? toEdgeError(e, { path, inBody })
-      : timedOut ? new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin manifest ${path} timed out`, { path }, { cause: e })
-      : new EdgeError('ERR_EDGE_CANCELLED', `manifest fetch of ${path} cancelled: ${String(signal.reason)}`, { path }, { cause: e });
+    const err = !aborted
+      ? toEdgeError(e, { path, inBody })
+      : timedOut
+        ? new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin manifest ${path} timed out`, { path }, { cause: e })
+        : new EdgeError('ERR_EDGE_CANCELLED', `manifest fetch of ${path} cancelled: ${String(signal.reason)}`, { path }, { cause: e });
     m.report(outcomeOf(err), bytes);
     throw err;
   }

@@ -61,7 +61,10 @@ export async function fetchRanges(t: OriginTransport, f: SegmentFetch, split: Sp
     const total = r0.total;
     if (total > fill.cache.maxBytes) {
       await first.body.dump();
-      throw new EdgeError('ERR_EDGE_CACHE_FULL', `${path} (${total} bytes) is larger than the byte budget: not fetched in parts`, { path, size: total });
+      throw new EdgeError('ERR_EDGE_CACHE_FULL', `${path} (${total} bytes) is larger than the byte budget: not fetched in parts`, {
+        path,
+        size: total,
+      });
     }
     const version = validators(first.headers);
     const storable = isStorable(first.headers);
@@ -78,7 +81,12 @@ export async function fetchRanges(t: OriginTransport, f: SegmentFetch, split: Sp
         if (!entry.admitted) await fill.room(chunk.length);
         asm.chunk(i, chunk);
       }
-      if (got !== want) throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `range ${i} of ${path}: ${got} of ${want} bytes`, { path, bytes: got, expected: want });
+      if (got !== want)
+        throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `range ${i} of ${path}: ${got} of ${want} bytes`, {
+          path,
+          bytes: got,
+          expected: want,
+        });
       asm.end(i);
     };
     const tasks = [read(0, first, r0.end - r0.start + 1)];
@@ -94,11 +102,17 @@ export async function fetchRanges(t: OriginTransport, f: SegmentFetch, split: Sp
           const r = res.statusCode === 206 ? contentRange(res.headers) : undefined;
           if (r === undefined || r.start !== start || r.total !== total) {
             await res.body.dump();
-            throw new EdgeError('ERR_EDGE_ORIGIN_STATUS', `origin answered ${res.statusCode} to range ${i} of ${path}`, { path, status: res.statusCode });
+            throw new EdgeError('ERR_EDGE_ORIGIN_STATUS', `origin answered ${res.statusCode} to range ${i} of ${path}`, {
+              path,
+              status: res.statusCode,
+            });
           }
           if (validators(res.headers) !== version) {
             await res.body.dump();
-            throw new EdgeError('ERR_EDGE_ORIGIN_INCONSISTENT', `range ${i} of ${path} is from another version of the object`, { path, part: i });
+            throw new EdgeError('ERR_EDGE_ORIGIN_INCONSISTENT', `range ${i} of ${path} is from another version of the object`, {
+              path,
+              part: i,
+            });
           }
           await read(i, res, r.end - r.start + 1);
         }),

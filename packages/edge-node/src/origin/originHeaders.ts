@@ -6,7 +6,16 @@ import type { EntryHeaders } from '../cache/CacheEntry.js';
 type Headers = Dispatcher.ResponseData['headers'];
 
 /** Headers of an origin segment response worth replaying to receivers. */
-const KEPT_HEADERS = ['content-type', ETHLE_HEADERS.productionStart, ETHLE_HEADERS.productionEnd, 'last-modified', 'etag', ETHLE_HEADERS.holdSegments, ETHLE_HEADERS.role, ETHLE_HEADERS.upstreamRtt];
+const KEPT_HEADERS = [
+  'content-type',
+  ETHLE_HEADERS.productionStart,
+  ETHLE_HEADERS.productionEnd,
+  'last-modified',
+  'etag',
+  ETHLE_HEADERS.holdSegments,
+  ETHLE_HEADERS.role,
+  ETHLE_HEADERS.upstreamRtt,
+];
 
 /** `Content-Range: bytes a-b/total`; module-level, as every range response is read with it. */
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+)$/;

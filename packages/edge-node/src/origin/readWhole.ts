@@ -24,7 +24,8 @@ export async function readWhole(path: string, fill: CacheFill, res: Dispatcher.R
     // Hot path: an admitted entry has its room reserved, and skips the call.
     if (!entry.admitted) await fill.room(chunk.length);
     entry.push(chunk);
-    if (probe !== undefined && probe.burstAtMs === undefined && entry.bytes >= burst) Object.assign(probe, { burstBytes: burst, burstAtMs: performance.now() });
+    if (probe !== undefined && probe.burstAtMs === undefined && entry.bytes >= burst)
+      Object.assign(probe, { burstBytes: burst, burstAtMs: performance.now() });
   }
   fill.finish(expected, storable);
 }

@@ -40,20 +40,47 @@ export function recordOriginFetch(o: {
         const regime = policy.addBackhaulSample(r.origin, measured, r.meanFlows ?? 1, Date.now(), cold);
         metrics.backhaulSegmentMbps.observe({ origin: r.origin, flows: regime }, measured);
         const rttMs = o.rttFor(r.origin);
-        if (!cold && r.connectionIdleMs !== undefined && r.burstBytes !== undefined && r.burstMs !== undefined && rttMs !== undefined && rttMs > 0 && o.isTier?.(r.origin) !== true) {
+        if (
+          !cold &&
+          r.connectionIdleMs !== undefined &&
+          r.burstBytes !== undefined &&
+          r.burstMs !== undefined &&
+          rttMs !== undefined &&
+          rttMs > 0 &&
+          o.isTier?.(r.origin) !== true
+        ) {
           const before = policy.learnedSegmentStart(r.origin);
           // The head of the object: the whole of a large one runs at the bottleneck either way.
-          const verdict = policy.addIdleFetch(r.origin, { bytes: r.burstBytes, totalMs: r.burstMs, idleMs: r.connectionIdleMs, rttMs, initialWindow: config.initialWindow });
+          const verdict = policy.addIdleFetch(r.origin, {
+            bytes: r.burstBytes,
+            totalMs: r.burstMs,
+            idleMs: r.connectionIdleMs,
+            rttMs,
+            initialWindow: config.initialWindow,
+          });
           if (verdict === 'warm' || verdict === 'slow-start') {
             metrics.idleFetches.inc({ origin: r.origin, start: verdict });
             // Each verdict's evidence, for an experiment's edge log: the learnt start is only logged when it changes.
-            log.debug({ origin: r.origin, path: r.path, verdict, idleMs: Math.round(r.connectionIdleMs), headBytes: r.burstBytes, headMs: Math.round(r.burstMs) }, 'idle fetch');
+            log.debug(
+              {
+                origin: r.origin,
+                path: r.path,
+                verdict,
+                idleMs: Math.round(r.connectionIdleMs),
+                headBytes: r.burstBytes,
+                headMs: Math.round(r.burstMs),
+              },
+              'idle fetch',
+            );
           }
           const learned = policy.learnedSegmentStart(r.origin);
           if (learned !== undefined && learned !== before) {
             // Said whatever is configured: an origin that keeps its window while the model assumes
             // slow start holds receivers further back than they need (or the reverse stalls them).
-            log.info({ origin: r.origin, learned, configured: config.segmentStart, inUse: policy.segmentStart(r.origin) }, 'origin segment start learnt');
+            log.info(
+              { origin: r.origin, learned, configured: config.segmentStart, inUse: policy.segmentStart(r.origin) },
+              'origin segment start learnt',
+            );
           }
         }
       }
@@ -61,7 +88,14 @@ export function recordOriginFetch(o: {
       if (rtt !== undefined) {
         try {
           // th_bh depends on size and RTT only; segment length and radio are placeholders here.
-          const model = decideStreamHold({ rttMs: Math.max(rtt, 0.05), segmentBytes: r.bytes, segmentSeconds: 2, ranMbps: 1e6, initialWindow: config.initialWindow, maxHold: config.maxHold });
+          const model = decideStreamHold({
+            rttMs: Math.max(rtt, 0.05),
+            segmentBytes: r.bytes,
+            segmentSeconds: 2,
+            ranMbps: 1e6,
+            initialWindow: config.initialWindow,
+            maxHold: config.maxHold,
+          });
           metrics.backhaulMbps.set({ origin: r.origin, source: 'model' }, model.backhaulMbps);
         } catch (error) {
           // An object outside the model's range (e.g. larger than any segment): no prediction.

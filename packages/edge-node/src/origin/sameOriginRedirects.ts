@@ -51,7 +51,11 @@ export function sameOriginRedirects(scope: RedirectScope): Dispatcher.Dispatcher
           if (statusCode === 300) throw statusError(path, statusCode, headers);
           const location = headers['location'];
           if (typeof location !== 'string' || pathInScope(scope, location, from) === undefined) {
-            throw new EdgeError('ERR_EDGE_ORIGIN_REDIRECT', `origin redirected ${path} to ${String(location).slice(0, 200)} (not this origin)`, { path, status: statusCode, location });
+            throw new EdgeError(
+              'ERR_EDGE_ORIGIN_REDIRECT',
+              `origin redirected ${path} to ${String(location).slice(0, 200)} (not this origin)`,
+              { path, status: statusCode, location },
+            );
           }
         }
         handler.onResponseStart?.(controller, statusCode, headers, statusMessage);

@@ -9,7 +9,12 @@ export type OnBug = (where: string, error: unknown) => void;
 /** A bug caught at a fetch's boundary: reported (logged, counted) once, and the fetch's error. */
 export function internalError(e: unknown, path: string, onBug: OnBug | undefined): EdgeError {
   onBug?.('origin fetch', e);
-  return new EdgeError('ERR_EDGE_INTERNAL', `fetch of ${path} failed inside the edge: ${(e as Error)?.message ?? String(e)}`, { path }, { cause: e });
+  return new EdgeError(
+    'ERR_EDGE_INTERNAL',
+    `fetch of ${path} failed inside the edge: ${(e as Error)?.message ?? String(e)}`,
+    { path },
+    { cause: e },
+  );
 }
 
 /**
@@ -20,12 +25,18 @@ export function internalError(e: unknown, path: string, onBug: OnBug | undefined
 export function toEdgeError(e: unknown, o: { path: string; inBody: boolean; signal?: FetchSignal; onBug?: OnBug | undefined }): EdgeError {
   const { path, signal } = o;
   if (e instanceof EdgeError) return e;
-  if (signal?.deadline.aborted) return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin fetch of ${path} missed its deadline`, { path, deadline: true }, { cause: e });
-  if (signal?.cancel.aborted) return new EdgeError('ERR_EDGE_CANCELLED', `fetch of ${path} cancelled: ${String(signal.cancel.reason)}`, { path }, { cause: e });
+  if (signal?.deadline.aborted)
+    return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin fetch of ${path} missed its deadline`, { path, deadline: true }, { cause: e });
+  if (signal?.cancel.aborted)
+    return new EdgeError('ERR_EDGE_CANCELLED', `fetch of ${path} cancelled: ${String(signal.cancel.reason)}`, { path }, { cause: e });
   // A bug of the edge's own (undici reports network trouble with its own error classes): said as one.
   if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError) return internalError(e, path, o.onBug);
   const code = (e as { code?: string } | null)?.code;
-  if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.ConnectTimeoutError) {
+  if (
+    e instanceof undiciErrors.HeadersTimeoutError ||
+    e instanceof undiciErrors.BodyTimeoutError ||
+    e instanceof undiciErrors.ConnectTimeoutError
+  ) {
     return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin timed out on ${path}`, { path, undici: code }, { cause: e });
   }
   if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') {

@@ -53,6 +53,11 @@ export class RadioMeter {
       bytes += s.bytes;
       ms += s.ms;
     }
-    return { mbps: (bytes * 8) / (ms * 1000), samples: list.length, bytes, recentMbps: list.slice(-2).map((s) => (s.bytes * 8) / (s.ms * 1000)) };
+    return {
+      mbps: (bytes * 8) / (ms * 1000),
+      samples: list.length,
+      bytes,
+      recentMbps: list.slice(-2).map((s) => (s.bytes * 8) / (s.ms * 1000)),
+    };
   }
 }

@@ -47,7 +47,12 @@ export function readCmcd(query: URLSearchParams | undefined, headers: IncomingHt
     let data: Record<string, unknown> | undefined;
     if (query?.has('CMCD')) {
       data = fromCmcdQuery(query) as Record<string, unknown>;
-    } else if (headers['cmcd-request'] !== undefined || headers['cmcd-session'] !== undefined || headers['cmcd-object'] !== undefined || headers['cmcd-status'] !== undefined) {
+    } else if (
+      headers['cmcd-request'] !== undefined ||
+      headers['cmcd-session'] !== undefined ||
+      headers['cmcd-object'] !== undefined ||
+      headers['cmcd-status'] !== undefined
+    ) {
       const h: Record<string, string> = {};
       for (const k of ['cmcd-request', 'cmcd-session', 'cmcd-object', 'cmcd-status']) {
         const v = headers[k];
@@ -58,7 +63,10 @@ export function readCmcd(query: URLSearchParams | undefined, headers: IncomingHt
     if (data === undefined) return NONE;
     const mtp = firstNumber(data['mtp']);
     const sid = typeof data['sid'] === 'string' && data['sid'].length > 0 && data['sid'].length <= 128 ? data['sid'] : undefined;
-    const text = (k: string) => (typeof data![k] === 'string' && (data![k] as string).length > 0 && (data![k] as string).length <= 2048 ? (data![k] as string) : undefined);
+    const text = (k: string) =>
+      typeof data![k] === 'string' && (data![k] as string).length > 0 && (data![k] as string).length <= 2048
+        ? (data![k] as string)
+        : undefined;
     return {
       sid,
       mtpMbps: mtp !== undefined && mtp > 0 ? mtp / 1000 : undefined,

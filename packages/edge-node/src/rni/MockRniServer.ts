@@ -77,7 +77,11 @@ export async function startMockRniServer(opts: { port?: number; host?: string } 
       };
       await Promise.all(
         [...subs.values()].map(async (cb) => {
-          const res = await request(cb, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(notification) });
+          const res = await request(cb, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(notification),
+          });
           await res.body.dump();
           if (res.statusCode >= 300) throw new Error(`subscriber ${cb} answered ${res.statusCode}`);
         }),

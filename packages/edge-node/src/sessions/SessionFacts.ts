@@ -32,7 +32,11 @@ export class SessionFacts {
   readonly #facts = new Map<string, SessionFact>();
   readonly #off: Array<() => void>;
 
-  constructor(events: EdgeEvents, private readonly now: () => number, private readonly max = 20_000) {
+  constructor(
+    events: EdgeEvents,
+    private readonly now: () => number,
+    private readonly max = 20_000,
+  ) {
     this.#off = [
       events.on('manifest-request', (e) => {
         const f = this.#touch(e.session, e.stream);
@@ -91,7 +95,19 @@ export class SessionFacts {
     const now = this.now();
     let f = this.#facts.get(key);
     if (f === undefined) {
-      f = { session, stream, hold: 0, group: undefined, redirect: undefined, manifests: 0, hits: 0, coalesced: 0, misses: 0, firstAtMs: now, lastAtMs: now };
+      f = {
+        session,
+        stream,
+        hold: 0,
+        group: undefined,
+        redirect: undefined,
+        manifests: 0,
+        hits: 0,
+        coalesced: 0,
+        misses: 0,
+        firstAtMs: now,
+        lastAtMs: now,
+      };
       if (this.#facts.size >= this.max) this.#facts.delete(this.#facts.keys().next().value!);
     } else this.#facts.delete(key);
     f.lastAtMs = now;

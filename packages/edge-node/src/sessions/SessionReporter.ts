@@ -32,14 +32,24 @@ export class SessionReporter {
     if (changed.length === 0) return Promise.resolve();
     const sentAt = this.o.now();
     const body = JSON.stringify({ v: 1, edge: this.o.label, sentAt, sessions: changed });
-    this.#inFlight = fetch(`${this.o.url}/v1/edge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.any([this.#abort.signal, AbortSignal.timeout(5000)]) })
+    this.#inFlight = fetch(`${this.o.url}/v1/edge`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.any([this.#abort.signal, AbortSignal.timeout(5000)]),
+    })
       .then(async (r) => {
         if (!r.ok) throw new Error(`${r.status} ${(await r.text()).slice(0, 200)}`);
         await r.arrayBuffer().catch(() => undefined);
         // Next time from the newest change this report carried (a change in the same ms goes again: harmless).
         this.#since = changed.length === MAX_PER_REPORT ? changed.at(-1)!.lastAtMs : sentAt;
       })
-      .catch((e: unknown) => this.o.log.warn({ collector: this.o.url, error: String((e as Error)?.message ?? e) }, 'session report to the collector failed; resent next time'))
+      .catch((e: unknown) =>
+        this.o.log.warn(
+          { collector: this.o.url, error: String((e as Error)?.message ?? e) },
+          'session report to the collector failed; resent next time',
+        ),
+      )
       .finally(() => {
         this.#inFlight = undefined;
       });

@@ -1,4 +1,11 @@
-import { createSteeringManifest, nextPathwayHealth, steeringPriority, type PathwayHealth, type SteeringManifest, type SteeringPathway } from '@ethle/core';
+import {
+  createSteeringManifest,
+  nextPathwayHealth,
+  steeringPriority,
+  type PathwayHealth,
+  type SteeringManifest,
+  type SteeringPathway,
+} from '@ethle/core';
 import { request } from 'undici';
 import { LOAD_PATH, type EdgeLoadReport } from '../fleet/EdgeLoadReport.js';
 import type { SteeringServiceConfig } from './SteeringServiceConfig.js';
@@ -43,7 +50,21 @@ export class SteeringService {
     this.#random = random;
     // Not ready until a probe says so: a player is never steered to an edge nobody has seen. The
     // first good probe is enough (riseAfter is for edges that failed).
-    this.#edges = new Map(config.edges.map((e) => [e.id, { id: e.id, url: e.url, health: { ready: false, okStreak: config.riseAfter - 1 }, load: 0, egressMbps: undefined, connections: undefined, error: 'not probed yet', last: undefined }]));
+    this.#edges = new Map(
+      config.edges.map((e) => [
+        e.id,
+        {
+          id: e.id,
+          url: e.url,
+          health: { ready: false, okStreak: config.riseAfter - 1 },
+          load: 0,
+          egressMbps: undefined,
+          connections: undefined,
+          error: 'not probed yet',
+          last: undefined,
+        },
+      ]),
+    );
     this.#order = config.edges.map((e) => e.id);
     this.#timer = setInterval(() => void this.probe(), config.probeMs);
     this.#timer.unref();
@@ -66,8 +87,14 @@ export class SteeringService {
     const hostOf = (url: string): string => (player === 'dash' ? new URL(url).host : new URL(url).hostname);
     const priority = this.#priority(current, this.#random());
     const rank = new Map(priority.map((id, i) => [id, i]));
-    const pathways: SteeringPathway[] = [...this.#edges.values()].map((e) => ({ id: e.id, host: hostOf(e.url), ready: e.health.ready, load: rank.get(e.id)! }));
-    if (this.#c.origin !== undefined) pathways.push({ id: this.#c.origin.id, host: hostOf(this.#c.origin.url), ready: true, load: 0, lastResort: true });
+    const pathways: SteeringPathway[] = [...this.#edges.values()].map((e) => ({
+      id: e.id,
+      host: hostOf(e.url),
+      ready: e.health.ready,
+      load: rank.get(e.id)!,
+    }));
+    if (this.#c.origin !== undefined)
+      pathways.push({ id: this.#c.origin.id, host: hostOf(this.#c.origin.url), ready: true, load: 0, lastResort: true });
     // A player on an unknown pathway (or none yet) is based on the first edge of its priority.
     const base = current !== null && pathways.some((p) => p.id === current) ? current : priority[0]!;
     return createSteeringManifest({ pathways, basePathway: base, ttlSeconds: this.#c.ttlSeconds });
@@ -108,7 +135,13 @@ export class SteeringService {
         throw new Error(`${LOAD_PATH} answered ${r.statusCode}`);
       }
       report = (await r.body.json()) as EdgeLoadReport;
-      if (typeof report?.ready !== 'boolean' || !Number.isFinite(report.connections) || !Number.isFinite(report.sentBytes) || !Number.isFinite(report.atMs)) throw new Error('not a load report');
+      if (
+        typeof report?.ready !== 'boolean' ||
+        !Number.isFinite(report.connections) ||
+        !Number.isFinite(report.sentBytes) ||
+        !Number.isFinite(report.atMs)
+      )
+        throw new Error('not a load report');
     } catch (err) {
       e.health = nextPathwayHealth(e.health, false, this.#c.riseAfter);
       e.error = (err as Error).message;
@@ -124,7 +157,10 @@ export class SteeringService {
     }
     e.last = { sentBytes: report.sentBytes, atMs: report.atMs };
     const byConnections = report.maxConnections > 0 ? report.connections / report.maxConnections : 0;
-    const byEgress = report.egressCapacityMbps !== null && report.egressCapacityMbps > 0 && e.egressMbps !== undefined ? e.egressMbps / report.egressCapacityMbps : 0;
+    const byEgress =
+      report.egressCapacityMbps !== null && report.egressCapacityMbps > 0 && e.egressMbps !== undefined
+        ? e.egressMbps / report.egressCapacityMbps
+        : 0;
     e.load = Math.max(byConnections, byEgress);
   }
 }

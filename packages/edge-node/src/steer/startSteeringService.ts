@@ -17,7 +17,11 @@ export interface RunningSteeringService {
  * GET /status (each edge's health and load, JSON), GET /healthz. Resolves once it listens and
  * has probed the edges once, so its first answer already reflects them.
  */
-export async function startSteeringService(config: SteeringServiceConfig, onOrder?: (order: string[]) => void, random?: () => number): Promise<RunningSteeringService> {
+export async function startSteeringService(
+  config: SteeringServiceConfig,
+  onOrder?: (order: string[]) => void,
+  random?: () => number,
+): Promise<RunningSteeringService> {
   const service = new SteeringService(config, onOrder, random);
   const server: Server = createServer((req, res) => {
     if (req.method === 'OPTIONS') {
@@ -40,7 +44,14 @@ export async function startSteeringService(config: SteeringServiceConfig, onOrde
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    res.writeHead(200, { ...CORS, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) }).end(body);
+    res
+      .writeHead(200, {
+        ...CORS,
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+        'content-length': Buffer.byteLength(body),
+      })
+      .end(body);
   });
   await service.probe();
   await new Promise<void>((resolve, reject) => {

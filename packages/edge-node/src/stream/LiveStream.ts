@@ -112,7 +112,8 @@ export class LiveStream {
   /** The current version, fetching one first if there is none yet. Throws the fetch error. */
   async ready(): Promise<Version> {
     if (this.#current === undefined) await this.#poller.poll();
-    if (this.#current === undefined) throw this.#poller.lastError ?? new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', `no manifest for ${this.path}`);
+    if (this.#current === undefined)
+      throw this.#poller.lastError ?? new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', `no manifest for ${this.path}`);
     return this.#current;
   }
 
@@ -158,7 +159,11 @@ export class LiveStream {
   waitFor(satisfied: (v: Version) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<Version | undefined> {
     if (this.#closed || signal?.aborted === true) return Promise.resolve(undefined);
     if (this.#blocked.size >= this.#o.maxBlocked) {
-      throw new EdgeError('ERR_EDGE_BLOCKED_FULL', `${this.#o.maxBlocked} blocking reloads already wait on ${this.key} (maxBlockedPerStream)`, { stream: this.key, max: this.#o.maxBlocked });
+      throw new EdgeError(
+        'ERR_EDGE_BLOCKED_FULL',
+        `${this.#o.maxBlocked} blocking reloads already wait on ${this.key} (maxBlockedPerStream)`,
+        { stream: this.key, max: this.#o.maxBlocked },
+      );
     }
     return new Promise((resolve) => {
       const b: Blocked = {

@@ -3,7 +3,6 @@ import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import type { OriginClient } from '../origin/OriginClient.js';
 import { NODE_TIMERS, type Timers } from './Timers.js';
 
-
 /** One origin manifest version, parsed. */
 export interface LoadedVersion {
   view: ManifestView;
@@ -156,7 +155,12 @@ export class ManifestPoller {
         previousCarry: this.#view?.carry,
       });
     } catch (e) {
-      throw new EdgeError('ERR_EDGE_MANIFEST_UNPARSABLE', `origin manifest ${this.#o.path} cannot be parsed: ${(e as Error).message}`, { path: this.#o.path }, { cause: e });
+      throw new EdgeError(
+        'ERR_EDGE_MANIFEST_UNPARSABLE',
+        `origin manifest ${this.#o.path} cannot be parsed: ${(e as Error).message}`,
+        { path: this.#o.path },
+        { cause: e },
+      );
     }
     const before = this.#view?.firstId;
     return { view, text, wentBackwards: before !== undefined && view.firstId !== undefined && view.firstId < before };
@@ -176,7 +180,11 @@ export class ManifestPoller {
     }
     const since = (this.#backwardsSinceMs ??= this.#now());
     if (this.#now() - since >= this.#acceptBackwardsAfterMs) return;
-    throw new EdgeError('ERR_EDGE_ORIGIN_INCONSISTENT', `origin manifest went backwards (first segment ${this.#view?.firstId} → ${loaded.view.firstId}): the last version is served until the origin has answered so for ${this.#acceptBackwardsAfterMs} ms`, { path: this.#o.path, from: this.#view?.firstId, to: loaded.view.firstId });
+    throw new EdgeError(
+      'ERR_EDGE_ORIGIN_INCONSISTENT',
+      `origin manifest went backwards (first segment ${this.#view?.firstId} → ${loaded.view.firstId}): the last version is served until the origin has answered so for ${this.#acceptBackwardsAfterMs} ms`,
+      { path: this.#o.path, from: this.#view?.firstId, to: loaded.view.firstId },
+    );
   }
 
   #install(loaded: LoadedVersion): void {
@@ -186,10 +194,22 @@ export class ManifestPoller {
     this.#text = loaded.text;
     if (loaded.wentBackwards) {
       this.#backwardsSinceMs = undefined;
-      this.#hook(() => this.#o.onWarning('origin manifest went backwards and stayed so: taken as a restart of the stream', { path: this.#o.path, from: previous?.firstId, to: view.firstId, afterMs: this.#acceptBackwardsAfterMs }));
+      this.#hook(() =>
+        this.#o.onWarning('origin manifest went backwards and stayed so: taken as a restart of the stream', {
+          path: this.#o.path,
+          from: previous?.firstId,
+          to: view.firstId,
+          afterMs: this.#acceptBackwardsAfterMs,
+        }),
+      );
     }
     if (view.leftAbsolute.length > 0 && previous?.leftAbsolute.length !== view.leftAbsolute.length) {
-      this.#hook(() => this.#o.onWarning('manifest URIs on another host stay absolute: players fetch them past the edge', { count: view.leftAbsolute.length, first: view.leftAbsolute.slice(0, 3) }));
+      this.#hook(() =>
+        this.#o.onWarning('manifest URIs on another host stay absolute: players fetch them past the edge', {
+          count: view.leftAbsolute.length,
+          first: view.leftAbsolute.slice(0, 3),
+        }),
+      );
     }
     this.#hook(() => this.#o.onVersion(loaded));
   }
@@ -197,7 +217,13 @@ export class ManifestPoller {
   /** An upstream that is itself a holding edge (holding here as well would hold twice), and the RTT it reports beyond itself. */
   #readUpstream(headers: Record<string, string | undefined>): void {
     const upstreamHold = Number(headers[ETHLE_HEADERS.holdSegments] ?? 0);
-    if (upstreamHold > 0 && !this.#upstreamHolds) this.#hook(() => this.#o.onWarning('the origin is an edge that already holds: this stream is served unheld here (never hold twice; make the upstream a parent)', { upstreamHold }));
+    if (upstreamHold > 0 && !this.#upstreamHolds)
+      this.#hook(() =>
+        this.#o.onWarning(
+          'the origin is an edge that already holds: this stream is served unheld here (never hold twice; make the upstream a parent)',
+          { upstreamHold },
+        ),
+      );
     this.#upstreamHolds = upstreamHold > 0;
     const raw = headers[ETHLE_HEADERS.upstreamRtt];
     const rtt = Number(raw);
@@ -208,7 +234,13 @@ export class ManifestPoller {
     if (this.#closed) return;
     let next: NextPoll;
     try {
-      next = nextPollAt({ nowMs: this.#now(), lastPollAtMs: this.#lastPollAtMs, failures: this.#failures, unchanged: this.#unchanged, view: this.#view });
+      next = nextPollAt({
+        nowMs: this.#now(),
+        lastPollAtMs: this.#lastPollAtMs,
+        failures: this.#failures,
+        unchanged: this.#unchanged,
+        view: this.#view,
+      });
     } catch (e) {
       // A bug in reading the view's cadence must not stop the stream (nor escape as a rejection
       // nobody awaits): reported, and the next poll comes at the slowest pace.

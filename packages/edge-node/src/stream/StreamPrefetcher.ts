@@ -1,4 +1,12 @@
-import { planPrefetch, prefetchRetryMs, StreamProgress, timerMs, type ManifestView, type PrefetchDeadlines, type SegmentRef } from '@ethle/core';
+import {
+  planPrefetch,
+  prefetchRetryMs,
+  StreamProgress,
+  timerMs,
+  type ManifestView,
+  type PrefetchDeadlines,
+  type SegmentRef,
+} from '@ethle/core';
 import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
 import type { OriginClient } from '../origin/OriginClient.js';
@@ -188,7 +196,14 @@ export class StreamPrefetcher {
         // single-flow fetch would miss the moment it becomes visible (deadline-aware plan).
         const ranges = splits.get(id);
         const approx = this.progress.sizes.track(track);
-        this.#prefetch(s, most === undefined && i === 0 ? this.splitFor(s) : ranges !== undefined && approx !== undefined ? { parts: ranges, approxBytes: approx } : undefined);
+        this.#prefetch(
+          s,
+          most === undefined && i === 0
+            ? this.splitFor(s)
+            : ranges !== undefined && approx !== undefined
+              ? { parts: ranges, approxBytes: approx }
+              : undefined,
+        );
       }
       // Said once per segment (the plan is made every tick): the newest segment reported per track.
       for (const l of plan.late ?? []) {
@@ -197,7 +212,11 @@ export class StreamPrefetcher {
         this.#o.on.tolerated(describeMiss(l));
       }
       // A fetch that misses its deadline whatever the plan does: x is too small for this backhaul.
-      if (plan.needsHold !== undefined) this.#o.on.needsHold(plan.needsHold, `a held segment's fetch misses its deadline (${(plan.late ?? []).map(describeMiss).join(', ')})`);
+      if (plan.needsHold !== undefined)
+        this.#o.on.needsHold(
+          plan.needsHold,
+          `a held segment's fetch misses its deadline (${(plan.late ?? []).map(describeMiss).join(', ')})`,
+        );
       const l = this.progress.trackLead(track, input.cached);
       if (l !== undefined) lead = lead === undefined ? l : Math.min(lead, l);
     }
@@ -247,7 +266,11 @@ export class StreamPrefetcher {
     if (size !== undefined && !cache.hasRoom(size + pending)) {
       if (!this.#budgetWarned) {
         this.#budgetWarned = true;
-        this.#o.on.warning('cache too small for what the planner wants: prefetching less', { segmentBytes: Math.round(size), cacheBytes: cache.bytes, maxBytes: cache.maxBytes });
+        this.#o.on.warning('cache too small for what the planner wants: prefetching less', {
+          segmentBytes: Math.round(size),
+          cacheBytes: cache.bytes,
+          maxBytes: cache.maxBytes,
+        });
       }
       return;
     }
@@ -286,7 +309,12 @@ export class StreamPrefetcher {
     const entry = this.#o.cache.create(key);
     if (wanted) entry.wanted = true;
     this.#prefetching.add(entry);
-    this.#o.origin.fetchInto(path, entry, { priority: 'prefetch', group: this.#o.key, deadlineMs: this.deadlineMs(durationSeconds), ...(split === undefined ? {} : { split }) });
+    this.#o.origin.fetchInto(path, entry, {
+      priority: 'prefetch',
+      group: this.#o.key,
+      deadlineMs: this.deadlineMs(durationSeconds),
+      ...(split === undefined ? {} : { split }),
+    });
     const settled = (): void => void this.#prefetching.delete(entry);
     entry.whenComplete().then(settled, settled);
     return entry;

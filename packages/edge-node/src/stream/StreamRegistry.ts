@@ -65,7 +65,8 @@ export class StreamRegistry {
     const key = `${origin.cfg.name}${identity}`;
     const found = this.#streams.get(key);
     if (found !== undefined) return found;
-    if (this.#streams.size >= this.#o.config.maxStreams) throw new EdgeError('ERR_EDGE_OVERLOADED', `${this.#o.config.maxStreams} streams active (maxStreams)`);
+    if (this.#streams.size >= this.#o.config.maxStreams)
+      throw new EdgeError('ERR_EDGE_OVERLOADED', `${this.#o.config.maxStreams} streams active (maxStreams)`);
     const s = this.#create(origin, key, identity);
     this.#streams.set(key, s);
     this.#o.events.emit('stream-start', { stream: key });
@@ -87,7 +88,13 @@ export class StreamRegistry {
 
   /** What the policy decides with: s_seg (measured, else advertised × l_seg), l_seg, RTT. */
   contextOf(s: LiveStream, view: ManifestView, originName: string): StreamContext {
-    return { stream: s.key, origin: originName, segmentBytes: this.segmentBytesEstimate(s, view), segmentSeconds: view.segmentSeconds, rttMs: this.#o.rttFor(originName) };
+    return {
+      stream: s.key,
+      origin: originName,
+      segmentBytes: this.segmentBytesEstimate(s, view),
+      segmentSeconds: view.segmentSeconds,
+      rttMs: this.#o.rttFor(originName),
+    };
   }
 
   /**
@@ -187,7 +194,8 @@ export class StreamRegistry {
           metrics.manifestErrors.inc({ origin: name, reason: e.code });
           // A stream that never had a manifest is a request for a path the origin doesn't have
           // (or junk): not worth a warning each, or junk requests flood the log.
-          if (stream.version === undefined) log.debug({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed (new stream)');
+          if (stream.version === undefined)
+            log.debug({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed (new stream)');
           else log.warn({ stream: key, code: e.code, msg2: e.message }, 'origin manifest failed');
         },
         onWarning: warning,

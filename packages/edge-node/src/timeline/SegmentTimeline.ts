@@ -135,7 +135,16 @@ export class SegmentTimeline {
       const found = this.#o.lookup(origin, p);
       if (found === undefined) continue;
       const { seg } = found;
-      const rec: Rec = { origin, fetchPath: seg.path, track: seg.track, id: seg.id, path: p, durationS: seg.durationSeconds, listedAt: at, requests: 0 };
+      const rec: Rec = {
+        origin,
+        fetchPath: seg.path,
+        track: seg.track,
+        id: seg.id,
+        path: p,
+        durationS: seg.durationSeconds,
+        listedAt: at,
+        requests: 0,
+      };
       s.segs.set(p, rec);
       s.segmentSeconds = seg.durationSeconds;
       this.#byPath.set(`${origin}${p}`, { stream, rec });

@@ -45,7 +45,12 @@ export function createTimelineHandler(ctx: EdgeContext): (res: ServerResponse, t
     const snap = key === undefined ? undefined : timeline.snapshot(key, policy.streamHold(key));
     if (snap === undefined) {
       const known = timeline.streams();
-      sendError(res, 404, `no timeline for stream ${JSON.stringify(asked.slice(0, 200))}: it has not been played through this edge${known.length ? ` (known: ${known.join(', ')})` : ''}`, 'ERR_EDGE_TIMELINE_UNKNOWN_STREAM');
+      sendError(
+        res,
+        404,
+        `no timeline for stream ${JSON.stringify(asked.slice(0, 200))}: it has not been played through this edge${known.length ? ` (known: ${known.join(', ')})` : ''}`,
+        'ERR_EDGE_TIMELINE_UNKNOWN_STREAM',
+      );
       return;
     }
     json(res, snap);

@@ -6,16 +6,30 @@ const MB = 1024 * 1024;
 
 describe('cache admission: the pure decisions a fill applies', () => {
   it('reserves a storable object of known size; not one of unknown size or not storable', () => {
-    expect(admissionAtHeaders({ expected: 500_000, storable: true, unplanned: false, maxBytes: 64 * MB })).toEqual({ reserve: true, passThroughUnlessAdmitted: false });
-    expect(admissionAtHeaders({ expected: undefined, storable: true, unplanned: false, maxBytes: 64 * MB })).toEqual({ reserve: false, passThroughUnlessAdmitted: false });
+    expect(admissionAtHeaders({ expected: 500_000, storable: true, unplanned: false, maxBytes: 64 * MB })).toEqual({
+      reserve: true,
+      passThroughUnlessAdmitted: false,
+    });
+    expect(admissionAtHeaders({ expected: undefined, storable: true, unplanned: false, maxBytes: 64 * MB })).toEqual({
+      reserve: false,
+      passThroughUnlessAdmitted: false,
+    });
     expect(admissionAtHeaders({ expected: 500_000, storable: false, unplanned: false, maxBytes: 64 * MB }).reserve).toBe(false);
   });
 
   it('an unplanned object past its cap is never reserved and streams through; a planned one of that size is kept', () => {
     const big = MAX_UNPLANNED_CACHED_BYTES + 1;
-    expect(admissionAtHeaders({ expected: big, storable: true, unplanned: true, maxBytes: 64 * MB })).toEqual({ reserve: false, passThroughUnlessAdmitted: true });
-    expect(admissionAtHeaders({ expected: big, storable: true, unplanned: false, maxBytes: 64 * MB })).toEqual({ reserve: true, passThroughUnlessAdmitted: false });
-    expect(admissionAtHeaders({ expected: MAX_UNPLANNED_CACHED_BYTES, storable: true, unplanned: true, maxBytes: 64 * MB }).reserve).toBe(true);
+    expect(admissionAtHeaders({ expected: big, storable: true, unplanned: true, maxBytes: 64 * MB })).toEqual({
+      reserve: false,
+      passThroughUnlessAdmitted: true,
+    });
+    expect(admissionAtHeaders({ expected: big, storable: true, unplanned: false, maxBytes: 64 * MB })).toEqual({
+      reserve: true,
+      passThroughUnlessAdmitted: false,
+    });
+    expect(admissionAtHeaders({ expected: MAX_UNPLANNED_CACHED_BYTES, storable: true, unplanned: true, maxBytes: 64 * MB }).reserve).toBe(
+      true,
+    );
   });
 
   it('anything larger than the whole budget streams through unless admitted', () => {

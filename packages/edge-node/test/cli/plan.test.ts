@@ -12,7 +12,20 @@ function run(argv: string[]) {
   return main(argv, io).then((code) => ({ code, stdout, stderr }));
 }
 
-const JAPAN = ['plan', '--rtt-ms', '224', '--segment-bytes', '3700000', '--segment-seconds', '2', '--ran-mbps', '60', '--iw', '1', '--json'];
+const JAPAN = [
+  'plan',
+  '--rtt-ms',
+  '224',
+  '--segment-bytes',
+  '3700000',
+  '--segment-seconds',
+  '2',
+  '--ran-mbps',
+  '60',
+  '--iw',
+  '1',
+  '--json',
+];
 
 describe('ethle-edge plan', () => {
   it('prints the Table III Japan 15M-2s cell as one JSON object', async () => {
@@ -28,7 +41,24 @@ describe('ethle-edge plan', () => {
 
   it('derives the segment size from --bitrate-mbps', async () => {
     const a = JSON.parse((await run(JAPAN)).stdout);
-    const b = JSON.parse((await run(['plan', '--rtt-ms', '224', '--bitrate-mbps', '14.8', '--segment-seconds', '2', '--ran-mbps', '60', '--iw', '1', '--json'])).stdout);
+    const b = JSON.parse(
+      (
+        await run([
+          'plan',
+          '--rtt-ms',
+          '224',
+          '--bitrate-mbps',
+          '14.8',
+          '--segment-seconds',
+          '2',
+          '--ran-mbps',
+          '60',
+          '--iw',
+          '1',
+          '--json',
+        ])
+      ).stdout,
+    );
     expect(b.segmentBytes).toBeCloseTo(3.7e6, 0);
     expect(b.hold).toBe(a.hold);
     expect(b.backhaulMbps).toBeCloseTo(a.backhaulMbps, 3);
@@ -45,7 +75,22 @@ describe('ethle-edge plan', () => {
   });
 
   it('--window-bytes and --rcvbuf cap one flow at window/RTT and can raise x (50M-10s, IW 1, 150 Mbit/s radio)', async () => {
-    const cell = ['plan', '--rtt-ms', '224', '--segment-bytes', '61100000', '--segment-seconds', '10', '--bitrate-mbps', '50', '--ran-mbps', '150', '--iw', '1', '--json'];
+    const cell = [
+      'plan',
+      '--rtt-ms',
+      '224',
+      '--segment-bytes',
+      '61100000',
+      '--segment-seconds',
+      '10',
+      '--bitrate-mbps',
+      '50',
+      '--ran-mbps',
+      '150',
+      '--iw',
+      '1',
+      '--json',
+    ];
     const free = JSON.parse((await run(cell)).stdout);
     expect(free).toMatchObject({ hold: 0, limitedBy: 'slow-start', reason: 'hold-0-sufficient' });
     expect(free.windowBytes).toBeUndefined();
@@ -59,13 +104,18 @@ describe('ethle-edge plan', () => {
     expect(rcv.backhaulMbps).toBeLessThan(112.4);
     expect(rcv.backhaulMbps).toBeLessThan(free.backhaulMbps);
     // Both: the smaller window binds.
-    expect(JSON.parse((await run([...cell, '--rcvbuf', '6291456', '--window-bytes', '2516582'])).stdout)).toMatchObject({ windowBytes: 2516582, backhaulMbps: sent.backhaulMbps });
+    expect(JSON.parse((await run([...cell, '--rcvbuf', '6291456', '--window-bytes', '2516582'])).stdout)).toMatchObject({
+      windowBytes: 2516582,
+      backhaulMbps: sent.backhaulMbps,
+    });
     const sentence = (await run([...cell.slice(0, -1), '--window-bytes', '2516582'])).stdout;
     expect(sentence).toMatch(/^Hold 1 segment \(.*window of 2516582 B/);
   });
 
   it('null hold with the reason when the radio is slower than the bitrate', async () => {
-    const o = JSON.parse((await run(['plan', '--rtt-ms', '224', '--bitrate-mbps', '15', '--segment-seconds', '2', '--ran-mbps', '10', '--json'])).stdout);
+    const o = JSON.parse(
+      (await run(['plan', '--rtt-ms', '224', '--bitrate-mbps', '15', '--segment-seconds', '2', '--ran-mbps', '10', '--json'])).stdout,
+    );
     expect(o.hold).toBeNull();
     expect(o.reason).toBe('ran-below-bitrate');
   });
@@ -79,7 +129,24 @@ describe('ethle-edge plan', () => {
     const edgeDefault = createEdgeConfig({ origin: 'http://origin.test' }).maxHold;
     expect(PLAN_DEFAULT_MAX_HOLD).toBe(edgeDefault);
     // 50M-2s over an 800 ms backhaul needs x = 6: more than a default edge holds.
-    const o = JSON.parse((await run(['plan', '--rtt-ms', '800', '--segment-bytes', '12200000', '--segment-seconds', '2', '--ran-mbps', '200', '--iw', '1', '--json'])).stdout);
+    const o = JSON.parse(
+      (
+        await run([
+          'plan',
+          '--rtt-ms',
+          '800',
+          '--segment-bytes',
+          '12200000',
+          '--segment-seconds',
+          '2',
+          '--ran-mbps',
+          '200',
+          '--iw',
+          '1',
+          '--json',
+        ])
+      ).stdout,
+    );
     expect(o).toMatchObject({ hold: edgeDefault, streamHold: 6, reason: 'capped-at-max-hold', assured: false });
     const planHelp = (await run(['plan', '--help'])).stdout;
     const serveHelp = (await run(['serve', '--help'])).stdout;
@@ -94,7 +161,14 @@ describe('ethle-edge plan', () => {
     const plain = JSON.parse((await run(cell)).stdout);
     expect(plain.holdParts).toBeUndefined();
     const warm = JSON.parse((await run([...cell, '--part-seconds', '0.5'])).stdout);
-    expect(warm).toMatchObject({ holdParts: 1, partSeconds: 0.5, partBytes: 3050000, partStart: 'warm', partLimitedBy: 'window', partReason: 'hold-x' });
+    expect(warm).toMatchObject({
+      holdParts: 1,
+      partSeconds: 0.5,
+      partBytes: 3050000,
+      partStart: 'warm',
+      partLimitedBy: 'window',
+      partReason: 'hold-x',
+    });
     expect(warm.partDeliverySeconds).toBeCloseTo(0.441, 3);
     expect(warm.hold).toBe(plain.hold);
     const fresh = JSON.parse((await run([...cell, '--part-seconds', '0.5', '--part-start', 'fresh'])).stdout);
@@ -104,7 +178,9 @@ describe('ethle-edge plan', () => {
     expect(narrow.holdParts).toBeGreaterThan(warm.holdParts);
     const line = (await run([...cell.slice(0, -1), '--part-seconds', '0.5'])).stdout;
     expect(line.trim().split('\n')).toHaveLength(1);
-    expect(line).toMatch(/In parts: hold 1 part \(\+0\.5 s latency\): a 0\.5 s part \(3\.05 MB\) takes 0\.44 s over the backhaul on a warm connection\./);
+    expect(line).toMatch(
+      /In parts: hold 1 part \(\+0\.5 s latency\): a 0\.5 s part \(3\.05 MB\) takes 0\.44 s over the backhaul on a warm connection\./,
+    );
     const help = (await run(['plan', '--help'])).stdout;
     expect(help).toContain('--part-seconds');
     expect(help).toContain('--part-start');
@@ -116,7 +192,13 @@ describe('ethle-edge plan', () => {
     const slow = JSON.parse((await run(cell)).stdout);
     expect(slow).toMatchObject({ hold: 1, segmentStart: 'slow-start', limitedBy: 'slow-start' });
     const warm = JSON.parse((await run([...cell, '--segment-start', 'warm'])).stdout);
-    expect(warm).toMatchObject({ hold: 0, reason: 'hold-0-sufficient', segmentStart: 'warm', limitedBy: 'window', windowBytes: 3 * 2 ** 20 });
+    expect(warm).toMatchObject({
+      hold: 0,
+      reason: 'hold-0-sufficient',
+      segmentStart: 'warm',
+      limitedBy: 'window',
+      windowBytes: 3 * 2 ** 20,
+    });
     expect(warm.deliverySeconds).toBeCloseTo(0.224 + (3.7e6 * 8) / ((3 * 2 ** 20 * 8) / 0.224), 3);
     // A narrower window (the edge's --rcvbuf) slows the warm flow.
     const narrow = JSON.parse((await run([...cell, '--segment-start', 'warm', '--rcvbuf', '1000000'])).stdout);
@@ -142,11 +224,36 @@ describe('ethle-edge plan', () => {
   it('--help prints the options and exits 0', async () => {
     const r = await run(['plan', '--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--rtt-ms', '--segment-bytes', '--bitrate-mbps', '--loss', '--bottleneck-mbps', '--rcvbuf', '--window-bytes', '--max-hold', '--mss', '--iw', '--json']) expect(r.stdout).toContain(flag);
+    for (const flag of [
+      '--rtt-ms',
+      '--segment-bytes',
+      '--bitrate-mbps',
+      '--loss',
+      '--bottleneck-mbps',
+      '--rcvbuf',
+      '--window-bytes',
+      '--max-hold',
+      '--mss',
+      '--iw',
+      '--json',
+    ])
+      expect(r.stdout).toContain(flag);
   });
 
   it('one sentence says "1 origin fetch" for hold 1', async () => {
-    const r = await run(['plan', '--rtt-ms', '137', '--segment-bytes', '3700000', '--segment-seconds', '2', '--ran-mbps', '60', '--iw', '1']);
+    const r = await run([
+      'plan',
+      '--rtt-ms',
+      '137',
+      '--segment-bytes',
+      '3700000',
+      '--segment-seconds',
+      '2',
+      '--ran-mbps',
+      '60',
+      '--iw',
+      '1',
+    ]);
     expect(r.stdout).toMatch(/^Hold 1 segment \(/);
     expect(r.stdout).toContain('1 origin fetch keeps');
   });
@@ -164,7 +271,10 @@ describe('ethle-edge plan', () => {
     [['plan', '--rtt-ms', '224', '--segment-seconds', '2', '--ran-mbps', '60'], /--segment-bytes or --bitrate-mbps/],
     [[...JAPAN, '--bogus', '1'], /bogus/],
     [['plan', '--rtt-ms=-5', '--segment-bytes', '1e6', '--segment-seconds', '2', '--ran-mbps', '60'], /--rtt-ms must not be negative/],
-    [['plan', '--rtt-ms', '0', '--segment-bytes', '1e6', '--segment-seconds', '2', '--ran-mbps', '60'], /rttSeconds must be a number in \(0/],
+    [
+      ['plan', '--rtt-ms', '0', '--segment-bytes', '1e6', '--segment-seconds', '2', '--ran-mbps', '60'],
+      /rttSeconds must be a number in \(0/,
+    ],
     [[...JAPAN, '--rcvbuf', '0'], /--rcvbuf must be above 0/],
     [[...JAPAN, '--window-bytes', 'lots'], /--window-bytes must be a number/],
     [[...JAPAN, '--part-seconds', '0'], /--part-seconds must be above 0/],

@@ -32,12 +32,36 @@ describe('ethle-edge serve', () => {
     origin.produce(5);
     const { out, io: cio } = io();
     let edge: RunningEdge | undefined;
-    const code = runServe(['--origin', origin.url, '--port', '0', '--hold', '1', '--lower-hold-after', '2,1', '--hold-floor', 'measured', '--segment-start', 'learn', '--log-level', 'silent'], cio, { onStarted: (e) => (edge = e) });
+    const code = runServe(
+      [
+        '--origin',
+        origin.url,
+        '--port',
+        '0',
+        '--hold',
+        '1',
+        '--lower-hold-after',
+        '2,1',
+        '--hold-floor',
+        'measured',
+        '--segment-start',
+        'learn',
+        '--log-level',
+        'silent',
+      ],
+      cio,
+      { onStarted: (e) => (edge = e) },
+    );
     await new Promise<void>((r) => {
       const t = setInterval(() => edge && (clearInterval(t), r()), 10);
     });
     expect(out.stdout).toContain(edge!.url);
-    expect(edge!.config).toMatchObject({ lowerHoldAfterSegments: 2, lowerHoldAfterSamples: 1, holdFloor: 'measured', segmentStart: 'learn' });
+    expect(edge!.config).toMatchObject({
+      lowerHoldAfterSegments: 2,
+      lowerHoldAfterSamples: 1,
+      holdFloor: 'measured',
+      segmentStart: 'learn',
+    });
     const res = await request(`${edge!.url}/live/s/index.m3u8`);
     expect(res.headers['x-ethle-hold-segments']).toBe('1');
     await res.body.dump();

@@ -15,7 +15,9 @@ describe('ethle-edge serve under SIGTERM', () => {
     origin.produce(4);
     origin.fault('/live/a/seg1.ts', { kind: 'slow', chunkBytes: 8 * 1024, intervalMs: 150 });
     const bin = new URL('../../bin/ethle-edge.js', import.meta.url).pathname;
-    const child = spawn(process.execPath, [bin, 'serve', '--origin', origin.url, '--port', '0', '--hold', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--origin', origin.url, '--port', '0', '--hold', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -44,7 +46,9 @@ describe('ethle-edge serve under SIGTERM', () => {
     origin = await startTestOrigin({ segmentBytes: 12 * 1024 * 1024, window: 4 });
     origin.produce(3);
     const bin = new URL('../../bin/ethle-edge.js', import.meta.url).pathname;
-    const child = spawn(process.execPath, [bin, 'serve', '--origin', origin.url, '--port', '0', '--hold', '0', '--workers', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--origin', origin.url, '--port', '0', '--hold', '0', '--workers', '2'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

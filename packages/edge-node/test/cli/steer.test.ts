@@ -22,7 +22,11 @@ describe('ethle-edge steer', () => {
     const { out, io: cio } = io();
     let stop: (() => Promise<void>) | undefined;
     let url = '';
-    const code = runSteer(['--edges', 'http://127.0.0.1:1,http://127.0.0.2:1', '--port', '0', '--ttl', '2'], cio, (u, s) => ((url = u), (stop = s)));
+    const code = runSteer(
+      ['--edges', 'http://127.0.0.1:1,http://127.0.0.2:1', '--port', '0', '--ttl', '2'],
+      cio,
+      (u, s) => ((url = u), (stop = s)),
+    );
     await new Promise<void>((r) => {
       const t = setInterval(() => stop && (clearInterval(t), r()), 10);
     });

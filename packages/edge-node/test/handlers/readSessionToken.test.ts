@@ -20,7 +20,12 @@ describe('readSessionToken', () => {
     const token = await t.sign({ sid: 'viewer-1', stream: 'abcd0123', group: 'hold-x', x: 2, requests: 3, radioBps: 5e6 }, NOW);
     const first = readSessionToken(q(token), t, NOW);
     expect(first).toBeInstanceOf(Promise);
-    expect(await first).toMatchObject({ param: token, sid: 'viewer-1', issuer: 'edge-a', handed: { stream: 'abcd0123', x: 2, requests: 3 } });
+    expect(await first).toMatchObject({
+      param: token,
+      sid: 'viewer-1',
+      issuer: 'edge-a',
+      handed: { stream: 'abcd0123', x: 2, requests: 3 },
+    });
     const reload = readSessionToken(q(token), t, NOW + 1000);
     expect(reload).not.toBeInstanceOf(Promise);
     expect(reload).toMatchObject({ sid: 'viewer-1', handed: { group: 'hold-x' } });

@@ -37,4 +37,3 @@ export class FakeClock implements Timers {
 
 /** Lets the promises a timer set off run (one macrotask). */
 export const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
-

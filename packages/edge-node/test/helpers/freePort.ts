@@ -6,9 +6,11 @@ import { createServer } from 'node:net';
  */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
+    const s = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
   });
 }

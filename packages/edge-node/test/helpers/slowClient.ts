@@ -17,7 +17,10 @@ export interface SlowResponse {
 export async function openSlowClient(url: string, o: { localAddress?: string } = {}) {
   const u = new URL(url);
   const socket: Socket = await new Promise((resolve, reject) => {
-    const s = connect({ port: Number(u.port), host: u.hostname, ...(o.localAddress === undefined ? {} : { localAddress: o.localAddress }) }, () => resolve(s));
+    const s = connect(
+      { port: Number(u.port), host: u.hostname, ...(o.localAddress === undefined ? {} : { localAddress: o.localAddress }) },
+      () => resolve(s),
+    );
     s.once('error', reject);
   });
   socket.on('error', () => undefined);
@@ -29,7 +32,10 @@ export async function openSlowClient(url: string, o: { localAddress?: string } =
   let received = 0;
 
   /** GET `path`; its body read at most `bytesPerTick` per `tickMs` (Infinity: as fast as it comes). */
-  const get = (path: string, rate: { bytesPerTick: number; tickMs: number } = { bytesPerTick: Infinity, tickMs: 5 }): Promise<SlowResponse> =>
+  const get = (
+    path: string,
+    rate: { bytesPerTick: number; tickMs: number } = { bytesPerTick: Infinity, tickMs: 5 },
+  ): Promise<SlowResponse> =>
     new Promise((resolve) => {
       socket.write(`GET ${path} HTTP/1.1\r\nhost: ${u.host}\r\n\r\n`);
       let head: { status: number; headers: Record<string, string>; length: number } | undefined;
@@ -44,7 +50,12 @@ export async function openSlowClient(url: string, o: { localAddress?: string } =
         const all = Buffer.concat(body);
         // Bytes past this response belong to the next one on the connection.
         if (head !== undefined && all.length > head.length) pending = all.subarray(head.length);
-        resolve({ status: head?.status ?? 0, headers: head?.headers ?? {}, body: head === undefined ? all : all.subarray(0, head.length), complete });
+        resolve({
+          status: head?.status ?? 0,
+          headers: head?.headers ?? {},
+          body: head === undefined ? all : all.subarray(0, head.length),
+          complete,
+        });
       };
       const onClose = (): void => {
         tick(Infinity);

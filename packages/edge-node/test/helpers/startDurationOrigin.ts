@@ -57,7 +57,8 @@ export async function startDurationOrigin(o: {
     for (let i = first; i < produced; i++) {
       // Parts on the newest three segments only, as LL-HLS servers list them.
       if (o.kind === 'll-hls' && i >= produced - 3) {
-        for (let j = 0; j < k; j++) s += `#EXT-X-PART:DURATION=${o.partSeconds ?? '1.00002'},URI="seg${i}.p${j}.m4s"${j === 0 ? ',INDEPENDENT=YES' : ''}\n`;
+        for (let j = 0; j < k; j++)
+          s += `#EXT-X-PART:DURATION=${o.partSeconds ?? '1.00002'},URI="seg${i}.p${j}.m4s"${j === 0 ? ',INDEPENDENT=YES' : ''}\n`;
       }
       s += `#EXTINF:${o.segmentSeconds ?? '4.004'},\nseg${i}.m4s\n`;
     }
@@ -77,8 +78,7 @@ export async function startDurationOrigin(o: {
 </MPD>
 `;
 
-  const available = (n: number): boolean =>
-    o.kind === 'dash' ? startedAt + (n + 1) * segSeconds * 1000 <= Date.now() : n < produced;
+  const available = (n: number): boolean => (o.kind === 'dash' ? startedAt + (n + 1) * segSeconds * 1000 <= Date.now() : n < produced);
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;

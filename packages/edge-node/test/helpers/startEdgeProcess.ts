@@ -9,12 +9,16 @@ import type { EdgeConfigInput } from '../../src/config/EdgeConfig.js';
  * to it what happens to a server: SIGSTOP (it hangs: the kernel still accepts connections, nothing
  * answers), SIGCONT, SIGKILL. Resolves once it listens. `stop()` kills it and removes its config.
  */
-export async function startEdgeProcess(config: EdgeConfigInput): Promise<{ url: string; pid: number; output: () => string; signal(s: NodeJS.Signals): void; stop(): Promise<void> }> {
+export async function startEdgeProcess(
+  config: EdgeConfigInput,
+): Promise<{ url: string; pid: number; output: () => string; signal(s: NodeJS.Signals): void; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'ethle-edge-'));
   const file = join(dir, 'edge.json');
   writeFileSync(file, JSON.stringify(config));
   const bin = new URL('../../bin/ethle-edge.js', import.meta.url).pathname;
-  const child = spawn(process.execPath, [bin, 'serve', '--config', file, '--log-level', config.logLevel ?? 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--config', file, '--log-level', config.logLevel ?? 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));

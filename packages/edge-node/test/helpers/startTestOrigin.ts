@@ -170,11 +170,15 @@ export async function startTestOrigin(
     }
     if (path.startsWith('/stats')) {
       const out = JSON.stringify({ requests: Object.fromEntries(requests) });
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(out) }).end(out);
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(out) })
+        .end(out);
       return;
     }
     if (fault?.kind === 'garbage') {
-      res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'content-length': Buffer.byteLength(fault.body) }).end(fault.body);
+      res
+        .writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'content-length': Buffer.byteLength(fault.body) })
+        .end(fault.body);
       return;
     }
     if (payload === undefined) {
@@ -200,7 +204,12 @@ export async function startTestOrigin(
       const end = range[2] === '' ? payload.length - 1 : Math.min(Number(range[2]), payload.length - 1);
       const total = payload.length;
       payload = payload.subarray(start, end + 1);
-      res.writeHead(206, { 'content-type': 'video/mp2t', 'content-length': payload.length, 'content-range': `bytes ${start}-${end}/${total}`, ...version });
+      res.writeHead(206, {
+        'content-type': 'video/mp2t',
+        'content-length': payload.length,
+        'content-range': `bytes ${start}-${end}/${total}`,
+        ...version,
+      });
     } else
       res.writeHead(200, {
         'content-type': isPlaylist ? 'application/vnd.apple.mpegurl' : 'video/mp2t',

@@ -18,12 +18,16 @@ async function server(routes: Record<string, Route>): Promise<{ url: string; ask
   return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, asked, server: s };
 }
 
-const redirect = (status: number, location: string | undefined): Route => (_req, res) => {
-  res.writeHead(status, { 'content-length': 0, ...(location === undefined ? {} : { location }) }).end();
-};
-const body = (text: string): Route => (_req, res) => {
-  res.writeHead(200, { 'content-length': Buffer.byteLength(text) }).end(text);
-};
+const redirect =
+  (status: number, location: string | undefined): Route =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-length': 0, ...(location === undefined ? {} : { location }) }).end();
+  };
+const body =
+  (text: string): Route =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-length': Buffer.byteLength(text) }).end(text);
+  };
 
 const servers: Server[] = [];
 const dispatchers: OriginDispatcher[] = [];
@@ -35,7 +39,13 @@ afterEach(async () => {
 async function setup(routes: Record<string, Route>, base = '/live') {
   const origin = await server(routes);
   servers.push(origin.server);
-  const d = new OriginDispatcher({ url: `${origin.url}${base}`, connections: 2, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, onConnect: () => {} });
+  const d = new OriginDispatcher({
+    url: `${origin.url}${base}`,
+    connections: 2,
+    headersTimeoutMs: 5_000,
+    bodyTimeoutMs: 5_000,
+    onConnect: () => {},
+  });
   dispatchers.push(d);
   return { origin, d };
 }
@@ -67,7 +77,11 @@ describe('OriginDispatcher: redirects stay on the configured origin', () => {
   });
 
   it('refuses a redirect on the same host but out of the base path, and one without a Location', async () => {
-    const { origin, d } = await setup({ '/live/out.ts': redirect(301, '/private/seg1.ts'), '/live/none.ts': redirect(307, undefined), '/private/seg1.ts': body('no') });
+    const { origin, d } = await setup({
+      '/live/out.ts': redirect(301, '/private/seg1.ts'),
+      '/live/none.ts': redirect(307, undefined),
+      '/private/seg1.ts': body('no'),
+    });
     await expect(d.get('/out.ts')).rejects.toMatchObject({ code: 'ERR_EDGE_ORIGIN_REDIRECT' });
     await expect(d.get('/none.ts')).rejects.toMatchObject({ code: 'ERR_EDGE_ORIGIN_REDIRECT' });
     expect(origin.asked).toEqual(['/live/out.ts', '/live/none.ts']);
@@ -75,8 +89,13 @@ describe('OriginDispatcher: redirects stay on the configured origin', () => {
 
   it('follows three redirects, refuses a fourth and a loop with the same code', async () => {
     const { d } = await setup({
-      '/live/r1': redirect(302, '/live/r2'), '/live/r2': redirect(302, '/live/r3'), '/live/r3': redirect(302, '/live/r4'), '/live/r4': redirect(302, '/live/r5'), '/live/r5': body('end'),
-      '/live/a': redirect(302, '/live/b'), '/live/b': redirect(302, '/live/a'),
+      '/live/r1': redirect(302, '/live/r2'),
+      '/live/r2': redirect(302, '/live/r3'),
+      '/live/r3': redirect(302, '/live/r4'),
+      '/live/r4': redirect(302, '/live/r5'),
+      '/live/r5': body('end'),
+      '/live/a': redirect(302, '/live/b'),
+      '/live/b': redirect(302, '/live/a'),
     });
     const three = await d.get('/r2');
     expect(await three.res.body.text()).toBe('end');
@@ -86,7 +105,11 @@ describe('OriginDispatcher: redirects stay on the configured origin', () => {
   });
 
   it('a 300 is a status, not a redirect to follow; request() follows nothing', async () => {
-    const { origin, d } = await setup({ '/live/choice': redirect(300, '/live/x'), '/live/moved': redirect(302, '/live/x'), '/live/x': body('x') });
+    const { origin, d } = await setup({
+      '/live/choice': redirect(300, '/live/x'),
+      '/live/moved': redirect(302, '/live/x'),
+      '/live/x': body('x'),
+    });
     await expect(d.get('/choice')).rejects.toMatchObject({ code: 'ERR_EDGE_ORIGIN_STATUS', details: { status: 300 } });
     const raw = await d.request('/moved');
     await raw.body.dump();

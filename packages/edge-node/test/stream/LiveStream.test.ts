@@ -5,7 +5,8 @@ import type { ManifestPollerOptions } from '../../src/stream/ManifestPoller.js';
 import { StreamPrefetcher, type StreamPrefetcherOptions } from '../../src/stream/StreamPrefetcher.js';
 import { FakeClock, settle } from '../helpers/fakeClock.js';
 
-const playlist = (first: number) => `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:${first}\n${[0, 1, 2, 3].map((i) => `#EXTINF:2.0,\n${first + i}.m4s\n`).join('')}`;
+const playlist = (first: number) =>
+  `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:${first}\n${[0, 1, 2, 3].map((i) => `#EXTINF:2.0,\n${first + i}.m4s\n`).join('')}`;
 
 /** A stream on a fake origin (its playlist starts at `first`) and a hand-driven clock; the prefetch fetches nothing. */
 function stream(first: { n: number }, onVersion: () => void = () => undefined) {
@@ -44,7 +45,15 @@ function stream(first: { n: number }, onVersion: () => void = () => undefined) {
     timers: clock,
     maxBlocked: 2,
     prefetcher,
-    poll: { origin: origin as unknown as ManifestPollerOptions['origin'], edgePathPrefix: '', fetchDeadlineMs: 5_000, now, timers: clock, onError: noop, onWarning: noop },
+    poll: {
+      origin: origin as unknown as ManifestPollerOptions['origin'],
+      edgePathPrefix: '',
+      fetchDeadlineMs: 5_000,
+      now,
+      timers: clock,
+      onError: noop,
+      onWarning: noop,
+    },
     onVersion,
     onPlanError: (e) => bugs.push(e),
   });

@@ -28,7 +28,16 @@ interface Harness {
 /** A poller on a fake origin whose answers the test sets (a text, or an error to throw). */
 function harness(answer: (path: string) => string | Error, o: Partial<ManifestPollerOptions> = {}): Harness {
   const clock = new FakeClock();
-  const h: Harness = { clock, poller: undefined as unknown as ManifestPoller, asked: [], versions: [], errors: [], bugs: [], plans: 0, same: 0 };
+  const h: Harness = {
+    clock,
+    poller: undefined as unknown as ManifestPoller,
+    asked: [],
+    versions: [],
+    errors: [],
+    bugs: [],
+    plans: 0,
+    same: 0,
+  };
   const origin = {
     url: 'http://origin.test',
     upstreamRttMs: undefined as number | undefined,

@@ -31,7 +31,14 @@ function list(events: EdgeEvents, id: number, stream = STREAM) {
 }
 function fetched(events: EdgeEvents, id: number, totalMs: number, kind: 'prefetch' | 'segment' = 'prefetch') {
   const path = `/live/a/seg${id}.ts`;
-  entries.set(`origin${path}`, { createdAt: t - totalMs, state: 'complete', headers: { 'x-ethle-production-start': new Date(id * 2000).toISOString(), 'x-ethle-production-end': new Date(id * 2000 + 2000).toISOString() } });
+  entries.set(`origin${path}`, {
+    createdAt: t - totalMs,
+    state: 'complete',
+    headers: {
+      'x-ethle-production-start': new Date(id * 2000).toISOString(),
+      'x-ethle-production-end': new Date(id * 2000 + 2000).toISOString(),
+    },
+  });
   const r: OriginFetchReport = { origin: 'origin', path, kind, outcome: 'ok', status: 200, bytes: 1000, ttfbMs: 1, totalMs, parts: 1 };
   events.emit('origin-fetch', r);
 }
@@ -61,7 +68,13 @@ describe('SegmentTimeline', () => {
     // 11 became visible when 13 was listed (two segments, 4 s later).
     expect(byId.get(11)!.visibleAt! - byId.get(11)!.listedAt).toBe(4000);
     expect(byId.get(14)!.visibleAt).toBeUndefined();
-    expect(byId.get(12)).toMatchObject({ requests: 1, firstResult: 'hit', fetchKind: 'prefetch', fetchOutcome: 'ok', productionEnd: 26_000 });
+    expect(byId.get(12)).toMatchObject({
+      requests: 1,
+      firstResult: 'hit',
+      fetchKind: 'prefetch',
+      fetchOutcome: 'ok',
+      productionEnd: 26_000,
+    });
     expect(byId.get(12)!.fetchEnd! - byId.get(12)!.fetchStart!).toBe(40);
     expect(s.lead).toEqual({ main: 3 });
     // x = 0: every listed segment is visible at once, none held.

@@ -41,7 +41,9 @@ export function availableSegments(info: MpdInfo, nowMs: number, o: AvailableOpti
   for (const p of info.periods) {
     for (const r of p.representations) {
       if (!r.template?.media) continue;
-      const segs = r.template.timeline ? timelineSegments(info, p, r, r.template, nowMs) : numberSegments(info, p, r, r.template, nowMs, max);
+      const segs = r.template.timeline
+        ? timelineSegments(info, p, r, r.template, nowMs)
+        : numberSegments(info, p, r, r.template, nowMs, max);
       out.push(...segs.slice(Math.max(0, segs.length - max)));
     }
   }
@@ -75,25 +77,31 @@ function numberSegments(info: MpdInfo, p: MpdPeriod, r: MpdRepresentation, t: Mp
   } else {
     const elapsed = (nowMs - info.availabilityStartTimeMs) / 1000 - p.startSeconds;
     last = Math.min(periodCount - 1, Math.floor(elapsed / D + 1e-9) - 1);
-    if (info.timeShiftBufferDepthSeconds !== undefined) first = Math.max(0, Math.ceil((elapsed - info.timeShiftBufferDepthSeconds) / D - 1e-9) - 1);
+    if (info.timeShiftBufferDepthSeconds !== undefined)
+      first = Math.max(0, Math.ceil((elapsed - info.timeShiftBufferDepthSeconds) / D - 1e-9) - 1);
   }
   first = Math.max(first, last - max + 1);
   const out: DashSegment[] = [];
-  for (let i = first; i <= last; i++) out.push(make(info, p, r, t, t.startNumber + i, t.presentationTimeOffset + i * t.duration!, t.duration!));
+  for (let i = first; i <= last; i++)
+    out.push(make(info, p, r, t, t.startNumber + i, t.presentationTimeOffset + i * t.duration!, t.duration!));
   return out;
 }
 
 function timelineSegments(info: MpdInfo, p: MpdPeriod, r: MpdRepresentation, t: MpdTemplate, nowMs: number): DashSegment[] {
   const out: DashSegment[] = [];
   const tl = t.timeline!;
-  const nowTicks = info.type === 'static' ? Number.POSITIVE_INFINITY : t.presentationTimeOffset + ((nowMs - info.availabilityStartTimeMs) / 1000 - p.startSeconds) * t.timescale;
+  const nowTicks =
+    info.type === 'static'
+      ? Number.POSITIVE_INFINITY
+      : t.presentationTimeOffset + ((nowMs - info.availabilityStartTimeMs) / 1000 - p.startSeconds) * t.timescale;
   const { counts } = timelineCounts(tl, periodEndTicks(p, t), nowTicks);
   let n = t.startNumber;
   outer: for (let i = 0; i < tl.length; i++) {
     const s = tl[i]!;
     const count = counts[i]!;
     if (Number.isNaN(count)) throw new EthleError('ERR_DASH_MALFORMED', 'S@r=-1 with nothing to end it');
-    if (out.length + count > MAX_EXPANSION) throw new EthleError('ERR_DASH_MALFORMED', 'SegmentTimeline expands to an absurd number of segments');
+    if (out.length + count > MAX_EXPANSION)
+      throw new EthleError('ERR_DASH_MALFORMED', 'SegmentTimeline expands to an absurd number of segments');
     for (let k = 0; k < count; k++) {
       const time = s.t + k * s.d;
       // Listed but not yet complete (a packager that announces early): neither it nor later ones are available.

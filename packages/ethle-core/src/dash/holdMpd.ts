@@ -107,24 +107,47 @@ function holdMpdText(text: string, o: DashHoldOptions, parsed: MpdInfo | undefin
   }
   const chunks = o.holdChunks;
   if (chunks !== undefined && (!Number.isInteger(chunks) || chunks < 0 || chunks > HOLD_LIMITS.max * 10 || o.hold !== 0)) {
-    throw new EthleError('ERR_DASH_INVALID_OPTIONS', `holdChunks must be an integer in [0, ${HOLD_LIMITS.max * 10}] with hold 0, got ${String(chunks)} (hold ${o.hold})`);
+    throw new EthleError(
+      'ERR_DASH_INVALID_OPTIONS',
+      `holdChunks must be an integer in [0, ${HOLD_LIMITS.max * 10}] with hold 0, got ${String(chunks)} (hold ${o.hold})`,
+    );
   }
   const info = parsed ?? parseMpd(text);
   const edits: TextEdit[] = o.route ? routeMpdEdits(text, info.root, o.route, o.manifestUrl) : [];
-  const done = (r: Omit<DashHoldResult, 'text' | 'requestedHold'>): DashHoldResult => ({ text: finish(text, edits), requestedHold: o.hold, ...r });
+  const done = (r: Omit<DashHoldResult, 'text' | 'requestedHold'>): DashHoldResult => ({
+    text: finish(text, edits),
+    requestedHold: o.hold,
+    ...r,
+  });
 
   if (info.type === 'static') return done({ appliedHold: 0, offsetSeconds: 0, mode: 'static-passthrough' });
   const reps = info.periods.flatMap((p) => p.representations);
   const unheld = reps.find((r) => r.addressing !== 'template');
-  if (unheld !== undefined) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'unheld-passthrough', reason: UNHELD_REASON[unheld.addressing as keyof typeof UNHELD_REASON] });
+  if (unheld !== undefined)
+    return done({
+      appliedHold: 0,
+      offsetSeconds: 0,
+      mode: 'unheld-passthrough',
+      reason: UNHELD_REASON[unheld.addressing as keyof typeof UNHELD_REASON],
+    });
   const templates = reps.map((r) => r.template!);
   const timelines = templates.filter((t) => t.timeline !== undefined).length;
-  if (timelines > 0 && timelines !== templates.length) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'unheld-passthrough', reason: 'mixed-addressing' });
+  if (timelines > 0 && timelines !== templates.length)
+    return done({ appliedHold: 0, offsetSeconds: 0, mode: 'unheld-passthrough', reason: 'mixed-addressing' });
 
   if (chunks !== undefined) {
     // Chunked templates only: a chunk is what a segment is announced early by less than its length.
-    const chunkSecs = templates.map((t) => (t.timeline === undefined && t.duration !== undefined && Number.isFinite(t.availabilityTimeOffset) && t.availabilityTimeOffset > 0 && t.availabilityTimeOffset < t.duration / t.timescale ? t.duration / t.timescale - t.availabilityTimeOffset : undefined));
-    if (templates.length === 0 || chunkSecs.some((c) => c === undefined)) return done({ appliedHold: 0, offsetSeconds: 0, mode: 'ast-shift', reason: 'no-chunks', appliedChunks: 0 });
+    const chunkSecs = templates.map((t) =>
+      t.timeline === undefined &&
+      t.duration !== undefined &&
+      Number.isFinite(t.availabilityTimeOffset) &&
+      t.availabilityTimeOffset > 0 &&
+      t.availabilityTimeOffset < t.duration / t.timescale
+        ? t.duration / t.timescale - t.availabilityTimeOffset
+        : undefined,
+    );
+    if (templates.length === 0 || chunkSecs.some((c) => c === undefined))
+      return done({ appliedHold: 0, offsetSeconds: 0, mode: 'ast-shift', reason: 'no-chunks', appliedChunks: 0 });
     const chunkSeconds = Math.max(...(chunkSecs as number[]));
     const offsetSeconds = shiftAst(info, chunks * chunkSeconds, edits);
     return done({ appliedHold: 0, offsetSeconds, mode: 'ast-shift', appliedChunks: chunks, chunkSeconds });
@@ -146,7 +169,12 @@ interface LiveTimeline {
   total: number;
 }
 
-function holdTimelines(info: MpdInfo, o: DashHoldOptions, edits: TextEdit[], done: (r: Omit<DashHoldResult, 'text' | 'requestedHold'>) => DashHoldResult): DashHoldResult {
+function holdTimelines(
+  info: MpdInfo,
+  o: DashHoldOptions,
+  edits: TextEdit[],
+  done: (r: Omit<DashHoldResult, 'text' | 'requestedHold'>) => DashHoldResult,
+): DashHoldResult {
   const mode = 'timeline-trim';
   if (o.hold === 0) return done({ appliedHold: 0, offsetSeconds: 0, mode });
   // The live period: the last one that has started. One announced ahead of time is not trimmed —
@@ -164,7 +192,9 @@ function holdTimelines(info: MpdInfo, o: DashHoldOptions, edits: TextEdit[], don
       if (!tl.nowBound[i]) continue;
       // The run grows when its next segment completes; until then this text is exact.
       const s = tl.entries[i]!;
-      const at = info.availabilityStartTimeMs + (p.startSeconds + (s.t + (tl.counts[i]! + 1) * s.d - tl.template.presentationTimeOffset) / tl.template.timescale) * 1000;
+      const at =
+        info.availabilityStartTimeMs +
+        (p.startSeconds + (s.t + (tl.counts[i]! + 1) * s.d - tl.template.presentationTimeOffset) / tl.template.timescale) * 1000;
       validUntilMs = Math.min(validUntilMs ?? at, at);
     }
   };
@@ -237,7 +267,10 @@ function liveTimelines(info: MpdInfo, p: MpdPeriod, nowMs: number | undefined): 
     const el = entries[0]!.element.parent!;
     if (seen.has(el)) continue;
     seen.add(el);
-    const nowTicks = nowMs === undefined ? Number.POSITIVE_INFINITY : t.presentationTimeOffset + ((nowMs - info.availabilityStartTimeMs) / 1000 - p.startSeconds) * t.timescale;
+    const nowTicks =
+      nowMs === undefined
+        ? Number.POSITIVE_INFINITY
+        : t.presentationTimeOffset + ((nowMs - info.availabilityStartTimeMs) / 1000 - p.startSeconds) * t.timescale;
     const { counts, nowBound } = timelineCounts(entries, periodEndTicks(p, t), nowTicks);
     if (counts.some(Number.isNaN)) throw new EthleError('ERR_DASH_INVALID_OPTIONS', 'holding a timeline that ends with S@r=-1 needs nowMs');
     out.push({ entries, template: t, counts, nowBound, total: counts.reduce((a, b) => a + b, 0) });

@@ -10,7 +10,12 @@ const malformed = (message: string, details: Record<string, unknown> = {}): neve
   throw new EthleError('ERR_DASH_MALFORMED', message, details);
 };
 
-function num(e: XmlElement, name: string, fallback: number | undefined, { min = 0, integer = true, max = Number.MAX_SAFE_INTEGER } = {}): number | undefined {
+function num(
+  e: XmlElement,
+  name: string,
+  fallback: number | undefined,
+  { min = 0, integer = true, max = Number.MAX_SAFE_INTEGER } = {},
+): number | undefined {
   const raw = attr(e, name);
   if (raw === undefined) return fallback;
   const v = Number(raw);
@@ -54,7 +59,10 @@ function readTemplate(els: XmlElement[]): MpdTemplate | undefined {
     return e ? num(e, name, fallback, opts) : fallback;
   };
   const timescale = get('timescale', 1, { min: 1, max: MAX_TIMESCALE })!;
-  const tlEl = [...els].reverse().map((e) => kids(e, 'SegmentTimeline')[0]).find((x) => x !== undefined);
+  const tlEl = [...els]
+    .reverse()
+    .map((e) => kids(e, 'SegmentTimeline')[0])
+    .find((x) => x !== undefined);
   let timeline: MpdTimelineEntry[] | undefined;
   if (tlEl) {
     timeline = [];
@@ -80,9 +88,10 @@ function readTemplate(els: XmlElement[]): MpdTemplate | undefined {
     startNumber: get('startNumber', 1)!,
     presentationTimeOffset: get('presentationTimeOffset', 0)!,
     // 'INF' (ISO/IEC 23009-1: every segment available at once) is legal; only finite offsets shift.
-    availabilityTimeOffset: pick('availabilityTimeOffset') !== undefined && attr(pick('availabilityTimeOffset')!, 'availabilityTimeOffset')?.trim() === 'INF'
-      ? Number.POSITIVE_INFINITY
-      : get('availabilityTimeOffset', 0, { integer: false, max: 86_400 })!,
+    availabilityTimeOffset:
+      pick('availabilityTimeOffset') !== undefined && attr(pick('availabilityTimeOffset')!, 'availabilityTimeOffset')?.trim() === 'INF'
+        ? Number.POSITIVE_INFINITY
+        : get('availabilityTimeOffset', 0, { integer: false, max: 86_400 })!,
     timeline,
     elements: els,
   };

@@ -12,6 +12,7 @@ export function parseXsDuration(s: string, field: string): number {
     throw new EthleError('ERR_DASH_MALFORMED', `${field} is not an xs:duration: ${JSON.stringify(s)}`, { field, value: s });
   }
   const v = Number(m[2] ?? 0) * 86400 + Number(m[3] ?? 0) * 3600 + Number(m[4] ?? 0) * 60 + Number(m[5] ?? 0);
-  if (m[1] || !Number.isFinite(v) || v > 1e9) throw new EthleError('ERR_DASH_MALFORMED', `${field} is out of range: ${s}`, { field, value: s });
+  if (m[1] || !Number.isFinite(v) || v > 1e9)
+    throw new EthleError('ERR_DASH_MALFORMED', `${field} is out of range: ${s}`, { field, value: s });
   return v;
 }

@@ -11,7 +11,11 @@ const ceilDiv = (ticks: number, d: number) => Math.max(0, Math.ceil(ticks / d - 
  * `nowBound[i]` says an entry's count is set by now, i.e. it grows with time while the text stays.
  * A count of NaN means nothing ends the run (r = −1 last, open period, no now).
  */
-export function timelineCounts(tl: readonly MpdTimelineEntry[], periodEndTicks: number, nowTicks: number): { counts: number[]; nowBound: boolean[] } {
+export function timelineCounts(
+  tl: readonly MpdTimelineEntry[],
+  periodEndTicks: number,
+  nowTicks: number,
+): { counts: number[]; nowBound: boolean[] } {
   const counts: number[] = [];
   const nowBound: boolean[] = [];
   for (let i = 0; i < tl.length; i++) {

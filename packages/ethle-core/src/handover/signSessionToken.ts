@@ -35,6 +35,9 @@ export async function signSessionToken(claims: SessionClaims, mac: SessionMac): 
   const payload = `${VERSION}.${toBase64url(asciiBytes(encodeSessionClaims(claims)))}`;
   const m = await mac(asciiBytes(payload));
   const token = `${payload}.${toBase64url(m.subarray(0, SESSION_MAC_BYTES))}`;
-  if (token.length > SESSION_TOKEN_MAX_LENGTH) throw new EthleError('ERR_SESSION_TOKEN_INVALID', `session token of ${token.length} characters exceeds ${SESSION_TOKEN_MAX_LENGTH}`, { length: token.length });
+  if (token.length > SESSION_TOKEN_MAX_LENGTH)
+    throw new EthleError('ERR_SESSION_TOKEN_INVALID', `session token of ${token.length} characters exceeds ${SESSION_TOKEN_MAX_LENGTH}`, {
+      length: token.length,
+    });
   return token;
 }

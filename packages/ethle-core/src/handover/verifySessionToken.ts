@@ -3,8 +3,7 @@ import { SESSION_TOKEN_MAX_LENGTH, type SessionClaims, type SessionMac } from '.
 import { SESSION_MAC_BYTES } from './signSessionToken.js';
 
 export type SessionTokenCheck =
-  | { ok: true; claims: SessionClaims; expired: boolean }
-  | { ok: false; reason: 'malformed' | 'too-long' | 'bad-signature' };
+  { ok: true; claims: SessionClaims; expired: boolean } | { ok: false; reason: 'malformed' | 'too-long' | 'bad-signature' };
 
 const TOKEN_RE = /^e1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 
@@ -46,5 +45,14 @@ function decodeClaims(text: string): SessionClaims | undefined {
   if (typeof e !== 'number' || !Number.isInteger(e)) return undefined;
   if (g !== undefined && g !== 0 && g !== 1) return undefined;
   if (r !== undefined && !(typeof r === 'number' && r > 0)) return undefined;
-  return { sid: s, stream: t, x, requests: n, issuer: i, expiresAt: e, group: g === undefined ? undefined : g === 1 ? 'hold-x' : 'hold-0', radioBps: r as number | undefined };
+  return {
+    sid: s,
+    stream: t,
+    x,
+    requests: n,
+    issuer: i,
+    expiresAt: e,
+    group: g === undefined ? undefined : g === 1 ? 'hold-x' : 'hold-0',
+    radioBps: r as number | undefined,
+  };
 }

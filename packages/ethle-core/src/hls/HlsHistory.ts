@@ -66,7 +66,10 @@ export function recordHlsHistory(history: HlsHistory, origin: HlsMediaPlaylist |
       for (let m = Math.max(hFirst, s0); m <= Math.min(h1, s1); m++) {
         const a = old[m - hFirst] as HlsHistorySegment | null;
         const b = fresh[m - s0] as (typeof fresh)[number];
-        if (a === null || a.uri !== b.uri || a.discontinuitySequence !== b.discontinuitySequence) { keepOld = false; break; }
+        if (a === null || a.uri !== b.uri || a.discontinuitySequence !== b.discontinuitySequence) {
+          keepOld = false;
+          break;
+        }
       }
     }
   }
@@ -76,7 +79,12 @@ export function recordHlsHistory(history: HlsHistory, origin: HlsMediaPlaylist |
     const tagLines: string[] = [];
     for (let i = seg.firstLine; i < seg.uriLine; i++) {
       const line = playlist.lines[i] as string;
-      if (line.startsWith('#EXTINF') || line.startsWith('#EXT-X-PROGRAM-DATE-TIME') || line.startsWith('#EXT-X-GAP') || line.startsWith('#EXT-X-BITRATE')) {
+      if (
+        line.startsWith('#EXTINF') ||
+        line.startsWith('#EXT-X-PROGRAM-DATE-TIME') ||
+        line.startsWith('#EXT-X-GAP') ||
+        line.startsWith('#EXT-X-BITRATE')
+      ) {
         tagLines.push(line);
       }
     }

@@ -22,7 +22,10 @@ export function applyHlsRouter(router: HlsRouter, uri: string, kind: HlsUriKind)
     throw new EthleError('ERR_URL_INVALID', 'router failed', { uri, kind, cause: e instanceof Error ? e.message : String(e) });
   }
   if (typeof out !== 'string' || out.length === 0 || BAD_OUTPUT_RE.test(out)) {
-    throw new EthleError('ERR_URL_INVALID', 'router returned an empty string, a non-string, or text with quotes or line breaks', { uri, kind });
+    throw new EthleError('ERR_URL_INVALID', 'router returned an empty string, a non-string, or text with quotes or line breaks', {
+      uri,
+      kind,
+    });
   }
   return out;
 }

@@ -49,7 +49,8 @@ export function deltaMediaPlaylist(text: string, options: { skip: 'YES' | 'v2' }
   const dropDateRanges = skip === 'v2' && p.serverControl?.canSkipDateRanges === true;
   const reemit: string[] = [];
   for (const k of firstKept.keyLines) if (k >= from && k <= to) reemit.push(p.lines[k] as string);
-  if (firstKept.mapLine !== undefined && firstKept.mapLine >= from && firstKept.mapLine <= to) reemit.push(p.lines[firstKept.mapLine] as string);
+  if (firstKept.mapLine !== undefined && firstKept.mapLine >= from && firstKept.mapLine <= to)
+    reemit.push(p.lines[firstKept.mapLine] as string);
 
   const out: string[] = [];
   const skipAt = Math.max(from, scan.headEnd);

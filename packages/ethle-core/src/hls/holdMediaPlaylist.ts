@@ -104,7 +104,12 @@ const MAX_HOLD = HOLD_LIMITS.max;
 const MAX_HOLD_PARTS = HOLD_LIMITS.max * 10;
 const EPS = 1e-9;
 const SEGMENT_ROLE_MASK =
-  (1 << LineRole.SegmentTag) | (1 << LineRole.Key) | (1 << LineRole.Map) | (1 << LineRole.Part) | (1 << LineRole.PreloadHint) | (1 << LineRole.Uri);
+  (1 << LineRole.SegmentTag) |
+  (1 << LineRole.Key) |
+  (1 << LineRole.Map) |
+  (1 << LineRole.Part) |
+  (1 << LineRole.PreloadHint) |
+  (1 << LineRole.Uri);
 
 /**
  * ETHLE holding for an HLS media playlist: the newest `hold` complete segments leave the tail
@@ -146,7 +151,8 @@ function holdPlaylist(text: string, options: HlsHoldOptions, scanned: MediaPlayl
   if (typeof requested !== 'number' || !Number.isInteger(requested) || requested < 0 || requested > MAX_HOLD) {
     throw new EthleError('ERR_HLS_INVALID_OPTIONS', `hold must be an integer from 0 to ${MAX_HOLD}`, { hold: requested });
   }
-  if (partMode && requested > 0) throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'give hold (segments) or holdParts (parts), not both', { hold: requested, holdParts });
+  if (partMode && requested > 0)
+    throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'give hold (segments) or holdParts (parts), not both', { hold: requested, holdParts });
   const route = options.route;
   if (route !== undefined && typeof route !== 'function') throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'route must be a function');
   const history = options.history;
@@ -161,9 +167,11 @@ function holdPlaylist(text: string, options: HlsHoldOptions, scanned: MediaPlayl
   const td = p.targetDuration;
   const ended = p.endList || p.playlistType === 'VOD';
   const lowLatency = options.lowLatency ?? (requested > 0 && !ended ? 'strip' : 'keep');
-  if (lowLatency !== 'strip' && lowLatency !== 'keep') throw new EthleError('ERR_HLS_INVALID_OPTIONS', "lowLatency must be 'strip' or 'keep'", { lowLatency });
+  if (lowLatency !== 'strip' && lowLatency !== 'keep')
+    throw new EthleError('ERR_HLS_INVALID_OPTIONS', "lowLatency must be 'strip' or 'keep'", { lowLatency });
   const strip = lowLatency === 'strip';
-  if (partMode && strip && (holdParts as number) > 0) throw new EthleError('ERR_HLS_INVALID_OPTIONS', "holdParts keeps LL-HLS: lowLatency 'strip' contradicts it", { holdParts });
+  if (partMode && strip && (holdParts as number) > 0)
+    throw new EthleError('ERR_HLS_INVALID_OPTIONS', "holdParts keeps LL-HLS: lowLatency 'strip' contradicts it", { holdParts });
   const tail = strip ? [] : listedPartsNewestFirst(scan);
 
   let x = 0;
@@ -181,9 +189,16 @@ function holdPlaylist(text: string, options: HlsHoldOptions, scanned: MediaPlayl
     // Try the requested x first, then less; a longer head from history beats holding less.
     for (let cand = Math.min(wantX, n - 1); cand >= 1; cand--) {
       const short = minSeconds - (skippedSeconds + (cum[n - cand] as number));
-      if (short <= EPS) { x = cand; break; }
+      if (short <= EPS) {
+        x = cand;
+        break;
+      }
       const found = history === undefined ? undefined : extension(history, scan, short, strip);
-      if (found !== undefined) { x = cand; ext = found; break; }
+      if (found !== undefined) {
+        x = cand;
+        ext = found;
+        break;
+      }
     }
   }
   // Fewer segments may leave than the parts touch (3 × target duration): hold the parts that fit.
@@ -191,7 +206,10 @@ function holdPlaylist(text: string, options: HlsHoldOptions, scanned: MediaPlayl
   const pp = nParts > 0 ? planPartRender(scan, tail, nParts, route) : undefined;
   const fixPartHoldBack = partMode && !ended && (holdParts as number) > 0;
 
-  const text2 = x === 0 && ext.length === 0 && route === undefined && !strip && pp === undefined && !fixPartHoldBack ? text : render(scan, x, ext, route, strip, pp, fixPartHoldBack);
+  const text2 =
+    x === 0 && ext.length === 0 && route === undefined && !strip && pp === undefined && !fixPartHoldBack
+      ? text
+      : render(scan, x, ext, route, strip, pp, fixPartHoldBack);
   const held: HlsHeldSegment[] = [];
   let heldSeconds = 0;
   for (let i = n - x; i < n; i++) {
@@ -262,7 +280,8 @@ function extension(history: HlsHistory, scan: MediaPlaylistScan, needed: number,
   // A KEY/MAP/PDT line above a header tag would end up above the older segments and apply to them.
   if (scan.firstSegmentLine < scan.headEnd) return undefined;
   const h0 = (hs[0] as HlsHistorySegment | null)?.msn;
-  if (typeof h0 !== 'number' || !Number.isInteger(h0)) throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history is damaged (no msn on its first entry)');
+  if (typeof h0 !== 'number' || !Number.isInteger(h0))
+    throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history is damaged (no msn on its first entry)');
   const same = hs[first.msn - h0];
   if (same !== undefined) checkHistorySegment(same, first.msn);
   if (same !== undefined && (same.uri !== first.uri || same.discontinuitySequence !== first.discontinuitySequence)) return undefined;
@@ -300,13 +319,25 @@ const LINE_BREAK_RE = /[\r\n]/;
  */
 function checkHistorySegment(h: HlsHistorySegment, msn: number): void {
   const ok =
-    typeof h === 'object' && h !== null && h.msn === msn && typeof h.uri === 'string' && h.uri !== '' && !LINE_BREAK_RE.test(h.uri) &&
-    typeof h.duration === 'number' && h.duration >= 0 && Number.isInteger(h.discontinuitySequence) &&
-    Array.isArray(h.tagLines) && Array.isArray(h.keyLines) && (h.mapLine === undefined || typeof h.mapLine === 'string') &&
+    typeof h === 'object' &&
+    h !== null &&
+    h.msn === msn &&
+    typeof h.uri === 'string' &&
+    h.uri !== '' &&
+    !LINE_BREAK_RE.test(h.uri) &&
+    typeof h.duration === 'number' &&
+    h.duration >= 0 &&
+    Number.isInteger(h.discontinuitySequence) &&
+    Array.isArray(h.tagLines) &&
+    Array.isArray(h.keyLines) &&
+    (h.mapLine === undefined || typeof h.mapLine === 'string') &&
     h.tagLines.every((l) => typeof l === 'string' && l.startsWith('#EXT') && !LINE_BREAK_RE.test(l)) &&
     h.keyLines.every((l) => typeof l === 'string' && l.startsWith('#EXT-X-KEY:') && !LINE_BREAK_RE.test(l)) &&
     (h.mapLine === undefined || (h.mapLine.startsWith('#EXT-X-MAP:') && !LINE_BREAK_RE.test(h.mapLine)));
-  if (!ok) throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history is damaged (not contiguous, or an entry is not what recordHlsHistory makes)', { msn });
+  if (!ok)
+    throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'history is damaged (not contiguous, or an entry is not what recordHlsHistory makes)', {
+      msn,
+    });
 }
 
 /** The newest part the served playlist still lists; `nParts` < 0 in segment mode. */
@@ -361,8 +392,13 @@ function planPartRender(scan: MediaPlaylistScan, tail: readonly ListedPart[], nP
 }
 
 function render(
-  scan: MediaPlaylistScan, x: number, ext: readonly HlsHistorySegment[], route: HlsRouter | undefined, strip: boolean,
-  pp: PartRender | undefined, fixPartHoldBack: boolean,
+  scan: MediaPlaylistScan,
+  x: number,
+  ext: readonly HlsHistorySegment[],
+  route: HlsRouter | undefined,
+  strip: boolean,
+  pp: PartRender | undefined,
+  fixPartHoldBack: boolean,
 ): string {
   const p = scan.playlist;
   const { roles, uriAttrs } = scan;
@@ -439,7 +475,11 @@ function render(
         break;
       }
       case LineRole.RenditionReport:
-        out.push(pp !== undefined ? rewriteReportInParts(line, i, pp.nParts, pp.partsPerSegment, route) : rewriteReport(line, i, shift, lastPart, route));
+        out.push(
+          pp !== undefined
+            ? rewriteReportInParts(line, i, pp.nParts, pp.partsPerSegment, route)
+            : rewriteReport(line, i, shift, lastPart, route),
+        );
         break;
       case LineRole.MediaSequence:
         out.push(mediaSequence !== p.mediaSequence ? `#EXT-X-MEDIA-SEQUENCE:${mediaSequence}` : line);
@@ -496,7 +536,8 @@ function rewriteReportInParts(line: string, i: number, nParts: number, k: number
     } else edits.push({ start: msn.start, end: msn.end, text: String(Math.max(0, m - Math.ceil(nParts / k))) });
   }
   const uri = findAttribute(attrs, 'URI');
-  if (route !== undefined && uri !== undefined && isRoutableUri(uri.value)) edits.push({ start: uri.start, end: uri.end, text: applyHlsRouter(route, uri.value, 'rendition-report') });
+  if (route !== undefined && uri !== undefined && isRoutableUri(uri.value))
+    edits.push({ start: uri.start, end: uri.end, text: applyHlsRouter(route, uri.value, 'rendition-report') });
   edits.sort((a, b) => b.start - a.start);
   let s = line;
   for (const e of edits) s = s.slice(0, e.start) + e.text + s.slice(e.end);
@@ -514,7 +555,10 @@ function stripServerControl(line: string, i: number): string | undefined {
   const kept = attrs.filter((a) => !LL_CONTROL_ATTRS.has(a.name));
   if (kept.length === attrs.length) return line;
   if (kept.length === 0) return undefined;
-  return line.slice(0, colon + 1) + kept.map((a) => line.slice(a.start - a.name.length - 1 - (a.quoted ? 1 : 0), a.end + (a.quoted ? 1 : 0))).join(',');
+  return (
+    line.slice(0, colon + 1) +
+    kept.map((a) => line.slice(a.start - a.name.length - 1 - (a.quoted ? 1 : 0), a.end + (a.quoted ? 1 : 0))).join(',')
+  );
 }
 
 const KIND_BY_ROLE: Readonly<Record<number, 'key' | 'init' | 'part' | 'preload-hint'>> = {

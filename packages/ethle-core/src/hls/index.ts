@@ -1,4 +1,12 @@
-export type { HlsByteRange, HlsMediaPlaylist, HlsMediaSegment, HlsPart, HlsPreloadHint, HlsRenditionReport, HlsServerControl } from './HlsMediaPlaylist.js';
+export type {
+  HlsByteRange,
+  HlsMediaPlaylist,
+  HlsMediaSegment,
+  HlsPart,
+  HlsPreloadHint,
+  HlsRenditionReport,
+  HlsServerControl,
+} from './HlsMediaPlaylist.js';
 export type { HlsAttributes, HlsIFrameStream, HlsMultivariantPlaylist, HlsRendition, HlsVariantStream } from './HlsMultivariantPlaylist.js';
 export type { HlsRouter, HlsUriKind } from './HlsUriKind.js';
 export { parseMediaPlaylist, parseMultivariantPlaylist, parsePlaylist, isMultivariantPlaylist } from './parsePlaylist.js';

@@ -30,7 +30,8 @@ export function parseAttributeList(line: string, from: number, lineIndex: number
     if (i >= n) break;
     const nameStart = i;
     while (i < n && isNameChar(line.charCodeAt(i))) i++;
-    if (i === nameStart || line.charCodeAt(i) !== 61 /* = */) throw hlsMalformed(lineIndex, tag, 'attribute list: expected NAME=value', { column: i + 1 });
+    if (i === nameStart || line.charCodeAt(i) !== 61 /* = */)
+      throw hlsMalformed(lineIndex, tag, 'attribute list: expected NAME=value', { column: i + 1 });
     const name = line.slice(nameStart, i);
     i++; // '='
     let start: number;
@@ -54,7 +55,8 @@ export function parseAttributeList(line: string, from: number, lineIndex: number
     out.push({ name, value: line.slice(start, end), quoted, start, end });
     while (i < n && line.charCodeAt(i) === 32) i++;
     if (i < n) {
-      if (line.charCodeAt(i) !== 44 /* , */) throw hlsMalformed(lineIndex, tag, `attribute ${name}: expected "," after value`, { column: i + 1 });
+      if (line.charCodeAt(i) !== 44 /* , */)
+        throw hlsMalformed(lineIndex, tag, `attribute ${name}: expected "," after value`, { column: i + 1 });
       i++;
     }
   }

@@ -27,5 +27,8 @@ export function parseHlsSeconds(s: string, lineIndex: number, tag: string, what:
 export function parseHlsByteRange(s: string, lineIndex: number, tag: string): [number, number | undefined] {
   const at = s.indexOf('@');
   if (at < 0) return [parseHlsInteger(s, lineIndex, tag, 'byte range length'), undefined];
-  return [parseHlsInteger(s.slice(0, at), lineIndex, tag, 'byte range length'), parseHlsInteger(s.slice(at + 1), lineIndex, tag, 'byte range offset')];
+  return [
+    parseHlsInteger(s.slice(0, at), lineIndex, tag, 'byte range length'),
+    parseHlsInteger(s.slice(at + 1), lineIndex, tag, 'byte range offset'),
+  ];
 }

@@ -38,12 +38,29 @@ export type BlockingReloadPlan =
  * playlist, the one the receiver has seen: M > last msn + 2, or more than the Advance Part Limit
  * (3 / PART-TARGET parts if PART-TARGET < 1 s, else 3) past its newest part.
  */
-export function planBlockingReload(request: { msn: number; part?: number }, held: HeldPlaylistPosition, holdParts: number): BlockingReloadPlan {
+export function planBlockingReload(
+  request: { msn: number; part?: number },
+  held: HeldPlaylistPosition,
+  holdParts: number,
+): BlockingReloadPlan {
   const { msn, part } = request;
   const k = held.partsPerSegment;
-  if (!isCount(msn) || (part !== undefined && !isCount(part)) || !isCount(holdParts) || !isCount(held.lastMsn) || !Number.isInteger(k) || k < 1 ||
-    !(held.partTarget > 0) || !(held.targetDuration > 0) || (held.lastPart !== undefined && (!isCount(held.lastPart.msn) || !isCount(held.lastPart.part)))) {
-    throw new EthleError('ERR_HLS_INVALID_OPTIONS', 'planBlockingReload: msn, part, holdParts and positions must be integers ≥ 0, partsPerSegment ≥ 1, durations > 0', { request, held, holdParts });
+  if (
+    !isCount(msn) ||
+    (part !== undefined && !isCount(part)) ||
+    !isCount(holdParts) ||
+    !isCount(held.lastMsn) ||
+    !Number.isInteger(k) ||
+    k < 1 ||
+    !(held.partTarget > 0) ||
+    !(held.targetDuration > 0) ||
+    (held.lastPart !== undefined && (!isCount(held.lastPart.msn) || !isCount(held.lastPart.part)))
+  ) {
+    throw new EthleError(
+      'ERR_HLS_INVALID_OPTIONS',
+      'planBlockingReload: msn, part, holdParts and positions must be integers ≥ 0, partsPerSegment ≥ 1, durations > 0',
+      { request, held, holdParts },
+    );
   }
   if (held.ended === true) return { action: 'answer' };
   // Positions in parts: segment m's part j is m·k + j.

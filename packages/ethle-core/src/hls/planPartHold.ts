@@ -18,7 +18,8 @@ export function listedPartsNewestFirst(scan: MediaPlaylistScan): ListedPart[] {
   const p = scan.playlist;
   const out: ListedPart[] = [];
   const ps = p.partialSegment;
-  if (ps !== undefined) for (let j = ps.parts.length - 1; j >= 0; j--) out.push({ part: ps.parts[j] as HlsPart, msn: ps.msn, index: j, seg: -1 });
+  if (ps !== undefined)
+    for (let j = ps.parts.length - 1; j >= 0; j--) out.push({ part: ps.parts[j] as HlsPart, msn: ps.msn, index: j, seg: -1 });
   for (let s = p.segments.length - 1; s >= 0; s--) {
     const seg = p.segments[s] as HlsMediaSegment;
     if (seg.parts.length === 0) break;

@@ -1,4 +1,12 @@
-import type { HlsByteRange, HlsMediaPlaylist, HlsMediaSegment, HlsPart, HlsPreloadHint, HlsRenditionReport, HlsServerControl } from './HlsMediaPlaylist.js';
+import type {
+  HlsByteRange,
+  HlsMediaPlaylist,
+  HlsMediaSegment,
+  HlsPart,
+  HlsPreloadHint,
+  HlsRenditionReport,
+  HlsServerControl,
+} from './HlsMediaPlaylist.js';
 import { hlsMalformed } from './hlsMalformed.js';
 import { findAttribute, parseAttributeList, type HlsAttribute } from './parseAttributeList.js';
 import { parseHlsByteRange, parseHlsInteger, parseHlsSeconds } from './parseHlsNumbers.js';
@@ -100,7 +108,8 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
       let byteRange: HlsByteRange | undefined;
       if (brLength >= 0) {
         const offset = brOffset ?? prevRangeEnd;
-        if (offset === undefined) throw hlsMalformed(brLine, 'EXT-X-BYTERANGE', 'byte range without offset, and the previous segment has no byte range');
+        if (offset === undefined)
+          throw hlsMalformed(brLine, 'EXT-X-BYTERANGE', 'byte range without offset, and the previous segment has no byte range');
         byteRange = { length: brLength, offset };
         prevRangeEnd = offset + brLength;
       } else prevRangeEnd = undefined;
@@ -124,7 +133,15 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
         uriLine: i,
       };
       segments.push(seg);
-      extinfLine = -1; firstLine = -1; discontinuity = false; gap = false; pdt = undefined; brLength = -1; brOffset = undefined; parts = []; title = '';
+      extinfLine = -1;
+      firstLine = -1;
+      discontinuity = false;
+      gap = false;
+      pdt = undefined;
+      brLength = -1;
+      brOffset = undefined;
+      parts = [];
+      title = '';
       continue;
     }
     if (!line.startsWith('#EXT')) continue; // comment
@@ -144,7 +161,9 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
       }
       case 'EXT-X-BYTERANGE': {
         const [len, off] = parseHlsByteRange(value.trim(), i, tag);
-        brLength = len; brOffset = off; brLine = i;
+        brLength = len;
+        brOffset = off;
+        brLine = i;
         segmentLine(i, LineRole.SegmentTag);
         break;
       }
@@ -171,13 +190,21 @@ export function scanMediaPlaylist(text: string): MediaPlaylistScan {
       case 'EXT-X-KEY': {
         const attrs = parseAttributeList(line, colon + 1, i, tag);
         const method = required(attrs, 'METHOD', i, tag);
-        if (method === 'NONE') { keyLines = EMPTY; keyFormats = []; }
-        else {
+        if (method === 'NONE') {
+          keyLines = EMPTY;
+          keyFormats = [];
+        } else {
           uriAttrs[i] = requiredAttr(attrs, 'URI', i, tag);
           const format = findAttribute(attrs, 'KEYFORMAT')?.value ?? 'identity';
           const k = keyFormats.indexOf(format);
-          if (k < 0) { keyLines = [...keyLines, i]; keyFormats = [...keyFormats, format]; }
-          else { const nl = keyLines.slice(); nl[k] = i; keyLines = nl; }
+          if (k < 0) {
+            keyLines = [...keyLines, i];
+            keyFormats = [...keyFormats, format];
+          } else {
+            const nl = keyLines.slice();
+            nl[k] = i;
+            keyLines = nl;
+          }
         }
         segmentLine(i, LineRole.Key);
         break;

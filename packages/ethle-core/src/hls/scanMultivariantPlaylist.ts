@@ -18,9 +18,23 @@ export interface MultivariantScan {
 }
 
 const MEDIA_ONLY_TAGS = new Set([
-  'EXTINF', 'EXT-X-TARGETDURATION', 'EXT-X-MEDIA-SEQUENCE', 'EXT-X-DISCONTINUITY-SEQUENCE', 'EXT-X-BYTERANGE',
-  'EXT-X-DISCONTINUITY', 'EXT-X-KEY', 'EXT-X-MAP', 'EXT-X-PROGRAM-DATE-TIME', 'EXT-X-ENDLIST', 'EXT-X-PLAYLIST-TYPE',
-  'EXT-X-I-FRAMES-ONLY', 'EXT-X-PART', 'EXT-X-PART-INF', 'EXT-X-PRELOAD-HINT', 'EXT-X-SERVER-CONTROL', 'EXT-X-SKIP',
+  'EXTINF',
+  'EXT-X-TARGETDURATION',
+  'EXT-X-MEDIA-SEQUENCE',
+  'EXT-X-DISCONTINUITY-SEQUENCE',
+  'EXT-X-BYTERANGE',
+  'EXT-X-DISCONTINUITY',
+  'EXT-X-KEY',
+  'EXT-X-MAP',
+  'EXT-X-PROGRAM-DATE-TIME',
+  'EXT-X-ENDLIST',
+  'EXT-X-PLAYLIST-TYPE',
+  'EXT-X-I-FRAMES-ONLY',
+  'EXT-X-PART',
+  'EXT-X-PART-INF',
+  'EXT-X-PRELOAD-HINT',
+  'EXT-X-SERVER-CONTROL',
+  'EXT-X-SKIP',
 ]);
 
 function toRecord(attrs: readonly HlsAttribute[]): HlsAttributes {
@@ -62,7 +76,11 @@ export function scanMultivariantPlaylist(text: string): MultivariantScan {
       case 'EXT-X-STREAM-INF': {
         const attrs = parseAttributeList(line, colon + 1, i, tag);
         const bw = findAttribute(attrs, 'BANDWIDTH');
-        pending = { attrs: toRecord(attrs), bandwidth: bw === undefined ? undefined : parseHlsInteger(bw.value, i, tag, 'BANDWIDTH'), line: i };
+        pending = {
+          attrs: toRecord(attrs),
+          bandwidth: bw === undefined ? undefined : parseHlsInteger(bw.value, i, tag, 'BANDWIDTH'),
+          line: i,
+        };
         break;
       }
       case 'EXT-X-I-FRAME-STREAM-INF': {
@@ -117,9 +135,18 @@ export function scanMultivariantPlaylist(text: string): MultivariantScan {
         if (MEDIA_ONLY_TAGS.has(tag)) throw hlsMalformed(i, tag, 'media playlist tag in a multivariant playlist');
     }
   }
-  if (pending !== undefined) throw hlsMalformed(pending.line, 'EXT-X-STREAM-INF', '#EXT-X-STREAM-INF without a URI line (truncated playlist?)');
+  if (pending !== undefined)
+    throw hlsMalformed(pending.line, 'EXT-X-STREAM-INF', '#EXT-X-STREAM-INF without a URI line (truncated playlist?)');
   const playlist: HlsMultivariantPlaylist = {
-    kind: 'multivariant', lines, lineEnding, trailingNewline, variants, iFrameStreams, renditions, sessionKeys, sessionData,
+    kind: 'multivariant',
+    lines,
+    lineEnding,
+    trailingNewline,
+    variants,
+    iFrameStreams,
+    renditions,
+    sessionKeys,
+    sessionData,
   };
   if (version !== undefined) playlist.version = version;
   return { playlist, sites };

@@ -13,7 +13,11 @@ export function splitPlaylistLines(text: unknown): PlaylistLines {
   if (typeof text !== 'string') throw new EthleError('ERR_HLS_NOT_A_PLAYLIST', 'playlist is not text', { type: typeof text });
   const crlf = text.includes('\r');
   const lines = text.split('\n');
-  if (crlf) for (let i = 0; i < lines.length; i++) { const l = lines[i] as string; if (l.endsWith('\r')) lines[i] = l.slice(0, -1); }
+  if (crlf)
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i] as string;
+      if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
+    }
   const trailingNewline = lines.length > 1 && lines[lines.length - 1] === '';
   if (trailingNewline) lines.pop();
   if (!HEADER_RE.test(lines[0] ?? '')) {

@@ -42,4 +42,5 @@ export const ETHLE_HEADERS = {
 } as const;
 
 /** Their names as a page may read them cross-origin (Access-Control-Expose-Headers). */
-export const ETHLE_EXPOSED_HEADERS = 'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Hold-Parts, X-Ethle-Low-Latency-Lost-Seconds, X-Ethle-Session, X-Ethle-Session-Token, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End';
+export const ETHLE_EXPOSED_HEADERS =
+  'X-Ethle-Hold-Segments, X-Ethle-Hold-Seconds, X-Ethle-Hold-Parts, X-Ethle-Low-Latency-Lost-Seconds, X-Ethle-Session, X-Ethle-Session-Token, X-Ethle-Cache, X-Ethle-Manifest-Stale, X-Ethle-Error, X-Ethle-Production-Start, X-Ethle-Production-End';

@@ -32,9 +32,16 @@ export function capBackhaulBps(input: BackhaulCapInput): CappedBackhaul {
   const loss = input.lossRate !== undefined && requireRange('lossRate', input.lossRate, 0, 1) > 0;
   if (!windows && !loss) return { bps, limitedBy };
   if (input.rttSeconds === undefined) {
-    throw new EthleError('ERR_MODEL_INVALID_INPUT', 'rttSeconds is required with a window or a loss rate', { field: 'rttSeconds', value: undefined });
+    throw new EthleError('ERR_MODEL_INVALID_INPUT', 'rttSeconds is required with a window or a loss rate', {
+      field: 'rttSeconds',
+      value: undefined,
+    });
   }
-  const window = windowCapBps({ rttSeconds: input.rttSeconds, receiveWindowBytes: input.receiveWindowBytes, sendWindowBytes: input.sendWindowBytes });
+  const window = windowCapBps({
+    rttSeconds: input.rttSeconds,
+    receiveWindowBytes: input.receiveWindowBytes,
+    sendWindowBytes: input.sendWindowBytes,
+  });
   if (window !== undefined && window < bps) {
     bps = window;
     limitedBy = 'window';

@@ -50,19 +50,19 @@ export type HoldReason =
 
 export type HoldDecision = UsedBackhaul &
   (
-  | {
-      applicable: true;
-      /** x to hold for this receiver (0 for the hold-0 group). */
-      hold: number;
-      /** The smallest x satisfying eq. 2, i.e. the hold-x group's x for the stream (receiver-independent). */
-      streamHold: number;
-      /** Whether eq. 1 holds for this receiver. */
-      eq1: boolean;
-      /** False only when capped by x_max. */
-      assured: boolean;
-      reason: Exclude<HoldReason, 'ran-below-bitrate'>;
-    }
-  | { applicable: false; hold: null; streamHold: number; eq1: false; assured: false; reason: 'ran-below-bitrate' }
+    | {
+        applicable: true;
+        /** x to hold for this receiver (0 for the hold-0 group). */
+        hold: number;
+        /** The smallest x satisfying eq. 2, i.e. the hold-x group's x for the stream (receiver-independent). */
+        streamHold: number;
+        /** Whether eq. 1 holds for this receiver. */
+        eq1: boolean;
+        /** False only when capped by x_max. */
+        assured: boolean;
+        reason: Exclude<HoldReason, 'ran-below-bitrate'>;
+      }
+    | { applicable: false; hold: null; streamHold: number; eq1: false; assured: false; reason: 'ran-below-bitrate' }
   );
 
 const EPS = 1e-9;

@@ -55,28 +55,33 @@ export type ModelHoldResult = HoldDecision & { backhaul: BackhaulEstimate; start
 export function modelHold(input: ModelHoldInput): ModelHoldResult {
   const segmentBytes = requireRange('segmentBytes', input.segmentBytes, 0, LIMITS.maxBytes, true);
   const start = input.start ?? 'slow-start';
-  if (start !== 'slow-start' && start !== 'warm') throw new EthleError('ERR_MODEL_INVALID_INPUT', `start must be 'slow-start' or 'warm', got ${String(start)}`, { field: 'start', value: start });
-  const backhaul = start === 'warm'
-    ? warmBackhaul({
-      bytes: segmentBytes,
-      rttSeconds: input.rttSeconds,
-      mssBytes: input.mssBytes,
-      bottleneckBps: input.bottleneckBps,
-      lossRate: input.lossRate,
-      receiveWindowBytes: input.receiveWindowBytes,
-      sendWindowBytes: input.sendWindowBytes,
-    })
-    : backhaulThroughput({
-    bytes: segmentBytes,
-    rttSeconds: input.rttSeconds,
-    initialWindowSegments: input.initialWindowSegments,
-    mssBytes: input.mssBytes,
-    bottleneckBps: input.bottleneckBps,
-    lossRate: input.lossRate,
-    receiveWindowBytes: input.receiveWindowBytes,
-    sendWindowBytes: input.sendWindowBytes,
-    includeRequestRtt: input.includeRequestRtt,
-  });
+  if (start !== 'slow-start' && start !== 'warm')
+    throw new EthleError('ERR_MODEL_INVALID_INPUT', `start must be 'slow-start' or 'warm', got ${String(start)}`, {
+      field: 'start',
+      value: start,
+    });
+  const backhaul =
+    start === 'warm'
+      ? warmBackhaul({
+          bytes: segmentBytes,
+          rttSeconds: input.rttSeconds,
+          mssBytes: input.mssBytes,
+          bottleneckBps: input.bottleneckBps,
+          lossRate: input.lossRate,
+          receiveWindowBytes: input.receiveWindowBytes,
+          sendWindowBytes: input.sendWindowBytes,
+        })
+      : backhaulThroughput({
+          bytes: segmentBytes,
+          rttSeconds: input.rttSeconds,
+          initialWindowSegments: input.initialWindowSegments,
+          mssBytes: input.mssBytes,
+          bottleneckBps: input.bottleneckBps,
+          lossRate: input.lossRate,
+          receiveWindowBytes: input.receiveWindowBytes,
+          sendWindowBytes: input.sendWindowBytes,
+          includeRequestRtt: input.includeRequestRtt,
+        });
   const decision = decideHold({
     segmentBytes,
     segmentSeconds: input.segmentSeconds,

@@ -83,15 +83,37 @@ export function modelPartHold(input: ModelPartHoldInput): ModelPartHoldResult {
   const partSeconds = requireRange('partSeconds', input.partSeconds, 0, LIMITS.maxSegmentSeconds, true);
   const bitrate = requireRange('bitrateBps', input.bitrateBps, 0, LIMITS.maxBps, true);
   const start = input.start ?? 'warm';
-  if (start !== 'warm' && start !== 'fresh') throw new EthleError('ERR_MODEL_INVALID_INPUT', `start must be 'warm' or 'fresh', got ${String(start)}`, { field: 'start', value: start });
+  if (start !== 'warm' && start !== 'fresh')
+    throw new EthleError('ERR_MODEL_INVALID_INPUT', `start must be 'warm' or 'fresh', got ${String(start)}`, {
+      field: 'start',
+      value: start,
+    });
   const partBytes = (bitrate * partSeconds) / 8;
-  const windows = { receiveWindowBytes: input.receiveWindowBytes ?? receiveWindowFromBuffer(TCP_DEFAULTS.receiveBufferMaxBytes), sendWindowBytes: input.sendWindowBytes };
-  const backhaul: BackhaulEstimate = start === 'fresh'
-    ? backhaulThroughput({
-      bytes: partBytes, rttSeconds: rtt, initialWindowSegments: input.initialWindowSegments, mssBytes: input.mssBytes,
-      bottleneckBps: input.bottleneckBps, lossRate: input.lossRate, ...windows, includeRequestRtt: true, newConnection: true,
-    })
-    : warmBackhaul({ bytes: partBytes, rttSeconds: rtt, bottleneckBps: input.bottleneckBps, lossRate: input.lossRate, mssBytes: input.mssBytes, ...windows });
+  const windows = {
+    receiveWindowBytes: input.receiveWindowBytes ?? receiveWindowFromBuffer(TCP_DEFAULTS.receiveBufferMaxBytes),
+    sendWindowBytes: input.sendWindowBytes,
+  };
+  const backhaul: BackhaulEstimate =
+    start === 'fresh'
+      ? backhaulThroughput({
+          bytes: partBytes,
+          rttSeconds: rtt,
+          initialWindowSegments: input.initialWindowSegments,
+          mssBytes: input.mssBytes,
+          bottleneckBps: input.bottleneckBps,
+          lossRate: input.lossRate,
+          ...windows,
+          includeRequestRtt: true,
+          newConnection: true,
+        })
+      : warmBackhaul({
+          bytes: partBytes,
+          rttSeconds: rtt,
+          bottleneckBps: input.bottleneckBps,
+          lossRate: input.lossRate,
+          mssBytes: input.mssBytes,
+          ...windows,
+        });
   const decision = decideHold({
     segmentBytes: partBytes,
     segmentSeconds: partSeconds,

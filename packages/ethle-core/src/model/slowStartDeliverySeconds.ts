@@ -32,7 +32,13 @@ export interface SlowStartInput {
 export function slowStartDeliverySeconds(input: SlowStartInput): number {
   const bytes = requireRange('bytes', input.bytes, 0, LIMITS.maxBytes);
   const rtt = requireRange('rttSeconds', input.rttSeconds, 0, LIMITS.maxRttSeconds, true);
-  const iw = requireRange('initialWindowSegments', input.initialWindowSegments ?? TCP_DEFAULTS.initialWindowSegments, 0, LIMITS.maxInitialWindow, true);
+  const iw = requireRange(
+    'initialWindowSegments',
+    input.initialWindowSegments ?? TCP_DEFAULTS.initialWindowSegments,
+    0,
+    LIMITS.maxInitialWindow,
+    true,
+  );
   const mss = requireRange('mssBytes', input.mssBytes ?? TCP_DEFAULTS.mssBytes, 0, LIMITS.maxMssBytes, true);
   const extraRtts = (input.includeRequestRtt ? 1 : 0) + (input.newConnection ? 1 : 0);
   const w0 = iw * mss;

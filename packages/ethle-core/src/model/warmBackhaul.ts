@@ -36,7 +36,10 @@ export function warmBackhaul(input: WarmBackhaulInput): BackhaulEstimate {
   const rtt = requireRange('rttSeconds', input.rttSeconds, 0, LIMITS.maxRttSeconds, true);
   const receiveWindowBytes = input.receiveWindowBytes ?? receiveWindowFromBuffer(TCP_DEFAULTS.receiveBufferMaxBytes);
   const windowBps = windowCapBps({ rttSeconds: rtt, receiveWindowBytes, sendWindowBytes: input.sendWindowBytes }) as number;
-  const link = input.bottleneckBps === undefined ? Number.POSITIVE_INFINITY : requireRange('bottleneckBps', input.bottleneckBps, 0, LIMITS.maxBps, true);
+  const link =
+    input.bottleneckBps === undefined
+      ? Number.POSITIVE_INFINITY
+      : requireRange('bottleneckBps', input.bottleneckBps, 0, LIMITS.maxBps, true);
   const capped = capBackhaulBps({ bps: Math.min(windowBps, link), rttSeconds: rtt, lossRate: input.lossRate, mssBytes: input.mssBytes });
   const limitedBy: BackhaulEstimate['limitedBy'] = capped.limitedBy === 'loss' ? 'loss' : link < windowBps ? 'bottleneck' : 'window';
   const deliverySeconds = rtt + (bytes * 8) / capped.bps;

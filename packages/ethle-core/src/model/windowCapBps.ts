@@ -28,8 +28,14 @@ export interface WindowCapInput {
  */
 export function windowCapBps(input: WindowCapInput): number | undefined {
   const rtt = requireRange('rttSeconds', input.rttSeconds, 0, LIMITS.maxRttSeconds, true);
-  const rcv = input.receiveWindowBytes === undefined ? Number.POSITIVE_INFINITY : requireRange('receiveWindowBytes', input.receiveWindowBytes, 0, LIMITS.maxBytes, true);
-  const snd = input.sendWindowBytes === undefined ? Number.POSITIVE_INFINITY : requireRange('sendWindowBytes', input.sendWindowBytes, 0, LIMITS.maxBytes, true);
+  const rcv =
+    input.receiveWindowBytes === undefined
+      ? Number.POSITIVE_INFINITY
+      : requireRange('receiveWindowBytes', input.receiveWindowBytes, 0, LIMITS.maxBytes, true);
+  const snd =
+    input.sendWindowBytes === undefined
+      ? Number.POSITIVE_INFINITY
+      : requireRange('sendWindowBytes', input.sendWindowBytes, 0, LIMITS.maxBytes, true);
   const w = Math.min(rcv, snd);
   return w === Number.POSITIVE_INFINITY ? undefined : (w * 8) / rtt;
 }

@@ -1,3 +1,10 @@
 export { planPrefetch, type PrefetchInput, type PrefetchPlan, type IdSet } from './planPrefetch.js';
-export { planDeadlines, type PrefetchDeadlines, type DeadlineSplit, type DeadlineMiss, type DeadlineOutcome, type DeadlineQueue } from './planDeadlines.js';
+export {
+  planDeadlines,
+  type PrefetchDeadlines,
+  type DeadlineSplit,
+  type DeadlineMiss,
+  type DeadlineOutcome,
+  type DeadlineQueue,
+} from './planDeadlines.js';
 export { segmentDeadlineMs } from './segmentDeadlineMs.js';

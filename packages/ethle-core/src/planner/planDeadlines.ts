@@ -116,7 +116,8 @@ function ownRate(got: number, elapsedMs: number | undefined, firstByteMs: number
 export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstByteMs: number; toleranceMs: number } {
   if (!Number.isFinite(d.nowMs)) invalid('deadlines.nowMs', d.nowMs);
   if (!(d.flowBps > 0) || !Number.isFinite(d.flowBps)) invalid('deadlines.flowBps', d.flowBps);
-  if (typeof d.segmentBytes !== 'function' || typeof d.deadlineMs !== 'function') invalid('deadlines', 'segmentBytes and deadlineMs must be functions');
+  if (typeof d.segmentBytes !== 'function' || typeof d.deadlineMs !== 'function')
+    invalid('deadlines', 'segmentBytes and deadlineMs must be functions');
   const maxSplit = d.maxSplit ?? 4;
   if (!Number.isInteger(maxSplit) || maxSplit < 1 || maxSplit > 64) invalid('deadlines.maxSplit', maxSplit);
   const firstByteMs = d.firstByteMs ?? 0;
@@ -152,7 +153,14 @@ export function readDeadlines(d: PrefetchDeadlines): { maxSplit: number; firstBy
  * option): 50M-10s at 334 ms, a raise for a fetch 0.69 s late froze a receiver's playlist for
  * 10 s and it stalled 4.8 s; 50M-2s at 224 ms raised three times for fetches 0.01–0.06 s late.
  */
-export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], inFlight: readonly number[], budget: number, hold: number, queue?: DeadlineQueue): DeadlineOutcome {
+export function planDeadlines(
+  d: PrefetchDeadlines,
+  fetch: readonly number[],
+  inFlight: readonly number[],
+  budget: number,
+  hold: number,
+  queue?: DeadlineQueue,
+): DeadlineOutcome {
   const { maxSplit, firstByteMs, toleranceMs } = readDeadlines(d);
   const bytesPerMs = d.flowBps / 8 / 1000;
   const split: DeadlineSplit[] = [];
@@ -180,7 +188,8 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     const projectedMs = d.nowMs + firstByteMs + bytes / (bytesPerMs * ranges);
     ends.push(projectedMs);
     if (ranges > 1) split.push({ id, ranges, projectedMs, deadlineMs: deadline });
-    if (ranges < needed) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: false }, d.nowMs, firstByteMs + bytes / (bytesPerMs * ranges)));
+    if (ranges < needed)
+      late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: false }, d.nowMs, firstByteMs + bytes / (bytesPerMs * ranges)));
   }
   for (const id of inFlight) {
     const deadline = d.deadlineMs(id);
@@ -197,11 +206,20 @@ export function planDeadlines(d: PrefetchDeadlines, fetch: readonly number[], in
     ends.push(projectedMs);
     const elapsed = d.fetchElapsedMs?.(id);
     const startedMs = elapsed === undefined || !Number.isFinite(elapsed) ? undefined : d.nowMs - elapsed;
-    if (deadline !== undefined && projectedMs > deadline) late.push(miss(d, { id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 }, startedMs, firstByteMs + bytes / rate));
+    if (deadline !== undefined && projectedMs > deadline)
+      late.push(
+        miss(
+          d,
+          { id, projectedMs, deadlineMs: deadline, inFlight: true, receivedBytes: got, projectedBps: rate * 8 * 1000 },
+          startedMs,
+          firstByteMs + bytes / rate,
+        ),
+      );
   }
   const burst = queue === undefined ? [] : planQueue(d, queue, ends, firstByteMs, bytesPerMs, late);
   // A backlog does not raise x anyway: only a miss the tolerance itself spares is marked.
-  for (const [i, l] of late.entries()) if (l.backlog !== true && l.projectedMs - l.deadlineMs <= toleranceMs) late[i] = { ...l, tolerated: true };
+  for (const [i, l] of late.entries())
+    if (l.backlog !== true && l.projectedMs - l.deadlineMs <= toleranceMs) late[i] = { ...l, tolerated: true };
   return { split, late, burst, needsHold: late.some((l) => l.backlog !== true && l.tolerated !== true) ? hold + 1 : undefined };
 }
 
@@ -219,7 +237,14 @@ function miss(d: PrefetchDeadlines, m: DeadlineMiss, startMs: number | undefined
 }
 
 /** Which queued segments start now (beyond the budget) and which are late waiting for a slot; see planDeadlines. */
-function planQueue(d: PrefetchDeadlines, queue: DeadlineQueue, ends: number[], firstByteMs: number, bytesPerMs: number, late: DeadlineMiss[]): number[] {
+function planQueue(
+  d: PrefetchDeadlines,
+  queue: DeadlineQueue,
+  ends: number[],
+  firstByteMs: number,
+  bytesPerMs: number,
+  late: DeadlineMiss[],
+): number[] {
   if (!Number.isInteger(queue.burst) || queue.burst < 0) invalid('deadlines.queue.burst', queue.burst);
   ends.sort((a, b) => a - b);
   const burst: number[] = [];
@@ -237,7 +262,8 @@ function planQueue(d: PrefetchDeadlines, queue: DeadlineQueue, ends: number[], f
     }
     if (burst.length < queue.burst) {
       burst.push(id);
-      if (d.nowMs + single > deadline) late.push(miss(d, { id, projectedMs: d.nowMs + single, deadlineMs: deadline, inFlight: false }, d.nowMs, single));
+      if (d.nowMs + single > deadline)
+        late.push(miss(d, { id, projectedMs: d.nowMs + single, deadlineMs: deadline, inFlight: false }, d.nowMs, single));
       continue;
     }
     late.push(miss(d, { id, projectedMs: startMs + single, deadlineMs: deadline, inFlight: false, queued: true }, startMs, single));

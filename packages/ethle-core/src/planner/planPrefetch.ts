@@ -99,7 +99,11 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   if (!Number.isInteger(hold) || hold < 0 || hold > 100) invalid('hold', hold);
   if (!Number.isInteger(input.maxParallel) || input.maxParallel < 1 || input.maxParallel > 1000) invalid('maxParallel', input.maxParallel);
   if (!Number.isInteger(input.inFlightCount) || input.inFlightCount < 0) invalid('inFlightCount', input.inFlightCount);
-  if (input.burstParallel !== undefined && (!Number.isInteger(input.burstParallel) || input.burstParallel < 1 || input.burstParallel > 1000)) invalid('burstParallel', input.burstParallel);
+  if (
+    input.burstParallel !== undefined &&
+    (!Number.isInteger(input.burstParallel) || input.burstParallel < 1 || input.burstParallel > 1000)
+  )
+    invalid('burstParallel', input.burstParallel);
   if (input.deadlines !== undefined) readDeadlines(input.deadlines);
   const startBehind = input.startBehind ?? 3;
   if (!Number.isInteger(startBehind) || startBehind < 1 || startBehind > 1000) invalid('startBehind', startBehind);
@@ -183,7 +187,13 @@ function byDeadline(ids: readonly number[], d: PrefetchDeadlines): number[] {
   return [...ids].sort((a, b) => key(a) - key(b) || a - b);
 }
 
-function withDeadlines(input: PrefetchInput, plan: PrefetchPlan, inFlight: readonly number[], budget: number, queued: readonly number[]): PrefetchPlan {
+function withDeadlines(
+  input: PrefetchInput,
+  plan: PrefetchPlan,
+  inFlight: readonly number[],
+  budget: number,
+  queued: readonly number[],
+): PrefetchPlan {
   if (input.deadlines === undefined) return plan;
   const burst = Math.max(0, Math.max(input.burstParallel ?? 0, input.maxParallel) - input.inFlightCount - plan.fetch.length);
   const o = planDeadlines(input.deadlines, plan.fetch, inFlight, Math.max(0, budget), input.hold, { ids: queued, burst });

@@ -93,7 +93,9 @@ export class AutoHold extends HoldPolicyBase {
       const r = shouldRedirect({ requests: history.requests, estimates: history.estimates, bitrateBps });
       if (r.redirect) {
         const bitrateMbps = bitrateBps / 1e6;
-        return this.config.ranFailAction === 'redirect' ? { kind: 'redirect', ranMbps, bitrateMbps, evidence: r.evidence } : { kind: 'pass', x: 0, ranMbps, bitrateMbps };
+        return this.config.ranFailAction === 'redirect'
+          ? { kind: 'redirect', ranMbps, bitrateMbps, evidence: r.evidence }
+          : { kind: 'pass', x: 0, ranMbps, bitrateMbps };
       }
       // Not yet sustained: held like a receiver for whom eq. 1 fails (the safe side).
       const a = this.#place(ctx.stream, session, false, ranMbps, nowMs);
@@ -144,8 +146,18 @@ export class AutoHold extends HoldPolicyBase {
     if (target <= s.x.hold) return;
     if (nowMs !== undefined && s.deadlineRaisedAtMs !== undefined && nowMs - s.deadlineRaisedAtMs < s.segmentSeconds * 1000) return;
     if (nowMs !== undefined) s.deadlineRaisedAtMs = nowMs;
-    s.x = raiseStreamHold(s.x, target, nowMs ?? Number.NEGATIVE_INFINITY, (this.config.lowerAfterSegments ?? DEFAULT_DWELL_SEGMENTS) * s.segmentSeconds * 1000);
-    this.hooks.onChange?.({ stream, hold: target, reason: `raised: ${reason}`, backhaulMbps: this.backhaul.median(s.origin) ?? s.modelMbps });
+    s.x = raiseStreamHold(
+      s.x,
+      target,
+      nowMs ?? Number.NEGATIVE_INFINITY,
+      (this.config.lowerAfterSegments ?? DEFAULT_DWELL_SEGMENTS) * s.segmentSeconds * 1000,
+    );
+    this.hooks.onChange?.({
+      stream,
+      hold: target,
+      reason: `raised: ${reason}`,
+      backhaulMbps: this.backhaul.median(s.origin) ?? s.modelMbps,
+    });
   }
 
   /** A receiver filed in its group by eq. 1 (hold-0 → hold-x only); joining or moving is reported. */
@@ -179,12 +191,30 @@ export class AutoHold extends HoldPolicyBase {
     let s = this.#streams.get(ctx.stream);
     if (s === undefined) {
       // The first decision starts from the (corrected) decision's x, as before any dwell.
-      s = { origin: ctx.origin, x: initialStreamHold({ modelHold: Math.max(model.hold, d.hold), maxHold: this.config.maxHold }), segmentBytes: ctx.segmentBytes, segmentSeconds: ctx.segmentSeconds, modelHold: model.hold, modelMbps: model.backhaulMbps };
+      s = {
+        origin: ctx.origin,
+        x: initialStreamHold({ modelHold: Math.max(model.hold, d.hold), maxHold: this.config.maxHold }),
+        segmentBytes: ctx.segmentBytes,
+        segmentSeconds: ctx.segmentSeconds,
+        modelHold: model.hold,
+        modelMbps: model.backhaulMbps,
+      };
       this.#streams.set(ctx.stream, s);
-      this.hooks.onChange?.({ stream: ctx.stream, hold: s.x.hold, reason: `${d.reason}${why === '' ? '' : ` ${why}`}`, backhaulMbps: d.backhaulMbps });
+      this.hooks.onChange?.({
+        stream: ctx.stream,
+        hold: s.x.hold,
+        reason: `${d.reason}${why === '' ? '' : ` ${why}`}`,
+        backhaulMbps: d.backhaulMbps,
+      });
       return d;
     }
-    Object.assign(s, { origin: ctx.origin, segmentBytes: ctx.segmentBytes, segmentSeconds: ctx.segmentSeconds, modelHold: model.hold, modelMbps: model.backhaulMbps });
+    Object.assign(s, {
+      origin: ctx.origin,
+      segmentBytes: ctx.segmentBytes,
+      segmentSeconds: ctx.segmentSeconds,
+      modelHold: model.hold,
+      modelMbps: model.backhaulMbps,
+    });
     this.#step(ctx.stream, s, nowMs, undefined);
     return d;
   }
@@ -202,6 +232,11 @@ export class AutoHold extends HoldPolicyBase {
     });
     s.x = step.state;
     if (step.change === 'none') return;
-    this.hooks.onChange?.({ stream, hold: step.hold, reason: `${step.change === 'raise' ? 'raised' : 'lowered'}: ${step.reason}`, backhaulMbps: sampleMbps ?? s.modelMbps });
+    this.hooks.onChange?.({
+      stream,
+      hold: step.hold,
+      reason: `${step.change === 'raise' ? 'raised' : 'lowered'}: ${step.reason}`,
+      backhaulMbps: sampleMbps ?? s.modelMbps,
+    });
   }
 }

@@ -34,7 +34,14 @@ export class AutoParts implements PartHold {
     const d = decidePartHold({ rttMs: ctx.rttMs, partSeconds, bitrateBps, ranBps: radio.bps, current, maxHoldParts: this.max });
     this.#n.set(ctx.stream, d.n);
     if (d.n !== (current ?? 0)) {
-      this.#onChange({ stream: ctx.stream, from: current ?? 0, to: d.n, reason: d.reason, rttMs: ctx.rttMs, bitrateMbps: bitrateBps === undefined ? undefined : bitrateBps / 1e6 });
+      this.#onChange({
+        stream: ctx.stream,
+        from: current ?? 0,
+        to: d.n,
+        reason: d.reason,
+        rttMs: ctx.rttMs,
+        bitrateMbps: bitrateBps === undefined ? undefined : bitrateBps / 1e6,
+      });
     }
     return d.n;
   }

@@ -74,7 +74,14 @@ export class OriginStartLearner {
     // RTT jitter: the RTO follows the smoothed RTT, which can sit above the minimum the edge keeps.
     if (idleMs < 1.25 * rttMs + MIN_RTO_MS) return 'not-idle';
     if (rttMs < MIN_LEARN_RTT_MS) return 'near';
-    const verdict: SegmentStart = outpacesSlowStart({ bytes: f.bytes, seconds: f.totalMs / 1000, rttSeconds: rttMs / 1000, initialWindowSegments: f.initialWindow }) ? 'warm' : 'slow-start';
+    const verdict: SegmentStart = outpacesSlowStart({
+      bytes: f.bytes,
+      seconds: f.totalMs / 1000,
+      rttSeconds: rttMs / 1000,
+      initialWindowSegments: f.initialWindow,
+    })
+      ? 'warm'
+      : 'slow-start';
     let list = this.#byOrigin.get(origin);
     if (list === undefined) this.#byOrigin.set(origin, (list = []));
     list.push(verdict);

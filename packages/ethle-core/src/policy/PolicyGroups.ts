@@ -67,7 +67,10 @@ export class PolicyGroups {
   /** `${stream}\n${session}` → session, least recently seen first: unconfirmed, and confirmed. */
   readonly #unconfirmed = new Map<string, Session>();
   readonly #confirmed = new Map<string, Session>();
-  readonly #byStream = new Map<string, { keys: Set<string>; counts: Record<PolicyGroup, number>; confirmed: Record<PolicyGroup, number> }>();
+  readonly #byStream = new Map<
+    string,
+    { keys: Set<string>; counts: Record<PolicyGroup, number>; confirmed: Record<PolicyGroup, number> }
+  >();
   readonly #idleMs: number;
   readonly #max: number;
   readonly #maxUnconfirmed: number;
@@ -149,9 +152,14 @@ export class PolicyGroups {
   }
 
   /** What a known session carries to another edge (its token's state), or undefined. */
-  stateOf(stream: string, session: string): { group: PolicyGroup | undefined; requests: number; estimate: RadioEstimate | undefined; floorX: number } | undefined {
+  stateOf(
+    stream: string,
+    session: string,
+  ): { group: PolicyGroup | undefined; requests: number; estimate: RadioEstimate | undefined; floorX: number } | undefined {
     const s = this.#get(`${stream}\n${session}`);
-    return s === undefined ? undefined : { group: s.group, requests: s.requests, estimate: s.estimates[s.estimates.length - 1], floorX: s.floorX };
+    return s === undefined
+      ? undefined
+      : { group: s.group, requests: s.requests, estimate: s.estimates[s.estimates.length - 1], floorX: s.floorX };
   }
 
   /** The x floor of a session handed over from another edge (0 for one that began here). */
@@ -220,7 +228,8 @@ export class PolicyGroups {
     else if (this.size >= this.#max) this.#remove(this.#confirmed.keys().next().value!);
     this.#unconfirmed.set(key, s);
     let b = this.#byStream.get(stream);
-    if (b === undefined) this.#byStream.set(stream, (b = { keys: new Set(), counts: { 'hold-0': 0, 'hold-x': 0 }, confirmed: { 'hold-0': 0, 'hold-x': 0 } }));
+    if (b === undefined)
+      this.#byStream.set(stream, (b = { keys: new Set(), counts: { 'hold-0': 0, 'hold-x': 0 }, confirmed: { 'hold-0': 0, 'hold-x': 0 } }));
     b.keys.add(key);
     return s;
   }

@@ -50,7 +50,11 @@ export function chooseRadioEstimate(input: RadioInput): RadioEstimate {
   const blMs = input.cmcd?.blMs;
   if (blMs !== undefined) requireRange('cmcd.blMs', blMs, 0, Number.MAX_SAFE_INTEGER);
   const defaults = input.playerDefaultMtpKbps ?? PLAYER_DEFAULT_MTP_KBPS;
-  if (!Array.isArray(defaults)) throw new EthleError('ERR_MODEL_INVALID_INPUT', 'playerDefaultMtpKbps must be an array of numbers', { field: 'playerDefaultMtpKbps', value: defaults });
+  if (!Array.isArray(defaults))
+    throw new EthleError('ERR_MODEL_INVALID_INPUT', 'playerDefaultMtpKbps must be an array of numbers', {
+      field: 'playerDefaultMtpKbps',
+      value: defaults,
+    });
 
   const skipped: RadioSkip[] = [];
   const evidence = () => ({

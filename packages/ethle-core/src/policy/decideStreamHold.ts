@@ -56,7 +56,13 @@ export function decideStreamHold(c: HoldContext): StreamHoldDecision {
   // optimistic upper bound (Section IV), so the lower of the two is the safe input.
   const measuredBps = c.measuredBackhaulMbps === undefined ? undefined : c.measuredBackhaulMbps * 1e6;
   if (measuredBps !== undefined && measuredBps > 0 && measuredBps < r.backhaul.bps) {
-    const d = coreDecideHold({ segmentBytes: c.segmentBytes, segmentSeconds: c.segmentSeconds, backhaulBps: measuredBps, ranBps: c.ranMbps * 1e6, maxHold: c.maxHold });
+    const d = coreDecideHold({
+      segmentBytes: c.segmentBytes,
+      segmentSeconds: c.segmentSeconds,
+      backhaulBps: measuredBps,
+      ranBps: c.ranMbps * 1e6,
+      maxHold: c.maxHold,
+    });
     return {
       eq1: d.eq1,
       eq3: d.applicable,

@@ -12,7 +12,17 @@ export * from './decidePartHold.js';
 export * from './PolicyGroups.js';
 export * from './BackhaulSamples.js';
 export * from './OriginStartLearner.js';
-export { nextStreamHold, initialStreamHold, raiseStreamHold, MAX_DWELL_SCALE, DEFAULT_DWELL_SEGMENTS, type StreamHoldState, type StreamHoldSample, type StreamHoldOptions, type StreamHoldStep } from './nextStreamHold.js';
+export {
+  nextStreamHold,
+  initialStreamHold,
+  raiseStreamHold,
+  MAX_DWELL_SCALE,
+  DEFAULT_DWELL_SEGMENTS,
+  type StreamHoldState,
+  type StreamHoldSample,
+  type StreamHoldOptions,
+  type StreamHoldStep,
+} from './nextStreamHold.js';
 export { chooseRadioEstimate, type RadioInput } from './chooseRadioEstimate.js';
 export { shouldRedirect, type RedirectInput, type RedirectDecision } from './shouldRedirect.js';
 export { PLAYER_DEFAULT_MTP_KBPS } from './PLAYER_DEFAULT_MTP_KBPS.js';

@@ -73,8 +73,15 @@ export const DEFAULT_DWELL_SEGMENTS = 4;
  */
 export function raiseStreamHold(state: StreamHoldState, hold: number, nowMs: number, dwellMs: number): StreamHoldState {
   const scale = state.dwellScale ?? 1;
-  const flapped = state.loweredAtMs !== undefined && nowMs >= state.loweredAtMs && nowMs - state.loweredAtMs < FLAP_DWELLS * dwellMs * scale;
-  return { hold, lowerSinceMs: undefined, lowerSamples: 0, loweredAtMs: undefined, dwellScale: flapped ? Math.min(MAX_DWELL_SCALE, scale * 2) : 1 };
+  const flapped =
+    state.loweredAtMs !== undefined && nowMs >= state.loweredAtMs && nowMs - state.loweredAtMs < FLAP_DWELLS * dwellMs * scale;
+  return {
+    hold,
+    lowerSinceMs: undefined,
+    lowerSamples: 0,
+    loweredAtMs: undefined,
+    dwellScale: flapped ? Math.min(MAX_DWELL_SCALE, scale * 2) : 1,
+  };
 }
 
 /** The state to start a stream with: the model's x, within x_max. */
@@ -96,7 +103,12 @@ export function initialStreamHold(options: Pick<StreamHoldOptions, 'modelHold' |
  * Receivers' membership of hold-0 / hold-x (the paper's group rule) is separate and stays
  * monotone; this only moves the x the hold-x group is held at.
  */
-export function nextStreamHold(state: StreamHoldState, sample: StreamHoldSample | undefined, nowMs: number, options: StreamHoldOptions): StreamHoldStep {
+export function nextStreamHold(
+  state: StreamHoldState,
+  sample: StreamHoldSample | undefined,
+  nowMs: number,
+  options: StreamHoldOptions,
+): StreamHoldStep {
   const s = requireRange('segmentBytes', options.segmentBytes, 0, LIMITS.maxBytes, true);
   const l = requireRange('segmentSeconds', options.segmentSeconds, 0, LIMITS.maxSegmentSeconds, true);
   const maxHold = requireInteger('maxHold', options.maxHold, 0, LIMITS.maxHold);
@@ -116,14 +128,27 @@ export function nextStreamHold(state: StreamHoldState, sample: StreamHoldSample 
   const scale = state.dwellScale ?? 1;
   const dwellMs = dwellSegments * l * 1000;
   // A run of supporting samples ends; the flap memory stays.
-  const reset = (x: number): StreamHoldState => ({ hold: x, lowerSinceMs: undefined, lowerSamples: 0, loweredAtMs: state.loweredAtMs, dwellScale: scale });
+  const reset = (x: number): StreamHoldState => ({
+    hold: x,
+    lowerSinceMs: undefined,
+    lowerSamples: 0,
+    loweredAtMs: state.loweredAtMs,
+    dwellScale: scale,
+  });
 
   if (hold > maxHold) return { state: reset(maxHold), hold: maxHold, change: 'lower', reason: 'max-hold', sampleHold };
   const target = Math.min(maxHold, Math.max(floor, sampleHold ?? 0));
   if (target > hold) {
-    return { state: raiseStreamHold(state, target, nowMs, dwellMs), hold: target, change: 'raise', reason: sampleHold !== undefined && sampleHold >= target ? 'measured-slow' : 'model-floor', sampleHold };
+    return {
+      state: raiseStreamHold(state, target, nowMs, dwellMs),
+      hold: target,
+      change: 'raise',
+      reason: sampleHold !== undefined && sampleHold >= target ? 'measured-slow' : 'model-floor',
+      sampleHold,
+    };
   }
-  if (sample === undefined) return { state, hold, change: 'none', reason: state.lowerSinceMs === undefined ? 'steady' : 'dwelling', sampleHold };
+  if (sample === undefined)
+    return { state, hold, change: 'none', reason: state.lowerSinceMs === undefined ? 'steady' : 'dwelling', sampleHold };
 
   const candidate = hold - 1;
   // eq. 2 for x − 1 with headroom; x − 1 = 0 is never supported (eq. 2 has no x = 0).

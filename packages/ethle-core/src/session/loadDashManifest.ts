@@ -19,14 +19,22 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
   const info = parseMpd(text);
   const leftAbsolute = new Set<string>();
   const router = (token: string | undefined): UriRouter | undefined =>
-    routing === 'none' ? undefined : createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
+    routing === 'none'
+      ? undefined
+      : createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
   const route = router(undefined);
   // One parse per origin version (above): every hold below works on it. Validating a version is
   // holding it at x = 0 with the default route (an unholdable version never replaces a good one),
   // and that text, which does not depend on the time, is what hold-0 receivers are served.
   const held = (x: number, token: string | undefined, nowMs: number, holdChunks?: number) => {
     const rt = token === undefined ? route : router(token);
-    return holdParsedMpd(text, info, { hold: x, ...(holdChunks === undefined ? {} : { holdChunks }), ...(rt === undefined ? {} : { route: rt }), manifestUrl, nowMs });
+    return holdParsedMpd(text, info, {
+      hold: x,
+      ...(holdChunks === undefined ? {} : { holdChunks }),
+      ...(rt === undefined ? {} : { route: rt }),
+      manifestUrl,
+      nowMs,
+    });
   };
   const unheld = held(0, undefined, o.nowMs);
 
@@ -36,7 +44,11 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
     for (const r of p.representations) {
       const nominal = nominalSeconds(r) ?? info.maxSegmentDurationSeconds ?? 2;
       if (segmentSeconds === 0) segmentSeconds = nominal;
-      reps.set(`${p.id ?? ''}/${r.id}`, { base: baseOf(r, manifestUrl), nominalSeconds: nominal, timeline: r.template?.timeline !== undefined });
+      reps.set(`${p.id ?? ''}/${r.id}`, {
+        base: baseOf(r, manifestUrl),
+        nominalSeconds: nominal,
+        timeline: r.template?.timeline !== undefined,
+      });
     }
   }
   if (segmentSeconds <= 0) segmentSeconds = 2;
@@ -60,7 +72,13 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
           lowLatency: { partSeconds: chunkSeconds, partPaths: [] },
           holdParts(n: number, token: string | undefined, nowMs: number) {
             const r = held(0, token, nowMs, n);
-            return { text: r.text, holdSegments: 0, holdSeconds: r.offsetSeconds, holdParts: r.appliedChunks ?? 0, ...(r.reason ? { reason: r.reason } : {}) };
+            return {
+              text: r.text,
+              holdSegments: 0,
+              holdSeconds: r.offsetSeconds,
+              holdParts: r.appliedChunks ?? 0,
+              ...(r.reason ? { reason: r.reason } : {}),
+            };
           },
         }),
     segmentSeconds,

@@ -20,7 +20,9 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   const { manifestUrl, originBase, edgePathPrefix, previousCarry, routing } = o;
   const leftAbsolute = new Set<string>();
   const router = (token: string | undefined): UriRouter | undefined =>
-    routing === 'none' ? undefined : createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
+    routing === 'none'
+      ? undefined
+      : createEdgeRouter({ manifestUrl, sessionToken: token, edgePathPrefix, onLeftAbsolute: (uri) => leftAbsolute.add(uri) });
   const routeOpt = (r: UriRouter | undefined) => (r === undefined ? {} : { route: r });
 
   if (isMultivariantPlaylist(text)) {
@@ -42,7 +44,11 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
       pollIntervalMs: 30_000,
       carry: undefined,
       segments: () => [],
-      hold: (_x, token) => ({ text: rewriteMultivariantPlaylist(text, { route: router(token) ?? keepUri }), holdSegments: 0, holdSeconds: 0 }),
+      hold: (_x, token) => ({
+        text: rewriteMultivariantPlaylist(text, { route: router(token) ?? keepUri }),
+        holdSegments: 0,
+        holdSeconds: 0,
+      }),
     };
   }
 
@@ -64,7 +70,9 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
   // next one, a segment later.
   const last = playlist.segments[playlist.segments.length - 1];
   const nextSegmentDueMs =
-    last?.programDateTimeMs === undefined || playlist.endList ? undefined : last.programDateTimeMs + (last.duration + playlist.targetDuration) * 1000;
+    last?.programDateTimeMs === undefined || playlist.endList
+      ? undefined
+      : last.programDateTimeMs + (last.duration + playlist.targetDuration) * 1000;
   // Validating a version is holding it at x = 0 with the default route: an unholdable version is
   // rejected here, and the text it gives is what hold-0 receivers are served.
   const route = router(undefined);
@@ -90,7 +98,13 @@ export function loadHlsManifest(text: string, o: LoadManifestOptions): ManifestV
       // The latency a player gets from the hold: what the playlist no longer lists, and, when its
       // LL-HLS went, the player's fallback from PART-HOLD-BACK to HOLD-BACK.
       const lost = r.lowLatencyStripped ? fallbackSeconds : 0;
-      return { text: r.text, holdSegments: r.appliedHold, holdSeconds: r.heldSeconds + lost, ...(lost > 0 ? { lowLatencyLostSeconds: lost } : {}), ...(r.reason ? { reason: r.reason } : {}) };
+      return {
+        text: r.text,
+        holdSegments: r.appliedHold,
+        holdSeconds: r.heldSeconds + lost,
+        ...(lost > 0 ? { lowLatencyLostSeconds: lost } : {}),
+        ...(r.reason ? { reason: r.reason } : {}),
+      };
     },
     ...(lowLatency === undefined
       ? {}
@@ -154,7 +168,12 @@ function lowLatencyOf(p: HlsMediaPlaylist, path: (uri: string) => string | undef
   }
   const lastSeg = p.segments[p.segments.length - 1];
   newest ??= lastSeg === undefined ? undefined : { msn: lastSeg.msn, part: k - 1 };
-  const nextPart = newest === undefined || p.serverControl?.canBlockReload !== true ? undefined : newest.part + 1 >= k ? { msn: newest.msn + 1, part: 0 } : { msn: newest.msn, part: newest.part + 1 };
+  const nextPart =
+    newest === undefined || p.serverControl?.canBlockReload !== true
+      ? undefined
+      : newest.part + 1 >= k
+        ? { msn: newest.msn + 1, part: 0 }
+        : { msn: newest.msn, part: newest.part + 1 };
   return { partSeconds: p.partTarget, ...(nextPart === undefined ? {} : { nextPart }), partPaths: paths };
 }
 

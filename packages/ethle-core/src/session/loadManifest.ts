@@ -6,7 +6,6 @@ import type { ManifestView } from './ManifestView.js';
 
 export type { LoadManifestOptions };
 
-
 const HLS_RE = /^\uFEFF?#EXTM3U/;
 const MPD_RE = /<MPD[\s>]/;
 

@@ -25,16 +25,28 @@ const esc = (v: string) => v.replace(/[&<>"]/g, (c) => ESCAPE[c]!);
  * so a query the edges need on refreshes (a session token) reaches another edge only through a
  * Location written for it.
  */
-export function addDashSteering(text: string, o: { serverUri: string; serviceLocation: string; baseUrl: string; location?: string; peerLocations?: ReadonlyArray<{ serviceLocation: string; url: string }>; peerBaseUrls?: ReadonlyArray<{ serviceLocation: string; url: string }> }): string {
+export function addDashSteering(
+  text: string,
+  o: {
+    serverUri: string;
+    serviceLocation: string;
+    baseUrl: string;
+    location?: string;
+    peerLocations?: ReadonlyArray<{ serviceLocation: string; url: string }>;
+    peerBaseUrls?: ReadonlyArray<{ serviceLocation: string; url: string }>;
+  },
+): string {
   const m = MPD_START_RE.exec(text);
   if (m === null) throw new EthleError('ERR_STEERING_INVALID', 'no MPD element', {});
   if (/<BaseURL\b/.test(text)) throw new EthleError('ERR_STEERING_INVALID', 'the MPD has BaseURL elements of its own', {});
-  if (o.location !== undefined && /<Location\b/.test(text)) throw new EthleError('ERR_STEERING_INVALID', 'the MPD has a Location of its own', {});
+  if (o.location !== undefined && /<Location\b/.test(text))
+    throw new EthleError('ERR_STEERING_INVALID', 'the MPD has a Location of its own', {});
   const at = m.index + m[0].length;
   const loc = esc(o.serviceLocation);
   // A Location for the same service location: MPD refreshes follow the player to another edge too.
   let location = o.location === undefined ? '' : `\n  <Location serviceLocation="${loc}">${esc(o.location)}</Location>`;
-  if (o.location !== undefined) for (const p of o.peerLocations ?? []) location += `\n  <Location serviceLocation="${esc(p.serviceLocation)}">${esc(p.url)}</Location>`;
+  if (o.location !== undefined)
+    for (const p of o.peerLocations ?? []) location += `\n  <Location serviceLocation="${esc(p.serviceLocation)}">${esc(p.url)}</Location>`;
   let bases = `\n  <BaseURL serviceLocation="${loc}">${esc(o.baseUrl)}</BaseURL>`;
   for (const p of o.peerBaseUrls ?? []) bases += `\n  <BaseURL serviceLocation="${esc(p.serviceLocation)}">${esc(p.url)}</BaseURL>`;
   const add = `${bases}${location}\n  <ContentSteering defaultServiceLocation="${loc}" queryBeforeStart="true">${esc(o.serverUri)}</ContentSteering>`;

@@ -11,12 +11,16 @@ export function addHlsSteering(text: string, o: { serverUri: string; pathwayId: 
   for (const line of lines) {
     if (line.startsWith('#EXT-X-CONTENT-STEERING')) continue;
     if (line.startsWith('#EXT-X-STREAM-INF:')) {
-      const attrs = line.slice('#EXT-X-STREAM-INF:'.length).replace(/(^|,)PATHWAY-ID="[^"]*"/, '').replace(/^,/, '');
+      const attrs = line
+        .slice('#EXT-X-STREAM-INF:'.length)
+        .replace(/(^|,)PATHWAY-ID="[^"]*"/, '')
+        .replace(/^,/, '');
       out.push(`#EXT-X-STREAM-INF:${attrs}${attrs === '' ? '' : ','}PATHWAY-ID=${quoted(o.pathwayId)}`);
       continue;
     }
     out.push(line);
-    if (out.length === 1 && line.replace(/^\uFEFF/, '').trimEnd() === '#EXTM3U') out.push(`#EXT-X-CONTENT-STEERING:SERVER-URI=${quoted(o.serverUri)},PATHWAY-ID=${quoted(o.pathwayId)}`);
+    if (out.length === 1 && line.replace(/^\uFEFF/, '').trimEnd() === '#EXTM3U')
+      out.push(`#EXT-X-CONTENT-STEERING:SERVER-URI=${quoted(o.serverUri)},PATHWAY-ID=${quoted(o.pathwayId)}`);
   }
   return out.join('\n');
 }

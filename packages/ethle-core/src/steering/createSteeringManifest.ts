@@ -33,18 +33,28 @@ const PATHWAY_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
  * that is not ready is left out (a player would only fail over to it) unless none is ready. The
  * TTL is how fast players notice a failure: small (seconds) for failover.
  */
-export function createSteeringManifest(o: { pathways: readonly SteeringPathway[]; basePathway: string; ttlSeconds: number; reloadUri?: string }): SteeringManifest {
-  if (!(o.ttlSeconds >= 1) || !Number.isInteger(o.ttlSeconds)) throw new EthleError('ERR_STEERING_INVALID', `ttlSeconds must be an integer ≥ 1, got ${o.ttlSeconds}`, { ttlSeconds: o.ttlSeconds });
-  for (const p of o.pathways) if (!PATHWAY_ID_RE.test(p.id)) throw new EthleError('ERR_STEERING_INVALID', `not a pathway id: ${JSON.stringify(p.id)}`, { id: p.id });
+export function createSteeringManifest(o: {
+  pathways: readonly SteeringPathway[];
+  basePathway: string;
+  ttlSeconds: number;
+  reloadUri?: string;
+}): SteeringManifest {
+  if (!(o.ttlSeconds >= 1) || !Number.isInteger(o.ttlSeconds))
+    throw new EthleError('ERR_STEERING_INVALID', `ttlSeconds must be an integer ≥ 1, got ${o.ttlSeconds}`, { ttlSeconds: o.ttlSeconds });
+  for (const p of o.pathways)
+    if (!PATHWAY_ID_RE.test(p.id)) throw new EthleError('ERR_STEERING_INVALID', `not a pathway id: ${JSON.stringify(p.id)}`, { id: p.id });
   const base = o.pathways.find((p) => p.id === o.basePathway);
-  if (base === undefined) throw new EthleError('ERR_STEERING_INVALID', `unknown base pathway ${JSON.stringify(o.basePathway)}`, { basePathway: o.basePathway });
+  if (base === undefined)
+    throw new EthleError('ERR_STEERING_INVALID', `unknown base pathway ${JSON.stringify(o.basePathway)}`, { basePathway: o.basePathway });
   const edges = o.pathways.filter((p) => !p.lastResort);
   // Ties keep the player where it is (the base pathway first), then by id: no needless moves.
   const rank = (p: SteeringPathway) => (p.id === base.id ? 0 : 1);
   const ready = edges.filter((p) => p.ready).sort((a, b) => a.load - b.load || rank(a) - rank(b) || a.id.localeCompare(b.id));
   const order = (ready.length > 0 ? ready : edges).map((p) => p.id);
   for (const p of o.pathways) if (p.lastResort) order.push(p.id);
-  const clones = o.pathways.filter((p) => p.id !== base.id && order.includes(p.id)).map((p) => ({ 'BASE-ID': base.id, ID: p.id, 'URI-REPLACEMENT': { HOST: p.host } }));
+  const clones = o.pathways
+    .filter((p) => p.id !== base.id && order.includes(p.id))
+    .map((p) => ({ 'BASE-ID': base.id, ID: p.id, 'URI-REPLACEMENT': { HOST: p.host } }));
   return {
     VERSION: 1,
     TTL: o.ttlSeconds,

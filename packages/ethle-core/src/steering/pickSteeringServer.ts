@@ -11,7 +11,12 @@
  * PATHWAY-PRIORITY, which may be the origin). `self` answers when nobody else can: it is alive,
  * since it is answering.
  */
-export function pickSteeringServer(o: { edges: readonly string[]; ready: (id: string) => boolean; playerPathway: string; self: string }): string {
+export function pickSteeringServer(o: {
+  edges: readonly string[];
+  ready: (id: string) => boolean;
+  playerPathway: string;
+  self: string;
+}): string {
   const ring = [...new Set(o.edges)].sort();
   // Just after the player's edge; the player on the origin (not in the ring: -1) from the first.
   const at = ring.indexOf(o.playerPathway);

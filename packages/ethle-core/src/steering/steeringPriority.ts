@@ -24,7 +24,13 @@ export interface PathwayObservation {
  *
  * Pure: the caller passes the observations and the random sample.
  */
-export function steeringPriority(o: { pathways: readonly PathwayObservation[]; current: string | null; hysteresis: number; minDifference: number; u: number }): string[] {
+export function steeringPriority(o: {
+  pathways: readonly PathwayObservation[];
+  current: string | null;
+  hysteresis: number;
+  minDifference: number;
+  u: number;
+}): string[] {
   const byId = (a: PathwayObservation, b: PathwayObservation): number => a.id.localeCompare(b.id);
   const ready = o.pathways.filter((p) => p.ready).sort((a, b) => a.load - b.load || byId(a, b));
   const unready = o.pathways.filter((p) => !p.ready).sort(byId);

@@ -189,10 +189,12 @@ export class StreamProgress {
     const byId = t.byId;
     // The newest segment's length: what a raise of x would cost the receivers.
     const segmentSeconds = t.segments.at(-1)?.durationSeconds;
-    const on = <T>(f: (s: SegmentRef) => T) => (id: number): T | undefined => {
-      const s = byId.get(id);
-      return s === undefined ? undefined : f(s);
-    };
+    const on =
+      <T>(f: (s: SegmentRef) => T) =>
+      (id: number): T | undefined => {
+        const s = byId.get(id);
+        return s === undefined ? undefined : f(s);
+      };
     return {
       nowMs: d.nowMs,
       flowBps: d.flowBps,

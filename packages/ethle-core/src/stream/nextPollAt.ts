@@ -57,7 +57,10 @@ export function nextPollAt(p: PollState): NextPoll {
   if (p.failures === 0 && !p.unchanged && view?.lowLatency?.nextPart !== undefined) return { atMs: nowMs, reason: 'blocking' };
   const base = Math.max(POLL_TIMING.minMs, view?.pollIntervalMs ?? 1000);
   if (p.failures > 0) {
-    const cap = view !== undefined && view.segmentSeconds > 0 ? Math.min(POLL_TIMING.maxBackoffMs, Math.max(POLL_TIMING.minMs, view.segmentSeconds * 1000)) : POLL_TIMING.maxBackoffMs;
+    const cap =
+      view !== undefined && view.segmentSeconds > 0
+        ? Math.min(POLL_TIMING.maxBackoffMs, Math.max(POLL_TIMING.minMs, view.segmentSeconds * 1000))
+        : POLL_TIMING.maxBackoffMs;
     return { atMs: nowMs + Math.min(cap, base * 2 ** Math.min(p.failures, 6)), reason: 'backoff' };
   }
   // Plan every half segment in between polls (DASH $Number$: see planEveryMs).

@@ -122,7 +122,16 @@ export function scanXml(text: string, code: EthleErrorCode = 'ERR_DASH_MALFORMED
       const t = TAG_END_RE.exec(text);
       if (!t) fail(`bad start tag <${m![0]}>`, lt);
       const parent = stack[stack.length - 1];
-      const el: XmlElement = { name: m![0], start: lt, openEnd: TAG_END_RE.lastIndex, closeStart: -1, end: -1, attrs, children: [], parent };
+      const el: XmlElement = {
+        name: m![0],
+        start: lt,
+        openEnd: TAG_END_RE.lastIndex,
+        closeStart: -1,
+        end: -1,
+        attrs,
+        children: [],
+        parent,
+      };
       if (parent) parent.children.push(el);
       else root = el;
       if (t![1] === '/') {

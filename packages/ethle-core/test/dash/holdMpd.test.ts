@@ -44,7 +44,9 @@ const TIMELINE_MPD = `<?xml version="1.0"?>
 </MPD>`;
 
 const numbersOf = (text: string, nowMs: number, rep: string) =>
-  availableSegments(parseMpd(text), nowMs).filter((s) => s.representationId === rep).map((s) => s.number);
+  availableSegments(parseMpd(text), nowMs)
+    .filter((s) => s.representationId === rep)
+    .map((s) => s.number);
 
 describe('parseMpd / availableSegments', () => {
   it('$Number$: AST, period start, duration and time-shift depth give the live window', () => {
@@ -114,7 +116,9 @@ describe('holdMpd', () => {
     // trimmed end — with AST left alone it would be 1 + 4 s past, and the player's latency would
     // follow its own target delay instead of the hold.
     const now = astMs + 14_000; // the timeline ends at 13 s
-    const edge = (text: string) => (now - parseMpd(text).availabilityStartTimeMs) / 1000 - Math.max(...availableSegments(parseMpd(text), Number.POSITIVE_INFINITY).map((s) => s.endSeconds));
+    const edge = (text: string) =>
+      (now - parseMpd(text).availabilityStartTimeMs) / 1000 -
+      Math.max(...availableSegments(parseMpd(text), Number.POSITIVE_INFINITY).map((s) => s.endSeconds));
     const r = holdMpd(TIMELINE_MPD, { hold: 2, nowMs: now });
     expect(r.offsetSeconds).toBe(4);
     expect(edge(r.text)).toBeCloseTo(edge(TIMELINE_MPD), 9);
@@ -140,7 +144,10 @@ describe('holdMpd', () => {
   });
 
   it('routes templates and BaseURLs back through the edge with a session token', () => {
-    const withBase = NUMBER_MPD.replace('<Period id="p0" start="PT0S">', '<BaseURL>https://origin.example/live/s1/</BaseURL>\n  <Period id="p0" start="PT0S">');
+    const withBase = NUMBER_MPD.replace(
+      '<Period id="p0" start="PT0S">',
+      '<BaseURL>https://origin.example/live/s1/</BaseURL>\n  <Period id="p0" start="PT0S">',
+    );
     const route = createEdgeRouter({ manifestUrl: 'https://origin.example/live/s1/manifest.mpd', sessionToken: 'abc' });
     const r = holdMpd(withBase, { hold: 0, route });
     expect(r.text).toContain('<BaseURL>./</BaseURL>');
@@ -168,7 +175,11 @@ describe('holdMpd properties', () => {
       t += d * (r + 1);
       return el;
     });
-    const sets = Array.from({ length: reps }, (_, i) => `<AdaptationSet id="${i}"><SegmentTemplate timescale="1000" media="s${i}/$Time$.m4s"><SegmentTimeline>${s.join('\n')}</SegmentTimeline></SegmentTemplate><Representation id="r${i}" bandwidth="1"/></AdaptationSet>`);
+    const sets = Array.from(
+      { length: reps },
+      (_, i) =>
+        `<AdaptationSet id="${i}"><SegmentTemplate timescale="1000" media="s${i}/$Time$.m4s"><SegmentTimeline>${s.join('\n')}</SegmentTimeline></SegmentTemplate><Representation id="r${i}" bandwidth="1"/></AdaptationSet>`,
+    );
     return `<MPD type="dynamic" availabilityStartTime="${AST}"><Period start="PT0S">${sets.join('')}</Period></MPD>`;
   };
 
@@ -188,7 +199,8 @@ describe('holdMpd properties', () => {
           expect(a.map((s) => s.time)).toEqual(b.slice(0, b.length - r.appliedHold).map((s) => s.time));
         }
         // Only S elements and AST changed: the rest of the text is identical.
-        const strip = (x: string) => x.replace(/<SegmentTimeline>[\s\S]*?<\/SegmentTimeline>/g, '').replace(/availabilityStartTime="[^"]*"/, '');
+        const strip = (x: string) =>
+          x.replace(/<SegmentTimeline>[\s\S]*?<\/SegmentTimeline>/g, '').replace(/availabilityStartTime="[^"]*"/, '');
         expect(strip(r.text)).toBe(strip(text));
         expect(parseMpd(r.text).availabilityStartTimeMs).toBeCloseTo(astMs + r.offsetSeconds * 1000, 6);
       }),

@@ -41,7 +41,9 @@ describe('Location and absolute BaseURLs (issue 15, item 2)', () => {
   it('Location points back at the edge, with the session token; XML entities are decoded once and encoded once', () => {
     // Entities decoded before routing and encoded once after.
     expect(held).toContain('<Location>manifest.mpd?v=1&amp;w=2&amp;ethle_session=abc</Location>');
-    const withQuery = live(`<BaseURL>http://origin.example/live/s1/?a=1&amp;b=2</BaseURL><Period id="p" start="PT0S">${numberSet('v')}</Period>`);
+    const withQuery = live(
+      `<BaseURL>http://origin.example/live/s1/?a=1&amp;b=2</BaseURL><Period id="p" start="PT0S">${numberSet('v')}</Period>`,
+    );
     expect(parseMpd(withQuery).periods[0]!.representations[0]!.baseUrls).toEqual(['http://origin.example/live/s1/?a=1&b=2']);
   });
 
@@ -68,7 +70,15 @@ describe('Location and absolute BaseURLs (issue 15, item 2)', () => {
   });
 
   it('property: any chain of BaseURLs on the origin host keeps every segment path, now on the edge', () => {
-    const piece = fc.constantFrom('http://origin.example/live/', 'http://ORIGIN.EXAMPLE:80/x/', '/abs/', 'rel/', '../up/', './', 'https://cdn.example/k/');
+    const piece = fc.constantFrom(
+      'http://origin.example/live/',
+      'http://ORIGIN.EXAMPLE:80/x/',
+      '/abs/',
+      'rel/',
+      '../up/',
+      './',
+      'https://cdn.example/k/',
+    );
     fc.assert(
       fc.property(fc.array(piece, { minLength: 0, maxLength: 4 }), (chain) => {
         const [mpdB, periodB, setB, repB] = chain;
@@ -118,8 +128,14 @@ describe('multi-period SegmentTimeline (items 3 and 10)', () => {
     expect(r).toMatchObject({ appliedHold: 6, offsetSeconds: 12 });
     expect(r.reason).toBeUndefined();
     expect(r.text).not.toContain('id="p2"');
-    expect(of(r.text, 'p1').map((s) => s.time)).toEqual(of(MPD, 'p1').slice(0, -3).map((s) => s.time));
-    const one = live(`<Period id="p1" start="PT0S">${timelineSet('v', '<S t="0" d="2000" r="29"/>')}</Period><Period id="p2" start="PT60S">${timelineSet('v', '<S t="0" d="2000"/>')}</Period>`);
+    expect(of(r.text, 'p1').map((s) => s.time)).toEqual(
+      of(MPD, 'p1')
+        .slice(0, -3)
+        .map((s) => s.time),
+    );
+    const one = live(
+      `<Period id="p1" start="PT0S">${timelineSet('v', '<S t="0" d="2000" r="29"/>')}</Period><Period id="p2" start="PT60S">${timelineSet('v', '<S t="0" d="2000"/>')}</Period>`,
+    );
     for (const hold of [1, 2, 3]) {
       const h = holdMpd(one, { hold, nowMs: now });
       expect(h).toMatchObject({ appliedHold: hold, offsetSeconds: 2 * hold });
@@ -132,9 +148,19 @@ describe('multi-period SegmentTimeline (items 3 and 10)', () => {
   });
 
   it('audio and video timelines lose the same count; the declared seconds are how much earlier the listed media ends', () => {
-    const av = live(`<Period id="p" start="PT0S">${timelineSet('v', '<S t="0" d="2000" r="9"/>')}${timelineSet('a', '<S t="0" d="95232" r="9"/>', 48000)}</Period>`);
+    const av = live(
+      `<Period id="p" start="PT0S">${timelineSet('v', '<S t="0" d="2000" r="9"/>')}${timelineSet('a', '<S t="0" d="95232" r="9"/>', 48000)}</Period>`,
+    );
     const r = holdMpd(av, { hold: 3, nowMs: now });
-    const end = (text: string) => Math.min(...['v', 'a'].map((id) => availableSegments(parseMpd(text), now).filter((s) => s.representationId === id).at(-1)!.endSeconds));
+    const end = (text: string) =>
+      Math.min(
+        ...['v', 'a'].map(
+          (id) =>
+            availableSegments(parseMpd(text), now)
+              .filter((s) => s.representationId === id)
+              .at(-1)!.endSeconds,
+        ),
+      );
     expect(r.appliedHold).toBe(3);
     expect(r.offsetSeconds).toBeCloseTo(end(av) - end(r.text), 9);
   });
@@ -153,7 +179,10 @@ describe('multi-period SegmentTimeline (items 3 and 10)', () => {
     expect(r.text).toContain(timelineSet('v', '<S t="0" d="2000" r="9"/>'));
   });
 
-  const genPeriods = fc.array(fc.array(fc.record({ d: fc.integer({ min: 500, max: 4000 }), r: fc.integer({ min: 0, max: 4 }) }), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 });
+  const genPeriods = fc.array(
+    fc.array(fc.record({ d: fc.integer({ min: 500, max: 4000 }), r: fc.integer({ min: 0, max: 4 }) }), { minLength: 1, maxLength: 4 }),
+    { minLength: 1, maxLength: 4 },
+  );
   const buildPeriods = (periods: { d: number; r: number }[][]) => {
     let start = 0;
     return live(
@@ -248,7 +277,12 @@ describe('SegmentList / SegmentBase in a live MPD (item 5)', () => {
 
   it('an MPD mixing SegmentTimeline and @duration templates passes through unheld too', () => {
     const mixed = live(`<Period id="p" start="PT0S">${numberSet('v')}${timelineSet('a', '<S t="0" d="2000" r="3"/>')}</Period>`);
-    expect(holdMpd(mixed, { hold: 1, nowMs: astMs + 1e6 })).toMatchObject({ text: mixed, appliedHold: 0, offsetSeconds: 0, reason: 'mixed-addressing' });
+    expect(holdMpd(mixed, { hold: 1, nowMs: astMs + 1e6 })).toMatchObject({
+      text: mixed,
+      appliedHold: 0,
+      offsetSeconds: 0,
+      reason: 'mixed-addressing',
+    });
   });
 });
 

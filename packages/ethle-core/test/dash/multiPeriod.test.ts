@@ -29,7 +29,12 @@ describe('multi-period MPDs', () => {
       ['main-2', 80, undefined],
     ]);
     const segs = availableSegments(info, astMs + 101_000);
-    expect(segs.filter((s) => s.periodId === 'main-1').map((s) => s.number).at(-1)).toBe(30);
+    expect(
+      segs
+        .filter((s) => s.periodId === 'main-1')
+        .map((s) => s.number)
+        .at(-1),
+    ).toBe(30);
     expect(segs.filter((s) => s.periodId === 'ad')).toHaveLength(10);
     const m2 = segs.filter((s) => s.periodId === 'main-2');
     expect(m2.at(-1)).toMatchObject({ number: 40, url: 'm2/40.m4s', endSeconds: 100 });

@@ -7,12 +7,16 @@ import { availableSegments, holdMpd, parseMpd } from '@ethle/core';
 // times far from zero — through holdMpd. The held MPD must still parse, and at any instant list
 // exactly the origin's segments minus the newest x: never one early.
 
-const durationGen = fc.oneof(
-  fc.constant({ timescale: 90_000, ticks: 360_360 }),
-  fc.integer({ min: 1, max: 600 }).map((frames) => ({ timescale: 30_000, ticks: frames * 1001 })),
-  fc.integer({ min: 1, max: 900 }).map((frames) => ({ timescale: 48_000, ticks: frames * 1024 })),
-  fc.tuple(fc.integer({ min: 1, max: 10_000_000 }), fc.double({ min: 0.2, max: 20, noNaN: true })).map(([timescale, s]) => ({ timescale, ticks: Math.max(1, Math.round(s * timescale)) })),
-).filter(({ timescale, ticks }) => ticks / timescale >= 0.1 && ticks / timescale <= 20);
+const durationGen = fc
+  .oneof(
+    fc.constant({ timescale: 90_000, ticks: 360_360 }),
+    fc.integer({ min: 1, max: 600 }).map((frames) => ({ timescale: 30_000, ticks: frames * 1001 })),
+    fc.integer({ min: 1, max: 900 }).map((frames) => ({ timescale: 48_000, ticks: frames * 1024 })),
+    fc
+      .tuple(fc.integer({ min: 1, max: 10_000_000 }), fc.double({ min: 0.2, max: 20, noNaN: true }))
+      .map(([timescale, s]) => ({ timescale, ticks: Math.max(1, Math.round(s * timescale)) })),
+  )
+  .filter(({ timescale, ticks }) => ticks / timescale >= 0.1 && ticks / timescale <= 20);
 
 function numberMpd(astIso: string, timescale: number, ticks: number, startNumber: number): string {
   return `<?xml version="1.0"?>
@@ -70,7 +74,10 @@ describe('holdMpd with the timing origins write', () => {
     const gen = fc.record({
       timescale: fc.integer({ min: 1, max: 10_000_000 }),
       t0: fc.nat(2 ** 50),
-      runs: fc.array(fc.record({ d: fc.integer({ min: 1, max: 2 ** 30 }), r: fc.integer({ min: 0, max: 4 }) }), { minLength: 1, maxLength: 5 }),
+      runs: fc.array(fc.record({ d: fc.integer({ min: 1, max: 2 ** 30 }), r: fc.integer({ min: 0, max: 4 }) }), {
+        minLength: 1,
+        maxLength: 5,
+      }),
       x: fc.integer({ min: 0, max: 6 }),
     });
     fc.assert(

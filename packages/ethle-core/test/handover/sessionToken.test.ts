@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { EthleError, fromBase64url, createHoldPolicy, PolicyGroups, SESSION_TOKEN_MAX_LENGTH, signSessionToken, streamTag, toBase64url, verifySessionToken, type SessionClaims, type SessionMac } from '../../src/index.js';
+import {
+  EthleError,
+  fromBase64url,
+  createHoldPolicy,
+  PolicyGroups,
+  SESSION_TOKEN_MAX_LENGTH,
+  signSessionToken,
+  streamTag,
+  toBase64url,
+  verifySessionToken,
+  type SessionClaims,
+  type SessionMac,
+} from '../../src/index.js';
 
 // The MAC is injected: here WebCrypto's HMAC-SHA256 (what a service worker has), async.
 const webCryptoMac = async (secret: string): Promise<SessionMac> => {
@@ -7,7 +19,16 @@ const webCryptoMac = async (secret: string): Promise<SessionMac> => {
   return async (data) => new Uint8Array(await crypto.subtle.sign('HMAC', key, new Uint8Array(data)));
 };
 
-const claims: SessionClaims = { sid: 'k3Jq9fX2', stream: streamTag('origin/live/a/index.m3u8'), group: 'hold-x', x: 3, requests: 12, radioBps: 8_500_000, issuer: 'edge-a', expiresAt: 2_000_000_000 };
+const claims: SessionClaims = {
+  sid: 'k3Jq9fX2',
+  stream: streamTag('origin/live/a/index.m3u8'),
+  group: 'hold-x',
+  x: 3,
+  requests: 12,
+  radioBps: 8_500_000,
+  issuer: 'edge-a',
+  expiresAt: 2_000_000_000,
+};
 
 describe('session tokens', () => {
   it('round-trip: what is signed is what verifies, and the token is URL-safe and bounded', async () => {
@@ -21,7 +42,10 @@ describe('session tokens', () => {
   it('another secret, a changed payload or a changed MAC do not verify', async () => {
     const mac = await webCryptoMac('fleet secret of sixteen+');
     const token = await signSessionToken(claims, mac);
-    expect(await verifySessionToken(token, await webCryptoMac('another secret, 16+ chars'), 0)).toEqual({ ok: false, reason: 'bad-signature' });
+    expect(await verifySessionToken(token, await webCryptoMac('another secret, 16+ chars'), 0)).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
     // A receiver that rewrites its group to hold-0 (or its x) in the payload: the MAC no longer fits.
     const [v, payload, m] = token.split('.') as [string, string, string];
     const forged = JSON.parse(String.fromCharCode(...fromBase64url(payload)!)) as Record<string, unknown>;
@@ -59,7 +83,20 @@ describe('session tokens', () => {
 });
 
 describe('adopting a handed-over session', () => {
-  const estimate = { bps: 4e6, source: 'measured' as const, evidence: { rniBps: undefined, measuredBps: 4e6, measuredBytes: 1e6, segmentBytes: 5e5, mtpKbps: undefined, blMs: undefined, segmentsDownloaded: 3, skipped: [] } };
+  const estimate = {
+    bps: 4e6,
+    source: 'measured' as const,
+    evidence: {
+      rniBps: undefined,
+      measuredBps: 4e6,
+      measuredBytes: 1e6,
+      segmentBytes: 5e5,
+      mtpKbps: undefined,
+      blMs: undefined,
+      segmentsDownloaded: 3,
+      skipped: [],
+    },
+  };
 
   it('files the group, requests and floor; a known session is not overwritten', () => {
     const g = new PolicyGroups(60_000);

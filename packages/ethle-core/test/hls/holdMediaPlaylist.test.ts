@@ -75,7 +75,10 @@ all.ts
 all.ts
 # a comment
 `);
-    expect(r.held.map((h) => h.byteRange)).toEqual([{ length: 120, offset: 0 }, { length: 120, offset: 120 }]);
+    expect(r.held.map((h) => h.byteRange)).toEqual([
+      { length: 120, offset: 0 },
+      { length: 120, offset: 120 },
+    ]);
     // The result still parses, with the implicit offsets intact.
     expect(parseMediaPlaylist(r.text).segments.map((s) => s.byteRange?.offset)).toEqual([0, 100, 200]);
   });
@@ -221,7 +224,11 @@ b22.m4s
 b23.m4s
 `);
     const p = parseMediaPlaylist(r.text);
-    expect(p.segments.map((s) => [s.msn, s.discontinuitySequence, s.keyLines.length])).toEqual([[21, 4, 1], [22, 4, 1], [23, 4, 0]]);
+    expect(p.segments.map((s) => [s.msn, s.discontinuitySequence, s.keyLines.length])).toEqual([
+      [21, 4, 1],
+      [22, 4, 1],
+      [23, 4, 0],
+    ]);
   });
 
   it('extends across a discontinuity the origin already dropped, inserting the DISCONTINUITY tag', () => {
@@ -337,7 +344,10 @@ s268.mp4
   });
 
   it('drops LAST-PART from reports when the visible tail lists no parts', () => {
-    const longer = LL.replace('#EXT-X-MEDIA-SEQUENCE:266\n#EXT-X-MAP:URI="init.mp4"\n', '#EXT-X-MEDIA-SEQUENCE:264\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:4.0,\ns264.mp4\n#EXTINF:4.0,\ns265.mp4\n');
+    const longer = LL.replace(
+      '#EXT-X-MEDIA-SEQUENCE:266\n#EXT-X-MAP:URI="init.mp4"\n',
+      '#EXT-X-MEDIA-SEQUENCE:264\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:4.0,\ns264.mp4\n#EXTINF:4.0,\ns265.mp4\n',
+    );
     const r = holdMediaPlaylist(longer, { hold: 2, lowLatency: 'keep' });
     expect(r.appliedHold).toBe(2);
     expect(lines(r.text).filter((l) => l.startsWith('#EXT-X-RENDITION-REPORT'))).toEqual([
@@ -368,10 +378,20 @@ s1.mp4
 #EXT-X-RENDITION-REPORT:URI="../lo/index.m3u8",LAST-MSN=2,LAST-PART=0
 `;
     const seen: [string, HlsUriKind][] = [];
-    const r = holdMediaPlaylist(origin, { hold: 0, route: (u, k) => { seen.push([u, k]); return `R(${u})`; } });
+    const r = holdMediaPlaylist(origin, {
+      hold: 0,
+      route: (u, k) => {
+        seen.push([u, k]);
+        return `R(${u})`;
+      },
+    });
     expect(seen).toEqual([
-      ['key.bin', 'key'], ['init.mp4', 'init'], ['s1.mp4', 'segment'], ['p2.0.mp4', 'part'],
-      ['p2.1.mp4', 'preload-hint'], ['../lo/index.m3u8', 'rendition-report'],
+      ['key.bin', 'key'],
+      ['init.mp4', 'init'],
+      ['s1.mp4', 'segment'],
+      ['p2.0.mp4', 'part'],
+      ['p2.1.mp4', 'preload-hint'],
+      ['../lo/index.m3u8', 'rendition-report'],
     ]);
     expect(r.text).toContain('#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://kid",KEYFORMAT="com.apple.streamingkeydelivery"');
     expect(r.text).toContain('#EXT-X-KEY:METHOD=AES-128,URI="R(key.bin)",IV=0x1');
@@ -385,14 +405,24 @@ s1.mp4
     const route = createEdgeRouter({ manifestUrl: 'http://origin:8081/live/a/index.m3u8', sessionToken: 'tok' });
     const r = holdMediaPlaylist(origin, { hold: 1, route });
     expect(lines(r.text).filter((l) => !l.startsWith('#') && l !== '')).toEqual([
-      'seg0.ts?ethle_session=tok', 'seg1.ts?ethle_session=tok', 'seg2.ts?ethle_session=tok',
+      'seg0.ts?ethle_session=tok',
+      'seg1.ts?ethle_session=tok',
+      'seg2.ts?ethle_session=tok',
     ]);
     expect(r.held[0]?.uri).toBe('http://origin:8081/live/a/seg3.ts');
   });
 
   it('turns a router failure or a router answer that would break the playlist into ERR_URL_INVALID', () => {
     const t = tsLive(0, 4);
-    for (const route of [() => { throw new TypeError('boom'); }, () => 'a"b', () => 'a\nb', () => '', () => 42 as unknown as string]) {
+    for (const route of [
+      () => {
+        throw new TypeError('boom');
+      },
+      () => 'a"b',
+      () => 'a\nb',
+      () => '',
+      () => 42 as unknown as string,
+    ]) {
       expect(() => holdMediaPlaylist(t, { hold: 1, route })).toThrow(expect.objectContaining({ code: 'ERR_URL_INVALID' }));
     }
   });
@@ -436,7 +466,10 @@ s4.m4s
 #EXTINF:2,
 s5.m4s
 `;
-    const withMapFirst = recordHlsHistory(createHlsHistory(), fmp4.replace('MEDIA-SEQUENCE:4', 'MEDIA-SEQUENCE:2').replace(/s(\d)\.m4s/g, (_, d) => `s${Number(d) - 2}.m4s`));
+    const withMapFirst = recordHlsHistory(
+      createHlsHistory(),
+      fmp4.replace('MEDIA-SEQUENCE:4', 'MEDIA-SEQUENCE:2').replace(/s(\d)\.m4s/g, (_, d) => `s${Number(d) - 2}.m4s`),
+    );
     // history has msns 2,3 with a MAP; now the window starts at 4 with a MAP too: extension is fine.
     expect(holdMediaPlaylist(fmp4, { hold: 1, history: withMapFirst }).extendedFromHistory).toBe(2);
     // A TS window after fMP4 history cannot be extended (the older map would stay in force).
@@ -448,8 +481,12 @@ s5.m4s
   });
 
   it('does not list history above a MAP that precedes a header tag (it would apply to them); holds less instead', () => {
-    const origin = '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI="i.mp4"\n#EXT-X-MEDIA-SEQUENCE:10\n#EXTINF:2,\na10.m4s\n#EXTINF:2,\na11.m4s\n#EXTINF:2,\na12.m4s\n';
-    const history = recordHlsHistory(createHlsHistory(), origin.replace('SEQUENCE:10', 'SEQUENCE:7').replace(/a1(\d)/g, (_, d) => `a${7 + Number(d)}`));
+    const origin =
+      '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI="i.mp4"\n#EXT-X-MEDIA-SEQUENCE:10\n#EXTINF:2,\na10.m4s\n#EXTINF:2,\na11.m4s\n#EXTINF:2,\na12.m4s\n';
+    const history = recordHlsHistory(
+      createHlsHistory(),
+      origin.replace('SEQUENCE:10', 'SEQUENCE:7').replace(/a1(\d)/g, (_, d) => `a${7 + Number(d)}`),
+    );
     const r = holdMediaPlaylist(origin, { hold: 1, history });
     expect(r.extendedFromHistory).toBe(0);
     expect(r.appliedHold).toBe(0);
@@ -476,7 +513,9 @@ describe('HlsHistory as stored data', () => {
     history = recordHlsHistory(history, tsLive(95, 4));
     history = recordHlsHistory(history, tsLive(97, 4));
     const revived = JSON.parse(JSON.stringify(history));
-    expect(holdMediaPlaylist(tsLive(100, 4), { hold: 2, history: revived })).toEqual(holdMediaPlaylist(tsLive(100, 4), { hold: 2, history }));
+    expect(holdMediaPlaylist(tsLive(100, 4), { hold: 2, history: revived })).toEqual(
+      holdMediaPlaylist(tsLive(100, 4), { hold: 2, history }),
+    );
   });
 
   it('a damaged history is ERR_HLS_INVALID_OPTIONS, not a TypeError or a broken playlist', () => {

@@ -37,16 +37,27 @@ const HEAD = LL.slice(0, LL.indexOf('#EXT-X-PART:DURATION=1.0,URI="p268.0.mp4"')
 describe('holdMediaPlaylist — holding in parts (holdParts)', () => {
   it('N within the segment in progress: its newest part goes, the hint names it, reports move back one part', () => {
     const r = holdMediaPlaylist(LL, { holdParts: 1 });
-    expect(r.text).toBe(LL.replace(
-      `#EXT-X-PART:DURATION=1.0,URI="p270.0.mp4",INDEPENDENT=YES
+    expect(r.text).toBe(
+      LL.replace(
+        `#EXT-X-PART:DURATION=1.0,URI="p270.0.mp4",INDEPENDENT=YES
 #EXT-X-PRELOAD-HINT:TYPE=PART,URI="p270.1.mp4"
 #EXT-X-RENDITION-REPORT:URI="../1M/index.m3u8",LAST-MSN=270,LAST-PART=0
 #EXT-X-RENDITION-REPORT:URI="../4M/index.m3u8",LAST-MSN=269`,
-      `#EXT-X-PRELOAD-HINT:TYPE=PART,URI="p270.0.mp4"
+        `#EXT-X-PRELOAD-HINT:TYPE=PART,URI="p270.0.mp4"
 #EXT-X-RENDITION-REPORT:URI="../1M/index.m3u8",LAST-MSN=269,LAST-PART=3
 #EXT-X-RENDITION-REPORT:URI="../4M/index.m3u8",LAST-MSN=268`,
-    ));
-    expect(r).toMatchObject({ heldParts: 1, requestedParts: 1, heldSeconds: 1, appliedHold: 0, held: [], lastVisibleMsn: 269, lastVisiblePart: { msn: 269, part: 3 }, partsPerSegment: 4 });
+      ),
+    );
+    expect(r).toMatchObject({
+      heldParts: 1,
+      requestedParts: 1,
+      heldSeconds: 1,
+      appliedHold: 0,
+      held: [],
+      lastVisibleMsn: 269,
+      lastVisiblePart: { msn: 269, part: 3 },
+      partsPerSegment: 4,
+    });
     expect(r.heldPartList).toEqual([{ msn: 270, part: 0, uri: 'p270.0.mp4', duration: 1 }]);
     expect(r.reason).toBeUndefined();
   });
@@ -70,7 +81,10 @@ s268.mp4
     expect(r).toMatchObject({ heldParts: 3, heldSeconds: 3, appliedHold: 1, lastVisibleMsn: 268, lastVisiblePart: { msn: 269, part: 1 } });
     expect(r.held).toEqual([{ msn: 269, uri: 's269.mp4', duration: 4 }]);
     const p = parseMediaPlaylist(r.text);
-    expect(p.partialSegment).toEqual({ msn: 269, parts: [expect.objectContaining({ uri: 'p269.0.mp4' }), expect.objectContaining({ uri: 'p269.1.mp4' })] });
+    expect(p.partialSegment).toEqual({
+      msn: 269,
+      parts: [expect.objectContaining({ uri: 'p269.0.mp4' }), expect.objectContaining({ uri: 'p269.1.mp4' })],
+    });
     expect(p.preloadHints).toEqual([expect.objectContaining({ type: 'PART', uri: 'p269.2.mp4' })]);
     expect(p.serverControl).toMatchObject({ canBlockReload: true, partHoldBack: 3, canSkipUntil: 24 });
   });
@@ -95,7 +109,10 @@ s268.mp4
     // 9 parts are listed; holding all would leave 266..267 (8 s < 12 s): only the segment 269's parts and 270's fit.
     const r = holdMediaPlaylist(LL, { holdParts: 9 });
     expect(r).toMatchObject({ heldParts: 5, appliedHold: 1, reason: 'short-window' });
-    const longer = LL.replace('#EXT-X-MEDIA-SEQUENCE:266\n#EXT-X-MAP:URI="init.mp4"\n', '#EXT-X-MEDIA-SEQUENCE:264\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:4.0,\ns264.mp4\n#EXTINF:4.0,\ns265.mp4\n');
+    const longer = LL.replace(
+      '#EXT-X-MEDIA-SEQUENCE:266\n#EXT-X-MAP:URI="init.mp4"\n',
+      '#EXT-X-MEDIA-SEQUENCE:264\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:4.0,\ns264.mp4\n#EXTINF:4.0,\ns265.mp4\n',
+    );
     const all = holdMediaPlaylist(longer, { holdParts: 20 });
     expect(all).toMatchObject({ heldParts: 9, appliedHold: 2, reason: 'parts-not-listed', lastVisibleMsn: 267 });
     expect(all.lastVisiblePart).toBeUndefined();
@@ -104,7 +121,10 @@ s268.mp4
   });
 
   it('lists older segments again from history to keep 3 × target duration, rather than holding fewer parts', () => {
-    const older = LL.replace('#EXT-X-MEDIA-SEQUENCE:266', '#EXT-X-MEDIA-SEQUENCE:264').replace('#EXTINF:4.0,\ns266.mp4\n', '#EXTINF:4.0,\ns264.mp4\n#EXTINF:4.0,\ns265.mp4\n#EXTINF:4.0,\ns266.mp4\n');
+    const older = LL.replace('#EXT-X-MEDIA-SEQUENCE:266', '#EXT-X-MEDIA-SEQUENCE:264').replace(
+      '#EXTINF:4.0,\ns266.mp4\n',
+      '#EXTINF:4.0,\ns264.mp4\n#EXTINF:4.0,\ns265.mp4\n#EXTINF:4.0,\ns266.mp4\n',
+    );
     const history = recordHlsHistory(recordHlsHistory(createHlsHistory(), older), LL);
     const r = holdMediaPlaylist(LL, { holdParts: 7, history });
     expect(r).toMatchObject({ heldParts: 7, appliedHold: 2, extendedFromHistory: 1 });
@@ -117,15 +137,23 @@ s268.mp4
   });
 
   it('a playlist without parts holds nothing and says why; an ended one passes through', () => {
-    const plain = '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n' + [0, 1, 2, 3].map((i) => `#EXTINF:2,\ns${i}.ts\n`).join('');
-    expect(holdMediaPlaylist(plain, { holdParts: 2 })).toMatchObject({ text: plain, heldParts: 0, heldSeconds: 0, reason: 'parts-not-listed' });
+    const plain =
+      '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n' + [0, 1, 2, 3].map((i) => `#EXTINF:2,\ns${i}.ts\n`).join('');
+    expect(holdMediaPlaylist(plain, { holdParts: 2 })).toMatchObject({
+      text: plain,
+      heldParts: 0,
+      heldSeconds: 0,
+      reason: 'parts-not-listed',
+    });
     expect(holdMediaPlaylist(`${plain}#EXT-X-ENDLIST\n`, { holdParts: 2 })).toMatchObject({ heldParts: 0, reason: 'ended' });
   });
 
   it('writes a valid PART-HOLD-BACK (≥ 2 × PART-TARGET) when the origin gives none or too little', () => {
     const low = holdMediaPlaylist(LL.replace('PART-HOLD-BACK=3.0', 'PART-HOLD-BACK=1.0'), { holdParts: 1 });
     expect(low.text).toContain('#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3,CAN-SKIP-UNTIL=24.0\n');
-    const none = holdMediaPlaylist(LL.replace('#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.0,CAN-SKIP-UNTIL=24.0\n', ''), { holdParts: 1 });
+    const none = holdMediaPlaylist(LL.replace('#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.0,CAN-SKIP-UNTIL=24.0\n', ''), {
+      holdParts: 1,
+    });
     expect(none.text).toContain('#EXT-X-PART-INF:PART-TARGET=1.0\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3\n');
     expect(parseMediaPlaylist(none.text).serverControl?.partHoldBack).toBe(3);
   });
@@ -138,7 +166,13 @@ s268.mp4
   });
 
   it('rejects holdParts with hold > 0, with lowLatency strip, or out of range', () => {
-    for (const o of [{ hold: 1, holdParts: 1 }, { holdParts: 1, lowLatency: 'strip' as const }, { holdParts: -1 }, { holdParts: 1.5 }, { holdParts: 1e6 }]) {
+    for (const o of [
+      { hold: 1, holdParts: 1 },
+      { holdParts: 1, lowLatency: 'strip' as const },
+      { holdParts: -1 },
+      { holdParts: 1.5 },
+      { holdParts: 1e6 },
+    ]) {
       expect(() => holdMediaPlaylist(LL, o)).toThrow(expect.objectContaining({ code: 'ERR_HLS_INVALID_OPTIONS' }));
     }
     expect(holdMediaPlaylist(LL, { hold: 0, holdParts: 0 }).text).toBe(LL);

@@ -2,7 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHlsHistory, holdMediaPlaylist, parseMediaPlaylist, recordHlsHistory, type HlsMediaPlaylist } from '@ethle/core';
 import {
-  dsnOf, durOf, keyOf, mapOf, msnCount, PARTS_PER_SEGMENT, rangeOf, renderWindow, SEGMENTS_WITH_PARTS, streamModel, uriOf, type StreamModel,
+  dsnOf,
+  durOf,
+  keyOf,
+  mapOf,
+  msnCount,
+  PARTS_PER_SEGMENT,
+  rangeOf,
+  renderWindow,
+  SEGMENTS_WITH_PARTS,
+  streamModel,
+  uriOf,
+  type StreamModel,
 } from './playlistModel.js';
 
 const EPS = 1e-6;
@@ -118,8 +129,15 @@ describe('holdMediaPlaylist properties (generated playlists)', () => {
             let s = 0;
             for (let k = first; k <= last - c; k++) s += durOf(m, k);
             let ext = 0;
-            while (s < 3 * m.td - EPS && first - ext - 1 >= known) { ext++; s += durOf(m, first - ext); }
-            if (s >= 3 * m.td - EPS) { want = c; wantExt = ext; break; }
+            while (s < 3 * m.td - EPS && first - ext - 1 >= known) {
+              ext++;
+              s += durOf(m, first - ext);
+            }
+            if (s >= 3 * m.td - EPS) {
+              want = c;
+              wantExt = ext;
+              break;
+            }
           }
           expect(r.appliedHold).toBe(want);
           expect(r.extendedFromHistory).toBe(wantExt);

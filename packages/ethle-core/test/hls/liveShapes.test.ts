@@ -52,24 +52,39 @@ describe('ad-break cue tags belong to the segment they precede (issue 15, item 6
   });
 
   it('property: for any window and x, no tag follows the last URI and the served lines are the origin lines up to it', () => {
-    const cue = fc.constantFrom('#EXT-X-CUE-OUT:30', '#EXT-X-CUE-OUT-CONT:ElapsedTime=2,Duration=30', '#EXT-X-CUE-IN', '#EXT-OATCLS-SCTE35:AAAA', '#EXT-X-DATERANGE:ID="a",START-DATE="2026-01-01T00:00:00Z",SCTE35-OUT=0x1', '#EXT-X-SCTE35:CUE="AAA"', '#EXT-X-DISCONTINUITY', '#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z', '# a comment');
+    const cue = fc.constantFrom(
+      '#EXT-X-CUE-OUT:30',
+      '#EXT-X-CUE-OUT-CONT:ElapsedTime=2,Duration=30',
+      '#EXT-X-CUE-IN',
+      '#EXT-OATCLS-SCTE35:AAAA',
+      '#EXT-X-DATERANGE:ID="a",START-DATE="2026-01-01T00:00:00Z",SCTE35-OUT=0x1',
+      '#EXT-X-SCTE35:CUE="AAA"',
+      '#EXT-X-DISCONTINUITY',
+      '#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z',
+      '# a comment',
+    );
     fc.assert(
-      fc.property(fc.array(fc.array(cue, { maxLength: 3 }), { minLength: 1, maxLength: 12 }), fc.array(cue, { maxLength: 2 }), fc.integer({ min: 0, max: 12 }), (before, trailing, x) => {
-        const segs = before.map((tags, i) => [...tags, '#EXTINF:1.0,', `s${i}.ts`]);
-        const text = ['#EXTM3U', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:0', ...segs.flat(), ...trailing].join('\n') + '\n';
-        const r = holdMediaPlaylist(text, { hold: x });
-        const out = lines(r.text);
-        const origin = lines(text);
-        if (r.appliedHold === 0) {
-          expect(out).toEqual(origin);
-          return;
-        }
-        expect(out.slice(lastUriLine(out) + 1).filter((l) => l.startsWith('#EXT'))).toEqual([]);
-        // Up to the last visible URI the origin's lines, byte for byte; after it only comments.
-        const lastVisible = origin.indexOf(`s${before.length - r.appliedHold - 1}.ts`);
-        expect(out.slice(0, lastVisible + 1)).toEqual(origin.slice(0, lastVisible + 1));
-        expect(out.slice(lastVisible + 1).every((l) => l.startsWith('# '))).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.array(cue, { maxLength: 3 }), { minLength: 1, maxLength: 12 }),
+        fc.array(cue, { maxLength: 2 }),
+        fc.integer({ min: 0, max: 12 }),
+        (before, trailing, x) => {
+          const segs = before.map((tags, i) => [...tags, '#EXTINF:1.0,', `s${i}.ts`]);
+          const text = ['#EXTM3U', '#EXT-X-TARGETDURATION:1', '#EXT-X-MEDIA-SEQUENCE:0', ...segs.flat(), ...trailing].join('\n') + '\n';
+          const r = holdMediaPlaylist(text, { hold: x });
+          const out = lines(r.text);
+          const origin = lines(text);
+          if (r.appliedHold === 0) {
+            expect(out).toEqual(origin);
+            return;
+          }
+          expect(out.slice(lastUriLine(out) + 1).filter((l) => l.startsWith('#EXT'))).toEqual([]);
+          // Up to the last visible URI the origin's lines, byte for byte; after it only comments.
+          const lastVisible = origin.indexOf(`s${before.length - r.appliedHold - 1}.ts`);
+          expect(out.slice(0, lastVisible + 1)).toEqual(origin.slice(0, lastVisible + 1));
+          expect(out.slice(lastVisible + 1).every((l) => l.startsWith('# '))).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -98,7 +113,8 @@ s269.mp4
 #EXT-X-PRELOAD-HINT:TYPE=PART,URI="p270.1.mp4"
 #EXT-X-RENDITION-REPORT:URI="../1M/index.m3u8",LAST-MSN=270,LAST-PART=0
 `;
-const LL_TAG_RE = /CAN-BLOCK-RELOAD|CAN-SKIP-UNTIL|CAN-SKIP-DATERANGES|PART-HOLD-BACK|#EXT-X-PART|#EXT-X-PRELOAD-HINT|#EXT-X-RENDITION-REPORT|#EXT-X-SKIP/;
+const LL_TAG_RE =
+  /CAN-BLOCK-RELOAD|CAN-SKIP-UNTIL|CAN-SKIP-DATERANGES|PART-HOLD-BACK|#EXT-X-PART|#EXT-X-PRELOAD-HINT|#EXT-X-RENDITION-REPORT|#EXT-X-SKIP/;
 
 describe('LL-HLS through a holding edge (issue 15, item 8)', () => {
   it('holding strips what the edge cannot honour (blocking reload, delta updates, parts), keeps HOLD-BACK', () => {
@@ -143,7 +159,11 @@ ${[106, 107, 108, 109].map((m) => `#EXTINF:4.0,\ns${m}.mp4`).join('\n')}
     expect(r.text).not.toMatch(LL_TAG_RE);
     const p = parseMediaPlaylist(r.text);
     expect(p.mediaSequence).toBe(106);
-    expect(p.segments.map((s) => [s.msn, s.uri])).toEqual([[106, 's106.mp4'], [107, 's107.mp4'], [108, 's108.mp4']]);
+    expect(p.segments.map((s) => [s.msn, s.uri])).toEqual([
+      [106, 's106.mp4'],
+      [107, 's107.mp4'],
+      [108, 's108.mp4'],
+    ]);
     expect(r).toMatchObject({ appliedHold: 1, heldSeconds: 4, lastVisibleMsn: 108, playlistSeconds: 12 });
     // Without EXT-X-MEDIA-SEQUENCE the skipped count starts from 0.
     const bare = holdMediaPlaylist(delta.replace('#EXT-X-MEDIA-SEQUENCE:100\n', ''), { hold: 1 });

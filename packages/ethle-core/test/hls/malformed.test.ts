@@ -78,7 +78,11 @@ describe('malformed playlists → typed errors', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.boolean(), (s, header) => {
         const text = header ? '#EXTM3U\n' + s : s;
-        for (const f of [() => holdMediaPlaylist(text, { hold: 2, route }), () => rewriteMultivariantPlaylist(text, { route }), () => parsePlaylist(text)]) {
+        for (const f of [
+          () => holdMediaPlaylist(text, { hold: 2, route }),
+          () => rewriteMultivariantPlaylist(text, { route }),
+          () => parsePlaylist(text),
+        ]) {
           try {
             f();
           } catch (e) {
@@ -92,13 +96,45 @@ describe('malformed playlists → typed errors', () => {
 
   // Lines assembled from the tags a playlist has, with random values: nearer to real input than random text.
   const FRAGMENTS = [
-    '#EXTINF:', '#EXT-X-TARGETDURATION:', '#EXT-X-MEDIA-SEQUENCE:', '#EXT-X-DISCONTINUITY-SEQUENCE:', '#EXT-X-BYTERANGE:',
-    '#EXT-X-DISCONTINUITY', '#EXT-X-KEY:METHOD=AES-128,URI=', '#EXT-X-MAP:URI=', '#EXT-X-PROGRAM-DATE-TIME:', '#EXT-X-ENDLIST',
-    '#EXT-X-PART:DURATION=', '#EXT-X-PRELOAD-HINT:TYPE=PART,URI=', '#EXT-X-RENDITION-REPORT:URI="r.m3u8",LAST-MSN=',
-    '#EXT-X-SKIP:SKIPPED-SEGMENTS=', '#EXT-X-STREAM-INF:BANDWIDTH=', '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="n",URI=',
-    '#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,HOLD-BACK=', 'seg.ts', 'http://h/x.ts', '#comment', '',
+    '#EXTINF:',
+    '#EXT-X-TARGETDURATION:',
+    '#EXT-X-MEDIA-SEQUENCE:',
+    '#EXT-X-DISCONTINUITY-SEQUENCE:',
+    '#EXT-X-BYTERANGE:',
+    '#EXT-X-DISCONTINUITY',
+    '#EXT-X-KEY:METHOD=AES-128,URI=',
+    '#EXT-X-MAP:URI=',
+    '#EXT-X-PROGRAM-DATE-TIME:',
+    '#EXT-X-ENDLIST',
+    '#EXT-X-PART:DURATION=',
+    '#EXT-X-PRELOAD-HINT:TYPE=PART,URI=',
+    '#EXT-X-RENDITION-REPORT:URI="r.m3u8",LAST-MSN=',
+    '#EXT-X-SKIP:SKIPPED-SEGMENTS=',
+    '#EXT-X-STREAM-INF:BANDWIDTH=',
+    '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="n",URI=',
+    '#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,HOLD-BACK=',
+    'seg.ts',
+    'http://h/x.ts',
+    '#comment',
+    '',
   ];
-  const VALUES = ['2', '2.5,', '-1', '1e9', '"a.ts"', '"x', '100@0', '100', '2026-11-22T10:00:00Z', 'abc', '99999999999999999999', ',', '"', '=', '0'];
+  const VALUES = [
+    '2',
+    '2.5,',
+    '-1',
+    '1e9',
+    '"a.ts"',
+    '"x',
+    '100@0',
+    '100',
+    '2026-11-22T10:00:00Z',
+    'abc',
+    '99999999999999999999',
+    ',',
+    '"',
+    '=',
+    '0',
+  ];
 
   it('playlists assembled from real tags with random values never throw anything but an EthleError', () => {
     const route = createEdgeRouter({ manifestUrl: 'http://o/live/a.m3u8' });
@@ -126,24 +162,30 @@ describe('malformed playlists → typed errors', () => {
   it('valid playlists cut or damaged at a random place give a whole playlist or an EthleError, never anything else', () => {
     const route = createEdgeRouter({ manifestUrl: 'http://o/live/a.m3u8', sessionToken: 't' });
     fc.assert(
-      fc.property(streamModel, fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom('cut', 'flip', 'drop-line'), fc.nat(4), (m, at, how, hold) => {
-        const text = renderWindow(m, m.base, m.base + msnCount(m) - 1).text;
-        const k = Math.floor(at * text.length);
-        let bad: string;
-        if (how === 'cut') bad = text.slice(0, k);
-        else if (how === 'flip') bad = text.slice(0, k) + String.fromCharCode((text.charCodeAt(k) || 0) ^ 0x20) + text.slice(k + 1);
-        else {
-          const ls = text.split('\n');
-          ls.splice(Math.floor(at * ls.length), 1);
-          bad = ls.join('\n');
-        }
-        try {
-          const r = holdMediaPlaylist(bad, { hold, route });
-          expect(r.text.startsWith('#EXTM3U')).toBe(true);
-        } catch (e) {
-          if (!(e instanceof EthleError)) throw e;
-        }
-      }),
+      fc.property(
+        streamModel,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom('cut', 'flip', 'drop-line'),
+        fc.nat(4),
+        (m, at, how, hold) => {
+          const text = renderWindow(m, m.base, m.base + msnCount(m) - 1).text;
+          const k = Math.floor(at * text.length);
+          let bad: string;
+          if (how === 'cut') bad = text.slice(0, k);
+          else if (how === 'flip') bad = text.slice(0, k) + String.fromCharCode((text.charCodeAt(k) || 0) ^ 0x20) + text.slice(k + 1);
+          else {
+            const ls = text.split('\n');
+            ls.splice(Math.floor(at * ls.length), 1);
+            bad = ls.join('\n');
+          }
+          try {
+            const r = holdMediaPlaylist(bad, { hold, route });
+            expect(r.text.startsWith('#EXTM3U')).toBe(true);
+          } catch (e) {
+            if (!(e instanceof EthleError)) throw e;
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });

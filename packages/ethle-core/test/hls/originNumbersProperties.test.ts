@@ -12,14 +12,20 @@ const EPS = 1e-9;
 const lines = (t: string) => t.split('\n').filter((l) => l !== '');
 
 /** A duration's text as an encoder writes it. */
-const durationText = fc.oneof(
-  fc.integer({ min: 1, max: 600 }).map((f) => ((f * 1001) / 30_000).toFixed(3)), // 29.97 fps, ms precision (4.004)
-  fc.integer({ min: 1, max: 1200 }).map((f) => String(Math.round(((f * 1001) / 60_000) * 1e5) / 1e5)), // 59.94 fps, up to 5 places
-  fc.tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 99_999 })).map(([s, f]) => `${s}.${String(f).padStart(5, '0')}`), // 4.00008
-  fc.integer({ min: 1, max: 12 }).map(String),
-).filter((t) => Number(t) > 0);
+const durationText = fc
+  .oneof(
+    fc.integer({ min: 1, max: 600 }).map((f) => ((f * 1001) / 30_000).toFixed(3)), // 29.97 fps, ms precision (4.004)
+    fc.integer({ min: 1, max: 1200 }).map((f) => String(Math.round(((f * 1001) / 60_000) * 1e5) / 1e5)), // 59.94 fps, up to 5 places
+    fc.tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 99_999 })).map(([s, f]) => `${s}.${String(f).padStart(5, '0')}`), // 4.00008
+    fc.integer({ min: 1, max: 12 }).map(String),
+  )
+  .filter((t) => Number(t) > 0);
 
-const mediaSequence = fc.oneof(fc.constant(0), fc.nat(1_000_000), fc.integer({ min: Number.MAX_SAFE_INTEGER - 1000, max: Number.MAX_SAFE_INTEGER - 100 }));
+const mediaSequence = fc.oneof(
+  fc.constant(0),
+  fc.nat(1_000_000),
+  fc.integer({ min: Number.MAX_SAFE_INTEGER - 1000, max: Number.MAX_SAFE_INTEGER - 100 }),
+);
 
 const playlistGen = fc.record({
   msn: mediaSequence,
@@ -79,7 +85,9 @@ describe('holdMediaPlaylist with the numbers origins write', () => {
         const held = parseMediaPlaylist(r.text);
         expect(held.mediaSequence).toBe(g.msn);
         expect(held.targetDuration).toBe(origin.targetDuration);
-        expect(held.segments.map((s) => [s.msn, s.duration, s.byteRange])).toEqual(origin.segments.slice(0, n - allowed).map((s) => [s.msn, s.duration, s.byteRange]));
+        expect(held.segments.map((s) => [s.msn, s.duration, s.byteRange])).toEqual(
+          origin.segments.slice(0, n - allowed).map((s) => [s.msn, s.duration, s.byteRange]),
+        );
         expect(r.lastVisibleMsn).toBe(g.msn + n - allowed - 1);
         let heldSeconds = 0;
         for (const s of origin.segments.slice(n - allowed)) heldSeconds += s.duration;
@@ -92,7 +100,10 @@ describe('holdMediaPlaylist with the numbers origins write', () => {
     const gen = fc.record({
       msn: mediaSequence,
       k: fc.integer({ min: 1, max: 8 }),
-      part: fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 1, max: 99_999 })).map(([s, f]) => `${s}.${String(f).padStart(5, '0')}`).filter((t) => Number(t) >= 0.1),
+      part: fc
+        .tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 1, max: 99_999 }))
+        .map(([s, f]) => `${s}.${String(f).padStart(5, '0')}`)
+        .filter((t) => Number(t) >= 0.1),
       segments: fc.integer({ min: 4, max: 10 }),
       partial: fc.nat(7),
       want: fc.integer({ min: 0, max: 20 }),
@@ -103,7 +114,14 @@ describe('holdMediaPlaylist with the numbers origins write', () => {
         const seg = (Math.round(k * p * 1e5) / 1e5).toString();
         const td = Math.max(1, Math.round(Number(seg)));
         const partialParts = partial % k;
-        const out = ['#EXTM3U', '#EXT-X-VERSION:9', `#EXT-X-TARGETDURATION:${td}`, `#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=${(3 * p).toFixed(5)}`, `#EXT-X-PART-INF:PART-TARGET=${part}`, `#EXT-X-MEDIA-SEQUENCE:${msn}`];
+        const out = [
+          '#EXTM3U',
+          '#EXT-X-VERSION:9',
+          `#EXT-X-TARGETDURATION:${td}`,
+          `#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=${(3 * p).toFixed(5)}`,
+          `#EXT-X-PART-INF:PART-TARGET=${part}`,
+          `#EXT-X-MEDIA-SEQUENCE:${msn}`,
+        ];
         const listed: string[] = []; // part URIs in order
         for (let i = 0; i < segments; i++) {
           const m = msn + i;

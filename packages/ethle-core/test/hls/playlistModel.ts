@@ -96,7 +96,10 @@ const partDur = (m: StreamModel) => (m.td / PARTS_PER_SEGMENT).toFixed(3);
 export function renderWindow(m: StreamModel, first: number, last: number): Window {
   const lines: string[] = [];
   const owners: Owner[] = [];
-  const push = (l: string, o: Owner) => { lines.push(l); owners.push(o); };
+  const push = (l: string, o: Owner) => {
+    lines.push(l);
+    owners.push(o);
+  };
   push('#EXTM3U', 'other');
   push(`#EXT-X-VERSION:${m.ll ? 9 : 7}`, 'other');
   push(`#EXT-X-TARGETDURATION:${m.td}`, 'other');
@@ -118,7 +121,8 @@ export function renderWindow(m: StreamModel, first: number, last: number): Windo
     if (m.fmp4 && (msn === first || m.disc[i])) push(`#EXT-X-MAP:URI="${mapOf(m, msn)}"`, msn);
     if (m.pdt && (msn === first || m.disc[i])) push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(t).toISOString()}`, msn);
     if (m.ll && msn > last - SEGMENTS_WITH_PARTS) {
-      for (let p = 0; p < PARTS_PER_SEGMENT; p++) push(`#EXT-X-PART:DURATION=${partDur(m)},URI="p${msn}.${p}.mp4"${p === 0 ? ',INDEPENDENT=YES' : ''}`, msn);
+      for (let p = 0; p < PARTS_PER_SEGMENT; p++)
+        push(`#EXT-X-PART:DURATION=${partDur(m)},URI="p${msn}.${p}.mp4"${p === 0 ? ',INDEPENDENT=YES' : ''}`, msn);
     }
     push(`#EXTINF:${((m.durMs[i] as number) / 1000).toFixed(3)},`, msn);
     if (m.byteRanges) {

@@ -40,7 +40,12 @@ describe('multivariant playlists', () => {
 
   it('routes every variant, rendition, I-frame and session URI with its kind; every other byte is kept', () => {
     const seen: [string, HlsUriKind][] = [];
-    const out = rewriteMultivariantPlaylist(MV, { route: (u, k) => { seen.push([u, k]); return `E/${u.replace('http://origin:8081/live/', '')}`; } });
+    const out = rewriteMultivariantPlaylist(MV, {
+      route: (u, k) => {
+        seen.push([u, k]);
+        return `E/${u.replace('http://origin:8081/live/', '')}`;
+      },
+    });
     expect(seen).toEqual([
       ['title.json', 'session-data'],
       ['audio/en/index.m3u8', 'media'],
@@ -67,7 +72,9 @@ describe('multivariant playlists', () => {
   });
 
   it('rejects a variant without its URI line and media tags in a multivariant playlist', () => {
-    expect(() => parseMultivariantPlaylist('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n')).toThrow(expect.objectContaining({ code: 'ERR_HLS_MALFORMED' }));
+    expect(() => parseMultivariantPlaylist('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n')).toThrow(
+      expect.objectContaining({ code: 'ERR_HLS_MALFORMED' }),
+    );
     expect(() => parseMultivariantPlaylist('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n#EXTINF:2,\nb.ts\n')).toThrow(
       expect.objectContaining({ code: 'ERR_HLS_MALFORMED' }),
     );
@@ -78,7 +85,10 @@ describe('multivariant playlists', () => {
 
   it('property: routes exactly the URIs of variants, renditions and I-frame streams; every other line is unchanged and in order', () => {
     type Entry = { kind: 'variant' | 'media' | 'iframe' | 'cc' | 'comment' | 'vendor'; n: number };
-    const entry = fc.record({ kind: fc.constantFrom('variant', 'media', 'iframe', 'cc', 'comment', 'vendor'), n: fc.nat(99) }) as fc.Arbitrary<Entry>;
+    const entry = fc.record({
+      kind: fc.constantFrom('variant', 'media', 'iframe', 'cc', 'comment', 'vendor'),
+      n: fc.nat(99),
+    }) as fc.Arbitrary<Entry>;
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 12 }), fc.boolean(), (entries, crlf) => {
         const lines = ['#EXTM3U', '#EXT-X-INDEPENDENT-SEGMENTS'];
@@ -89,11 +99,19 @@ describe('multivariant playlists', () => {
             lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${n * 1000 + 1},CODECS="avc1.64001f,mp4a.40.2"`, uri);
             want.push(lines[lines.length - 2]!, `E/${uri}`);
           } else if (kind === 'media' || kind === 'iframe') {
-            const l = kind === 'media' ? `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="n, ${n}",URI="${uri}"` : `#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=${n + 1},URI="${uri}"`;
+            const l =
+              kind === 'media'
+                ? `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="n, ${n}",URI="${uri}"`
+                : `#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=${n + 1},URI="${uri}"`;
             lines.push(l);
             want.push(l.replace(`URI="${uri}"`, `URI="E/${uri}"`));
           } else {
-            const l = kind === 'cc' ? `#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC${n}",INSTREAM-ID="CC1"` : kind === 'comment' ? `# note ${n}` : `#EXT-X-VENDOR-${n}:URI="x.m3u8"`;
+            const l =
+              kind === 'cc'
+                ? `#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC${n}",INSTREAM-ID="CC1"`
+                : kind === 'comment'
+                  ? `# note ${n}`
+                  : `#EXT-X-VENDOR-${n}:URI="x.m3u8"`;
             lines.push(l);
             want.push(l);
           }

@@ -49,7 +49,15 @@ describe('loss-aware model: th_bh = min(slow start, window, Mathis)', () => {
   });
 
   it('decideHold caps a measured rate by Mathis too: a warm 45.6 Mbit/s flow with 0.1 % loss counts as 2.0', () => {
-    const d = decideHold({ segmentBytes: 3.7e6, segmentSeconds: 2, backhaulBps: 45.6e6, ranBps: 60e6, maxHold: 100, rttSeconds: 0.224, lossRate: 0.001 });
+    const d = decideHold({
+      segmentBytes: 3.7e6,
+      segmentSeconds: 2,
+      backhaulBps: 45.6e6,
+      ranBps: 60e6,
+      maxHold: 100,
+      rttSeconds: 0.224,
+      lossRate: 0.001,
+    });
     expect(d.backhaulLimitedBy).toBe('loss');
     expect(d.backhaulBps / 1e6).toBeCloseTo(2.003, 3);
     expect(d.streamHold).toBe(8);

@@ -1,13 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  EthleError,
-  backhaulThroughput,
-  decideHold,
-  mathisThroughputBps,
-  modelHold,
-  slowStartDeliverySeconds,
-} from '@ethle/core';
+import { EthleError, backhaulThroughput, decideHold, mathisThroughputBps, modelHold, slowStartDeliverySeconds } from '@ethle/core';
 
 const bytes = fc.double({ min: 1e3, max: 1e9, noNaN: true });
 const rtt = fc.double({ min: 0.001, max: 1, noNaN: true });
@@ -26,8 +19,12 @@ describe('slowStartDeliverySeconds', () => {
       fc.property(bytes, bytes, rtt, rtt, (b1, b2, r1, r2) => {
         const [bl, bh] = b1 <= b2 ? [b1, b2] : [b2, b1];
         const [rl, rh] = r1 <= r2 ? [r1, r2] : [r2, r1];
-        expect(slowStartDeliverySeconds({ bytes: bl, rttSeconds: rl })).toBeLessThanOrEqual(slowStartDeliverySeconds({ bytes: bh, rttSeconds: rl }) + 1e-12);
-        expect(slowStartDeliverySeconds({ bytes: bl, rttSeconds: rl })).toBeLessThanOrEqual(slowStartDeliverySeconds({ bytes: bl, rttSeconds: rh }) + 1e-12);
+        expect(slowStartDeliverySeconds({ bytes: bl, rttSeconds: rl })).toBeLessThanOrEqual(
+          slowStartDeliverySeconds({ bytes: bh, rttSeconds: rl }) + 1e-12,
+        );
+        expect(slowStartDeliverySeconds({ bytes: bl, rttSeconds: rl })).toBeLessThanOrEqual(
+          slowStartDeliverySeconds({ bytes: bl, rttSeconds: rh }) + 1e-12,
+        );
       }),
     );
   });
@@ -62,7 +59,12 @@ describe('slowStartDeliverySeconds', () => {
   });
 
   it('rejects garbage with ERR_MODEL_INVALID_INPUT', () => {
-    for (const bad of [{ bytes: -1, rttSeconds: 0.1 }, { bytes: 1e6, rttSeconds: 0 }, { bytes: Number.NaN, rttSeconds: 0.1 }, { bytes: 1e6, rttSeconds: 3600 }]) {
+    for (const bad of [
+      { bytes: -1, rttSeconds: 0.1 },
+      { bytes: 1e6, rttSeconds: 0 },
+      { bytes: Number.NaN, rttSeconds: 0.1 },
+      { bytes: 1e6, rttSeconds: 3600 },
+    ]) {
       try {
         slowStartDeliverySeconds(bad);
         expect.unreachable();
@@ -76,7 +78,10 @@ describe('slowStartDeliverySeconds', () => {
 
 describe('Mathis cap', () => {
   it('matches sqrt(3/2)·MSS/(RTT·sqrt(p))', () => {
-    expect(mathisThroughputBps({ rttSeconds: 0.1, lossRate: 0.01, mssBytes: 1448 })).toBeCloseTo((Math.sqrt(1.5) * 1448 * 8) / (0.1 * 0.1), 6);
+    expect(mathisThroughputBps({ rttSeconds: 0.1, lossRate: 0.01, mssBytes: 1448 })).toBeCloseTo(
+      (Math.sqrt(1.5) * 1448 * 8) / (0.1 * 0.1),
+      6,
+    );
   });
   it('only ever lowers the backhaul estimate', () => {
     fc.assert(
@@ -160,12 +165,17 @@ describe('units', () => {
 
   it('x depends on bits over bits/s only: scaling size and throughputs together keeps it', () => {
     fc.assert(
-      fc.property(fc.double({ min: 1e5, max: 1e8, noNaN: true }), fc.double({ min: 1e6, max: 1e8, noNaN: true }), fc.integer({ min: 2, max: 8 }), (s, bh, k) => {
-        const base = { segmentSeconds: 2, ranBps: 1e12, maxHold: 100 };
-        const a = decideHold({ ...base, segmentBytes: s, backhaulBps: bh });
-        const b = decideHold({ ...base, segmentBytes: s * k, backhaulBps: bh * k, ranBps: base.ranBps * k });
-        expect(b.streamHold).toBe(a.streamHold);
-      }),
+      fc.property(
+        fc.double({ min: 1e5, max: 1e8, noNaN: true }),
+        fc.double({ min: 1e6, max: 1e8, noNaN: true }),
+        fc.integer({ min: 2, max: 8 }),
+        (s, bh, k) => {
+          const base = { segmentSeconds: 2, ranBps: 1e12, maxHold: 100 };
+          const a = decideHold({ ...base, segmentBytes: s, backhaulBps: bh });
+          const b = decideHold({ ...base, segmentBytes: s * k, backhaulBps: bh * k, ranBps: base.ranBps * k });
+          expect(b.streamHold).toBe(a.streamHold);
+        },
+      ),
     );
   });
 });

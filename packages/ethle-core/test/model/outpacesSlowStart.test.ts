@@ -7,7 +7,7 @@ const MIB = 1_048_576;
 const slow = slowStartDeliverySeconds({ bytes: MIB, rttSeconds: 0.224 });
 
 describe('outpacesSlowStart: a window already open when the request came', () => {
-  it('a head at a kept window\'s rate outpaces; one in slow start does not, nor one on a window halved a few times', () => {
+  it("a head at a kept window's rate outpaces; one in slow start does not, nor one on a window halved a few times", () => {
     expect(slow).toBeGreaterThan(1.3);
     // Measured at 224 ms: a BBR origin's 1 MiB heads took 251–299 ms, one RTT and a little.
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.26, rttSeconds: 0.224 })).toBe(true);

@@ -49,7 +49,10 @@ describe('backhaul model reproduces Table III (IW 1, MSS 1448, th_ran 60 Mbit/s)
     console.log(
       [
         'cell              paper x/Mbps   model x/Mbps   error',
-        ...cells.map((c) => `${c.cell.padEnd(16)}  ${String(c.paperX).padStart(2)} ${c.paperMbps.toFixed(1).padStart(6)}    ${String(c.x).padStart(4)} ${c.mbps.toFixed(1).padStart(6)}   ${(c.relErr * 100).toFixed(1)} %`),
+        ...cells.map(
+          (c) =>
+            `${c.cell.padEnd(16)}  ${String(c.paperX).padStart(2)} ${c.paperMbps.toFixed(1).padStart(6)}    ${String(c.x).padStart(4)} ${c.mbps.toFixed(1).padStart(6)}   ${(c.relErr * 100).toFixed(1)} %`,
+        ),
         `x exact in ${exact}/20, within ±1 in ${cells.filter((c) => Math.abs((c.x ?? 99) - c.paperX) <= 1).length}/20; th_bh error mean ${(mean * 100).toFixed(1)} %, worst ${(worst * 100).toFixed(1)} %`,
       ].join('\n'),
     );

@@ -35,13 +35,25 @@ describe('modelHold with a warm start (an origin that keeps its window across id
     // (The slow-start model has no window unless given one; the warm one always has Linux's.)
     for (const rtt of [0.137, 0.224, 0.302, 0.334]) {
       for (const bytes of [3.7e6, 7.2e6, 18.3e6, 12.2e6, 24.4e6, 61.1e6]) {
-        const input = { rttSeconds: rtt, segmentBytes: bytes, segmentSeconds: 2, ranBps: 112e6, includeRequestRtt: true, receiveWindowBytes: 3 * 2 ** 20 };
+        const input = {
+          rttSeconds: rtt,
+          segmentBytes: bytes,
+          segmentSeconds: 2,
+          ranBps: 112e6,
+          includeRequestRtt: true,
+          receiveWindowBytes: 3 * 2 ** 20,
+        };
         expect(modelHold({ ...input, start: 'warm' }).backhaul.deliverySeconds).toBeLessThan(modelHold(input).backhaul.deliverySeconds);
       }
     }
     const bytes = 12.2e6;
-    expect(warmBackhaul({ bytes, rttSeconds: 0.224, receiveWindowBytes: 1e6 }).bps).toBeLessThan(warmBackhaul({ bytes, rttSeconds: 0.224 }).bps);
-    expect(warmBackhaul({ bytes, rttSeconds: 0.224, bottleneckBps: 20e6 })).toMatchObject({ limitedBy: 'bottleneck', deliverySeconds: 0.224 + (bytes * 8) / 20e6 });
+    expect(warmBackhaul({ bytes, rttSeconds: 0.224, receiveWindowBytes: 1e6 }).bps).toBeLessThan(
+      warmBackhaul({ bytes, rttSeconds: 0.224 }).bps,
+    );
+    expect(warmBackhaul({ bytes, rttSeconds: 0.224, bottleneckBps: 20e6 })).toMatchObject({
+      limitedBy: 'bottleneck',
+      deliverySeconds: 0.224 + (bytes * 8) / 20e6,
+    });
     expect(warmBackhaul({ bytes, rttSeconds: 0.224, lossRate: 0.01 }).limitedBy).toBe('loss');
   });
 

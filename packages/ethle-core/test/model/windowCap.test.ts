@@ -114,7 +114,9 @@ describe('window cap invariants', () => {
         expect(capped.bps).toBeLessThanOrEqual(((w * 8) / rtt) * (1 + 1e-9));
         expect(capped.bps).toBeLessThanOrEqual(free.bps * (1 + 1e-12));
         const [lo, hi] = w <= w2 ? [w, w2] : [w2, w];
-        expect(backhaulThroughput({ ...base, sendWindowBytes: hi }).bps).toBeGreaterThanOrEqual(backhaulThroughput({ ...base, sendWindowBytes: lo }).bps * (1 - 1e-12));
+        expect(backhaulThroughput({ ...base, sendWindowBytes: hi }).bps).toBeGreaterThanOrEqual(
+          backhaulThroughput({ ...base, sendWindowBytes: lo }).bps * (1 - 1e-12),
+        );
       }),
     );
   });

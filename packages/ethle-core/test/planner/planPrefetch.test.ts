@@ -71,14 +71,31 @@ describe('planPrefetch replays the paper', () => {
   });
 
   it('before any segment request it anticipates the player start and the held segments', () => {
-    const p = planPrefetch({ produced: range(1, 20), mostAdvanced: undefined, cached: new Set(), inFlight: new Set(), inFlightCount: 0, hold: 2, maxParallel: 8 });
+    const p = planPrefetch({
+      produced: range(1, 20),
+      mostAdvanced: undefined,
+      cached: new Set(),
+      inFlight: new Set(),
+      inFlightCount: 0,
+      hold: 2,
+      maxParallel: 8,
+    });
     // Visible newest is 18; hls.js starts at the third from the end: 16. Want 16..20.
     expect(p.fetch).toEqual([16, 17, 18, 19, 20]);
     expect(p.reason).toBe('anticipate-start');
   });
 
   it('waited-for segments go before bulk prefetch under the parallel cap', () => {
-    const p = planPrefetch({ produced: range(1, 20), mostAdvanced: 15, waiting: [15], cached: new Set(), inFlight: new Set([17]), inFlightCount: 1, hold: 4, maxParallel: 3 });
+    const p = planPrefetch({
+      produced: range(1, 20),
+      mostAdvanced: 15,
+      waiting: [15],
+      cached: new Set(),
+      inFlight: new Set([17]),
+      inFlightCount: 1,
+      hold: 4,
+      maxParallel: 3,
+    });
     expect(p.fetch).toEqual([15, 16]);
     expect(p.reason).toBe('parallel-cap');
   });
@@ -138,8 +155,23 @@ describe('planPrefetch invariants', () => {
   });
 
   it('rejects inconsistent input with ERR_PLANNER_INVALID_INPUT', () => {
-    const base = { produced: [1, 2, 3], mostAdvanced: 2, cached: new Set<number>(), inFlight: new Set<number>(), inFlightCount: 0, hold: 2, maxParallel: 3 };
-    for (const bad of [{ hold: -1 }, { hold: 1.5 }, { maxParallel: 0 }, { inFlightCount: -2 }, { mostAdvanced: Number.NaN }, { produced: [5, 1] }]) {
+    const base = {
+      produced: [1, 2, 3],
+      mostAdvanced: 2,
+      cached: new Set<number>(),
+      inFlight: new Set<number>(),
+      inFlightCount: 0,
+      hold: 2,
+      maxParallel: 3,
+    };
+    for (const bad of [
+      { hold: -1 },
+      { hold: 1.5 },
+      { maxParallel: 0 },
+      { inFlightCount: -2 },
+      { mostAdvanced: Number.NaN },
+      { produced: [5, 1] },
+    ]) {
       expect(() => planPrefetch({ ...base, ...bad })).toThrow(EthleError);
     }
   });
@@ -151,11 +183,28 @@ describe('planPrefetch with policy groups and gaps', () => {
   it('keeps x ahead of a trailing hold-x group as well as of the hold-0 head', () => {
     // hold-0 receivers are at 40 (the live edge), the hold-x group trails at 30; x = 2.
     const cached = new Set(range(30, 40).filter((id) => id !== 31 && id !== 32));
-    const p = planPrefetch({ produced: range(20, 40), mostAdvanced: undefined, groupHeads: [40, 30], cached, inFlight: none(), inFlightCount: 0, hold: 2, maxParallel: 8 });
+    const p = planPrefetch({
+      produced: range(20, 40),
+      mostAdvanced: undefined,
+      groupHeads: [40, 30],
+      cached,
+      inFlight: none(),
+      inFlightCount: 0,
+      hold: 2,
+      maxParallel: 8,
+    });
     expect(p.fetch).toEqual([31, 32]);
     expect(p.want).toEqual({ from: 40, to: 40 });
     // Only the overall most advanced head: the trailing group's next segments would be missed.
-    const q = planPrefetch({ produced: range(20, 40), mostAdvanced: 40, cached, inFlight: none(), inFlightCount: 0, hold: 2, maxParallel: 8 });
+    const q = planPrefetch({
+      produced: range(20, 40),
+      mostAdvanced: 40,
+      cached,
+      inFlight: none(),
+      inFlightCount: 0,
+      hold: 2,
+      maxParallel: 8,
+    });
     expect(q.fetch).toEqual([]);
   });
 
@@ -166,7 +215,15 @@ describe('planPrefetch with policy groups and gaps', () => {
   });
 
   it('never fetches an id missing from a produced list with gaps', () => {
-    const p = planPrefetch({ produced: [10, 11, 13, 14], mostAdvanced: 11, cached: none(), inFlight: none(), inFlightCount: 0, hold: 3, maxParallel: 8 });
+    const p = planPrefetch({
+      produced: [10, 11, 13, 14],
+      mostAdvanced: 11,
+      cached: none(),
+      inFlight: none(),
+      inFlightCount: 0,
+      hold: 3,
+      maxParallel: 8,
+    });
     expect(p.fetch).toEqual([11, 13, 14]);
   });
 
@@ -181,7 +238,16 @@ describe('planPrefetch with policy groups and gaps', () => {
           const cached = new Set<number>();
           const inFlight = new Set<number>();
           // Run the planner to a fixed point, completing fetches in between.
-          let p = planPrefetch({ produced, mostAdvanced: undefined, groupHeads: heads, cached, inFlight, inFlightCount: 0, hold, maxParallel });
+          let p = planPrefetch({
+            produced,
+            mostAdvanced: undefined,
+            groupHeads: heads,
+            cached,
+            inFlight,
+            inFlightCount: 0,
+            hold,
+            maxParallel,
+          });
           for (let i = 0; i < 40 && p.fetch.length > 0; i++) {
             expect(new Set(p.fetch).size).toBe(p.fetch.length);
             expect(p.fetch.length).toBeLessThanOrEqual(maxParallel);
@@ -190,7 +256,16 @@ describe('planPrefetch with policy groups and gaps', () => {
               expect(produced.includes(id)).toBe(true);
               cached.add(id);
             }
-            p = planPrefetch({ produced, mostAdvanced: undefined, groupHeads: heads, cached, inFlight, inFlightCount: 0, hold, maxParallel });
+            p = planPrefetch({
+              produced,
+              mostAdvanced: undefined,
+              groupHeads: heads,
+              cached,
+              inFlight,
+              inFlightCount: 0,
+              hold,
+              maxParallel,
+            });
           }
           for (const h of heads) {
             if (h === undefined) continue;

@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { AutoHold, chooseRadioEstimate, createHoldPolicy, decidePartHold, decideStreamHold, FixedHold, type GroupChange, type HoldChange, type PartHoldChange, type HoldPolicyConfig, type RadioEstimate, type StreamContext } from '../../src/index.js';
+import {
+  AutoHold,
+  chooseRadioEstimate,
+  createHoldPolicy,
+  decidePartHold,
+  decideStreamHold,
+  FixedHold,
+  type GroupChange,
+  type HoldChange,
+  type PartHoldChange,
+  type HoldPolicyConfig,
+  type RadioEstimate,
+  type StreamContext,
+} from '../../src/index.js';
 
 // The one auto-hold policy both edges mount (issue 17): x per stream, policy groups, redirect.
 const config: HoldPolicyConfig = { hold: 'auto', maxHold: 4, initialWindow: 10, defaultRanMbps: 100, ranFailAction: 'redirect' };
 // Table III, Japan, 15M-2s: 3.7 MB segments at 224 ms.
 const ctx: StreamContext = { stream: 'o/live/15M-2s/index.m3u8', origin: 'o', segmentBytes: 3.7e6, segmentSeconds: 2, rttMs: 224 };
 /** A measured radio estimate (the edge's own, over one segment's bytes); `n` makes it a new one. */
-const radio = (mbps: number, n = 1): RadioEstimate => chooseRadioEstimate({ measured: { bps: mbps * 1e6, bytes: 4e6 * n }, segmentBytes: 3.7e6, segmentsDownloaded: n, defaultBps: 100e6 });
+const radio = (mbps: number, n = 1): RadioEstimate =>
+  chooseRadioEstimate({ measured: { bps: mbps * 1e6, bytes: 4e6 * n }, segmentBytes: 3.7e6, segmentsDownloaded: n, defaultBps: 100e6 });
 const model = (ranMbps: number, extra: Partial<Parameters<typeof decideStreamHold>[0]> = {}) =>
   decideStreamHold({ rttMs: 224, segmentBytes: 3.7e6, segmentSeconds: 2, ranMbps, initialWindow: 10, maxHold: 4, ...extra });
 
@@ -124,7 +138,9 @@ describe('HoldPolicy', () => {
     p.receiver({ ...ctx, rttMs: 10 }, 'b', radio(20, 2), 1); // a smaller model answer does not lower it
     expect(p.streamHold(ctx.stream)).toBe(x);
     const bigger = { ...ctx, segmentBytes: 12.2e6, rttMs: 600 }; // 50M-2s on a longer backhaul
-    expect(decideStreamHold({ rttMs: 600, segmentBytes: 12.2e6, segmentSeconds: 2, ranMbps: 200, initialWindow: 10, maxHold: 4 }).hold).toBeGreaterThan(x);
+    expect(
+      decideStreamHold({ rttMs: 600, segmentBytes: 12.2e6, segmentSeconds: 2, ranMbps: 200, initialWindow: 10, maxHold: 4 }).hold,
+    ).toBeGreaterThan(x);
     p.receiver(bigger, 'c', radio(200, 3), 2);
     expect(p.streamHold(ctx.stream)).toBeGreaterThan(x);
     expect(changes.map((c) => c.hold)).toEqual([x, p.streamHold(ctx.stream)]);
@@ -198,7 +214,7 @@ describe('HoldPolicy', () => {
     expect(fixed.streamHold(ctx.stream)).toBe(2);
   });
 
-  it('requireHold: no raise while every receiver of the stream is in hold-0 (the deadline is the hold-x group\'s)', () => {
+  it("requireHold: no raise while every receiver of the stream is in hold-0 (the deadline is the hold-x group's)", () => {
     const p = createHoldPolicy(config);
     const fast = { ...ctx, rttMs: 1 }; // eq. 1 holds on a short backhaul with a fast radio
     expect(p.receiver(fast, 'a', radio(1000, 1), 0)).toMatchObject({ group: 'hold-0' });
@@ -229,7 +245,12 @@ describe('HoldPolicy', () => {
 
   it('a fixed x: every receiver gets it, in the group it means; no context needed', () => {
     const p = createHoldPolicy({ ...config, hold: 2 });
-    expect(p.receiver({ ...ctx, segmentBytes: undefined, rttMs: undefined }, 'a', radio(1), 0)).toEqual({ kind: 'hold', x: 2, group: 'hold-x', from: undefined });
+    expect(p.receiver({ ...ctx, segmentBytes: undefined, rttMs: undefined }, 'a', radio(1), 0)).toEqual({
+      kind: 'hold',
+      x: 2,
+      group: 'hold-x',
+      from: undefined,
+    });
     expect(p.originHold('o')).toBe(2);
   });
 
@@ -295,7 +316,8 @@ describe('HoldPolicy: parts (holdParts)', () => {
     expect(p.maxPartHold).toBe(config.maxHold);
     // The stream's first decision is worth waiting for its first segment's size; later ones are not.
     expect(p.needs(ll.stream, true)).toBe('size');
-    const want = (ranMbps: number, current?: number) => decidePartHold({ rttMs: 224, partSeconds: 0.5, bitrateBps, ranBps: ranMbps * 1e6, current, maxHoldParts: config.maxHold }).n;
+    const want = (ranMbps: number, current?: number) =>
+      decidePartHold({ rttMs: 224, partSeconds: 0.5, bitrateBps, ranBps: ranMbps * 1e6, current, maxHoldParts: config.maxHold }).n;
     const n = p.partHold(ll, radio(60), 0.5);
     expect(n).toBe(want(60));
     expect(n).toBe(1); // modelPartHold's figure: 50M-2s at 224 ms, 60 Mbit/s

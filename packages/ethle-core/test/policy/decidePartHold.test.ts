@@ -25,11 +25,19 @@ describe('decidePartHold', () => {
 
   it('without an RTT or a bitrate yet, keeps what it has (0 at first) and says why', () => {
     expect(decidePartHold({ ...base, rttMs: undefined, bitrateBps: 48.8e6 })).toEqual({ n: 0, modelled: null, reason: 'no-input' });
-    expect(decidePartHold({ ...base, rttMs: 224, bitrateBps: undefined, current: 2 })).toEqual({ n: 2, modelled: null, reason: 'no-input' });
+    expect(decidePartHold({ ...base, rttMs: 224, bitrateBps: undefined, current: 2 })).toEqual({
+      n: 2,
+      modelled: null,
+      reason: 'no-input',
+    });
   });
 
   it('a radio slower than the stream: holding cannot help that receiver, N stays', () => {
-    expect(decidePartHold({ ...base, rttMs: 224, bitrateBps: 48.8e6, ranBps: 20e6, current: 1 })).toEqual({ n: 1, modelled: null, reason: 'ran-below-bitrate' });
+    expect(decidePartHold({ ...base, rttMs: 224, bitrateBps: 48.8e6, ranBps: 20e6, current: 1 })).toEqual({
+      n: 1,
+      modelled: null,
+      reason: 'ran-below-bitrate',
+    });
   });
 
   it('is capped by maxHoldParts', () => {

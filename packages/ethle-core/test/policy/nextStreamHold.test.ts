@@ -1,10 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EthleError, initialStreamHold, MAX_DWELL_SCALE, nextStreamHold, raiseStreamHold, type StreamHoldOptions, type StreamHoldState } from '@ethle/core';
+import {
+  EthleError,
+  initialStreamHold,
+  MAX_DWELL_SCALE,
+  nextStreamHold,
+  raiseStreamHold,
+  type StreamHoldOptions,
+  type StreamHoldState,
+} from '@ethle/core';
 
 // 15M-2s: 29.6 Mbit a segment. eq. 2 needs 14.8 Mbit/s per flow for x = 1, 7.4 for 2, 4.93 for 3,
 // 3.7 for 4. The model says x = 2 (Table III), the operator allows 4.
-const OPTS: StreamHoldOptions = { segmentBytes: 3.7e6, segmentSeconds: 2, modelHold: 2, maxHold: 4, dwellSegments: 4, dwellSamples: 3, margin: 0.2 };
+const OPTS: StreamHoldOptions = {
+  segmentBytes: 3.7e6,
+  segmentSeconds: 2,
+  modelHold: 2,
+  maxHold: 4,
+  dwellSegments: 4,
+  dwellSamples: 3,
+  margin: 0.2,
+};
 
 /** Feeds samples (Mbit/s at ms) and returns x after each. */
 function run(samples: Array<[atMs: number, mbps: number | undefined]>, opts: StreamHoldOptions = OPTS, start?: StreamHoldState) {
@@ -45,7 +61,8 @@ describe('nextStreamHold: x both ways within hold-x', () => {
 
   it('a lower undone within two dwells doubles the next dwell (up to 8×); a raise long after resets it', () => {
     // Dwell: 4 periods × 2 s = 8 s. Raised to 3 at 0 s, 20 Mbit/s supports 2 from 2 s: lowered at 10 s.
-    const every2s = (from: number, to: number): Array<[number, number]> => Array.from({ length: (to - from) / 2000 + 1 }, (_, i) => [from + i * 2000, 20]);
+    const every2s = (from: number, to: number): Array<[number, number]> =>
+      Array.from({ length: (to - from) / 2000 + 1 }, (_, i) => [from + i * 2000, 20]);
     const first = run([[0, 6], ...every2s(2000, 10000)]);
     expect(first.at(-1)).toMatchObject({ hold: 2, change: 'lower' });
     // 6 Mbit/s at 14 s (4 s after the lower, within 2 × 8 s) raises to 3 again: a flap.
@@ -67,7 +84,17 @@ describe('nextStreamHold: x both ways within hold-x', () => {
   });
 
   it('one sample that does not support x − 1 restarts the dwell', () => {
-    const steps = run([[0, 4], [2000, 20], [4000, 20], [6000, 5.5], [8000, 20], [10000, 20], [12000, 20], [14000, 20], [16000, 20]]);
+    const steps = run([
+      [0, 4],
+      [2000, 20],
+      [4000, 20],
+      [6000, 5.5],
+      [8000, 20],
+      [10000, 20],
+      [12000, 20],
+      [14000, 20],
+      [16000, 20],
+    ]);
     // 5.5 Mbit/s needs 3 (no raise) but is within the 20 % margin of 3's 4.93: no support. The
     // dwell starts again at 8 s and ends at 16 s.
     expect(steps[3]).toMatchObject({ hold: 4, change: 'none', reason: 'steady' });
@@ -79,15 +106,37 @@ describe('nextStreamHold: x both ways within hold-x', () => {
     const burst = run([[0, 4], ...Array.from({ length: 10 }, (_, i): [number, number] => [100 + i * 100, 20])]);
     expect(burst.at(-1)!.hold).toBe(4);
     // Two samples 20 s apart: the time is there, the samples are not.
-    expect(run([[0, 4], [10000, 20], [30000, 20]]).at(-1)!.hold).toBe(4);
+    expect(
+      run([
+        [0, 4],
+        [10000, 20],
+        [30000, 20],
+      ]).at(-1)!.hold,
+    ).toBe(4);
     // A tick without a sample neither lowers nor breaks the run.
-    expect(run([[0, 4], [2000, 20], [4000, 20], [9000, undefined], [10000, 20]]).map((s) => s.hold)).toEqual([4, 4, 4, 4, 3]);
+    expect(
+      run([
+        [0, 4],
+        [2000, 20],
+        [4000, 20],
+        [9000, undefined],
+        [10000, 20],
+      ]).map((s) => s.hold),
+    ).toEqual([4, 4, 4, 4, 3]);
   });
 
   it("follows the model's x up at once and the operator's cap down at once", () => {
     const start: StreamHoldState = { hold: 2, lowerSinceMs: undefined, lowerSamples: 0 };
-    expect(nextStreamHold(start, undefined, 0, { ...OPTS, modelHold: 3 })).toMatchObject({ hold: 3, change: 'raise', reason: 'model-floor' });
-    expect(nextStreamHold({ ...start, hold: 4 }, undefined, 0, { ...OPTS, maxHold: 3 })).toMatchObject({ hold: 3, change: 'lower', reason: 'max-hold' });
+    expect(nextStreamHold(start, undefined, 0, { ...OPTS, modelHold: 3 })).toMatchObject({
+      hold: 3,
+      change: 'raise',
+      reason: 'model-floor',
+    });
+    expect(nextStreamHold({ ...start, hold: 4 }, undefined, 0, { ...OPTS, maxHold: 3 })).toMatchObject({
+      hold: 3,
+      change: 'lower',
+      reason: 'max-hold',
+    });
     // A sample asking for more than x_max gets x_max (1 Mbit/s: ⌈29.6 / 2⌉ = 15).
     expect(nextStreamHold(start, { backhaulBps: 1e6 }, 0, OPTS)).toMatchObject({ hold: 4, sampleHold: 15 });
   });
@@ -109,13 +158,22 @@ describe('nextStreamHold invariants under flapping samples', () => {
     dwellSegments: fc.integer({ min: 1, max: 6 }),
     dwellSamples: fc.integer({ min: 1, max: 5 }),
     // Samples alternate between fast and slow patches at irregular times.
-    samples: fc.array(fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.option(fc.double({ min: 1, max: 100, noNaN: true }), { nil: undefined })), { minLength: 1, maxLength: 80 }),
+    samples: fc.array(
+      fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.option(fc.double({ min: 1, max: 100, noNaN: true }), { nil: undefined })),
+      { minLength: 1, maxLength: 80 },
+    ),
   });
 
   it('x stays within [model x, x_max], rises at once to what a sample needs, and falls by one at most once per dwell', () => {
     fc.assert(
       fc.property(arb, (a) => {
-        const opts: StreamHoldOptions = { ...OPTS, modelHold: a.modelHold, maxHold: a.maxHold, dwellSegments: a.dwellSegments, dwellSamples: a.dwellSamples };
+        const opts: StreamHoldOptions = {
+          ...OPTS,
+          modelHold: a.modelHold,
+          maxHold: a.maxHold,
+          dwellSegments: a.dwellSegments,
+          dwellSamples: a.dwellSamples,
+        };
         const floor = Math.min(a.modelHold, a.maxHold);
         const dwellMs = a.dwellSegments * opts.segmentSeconds * 1000;
         let state = initialStreamHold(opts);

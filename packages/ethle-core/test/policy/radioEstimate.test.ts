@@ -8,7 +8,13 @@ const BITRATE = 15e6;
 
 describe('chooseRadioEstimate: RNI, then the edge’s own measurement, then credible CMCD, then the default', () => {
   it('RNI wins whenever present', () => {
-    const e = chooseRadioEstimate({ ...BASE, rniBps: 40e6, measured: { bps: 80e6, bytes: 1e7 }, cmcd: { mtpKbps: 60000, blMs: 4000 }, segmentsDownloaded: 3 });
+    const e = chooseRadioEstimate({
+      ...BASE,
+      rniBps: 40e6,
+      measured: { bps: 80e6, bytes: 1e7 },
+      cmcd: { mtpKbps: 60000, blMs: 4000 },
+      segmentsDownloaded: 3,
+    });
     expect(e).toMatchObject({ bps: 40e6, source: 'rni' });
   });
 
@@ -28,7 +34,10 @@ describe('chooseRadioEstimate: RNI, then the edge’s own measurement, then cred
   });
 
   it('CMCD mtp counts after a media segment (history) or with media buffered, unless it is a player default', () => {
-    expect(chooseRadioEstimate({ ...BASE, cmcd: { mtpKbps: 48100 }, segmentsDownloaded: 1 })).toMatchObject({ bps: 48.1e6, source: 'cmcd' });
+    expect(chooseRadioEstimate({ ...BASE, cmcd: { mtpKbps: 48100 }, segmentsDownloaded: 1 })).toMatchObject({
+      bps: 48.1e6,
+      source: 'cmcd',
+    });
     // Even a measured 500 kbit/s counts once a segment went through the edge.
     expect(chooseRadioEstimate({ ...BASE, cmcd: { mtpKbps: 500 }, segmentsDownloaded: 1 })).toMatchObject({ bps: 0.5e6, source: 'cmcd' });
     // Buffered media (from elsewhere) makes mtp credible without edge history ...
@@ -46,7 +55,13 @@ describe('chooseRadioEstimate: RNI, then the edge’s own measurement, then cred
   });
 
   it('bad input is a coded error', () => {
-    for (const bad of [{ segmentBytes: 0 }, { segmentsDownloaded: -1 }, { defaultBps: Number.NaN }, { measured: { bps: -1, bytes: 5 } }, { cmcd: { mtpKbps: -5 } }]) {
+    for (const bad of [
+      { segmentBytes: 0 },
+      { segmentsDownloaded: -1 },
+      { defaultBps: Number.NaN },
+      { measured: { bps: -1, bytes: 5 } },
+      { cmcd: { mtpKbps: -5 } },
+    ]) {
       try {
         chooseRadioEstimate({ ...BASE, ...bad });
         expect.unreachable();
@@ -71,10 +86,16 @@ const est = (bps: number, source: RadioEstimate['source'] = 'measured') =>
 describe('shouldRedirect: eq. 3 only on sustained evidence', () => {
   it('hls.js first request with mtp=500: no redirect', () => {
     const e = chooseRadioEstimate({ ...BASE, cmcd: { mtpKbps: 500, blMs: 0 } });
-    expect(shouldRedirect({ requests: 1, estimates: [e], bitrateBps: BITRATE })).toMatchObject({ redirect: false, reason: 'first-request' });
+    expect(shouldRedirect({ requests: 1, estimates: [e], bitrateBps: BITRATE })).toMatchObject({
+      redirect: false,
+      reason: 'first-request',
+    });
     // Even with a default th_ran below the bitrate, defaults are no evidence.
     const low = chooseRadioEstimate({ ...BASE, defaultBps: 5e6, cmcd: { mtpKbps: 500 } });
-    expect(shouldRedirect({ requests: 5, estimates: [low, low, low], bitrateBps: BITRATE })).toMatchObject({ redirect: false, reason: 'too-few-measurements' });
+    expect(shouldRedirect({ requests: 5, estimates: [low, low, low], bitrateBps: BITRATE })).toMatchObject({
+      redirect: false,
+      reason: 'too-few-measurements',
+    });
   });
 
   it('never on a first request, whatever the evidence', () => {
@@ -82,7 +103,10 @@ describe('shouldRedirect: eq. 3 only on sustained evidence', () => {
   });
 
   it('one measurement below the bitrate is not enough; two in a row are, with them as evidence', () => {
-    expect(shouldRedirect({ requests: 3, estimates: [est(10e6)], bitrateBps: BITRATE })).toMatchObject({ redirect: false, reason: 'too-few-measurements' });
+    expect(shouldRedirect({ requests: 3, estimates: [est(10e6)], bitrateBps: BITRATE })).toMatchObject({
+      redirect: false,
+      reason: 'too-few-measurements',
+    });
     const two = [est(10e6), est(12e6, 'cmcd')];
     const d = shouldRedirect({ requests: 3, estimates: two, bitrateBps: BITRATE });
     expect(d).toMatchObject({ redirect: true, reason: 'sustained-below-bitrate' });
@@ -93,8 +117,13 @@ describe('shouldRedirect: eq. 3 only on sustained evidence', () => {
   });
 
   it('a good measurement in between breaks the run; defaults in between do not count either way', () => {
-    expect(shouldRedirect({ requests: 9, estimates: [est(10e6), est(40e6), est(10e6)], bitrateBps: BITRATE })).toMatchObject({ redirect: false, reason: 'not-sustained' });
-    expect(shouldRedirect({ requests: 9, estimates: [est(10e6), est(100e6, 'default'), est(10e6)], bitrateBps: BITRATE }).redirect).toBe(true);
+    expect(shouldRedirect({ requests: 9, estimates: [est(10e6), est(40e6), est(10e6)], bitrateBps: BITRATE })).toMatchObject({
+      redirect: false,
+      reason: 'not-sustained',
+    });
+    expect(shouldRedirect({ requests: 9, estimates: [est(10e6), est(100e6, 'default'), est(10e6)], bitrateBps: BITRATE }).redirect).toBe(
+      true,
+    );
     // Equal to the bitrate fails eq. 3 (th_ran must be above b_seg).
     expect(shouldRedirect({ requests: 9, estimates: [est(15e6), est(15e6, 'rni')], bitrateBps: BITRATE }).redirect).toBe(true);
   });
@@ -103,7 +132,13 @@ describe('shouldRedirect: eq. 3 only on sustained evidence', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 20 }),
-        fc.array(fc.tuple(fc.double({ min: 1e5, max: 1e8, noNaN: true }), fc.constantFrom<RadioEstimate['source']>('rni', 'measured', 'cmcd', 'default')), { maxLength: 10 }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 1e5, max: 1e8, noNaN: true }),
+            fc.constantFrom<RadioEstimate['source']>('rni', 'measured', 'cmcd', 'default'),
+          ),
+          { maxLength: 10 },
+        ),
         fc.integer({ min: 1, max: 4 }),
         (requests, raw, consecutive) => {
           const estimates = raw.map(([bps, source]) => est(bps, source));

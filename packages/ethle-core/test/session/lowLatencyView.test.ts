@@ -24,7 +24,14 @@ s269.mp4
 #EXT-X-PART:DURATION=1.0,URI="p270.0.mp4",INDEPENDENT=YES
 #EXT-X-PRELOAD-HINT:TYPE=PART,URI="p270.1.mp4"
 `;
-const opts = { manifestUrl: 'http://o.test/live/a/ll/index.m3u8', originBase: 'http://o.test', routing: 'edge' as const, edgePathPrefix: '', nowMs: 0, previousCarry: undefined };
+const opts = {
+  manifestUrl: 'http://o.test/live/a/ll/index.m3u8',
+  originBase: 'http://o.test',
+  routing: 'edge' as const,
+  edgePathPrefix: '',
+  nowMs: 0,
+  previousCarry: undefined,
+};
 
 describe('loadManifest — low-latency views', () => {
   it('LL-HLS: the next part to block on, the hinted part first among the prefetch paths, a held view with its position', () => {
@@ -32,13 +39,27 @@ describe('loadManifest — low-latency views', () => {
     expect(v.lowLatency).toEqual({
       partSeconds: 1,
       nextPart: { msn: 270, part: 1 },
-      partPaths: ['/live/a/ll/p270.1.mp4', '/live/a/ll/p270.0.mp4', '/live/a/ll/p269.3.mp4', '/live/a/ll/p269.2.mp4', '/live/a/ll/p269.1.mp4', '/live/a/ll/p269.0.mp4'],
+      partPaths: [
+        '/live/a/ll/p270.1.mp4',
+        '/live/a/ll/p270.0.mp4',
+        '/live/a/ll/p269.3.mp4',
+        '/live/a/ll/p269.2.mp4',
+        '/live/a/ll/p269.1.mp4',
+        '/live/a/ll/p269.0.mp4',
+      ],
     });
     const h = v.holdParts!(2, undefined, 0);
     expect(h.holdParts).toBe(2);
     expect(h.holdSeconds).toBe(2);
     // p270.0 and p269.3 held: 269 is in progress again, its parts 0–2 listed.
-    expect(h.position).toEqual({ lastMsn: 268, lastPart: { msn: 269, part: 2 }, partsPerSegment: 4, partTarget: 1, targetDuration: 4, ended: false });
+    expect(h.position).toEqual({
+      lastMsn: 268,
+      lastPart: { msn: 269, part: 2 },
+      partsPerSegment: 4,
+      partTarget: 1,
+      targetDuration: 4,
+      ended: false,
+    });
     expect(h.text).toContain('#EXT-X-PRELOAD-HINT:TYPE=PART,URI="p269.3.mp4"');
     expect(h.text).not.toContain('p270.0.mp4');
   });
@@ -57,7 +78,7 @@ describe('loadManifest — low-latency views', () => {
     expect(v.holdParts).toBeUndefined();
   });
 
-  it('LL-HLS held in whole segments: the hold declares the player\'s fallback from PART-HOLD-BACK to HOLD-BACK as well', () => {
+  it("LL-HLS held in whole segments: the hold declares the player's fallback from PART-HOLD-BACK to HOLD-BACK as well", () => {
     // x = 1: s269 (4 s) and the in-progress p270.0 (1 s) leave; LL-HLS goes, so a player starts
     // HOLD-BACK (3 × 4 s, not given) behind the end instead of PART-HOLD-BACK (3 s).
     const h = loadManifest(LL, opts).hold(1, undefined, 0);
@@ -74,7 +95,9 @@ describe('loadManifest — low-latency views', () => {
     const unheld = loadManifest(LL, opts).hold(0, undefined, 0);
     expect(unheld).toMatchObject({ holdSeconds: 0 });
     expect(unheld.lowLatencyLostSeconds).toBeUndefined();
-    const plain = LL.split('\n').filter((l) => !/PART|PRELOAD|SERVER-CONTROL/.test(l)).join('\n');
+    const plain = LL.split('\n')
+      .filter((l) => !/PART|PRELOAD|SERVER-CONTROL/.test(l))
+      .join('\n');
     const p = loadManifest(plain, opts).hold(1, undefined, 0);
     expect(p).toMatchObject({ holdSegments: 1, holdSeconds: 4 });
     expect(p.lowLatencyLostSeconds).toBeUndefined();

@@ -14,10 +14,20 @@ vi.mock('../../src/dash/parseMpd.js', async (importOriginal) => {
 });
 const { createEdgeRouter, holdMediaPlaylist, holdMpd, loadManifest } = await import('../../src/index.js');
 
-const load = (text: string, manifestUrl: string) => loadManifest(text, { manifestUrl, originBase: 'http://origin.test', routing: 'edge', edgePathPrefix: '/o', nowMs: 1_000_000, previousCarry: undefined });
+const load = (text: string, manifestUrl: string) =>
+  loadManifest(text, {
+    manifestUrl,
+    originBase: 'http://origin.test',
+    routing: 'edge',
+    edgePathPrefix: '/o',
+    nowMs: 1_000_000,
+    previousCarry: undefined,
+  });
 const scansOf = (text: string) => scans.texts.filter((t) => t === text).length;
 
-const HLS = `#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:2\n#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.5\n#EXT-X-PART-INF:PART-TARGET=0.5\n#EXT-X-MEDIA-SEQUENCE:10\n${[10, 11, 12, 13, 14, 15]
+const HLS = `#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:2\n#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.5\n#EXT-X-PART-INF:PART-TARGET=0.5\n#EXT-X-MEDIA-SEQUENCE:10\n${[
+  10, 11, 12, 13, 14, 15,
+]
   .map((n) => `${[0, 1, 2, 3].map((j) => `#EXT-X-PART:DURATION=0.5,URI="${n}.${j}.m4s"\n`).join('')}#EXTINF:2.0,\n${n}.m4s\n`)
   .join('')}`;
 const MPD = `<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="1970-01-01T00:00:00Z" minimumUpdatePeriod="PT2S" profiles="urn:mpeg:dash:profile:isoff-live:2011"><Period id="p0" start="PT0S"><AdaptationSet mimeType="video/mp4"><SegmentTemplate timescale="1" duration="2" startNumber="1" media="$Number$.m4s" initialization="init.mp4"/><Representation id="v" bandwidth="1000000"/></AdaptationSet></Period></MPD>`;
@@ -42,6 +52,13 @@ describe('a loaded version is read once and held many times', () => {
     const texts = [0, 1, 2].map((x) => view.hold(x, undefined, now).text);
     view.hold(1, 'token-a', now);
     expect(scansOf(MPD)).toBe(1);
-    expect(texts[1]).toBe(holdMpd(MPD, { hold: 1, manifestUrl: 'http://origin.test/live/manifest.mpd', nowMs: now, route: createEdgeRouter({ manifestUrl: 'http://origin.test/live/manifest.mpd', edgePathPrefix: '/o' }) }).text);
+    expect(texts[1]).toBe(
+      holdMpd(MPD, {
+        hold: 1,
+        manifestUrl: 'http://origin.test/live/manifest.mpd',
+        nowMs: now,
+        route: createEdgeRouter({ manifestUrl: 'http://origin.test/live/manifest.mpd', edgePathPrefix: '/o' }),
+      }).text,
+    );
   });
 });

@@ -20,17 +20,23 @@ describe('pickSteeringServer', () => {
 
   it('property: the pick is ready or the answering edge, and is the player’s own edge only when no other is ready', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { minLength: 1 }), fc.func(fc.boolean()), fc.nat(), fc.nat(), (edges, readyFn, p, s) => {
-        const ready = (id: string): boolean => readyFn(id);
-        const playerPathway = edges[p % edges.length]!;
-        const self = edges[s % edges.length]!;
-        const pick = pickSteeringServer({ edges, ready, playerPathway, self });
-        expect(edges).toContain(pick);
-        expect(ready(pick) || pick === self).toBe(true);
-        const others = edges.filter((e) => e !== playerPathway && ready(e));
-        if (others.length > 0) expect(pick).not.toBe(playerPathway);
-        else expect(pick).toBe(self);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { minLength: 1 }),
+        fc.func(fc.boolean()),
+        fc.nat(),
+        fc.nat(),
+        (edges, readyFn, p, s) => {
+          const ready = (id: string): boolean => readyFn(id);
+          const playerPathway = edges[p % edges.length]!;
+          const self = edges[s % edges.length]!;
+          const pick = pickSteeringServer({ edges, ready, playerPathway, self });
+          expect(edges).toContain(pick);
+          expect(ready(pick) || pick === self).toBe(true);
+          const others = edges.filter((e) => e !== playerPathway && ready(e));
+          if (others.length > 0) expect(pick).not.toBe(playerPathway);
+          else expect(pick).toBe(self);
+        },
+      ),
     );
   });
 });

@@ -7,7 +7,11 @@ const base = { hysteresis: 0.1, minDifference: 0.002, u: 0 };
 
 describe('steeringPriority', () => {
   it('a new player: least loaded first, ties by id, unready last; nothing sticks from an earlier round', () => {
-    expect(steeringPriority({ ...base, pathways: [obs('a', 0.5), obs('b', 0.1), obs('c', 0, false)], current: null })).toEqual(['b', 'a', 'c']);
+    expect(steeringPriority({ ...base, pathways: [obs('a', 0.5), obs('b', 0.1), obs('c', 0, false)], current: null })).toEqual([
+      'b',
+      'a',
+      'c',
+    ]);
     // Equal loads: by id (the first order an edge that was late to its first probe got does not stick).
     expect(steeringPriority({ ...base, pathways: [obs('b', 0), obs('a', 0)], current: null })).toEqual(['a', 'b']);
     // None ready: every edge, by id.
@@ -31,7 +35,10 @@ describe('steeringPriority', () => {
   it('property: a permutation, ready before unready; the player’s edge first or the least loaded first', () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd'), load: fc.double({ min: 0, max: 2, noNaN: true }), ready: fc.boolean() }), { selector: (p) => p.id, minLength: 1 }),
+        fc.uniqueArray(
+          fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd'), load: fc.double({ min: 0, max: 2, noNaN: true }), ready: fc.boolean() }),
+          { selector: (p) => p.id, minLength: 1 },
+        ),
         fc.option(fc.constantFrom('a', 'b', 'c', 'd', 'x')),
         fc.double({ min: 0, max: 0.999, noNaN: true }),
         (ps, current, u) => {
@@ -39,7 +46,8 @@ describe('steeringPriority', () => {
           expect([...order].sort()).toEqual(ps.map((p) => p.id).sort());
           const ready = ps.filter((p) => p.ready);
           const firstUnready = order.findIndex((id) => !ps.find((p) => p.id === id)!.ready);
-          if (firstUnready >= 0 && ready.length > 0) expect(order.slice(firstUnready).every((id) => !ps.find((p) => p.id === id)!.ready)).toBe(true);
+          if (firstUnready >= 0 && ready.length > 0)
+            expect(order.slice(firstUnready).every((id) => !ps.find((p) => p.id === id)!.ready)).toBe(true);
           if (ready.length > 0) {
             const least = Math.min(...ready.map((p) => p.load));
             const first = ps.find((p) => p.id === order[0])!;
@@ -53,7 +61,8 @@ describe('steeringPriority', () => {
   it('players on a loaded edge move in shares that level two edges, not all at once', () => {
     // 1,000 players on a (0.3) and none on b (0.1): about (0.3 − 0.1) / 0.6 = 1/3 of them move.
     let moved = 0;
-    for (let i = 0; i < 1000; i++) if (steeringPriority({ ...base, pathways: [obs('a', 0.3), obs('b', 0.1)], current: 'a', u: (i + 0.5) / 1000 })[0] === 'b') moved += 1;
+    for (let i = 0; i < 1000; i++)
+      if (steeringPriority({ ...base, pathways: [obs('a', 0.3), obs('b', 0.1)], current: 'a', u: (i + 0.5) / 1000 })[0] === 'b') moved += 1;
     expect(moved).toBe(333);
   });
 });

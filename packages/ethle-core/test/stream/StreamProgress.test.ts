@@ -2,14 +2,23 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planPrefetch, prefetchRetryMs, SIZE_SAMPLES, StreamProgress, type SegmentRef } from '@ethle/core';
 
-const seg = (id: number, track = 'v', extra: Partial<SegmentRef> = {}): SegmentRef => ({ track, id, path: `/${track}/${id}.m4s`, durationSeconds: 2, ...extra });
+const seg = (id: number, track = 'v', extra: Partial<SegmentRef> = {}): SegmentRef => ({
+  track,
+  id,
+  path: `/${track}/${id}.m4s`,
+  durationSeconds: 2,
+  ...extra,
+});
 const window = (from: number, to: number, track = 'v') => Array.from({ length: to - from + 1 }, (_, i) => seg(from + i, track));
 
 describe('StreamProgress: the window', () => {
   it('says which paths (without query) appeared and which left between versions', () => {
     const p = new StreamProgress();
     expect(p.setWindow(window(1, 3))).toEqual({ added: ['/v/1.m4s', '/v/2.m4s', '/v/3.m4s'], removed: [] });
-    expect(p.setWindow([...window(2, 4), { ...seg(5), path: '/v/5.m4s?token=a' }])).toEqual({ added: ['/v/4.m4s', '/v/5.m4s'], removed: ['/v/1.m4s'] });
+    expect(p.setWindow([...window(2, 4), { ...seg(5), path: '/v/5.m4s?token=a' }])).toEqual({
+      added: ['/v/4.m4s', '/v/5.m4s'],
+      removed: ['/v/1.m4s'],
+    });
     expect(p.segmentFor('/v/5.m4s')?.id).toBe(5);
     expect(p.segmentFor('/v/1.m4s')).toBeUndefined();
     expect(p.setWindow([])).toEqual({ added: [], removed: ['/v/2.m4s', '/v/3.m4s', '/v/4.m4s', '/v/5.m4s'] });
@@ -79,9 +88,19 @@ describe('StreamProgress: the planner input and the lead', () => {
     const p = new StreamProgress();
     p.setWindow(window(10, 20));
     p.noteRequest(seg(14));
-    const local = new Map<number, 'complete' | 'pending'>([[15, 'complete'], [16, 'pending']]);
+    const local = new Map<number, 'complete' | 'pending'>([
+      [15, 'complete'],
+      [16, 'pending'],
+    ]);
     const input = p.plannerInput('v', (s) => local.get(s.id), { hold: 3, maxHold: 4 });
-    expect(input).toMatchObject({ produced: window(10, 20).map((s) => s.id), mostAdvanced: 14, inFlightCount: 1, hold: 3, maxParallel: 4, burstParallel: 5 });
+    expect(input).toMatchObject({
+      produced: window(10, 20).map((s) => s.id),
+      mostAdvanced: 14,
+      inFlightCount: 1,
+      hold: 3,
+      maxParallel: 4,
+      burstParallel: 5,
+    });
     expect(planPrefetch(input).fetch).toEqual([14, 17]);
     expect(p.trackLead('v', input.cached)).toBe(1);
     // The cap bounds the parallel fetches whatever x is.
@@ -98,7 +117,12 @@ describe('StreamProgress: the planner input and the lead', () => {
   it('deadlines: production + x segment lengths, the newest segment sets the tolerance, undefined without a size or x', () => {
     const p = new StreamProgress();
     p.setWindow([seg(1, 'v', { availableAtMs: 10_000 }), seg(2, 'v', { availableAtMs: 12_000, durationSeconds: 4 })]);
-    const inputs = { nowMs: 12_500, flowBps: 8e6, maxSplit: 4, fetches: { receivedBytes: (s: SegmentRef) => s.id * 100, fetchElapsedMs: () => 50, recentBps: () => undefined } };
+    const inputs = {
+      nowMs: 12_500,
+      flowBps: 8e6,
+      maxSplit: 4,
+      fetches: { receivedBytes: (s: SegmentRef) => s.id * 100, fetchElapsedMs: () => 50, recentBps: () => undefined },
+    };
     expect(p.deadlines('v', 2, inputs)).toBeUndefined();
     p.sizes.note('v', 1e6);
     expect(p.deadlines('v', 0, inputs)).toBeUndefined();

@@ -16,7 +16,10 @@ describe('nextPollAt', () => {
   });
 
   it('a dated manifest: just after the next segment is due, then briefly retried while it is not listed', () => {
-    expect(at({ view: { ...hls, nextSegmentDueMs: 10_200 } })).toMatchObject({ atMs: 10_200 + POLL_TIMING.dueSlackMs, reason: 'segment-due' });
+    expect(at({ view: { ...hls, nextSegmentDueMs: 10_200 } })).toMatchObject({
+      atMs: 10_200 + POLL_TIMING.dueSlackMs,
+      reason: 'segment-due',
+    });
     // Due later than the cadence: the cadence.
     expect(at({ view: { ...hls, nextSegmentDueMs: 12_000 } })).toMatchObject({ atMs: 10_900, reason: 'cadence' });
     // The last poll came after the due time and did not bring it: retry soon.

@@ -20,7 +20,8 @@ describe('the per-stream rules both edges share', () => {
     const framed = { contentLength: '1000', transferEncoding: null };
     expect(isStorable({ cacheControl: 'public, max-age=60', ...framed })).toBe(true);
     expect(isStorable({ cacheControl: undefined, ...framed })).toBe(true);
-    for (const cc of ['no-store', 'no-cache', 'private, max-age=60', 'max-age=0', 'Public, No-Cache']) expect(isStorable({ cacheControl: cc, ...framed })).toBe(false);
+    for (const cc of ['no-store', 'no-cache', 'private, max-age=60', 'max-age=0', 'Public, No-Cache'])
+      expect(isStorable({ cacheControl: cc, ...framed })).toBe(false);
     expect(isStorable({ cacheControl: 'max-age=05', ...framed })).toBe(true);
     expect(isStorable({ cacheControl: null, contentLength: null, transferEncoding: 'chunked' })).toBe(true);
     // Delimited by the connection closing: whole and cut off look the same.

@@ -18,7 +18,15 @@ describe('createEdgeRouter', () => {
   it('every routed URI resolved against the edge manifest URL lands on the same path on the edge', () => {
     const r = createEdgeRouter({ manifestUrl: MANIFEST });
     const edgeManifest = 'http://edge.local:8080/live/15M-2s/index.m3u8';
-    for (const uri of ['a.ts', '../x/y.ts', '/root.ts', '/..//double.ts', 'http://ORIGIN.example:8081/live/15M-2s/z.ts?q=1', './c:d.ts', '/live/15M-2s/']) {
+    for (const uri of [
+      'a.ts',
+      '../x/y.ts',
+      '/root.ts',
+      '/..//double.ts',
+      'http://ORIGIN.example:8081/live/15M-2s/z.ts?q=1',
+      './c:d.ts',
+      '/live/15M-2s/',
+    ]) {
       const origin = resolveUrl(uri, MANIFEST).replace('http://origin.example:8081', '').replace('http://ORIGIN.example:8081', '');
       const edge = resolveUrl(r(uri, 'segment'), edgeManifest).replace('http://edge.local:8080', '');
       expect(edge).toBe(origin);
@@ -38,7 +46,15 @@ describe('createEdgeRouter', () => {
 
   it('compares origins after normalisation: case, default or zero-padded or empty port, userinfo, trailing dot (issue 15, item 7)', () => {
     const r = createEdgeRouter({ manifestUrl: 'http://origin.example/live/a.m3u8', sessionToken: 't' });
-    for (const host of ['ORIGIN.Example', 'origin.example:80', 'origin.example:080', 'origin.example:', 'user:pw@origin.example', 'origin.example.', 'Origin.Example.:0080']) {
+    for (const host of [
+      'ORIGIN.Example',
+      'origin.example:80',
+      'origin.example:080',
+      'origin.example:',
+      'user:pw@origin.example',
+      'origin.example.',
+      'Origin.Example.:0080',
+    ]) {
       expect(r(`HTTP://${host}/live/b.ts`, 'segment'), host).toBe('b.ts?ethle_session=t');
     }
     expect(r('http://origin.example:8080/live/b.ts', 'segment')).toBe('http://origin.example:8080/live/b.ts');
@@ -49,12 +65,17 @@ describe('createEdgeRouter', () => {
   it('https, an IP address or another name reach the edge only when declared as origin aliases', () => {
     const plain = createEdgeRouter({ manifestUrl: 'http://origin.example/live/a.m3u8' });
     expect(plain('https://origin.example/live/b.ts', 'segment')).toBe('https://origin.example/live/b.ts');
-    const r = createEdgeRouter({ manifestUrl: 'http://origin.example/live/a.m3u8', originAliases: ['https://origin.example', 'http://10.0.0.5:8081/'] });
+    const r = createEdgeRouter({
+      manifestUrl: 'http://origin.example/live/a.m3u8',
+      originAliases: ['https://origin.example', 'http://10.0.0.5:8081/'],
+    });
     expect(r('https://origin.example:443/live/b.ts', 'segment')).toBe('b.ts');
     expect(r('http://10.0.0.5:8081/live/c.ts', 'segment')).toBe('c.ts');
     expect(r('http://10.0.0.5/live/c.ts', 'segment')).toBe('http://10.0.0.5/live/c.ts');
     for (const bad of ['/live', 'ftp://x', 'no url', 42]) {
-      expect(() => createEdgeRouter({ manifestUrl: MANIFEST, originAliases: [bad as string] })).toThrow(expect.objectContaining({ code: 'ERR_URL_INVALID' }));
+      expect(() => createEdgeRouter({ manifestUrl: MANIFEST, originAliases: [bad as string] })).toThrow(
+        expect.objectContaining({ code: 'ERR_URL_INVALID' }),
+      );
     }
   });
 
@@ -67,22 +88,35 @@ describe('createEdgeRouter', () => {
     r('seg.ts', 'segment');
     r('http://origin.example:8081/live/15M-2s/x.ts', 'segment');
     r('skd://key-1', 'key');
-    expect(seen).toEqual([['https://cdn.example/a.ts', 'segment'], ['https://cdn.example/a.ts', 'segment'], ['//cdn.example/k.bin', 'key']]);
+    expect(seen).toEqual([
+      ['https://cdn.example/a.ts', 'segment'],
+      ['https://cdn.example/a.ts', 'segment'],
+      ['//cdn.example/k.bin', 'key'],
+    ]);
     const proxied: string[] = [];
-    createEdgeRouter({ manifestUrl: MANIFEST, crossOrigin: 'proxy', onLeftAbsolute: (u) => proxied.push(u) })('https://cdn.example/a.ts', 'segment');
+    createEdgeRouter({ manifestUrl: MANIFEST, crossOrigin: 'proxy', onLeftAbsolute: (u) => proxied.push(u) })(
+      'https://cdn.example/a.ts',
+      'segment',
+    );
     expect(proxied).toEqual([]);
   });
 
   it('property: any spelling of the manifest origin routes like the canonical one', () => {
     const spelling = fc.record({
-      upper: fc.boolean(), port: fc.constantFrom('', ':8081', ':08081', ':0008081'), user: fc.constantFrom('', 'u@', 'u:p@'), dot: fc.boolean(), path: fc.constantFrom('/live/15M-2s/s.ts', '/x/y.ts?q=1', '/'),
+      upper: fc.boolean(),
+      port: fc.constantFrom('', ':8081', ':08081', ':0008081'),
+      user: fc.constantFrom('', 'u@', 'u:p@'),
+      dot: fc.boolean(),
+      path: fc.constantFrom('/live/15M-2s/s.ts', '/x/y.ts?q=1', '/'),
     });
     const r = createEdgeRouter({ manifestUrl: MANIFEST, sessionToken: 'T' });
     fc.assert(
       fc.property(spelling, ({ upper, port, user, dot, path }) => {
         if (port === '') return; // 8081 is not the default port: without it, another origin
         const host = (upper ? 'ORIGIN.EXAMPLE' : 'origin.example') + (dot ? '.' : '');
-        expect(r(`${upper ? 'HTTP' : 'http'}://${user}${host}${port}${path}`, 'segment')).toBe(r(`http://origin.example:8081${path}`, 'segment'));
+        expect(r(`${upper ? 'HTTP' : 'http'}://${user}${host}${port}${path}`, 'segment')).toBe(
+          r(`http://origin.example:8081${path}`, 'segment'),
+        );
       }),
     );
   });
@@ -134,7 +168,10 @@ describe('createEdgeRouter', () => {
         const params = (routed.query ?? '').split('&');
         expect(params.filter((q) => q === 'ethle_session=T')).toHaveLength(1);
         expect(params.filter((q) => q !== 'ethle_session=T' && !q.startsWith('ethle_session=')).join('&')).toBe(
-          (target.query ?? '').split('&').filter((q) => q !== '').join('&'),
+          (target.query ?? '')
+            .split('&')
+            .filter((q) => q !== '')
+            .join('&'),
         );
       }),
       { numRuns: 500 },

@@ -48,7 +48,8 @@ export function dashMpd(s: StreamSpec, clock: LiveClock, media: LoopMedia, nowMs
   const periods = mpdPeriods(clock.oldest(L, nowMs), clock.newest(L, nowMs), L, o.periodSeconds);
   const multi = o.periodSeconds !== undefined;
   if (o.lowLatency && o.addressing !== 'number') throw new RangeError('low-latency MPDs use $Number$ addressing');
-  if (o.ladder && (o.addressing !== 'number' || o.lowLatency || o.ladder.some((x) => x.segmentSeconds !== L))) throw new RangeError('a ladder MPD uses $Number$ addressing, no low latency, one segment length');
+  if (o.ladder && (o.addressing !== 'number' || o.lowLatency || o.ladder.some((x) => x.segmentSeconds !== L)))
+    throw new RangeError('a ladder MPD uses $Number$ addressing, no low latency, one segment length');
   const ll = o.lowLatency;
   const head = [
     ...(o.baseUrl ? [`  <BaseURL>${o.baseUrl}</BaseURL>\n`] : []),

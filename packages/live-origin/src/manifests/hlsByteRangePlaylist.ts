@@ -32,7 +32,13 @@ export function hlsByteRangePlaylist(s: StreamSpec, clock: LiveClock, nowMs: num
     map: 'init.mp4',
     segment: (n) => {
       const { file, offset, length } = byteRangeOf(n, layout);
-      return { uri: `br/${file}.m4s`, durationSeconds: L, pdtMs: clock.startMs(n, L), bitrateKbps: Math.round((length * 8) / L / 1000), byteRange: { length, offset } };
+      return {
+        uri: `br/${file}.m4s`,
+        durationSeconds: L,
+        pdtMs: clock.startMs(n, L),
+        bitrateKbps: Math.round((length * 8) / L / 1000),
+        byteRange: { length, offset },
+      };
     },
   });
 }

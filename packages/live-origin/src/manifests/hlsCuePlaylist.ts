@@ -29,7 +29,11 @@ export function hlsCuePlaylist(s: StreamSpec, clock: LiveClock, nowMs: number): 
       if (cue) {
         const start = iso(clock.startMs(cue.brk.startSegment, L));
         const id = `ID="splice-${cue.brk.id}",START-DATE="${start}"`;
-        if (cue.kind === 'out') before.push(`#EXT-X-DATERANGE:${id},PLANNED-DURATION=${D},SCTE35-OUT=${hex(breakSplice(cue.brk, L, true))}`, `#EXT-X-CUE-OUT:${D}`);
+        if (cue.kind === 'out')
+          before.push(
+            `#EXT-X-DATERANGE:${id},PLANNED-DURATION=${D},SCTE35-OUT=${hex(breakSplice(cue.brk, L, true))}`,
+            `#EXT-X-CUE-OUT:${D}`,
+          );
         else if (cue.kind === 'cont') before.push(`#EXT-X-CUE-OUT-CONT:ElapsedTime=${cue.elapsedSeconds.toFixed(3)},Duration=${D}`);
         else before.push(`#EXT-X-DATERANGE:${id},DURATION=${D},SCTE35-IN=${hex(breakSplice(cue.brk, L, false))}`, '#EXT-X-CUE-IN');
       }

@@ -17,7 +17,11 @@ const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
 
 /** Server-control values of an LL playlist, seconds (the spec's minimums: 3 parts, 3 and 6 target durations). */
 export function llServerControl(parts: LlParts): { holdBack: number; partHoldBack: number; canSkipUntil: number } {
-  return { holdBack: 3 * parts.segmentSeconds, partHoldBack: Number((3 * parts.partTargetSeconds).toFixed(3)), canSkipUntil: 6 * parts.segmentSeconds };
+  return {
+    holdBack: 3 * parts.segmentSeconds,
+    partHoldBack: Number((3 * parts.partTargetSeconds).toFixed(3)),
+    canSkipUntil: 6 * parts.segmentSeconds,
+  };
 }
 
 /**

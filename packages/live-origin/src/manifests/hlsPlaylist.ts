@@ -26,7 +26,13 @@ const iso = (ms: number) => new Date(Math.round(ms)).toISOString();
 
 /** A live media playlist (RFC 8216) over segments [first, last], every shape the origin serves. */
 export function hlsPlaylist(p: HlsPlaylistSpec): string {
-  const lines = ['#EXTM3U', `#EXT-X-VERSION:${p.version}`, `#EXT-X-TARGETDURATION:${p.targetDuration}`, `#EXT-X-MEDIA-SEQUENCE:${p.first}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
+  const lines = [
+    '#EXTM3U',
+    `#EXT-X-VERSION:${p.version}`,
+    `#EXT-X-TARGETDURATION:${p.targetDuration}`,
+    `#EXT-X-MEDIA-SEQUENCE:${p.first}`,
+    '#EXT-X-INDEPENDENT-SEGMENTS',
+  ];
   if (p.map !== undefined) lines.push(`#EXT-X-MAP:URI="${p.map}"`);
   for (let n = p.first; n <= p.last; n++) {
     const s = p.segment(n);

@@ -19,7 +19,12 @@ export function hlsMediaPlaylist(s: StreamSpec, clock: LiveClock, flavour: 'fmp4
     first: clock.oldest(L, nowMs),
     last: clock.newest(L, nowMs),
     ...(flavour === 'fmp4' ? { map: 'init.mp4' } : {}),
-    segment: (n) => ({ uri: flavour === 'fmp4' ? `${n}.m4s` : `${n}.ts`, durationSeconds: L, pdtMs: clock.startMs(n, L), bitrateKbps: videoKbps(s) }),
+    segment: (n) => ({
+      uri: flavour === 'fmp4' ? `${n}.m4s` : `${n}.ts`,
+      durationSeconds: L,
+      pdtMs: clock.startMs(n, L),
+      bitrateKbps: videoKbps(s),
+    }),
   });
 }
 
@@ -27,7 +32,10 @@ export function hlsMediaPlaylist(s: StreamSpec, clock: LiveClock, flavour: 'fmp4
 export function hlsMultivariantPlaylist(streams: StreamSpec[], codecs: string[], media = 'index.m3u8'): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
   for (const s of streams) {
-    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(s.bitrateMbps * 1e6)},CODECS="${codecs.join(',')}",RESOLUTION=320x180,FRAME-RATE=25.000`, `${s.name}/${media}`);
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(s.bitrateMbps * 1e6)},CODECS="${codecs.join(',')}",RESOLUTION=320x180,FRAME-RATE=25.000`,
+      `${s.name}/${media}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

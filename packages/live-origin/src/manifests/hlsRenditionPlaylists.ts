@@ -25,7 +25,12 @@ export function hlsTrackPlaylist(s: StreamSpec, clock: LiveClock, media: LoopMed
     segment: (n) =>
       track === 'v'
         ? { uri: `dash/v/${n}.m4s`, durationSeconds: L, pdtMs: clock.startMs(n, L), bitrateKbps: videoKbps(s) }
-        : { uri: `dash/a/${n}.m4s`, durationSeconds: t(n + 1) - t(n), pdtMs: clock.t0Ms + t(n) * 1000, bitrateKbps: Math.round((media.mp4SegmentSize('a', n * k, k) * 8) / L / 1000) },
+        : {
+            uri: `dash/a/${n}.m4s`,
+            durationSeconds: t(n + 1) - t(n),
+            pdtMs: clock.t0Ms + t(n) * 1000,
+            bitrateKbps: Math.round((media.mp4SegmentSize('a', n * k, k) * 8) / L / 1000),
+          },
   });
 }
 
@@ -43,7 +48,10 @@ export function hlsAudioRenditionPlaylist(streams: StreamSpec[], media: LoopMedi
   ];
   const codecs = [...media.codecs('v'), ...media.codecs('a')].join(',');
   for (const s of streams) {
-    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(s.bitrateMbps * 1e6 + 32_000)},CODECS="${codecs}",RESOLUTION=320x180,FRAME-RATE=25.000,AUDIO="aac"`, `${s.name}/video.m3u8`);
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${Math.round(s.bitrateMbps * 1e6 + 32_000)},CODECS="${codecs}",RESOLUTION=320x180,FRAME-RATE=25.000,AUDIO="aac"`,
+      `${s.name}/video.m3u8`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

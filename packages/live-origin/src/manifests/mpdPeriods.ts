@@ -21,7 +21,13 @@ export function mpdPeriods(first: number, last: number, L: number, periodSeconds
   const per = periodSeconds / L;
   const out: MpdPeriodSpan[] = [];
   for (let p = Math.floor(first / per); p <= Math.floor(last / per); p++) {
-    out.push({ index: p, startSeconds: p * periodSeconds, periodFirst: p * per, first: Math.max(first, p * per), last: Math.min(last, (p + 1) * per - 1) });
+    out.push({
+      index: p,
+      startSeconds: p * periodSeconds,
+      periodFirst: p * per,
+      first: Math.max(first, p * per),
+      last: Math.min(last, (p + 1) * per - 1),
+    });
   }
   return out;
 }

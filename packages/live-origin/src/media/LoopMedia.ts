@@ -63,15 +63,27 @@ export class LoopMedia {
     const load = (v: Mp4Variant): Mp4Loop => {
       const init = readFileSync(join(dir, v, 'init.mp4'));
       const trex = readTrexDefaults(init);
-      const chunks = Array.from({ length: LOOP_CHUNKS }, (_, i) => parseMp4Chunk(readFileSync(join(dir, v, `${String(i).padStart(2, '0')}.m4s`)), trex));
+      const chunks = Array.from({ length: LOOP_CHUNKS }, (_, i) =>
+        parseMp4Chunk(readFileSync(join(dir, v, `${String(i).padStart(2, '0')}.m4s`)), trex),
+      );
       const loopDuration = new Map<number, number>();
       for (const [track, first] of chunks[LOOP_CHUNKS - 1]!.firstDecodeTime) {
         loopDuration.set(track, first + chunks[LOOP_CHUNKS - 1]!.duration.get(track)!);
       }
-      return { init, trex, chunks, loopDuration, timescale: readTimescales(init), codecs: readCodecs(init), videoTrackId: readVideoTrackId(init) };
+      return {
+        init,
+        trex,
+        chunks,
+        loopDuration,
+        timescale: readTimescales(init),
+        codecs: readCodecs(init),
+        videoTrackId: readVideoTrackId(init),
+      };
     };
     this.mp4 = { av: load('av'), v: load('v'), a: load('a') };
-    this.ts = Array.from({ length: LOOP_CHUNKS }, (_, i) => parseTsChunk(readFileSync(join(dir, 'ts', `${String(i).padStart(2, '0')}.ts`))));
+    this.ts = Array.from({ length: LOOP_CHUNKS }, (_, i) =>
+      parseTsChunk(readFileSync(join(dir, 'ts', `${String(i).padStart(2, '0')}.ts`))),
+    );
     for (const c of this.ts) {
       this.tsPrefix.push(new Map(this.tsLoopCount));
       for (const [pid, n] of c.payloadCount) this.tsLoopCount.set(pid, (this.tsLoopCount.get(pid) ?? 0) + n);
@@ -149,7 +161,11 @@ export class LoopMedia {
 
   /** Media start/end (s from the chunk start) and independence of each part of global chunk g, without building bytes. */
   partTimes(v: Mp4Variant, g: number, partSeconds: number): Omit<Mp4Part, 'bytes'>[] {
-    return this.partTemplatesOf(v, partSeconds)[g % LOOP_CHUNKS]!.map(({ startSeconds, endSeconds, independent }) => ({ startSeconds, endSeconds, independent }));
+    return this.partTemplatesOf(v, partSeconds)[g % LOOP_CHUNKS]!.map(({ startSeconds, endSeconds, independent }) => ({
+      startSeconds,
+      endSeconds,
+      independent,
+    }));
   }
 
   private partTemplatesOf(v: Mp4Variant, partSeconds: number): PartTemplate[][] {

@@ -101,7 +101,7 @@ function readFragments(b: Buffer, videoTrackId: number): Fragment[] {
     for (const traf of readBoxes(b, moof.payload, moof.end).filter((x) => x.type === 'traf')) {
       const tfhd = child(b, traf, 'tfhd')!;
       const trackId = b.readUInt32BE(tfhd.payload + 4);
-      if (!((b.readUInt32BE(tfhd.payload) & 0xffffff) & 0x20000)) throw new Error('traf without default-base-is-moof');
+      if (!(b.readUInt32BE(tfhd.payload) & 0xffffff & 0x20000)) throw new Error('traf without default-base-is-moof');
       const truns = readBoxes(b, traf.payload, traf.end).filter((x) => x.type === 'trun');
       if (truns.length !== 1) throw new Error(`track ${trackId}: ${truns.length} truns in one traf`);
       const t = truns[0]!.payload;

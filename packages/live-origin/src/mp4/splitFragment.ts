@@ -59,7 +59,8 @@ export function splitFragment(
   const cuts: number[] = [0];
   for (let i = 1; i < count; i++) {
     const at = split.samples.find((s) => s.decode >= i * chunkSeconds * split.timescale);
-    if (at === undefined || at.decode <= cuts[cuts.length - 1]!) throw new Error(`cannot cut ${chunkSeconds} s chunks from a ${total / split.timescale} s fragment`);
+    if (at === undefined || at.decode <= cuts[cuts.length - 1]!)
+      throw new Error(`cannot cut ${chunkSeconds} s chunks from a ${total / split.timescale} s fragment`);
     cuts.push(at.decode);
   }
   cuts.push(total);
@@ -74,13 +75,22 @@ export function splitFragment(
       return { t, samples: t.samples.filter((s) => s.decode >= lo && (last || s.decode < hi)) };
     });
     const first = pieces.find((p) => p.t === split)!.samples[0]!;
-    const flags = split.samples.indexOf(first) === 0 && split.firstSampleFlags !== undefined ? split.firstSampleFlags : (first.flags ?? split.defaultFlags);
+    const flags =
+      split.samples.indexOf(first) === 0 && split.firstSampleFlags !== undefined
+        ? split.firstSampleFlags
+        : (first.flags ?? split.defaultFlags);
     out.push({ bytes: writeChunk(fragment, pieces), startSeconds: from, endSeconds: to, independent: (flags & SAMPLE_NON_SYNC) === 0 });
   }
   return out;
 }
 
-function readTrack(b: Buffer, moofStart: number, traf: ReturnType<typeof readBoxes>[number], timescales: ReadonlyMap<number, number>, trex: ReadonlyMap<number, number>): TrackRun {
+function readTrack(
+  b: Buffer,
+  moofStart: number,
+  traf: ReturnType<typeof readBoxes>[number],
+  timescales: ReadonlyMap<number, number>,
+  trex: ReadonlyMap<number, number>,
+): TrackRun {
   const tfhd = child(b, traf, 'tfhd')!;
   const tfdt = child(b, traf, 'tfdt')!;
   const truns = readBoxes(b, traf.payload, traf.end).filter((x) => x.type === 'trun');

@@ -46,7 +46,18 @@ export type RelayStatsJson = OriginStatsJson & { source: SourceRecordJson };
 
 const MAX_URL = 2048;
 /** Response headers passed on from the source (hop-by-hop and cookies are not). */
-const PASS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'cache-control', 'etag', 'last-modified', 'expires', 'date', 'age'] as const;
+const PASS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'accept-ranges',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'expires',
+  'date',
+  'age',
+] as const;
 const CORS = {
   'access-control-allow-origin': '*',
   'timing-allow-origin': '*',
@@ -71,13 +82,20 @@ export async function startRelayOrigin(o: RelayOriginOptions): Promise<RelayOrig
   } catch {
     throw new OriginOptionError(`upstream must be an absolute http:// URL, got ${JSON.stringify(o.upstream)}`, 'upstream');
   }
-  if (up.protocol !== 'http:') throw new OriginOptionError(`upstream must be an http:// URL (the relay does not speak TLS to its source), got ${up.protocol}//`, 'upstream');
+  if (up.protocol !== 'http:')
+    throw new OriginOptionError(
+      `upstream must be an http:// URL (the relay does not speak TLS to its source), got ${up.protocol}//`,
+      'upstream',
+    );
   const keepAliveSeconds = o.keepAliveSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS;
-  if (!(Number.isFinite(keepAliveSeconds) && keepAliveSeconds >= 0.1 && keepAliveSeconds <= 3600)) throw new OriginOptionError(`keepAliveSeconds must be within [0.1, 3600], got ${keepAliveSeconds}`, 'keepAliveSeconds');
+  if (!(Number.isFinite(keepAliveSeconds) && keepAliveSeconds >= 0.1 && keepAliveSeconds <= 3600))
+    throw new OriginOptionError(`keepAliveSeconds must be within [0.1, 3600], got ${keepAliveSeconds}`, 'keepAliveSeconds');
   const maxManifestBytes = o.maxManifestBytes ?? 4 * 2 ** 20;
-  if (!(Number.isInteger(maxManifestBytes) && maxManifestBytes >= 1024)) throw new OriginOptionError(`maxManifestBytes must be an integer ≥ 1024, got ${maxManifestBytes}`, 'maxManifestBytes');
+  if (!(Number.isInteger(maxManifestBytes) && maxManifestBytes >= 1024))
+    throw new OriginOptionError(`maxManifestBytes must be an integer ≥ 1024, got ${maxManifestBytes}`, 'maxManifestBytes');
   const timeoutMs = o.upstreamTimeoutMs ?? 10_000;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs >= 100)) throw new OriginOptionError(`upstreamTimeoutMs must be ≥ 100, got ${timeoutMs}`, 'upstreamTimeoutMs');
+  if (!(Number.isFinite(timeoutMs) && timeoutMs >= 100))
+    throw new OriginOptionError(`upstreamTimeoutMs must be ≥ 100, got ${timeoutMs}`, 'upstreamTimeoutMs');
   const now = o.clock ?? Date.now;
   const base = `${up.protocol}//${up.host}`;
   const stats = new OriginStats();
@@ -105,7 +123,13 @@ export async function startRelayOrigin(o: RelayOriginOptions): Promise<RelayOrig
 
   function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
     const buf = Buffer.from(body);
-    res.writeHead(status, { ...CORS, 'content-type': 'text/plain; charset=utf-8', 'content-length': buf.length, 'cache-control': 'no-store', ...headers });
+    res.writeHead(status, {
+      ...CORS,
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': buf.length,
+      'cache-control': 'no-store',
+      ...headers,
+    });
     res.end(res.req.method === 'HEAD' ? undefined : buf);
   }
 
@@ -117,12 +141,18 @@ export async function startRelayOrigin(o: RelayOriginOptions): Promise<RelayOrig
     if (path.includes('..') || path.includes('//') || /%2e/i.test(path)) return send(res, 400, 'bad path\n');
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') {
-      res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'GET, HEAD', 'access-control-allow-headers': '*', 'access-control-max-age': '600' });
+      res.writeHead(204, {
+        ...CORS,
+        'access-control-allow-methods': 'GET, HEAD',
+        'access-control-allow-headers': '*',
+        'access-control-max-age': '600',
+      });
       return void res.end();
     }
     if (method !== 'GET' && method !== 'HEAD') return send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD, OPTIONS' });
     // The relay's own counters (a source's own /stats is shadowed: this path is the testbed's).
-    if (path === '/stats') return send(res, 200, `${JSON.stringify({ ...stats.toJSON(), source: record.toJSON() })}\n`, { 'content-type': 'application/json' });
+    if (path === '/stats')
+      return send(res, 200, `${JSON.stringify({ ...stats.toJSON(), source: record.toJSON() })}\n`, { 'content-type': 'application/json' });
     const range = req.headers.range;
     stats.count(path, range);
     const upRes = await fetchUpstream(method, raw, range, res);
@@ -160,15 +190,27 @@ export async function startRelayOrigin(o: RelayOriginOptions): Promise<RelayOrig
     stats.bytesSent += bytes;
     if (!upRes.complete) return;
     // The whole object's size: a 206 says it in Content-Range, a 200 is it.
-    const total = status === 206 ? Number(CONTENT_RANGE_TOTAL.exec(headers['content-range'] ?? '')?.[1] ?? NaN) : status === 200 ? bytes : NaN;
+    const total =
+      status === 206 ? Number(CONTENT_RANGE_TOTAL.exec(headers['content-range'] ?? '')?.[1] ?? NaN) : status === 200 ? bytes : NaN;
     if (Number.isFinite(total) && !manifest) record.object(raw, total, range === undefined || /^\s*bytes\s*=\s*0+\s*-/i.test(range));
   }
 
   /** The source's response to this request, or undefined when it failed (the client got a 502/504) or the client went away. */
-  function fetchUpstream(method: string, pathAndQuery: string, range: string | undefined, res: ServerResponse): Promise<IncomingMessage | undefined> {
+  function fetchUpstream(
+    method: string,
+    pathAndQuery: string,
+    range: string | undefined,
+    res: ServerResponse,
+  ): Promise<IncomingMessage | undefined> {
     return new Promise((resolve) => {
       const headers: IncomingHttpHeaders = { host: up.host, 'accept-encoding': 'identity', ...(range !== undefined ? { range } : {}) };
-      const upReq = request({ agent, method, path: pathAndQuery, headers, ...(o.upstreamSocket ? { socketPath: o.upstreamSocket } : { host: up.hostname, port: up.port || 80 }) });
+      const upReq = request({
+        agent,
+        method,
+        path: pathAndQuery,
+        headers,
+        ...(o.upstreamSocket ? { socketPath: o.upstreamSocket } : { host: up.hostname, port: up.port || 80 }),
+      });
       const timer = setTimeout(() => upReq.destroy(new Error(`no response headers from the source within ${timeoutMs} ms`)), timeoutMs);
       upReq.once('response', (r) => {
         clearTimeout(timer);

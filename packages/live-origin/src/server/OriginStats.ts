@@ -39,7 +39,13 @@ export class OriginStats {
   }
 
   toJSON(): OriginStatsJson {
-    return { requests: Object.fromEntries(this.requests), fetches: Object.fromEntries(this.fetches), blocking: Object.fromEntries(this.blocking), bytesSent: this.bytesSent, openConnections: this.openConnections };
+    return {
+      requests: Object.fromEntries(this.requests),
+      fetches: Object.fromEntries(this.fetches),
+      blocking: Object.fromEntries(this.blocking),
+      bytesSent: this.bytesSent,
+      openConnections: this.openConnections,
+    };
   }
 
   /** Zeroes the counters (open connections are a gauge, not reset). */

@@ -15,7 +15,8 @@ export type BlockingReload =
  */
 export function blockingReload(parts: LlParts, nowMs: number, msn: number, part: number | undefined): BlockingReload {
   const lastSegment = parts.clock.newest(parts.segmentSeconds, nowMs);
-  if (msn > lastSegment + 2) return { kind: 'too-far', message: `_HLS_msn=${msn} is more than two segments past the last one (${lastSegment})` };
+  if (msn > lastSegment + 2)
+    return { kind: 'too-far', message: `_HLS_msn=${msn} is more than two segments past the last one (${lastSegment})` };
   if (part === undefined) return { kind: 'at', atMs: parts.clock.endMs(msn, parts.segmentSeconds) };
   let m = msn;
   let p = part;
@@ -26,6 +27,7 @@ export function blockingReload(parts: LlParts, nowMs: number, msn: number, part:
   const newest = parts.newest(nowMs);
   const limit = parts.partTargetSeconds < 1 ? Math.floor(3 / parts.partTargetSeconds) : 3;
   const ahead = parts.ordinal(m, p) - parts.ordinal(newest.msn, newest.index);
-  if (ahead > limit) return { kind: 'too-far', message: `_HLS_msn=${msn}&_HLS_part=${part} is ${ahead} parts past the last one (limit ${limit})` };
+  if (ahead > limit)
+    return { kind: 'too-far', message: `_HLS_msn=${msn}&_HLS_part=${part} is ${ahead} parts past the last one (limit ${limit})` };
   return { kind: 'at', atMs: parts.part(m, p).endMs };
 }

@@ -76,13 +76,16 @@ export interface LiveOrigin {
 
 const MAX_URL = 2048;
 const MAX_QUERY = 512;
-const SEGMENT_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/(?:(init\.mp4)|(\d{1,12})\.m4s|ts\/(\d{1,12})\.ts|dash\/([va])\/(?:(init\.mp4)|(\d{1,12})\.m4s|t(\d{1,16})\.m4s))$/;
+const SEGMENT_RE =
+  /^\/live\/([0-9A-Za-z-]{1,16})\/(?:(init\.mp4)|(\d{1,12})\.m4s|ts\/(\d{1,12})\.ts|dash\/([va])\/(?:(init\.mp4)|(\d{1,12})\.m4s|t(\d{1,16})\.m4s))$/;
 const FILE_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/br\/(\d{1,12})\.m4s$/;
-const MANIFEST_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/(index\.m3u8|ts\/index\.m3u8|manifest\.mpd|timeline\.mpd|byterange\.m3u8|cues\.m3u8|video\.m3u8|audio\.m3u8|periods\.mpd|list\.mpd|location\.mpd|cues\.mpd)$/;
+const MANIFEST_RE =
+  /^\/live\/([0-9A-Za-z-]{1,16})\/(index\.m3u8|ts\/index\.m3u8|manifest\.mpd|timeline\.mpd|byterange\.m3u8|cues\.m3u8|video\.m3u8|audio\.m3u8|periods\.mpd|list\.mpd|location\.mpd|cues\.mpd)$/;
 /** A Host header fit to build absolute URLs from (host name or IPv4/IPv6 literal, optional port). */
 const HOST_RE = /^(?:[0-9A-Za-z.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 /** The low-latency renditions: LL-HLS playlist, init, segments and parts `{n}.{j}.m4s`; LL-DASH init and chunked segments. */
-const LL_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/ll\/(?:(index\.m3u8)|(init\.mp4)|(\d{1,12})\.m4s|(\d{1,12})\.(\d{1,4})\.m4s|dash\/([va])\/(?:(init\.mp4)|(\d{1,12})\.m4s))$/;
+const LL_RE =
+  /^\/live\/([0-9A-Za-z-]{1,16})\/ll\/(?:(index\.m3u8)|(init\.mp4)|(\d{1,12})\.m4s|(\d{1,12})\.(\d{1,4})\.m4s|dash\/([va])\/(?:(init\.mp4)|(\d{1,12})\.m4s))$/;
 const LL_MPD_RE = /^\/live\/([0-9A-Za-z-]{1,16})\/ll\.mpd$/;
 const ADMIN_RE = /^\/admin\/([0-9A-Za-z-]{1,16})\/(pause|resume)$/;
 /**
@@ -104,7 +107,8 @@ const CORS = {
 /** Starts the live origin. Resolves once it listens. */
 export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrigin> {
   const windowSeconds = options.windowSeconds ?? 120;
-  if (!(windowSeconds >= 20 && windowSeconds <= 3600)) throw new OriginOptionError(`windowSeconds must be within [20, 3600], got ${windowSeconds}`, 'windowSeconds');
+  if (!(windowSeconds >= 20 && windowSeconds <= 3600))
+    throw new OriginOptionError(`windowSeconds must be within [20, 3600], got ${windowSeconds}`, 'windowSeconds');
   const streams = new Map<string, StreamSpec>();
   for (const name of options.streams ?? DEFAULT_STREAMS) {
     const s = parseStreamName(name);
@@ -113,9 +117,17 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
   }
   const periodSeconds = options.periodSeconds ?? 60;
   const segmentSeconds = [...new Set([...streams.values()].map((s) => s.segmentSeconds))];
-  if (!(Number.isInteger(periodSeconds) && periodSeconds > 0 && periodSeconds <= 3600 && segmentSeconds.every((L) => periodSeconds % L === 0))) {
+  if (!(
+    Number.isInteger(periodSeconds) &&
+    periodSeconds > 0 &&
+    periodSeconds <= 3600 &&
+    segmentSeconds.every((L) => periodSeconds % L === 0)
+  )) {
     // A Period must start on a segment boundary of every stream.
-    throw new OriginOptionError(`periodSeconds must be a whole multiple of every stream's segment length (${segmentSeconds.join(', ')} s) up to 3600, got ${periodSeconds}`, 'periodSeconds');
+    throw new OriginOptionError(
+      `periodSeconds must be a whole multiple of every stream's segment length (${segmentSeconds.join(', ')} s) up to 3600, got ${periodSeconds}`,
+      'periodSeconds',
+    );
   }
   const segmentsPerFile = options.segmentsPerFile ?? 5;
   if (!(Number.isInteger(segmentsPerFile) && segmentsPerFile >= 1 && segmentsPerFile <= 100)) {
@@ -125,7 +137,10 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
   if (partSeconds !== undefined) {
     const perChunk = CHUNK_SECONDS / partSeconds;
     if (!(Number.isFinite(perChunk) && Math.abs(perChunk - Math.round(perChunk)) < 1e-9 && perChunk >= 1 && perChunk <= 20)) {
-      throw new OriginOptionError(`partSeconds must divide ${CHUNK_SECONDS} s into 1 to 20 parts (e.g. 0.25, 0.5, 1), got ${partSeconds}`, 'partSeconds');
+      throw new OriginOptionError(
+        `partSeconds must divide ${CHUNK_SECONDS} s into 1 to 20 parts (e.g. 0.25, 0.5, 1), got ${partSeconds}`,
+        'partSeconds',
+      );
     }
   }
   const keepAliveSeconds = options.keepAliveSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS;
@@ -174,7 +189,13 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
 
   function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
     const buf = Buffer.from(body);
-    res.writeHead(status, { ...CORS, 'content-type': 'text/plain; charset=utf-8', 'content-length': buf.length, 'cache-control': 'no-store', ...headers });
+    res.writeHead(status, {
+      ...CORS,
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': buf.length,
+      'cache-control': 'no-store',
+      ...headers,
+    });
     res.end(res.req.method === 'HEAD' ? undefined : buf);
     if (res.req.method !== 'HEAD') stats.bytesSent += buf.length;
   }
@@ -219,7 +240,12 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     if (path.includes('..') || path.includes('//') || /%2e/i.test(path)) return send(res, 400, 'bad path\n');
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') {
-      res.writeHead(204, { ...CORS, 'access-control-allow-methods': 'GET, HEAD, POST', 'access-control-allow-headers': '*', 'access-control-max-age': '600' });
+      res.writeHead(204, {
+        ...CORS,
+        'access-control-allow-methods': 'GET, HEAD, POST',
+        'access-control-allow-headers': '*',
+        'access-control-max-age': '600',
+      });
       return void res.end();
     }
 
@@ -255,7 +281,8 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       // still forwards), else `?seconds=`, else 2.
       const m = /(?:^|&)seconds=(2|4|10)(?:&|$)/.exec(query);
       if (query !== '' && !m) return send(res, 400, 'seconds must be 2, 4 or 10\n');
-      if (ladder[2] !== undefined && m && m[1] !== ladder[2]) return send(res, 400, `the path says ${ladder[2]} s segments, the query ${m[1]} s\n`);
+      if (ladder[2] !== undefined && m && m[1] !== ladder[2])
+        return send(res, 400, `the path says ${ladder[2]} s segments, the query ${m[1]} s\n`);
       const L = Number(ladder[2] ?? m?.[1] ?? 2);
       const list = [...streams.values()].filter((s) => s.segmentSeconds === L);
       if (list.length === 0) return send(res, 404, `no stream with ${L} s segments\n`);
@@ -264,12 +291,17 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
         // One MPD with every stream of this length as a video Representation (dash.js's ABR picks).
         if (ladder[1] !== '') return send(res, 404, 'not found\n');
         const mpd = dashMpd(list[0]!, clock, media, now(), { timeUrl: `http://${hostOf(req)}/time`, addressing: 'number', ladder: list });
-        return send(res, 200, mpd, { 'content-type': 'application/dash+xml', 'cache-control': `public, max-age=${Math.max(1, Math.floor(L / 2))}` });
+        return send(res, 200, mpd, {
+          'content-type': 'application/dash+xml',
+          'cache-control': `public, max-age=${Math.max(1, Math.floor(L / 2))}`,
+        });
       }
       const body =
-        ladder[1] === '' ? hlsMultivariantPlaylist(list, media.codecs('av'))
-        : ladder[1] === '-ll' ? hlsMultivariantPlaylist(list, media.codecs('av'), 'll/index.m3u8')
-        : hlsAudioRenditionPlaylist(list, media);
+        ladder[1] === ''
+          ? hlsMultivariantPlaylist(list, media.codecs('av'))
+          : ladder[1] === '-ll'
+            ? hlsMultivariantPlaylist(list, media.codecs('av'), 'll/index.m3u8')
+            : hlsAudioRenditionPlaylist(list, media);
       return send(res, 200, body, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'max-age=60' });
     }
 
@@ -287,7 +319,10 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
         // A latency of 3 s for 2 s segments (and never under 3 chunks): room for a chunk in flight and a little buffer.
         lowLatency: { chunkSeconds: P, targetLatencyMs: Math.max(3000, 3 * P * 1000) },
       });
-      return send(res, 200, mpd, { 'content-type': 'application/dash+xml', 'cache-control': `public, max-age=${Math.max(1, Math.floor(s.segmentSeconds / 2))}` });
+      return send(res, 200, mpd, {
+        'content-type': 'application/dash+xml',
+        'cache-control': `public, max-age=${Math.max(1, Math.floor(s.segmentSeconds / 2))}`,
+      });
     }
 
     const man = MANIFEST_RE.exec(path);
@@ -301,23 +336,37 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       const file = man[2]!;
       if (file.endsWith('.m3u8')) {
         const body =
-          file === 'index.m3u8' ? hlsMediaPlaylist(s, clock, 'fmp4', t)
-          : file === 'ts/index.m3u8' ? hlsMediaPlaylist(s, clock, 'ts', t)
-          : file === 'byterange.m3u8' ? hlsByteRangePlaylist(s, clock, t, layoutOf(s))
-          : file === 'cues.m3u8' ? hlsCuePlaylist(s, clock, t)
-          : hlsTrackPlaylist(s, clock, media, file === 'video.m3u8' ? 'v' : 'a', t);
+          file === 'index.m3u8'
+            ? hlsMediaPlaylist(s, clock, 'fmp4', t)
+            : file === 'ts/index.m3u8'
+              ? hlsMediaPlaylist(s, clock, 'ts', t)
+              : file === 'byterange.m3u8'
+                ? hlsByteRangePlaylist(s, clock, t, layoutOf(s))
+                : file === 'cues.m3u8'
+                  ? hlsCuePlaylist(s, clock, t)
+                  : hlsTrackPlaylist(s, clock, media, file === 'video.m3u8' ? 'v' : 'a', t);
         return send(res, 200, body, { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': cc });
       }
       // Absolute URLs name this origin as the client reached it (Host), as a CDN-fronted packager would.
       const base = `http://${hostOf(req)}`;
       const timeUrl = `${base}/time`;
       const mpd =
-        file === 'manifest.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'number' })
-        : file === 'timeline.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'timeline' })
-        : file === 'periods.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'timeline', periodSeconds })
-        : file === 'list.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'list', periodSeconds })
-        : file === 'cues.mpd' ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'number', scte35: true })
-        : dashMpd(s, clock, media, t, { timeUrl, addressing: 'number', location: `${base}${path}`, baseUrl: `${base}/live/${s.name}/` });
+        file === 'manifest.mpd'
+          ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'number' })
+          : file === 'timeline.mpd'
+            ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'timeline' })
+            : file === 'periods.mpd'
+              ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'timeline', periodSeconds })
+              : file === 'list.mpd'
+                ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'list', periodSeconds })
+                : file === 'cues.mpd'
+                  ? dashMpd(s, clock, media, t, { timeUrl, addressing: 'number', scte35: true })
+                  : dashMpd(s, clock, media, t, {
+                      timeUrl,
+                      addressing: 'number',
+                      location: `${base}${path}`,
+                      baseUrl: `${base}/live/${s.name}/`,
+                    });
       return send(res, 200, mpd, { 'content-type': 'application/dash+xml', 'cache-control': cc });
     }
 
@@ -335,7 +384,9 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     const initVariant: Mp4Variant | undefined = seg[2] ? 'av' : seg[6] ? (seg[5] as Mp4Variant) : undefined;
     if (initVariant) {
       stats.count(path, req.headers.range);
-      return sendBody(res, { 'content-type': initVariant === 'a' ? 'audio/mp4' : 'video/mp4', 'cache-control': 'public, max-age=86400' }, [media.init(initVariant)]);
+      return sendBody(res, { 'content-type': initVariant === 'a' ? 'audio/mp4' : 'video/mp4', 'cache-control': 'public, max-age=86400' }, [
+        media.init(initVariant),
+      ]);
     }
 
     let n: number;
@@ -412,7 +463,9 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     if (m[3] || m[8]) {
       stats.count(path, req.headers.range);
       const v: Mp4Variant = m[3] ? 'av' : (m[7] as Mp4Variant);
-      return sendBody(res, { 'content-type': v === 'a' ? 'audio/mp4' : 'video/mp4', 'cache-control': 'public, max-age=86400' }, [media.init(v)]);
+      return sendBody(res, { 'content-type': v === 'a' ? 'audio/mp4' : 'video/mp4', 'cache-control': 'public, max-age=86400' }, [
+        media.init(v),
+      ]);
     }
     const n = Number(m[4] ?? m[5] ?? m[9]);
     if (!Number.isSafeInteger(n) || n > MAX_SEGMENT) return send(res, 400, 'segment number out of range\n');
@@ -422,19 +475,22 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     let list: LlPart[];
     if (m[4] !== undefined) {
       // A whole LL-HLS segment is listed only once complete.
-      if (clock.endMs(n, L) > t) return send(res, 404, `segment ${n} is not available until ${new Date(clock.endMs(n, L)).toISOString()}\n`);
+      if (clock.endMs(n, L) > t)
+        return send(res, 404, `segment ${n} is not available until ${new Date(clock.endMs(n, L)).toISOString()}\n`);
       list = Array.from({ length: parts.perSegment }, (_, j) => parts.part(n, j));
     } else if (m[5] !== undefined) {
       const j = Number(m[6]);
       if (j >= parts.perSegment) return send(res, 404, `segment ${n} has parts 0 to ${parts.perSegment - 1}\n`);
       const p = parts.part(n, j);
       // The hinted part (in production) and the one after it are answered at once and streamed.
-      if (p.startMs > t + parts.partTargetSeconds * 1000) return send(res, 404, `part ${n}.${j} is not produced until ${new Date(p.startMs).toISOString()}\n`);
+      if (p.startMs > t + parts.partTargetSeconds * 1000)
+        return send(res, 404, `part ${n}.${j} is not produced until ${new Date(p.startMs).toISOString()}\n`);
       list = [p];
     } else {
       // LL-DASH: a segment is announced once its first chunk is done (availabilityTimeOffset);
       // allow a client clock a second early.
-      if (clock.startMs(n, L) > t + 1000) return send(res, 404, `segment ${n} is not produced until ${new Date(clock.startMs(n, L)).toISOString()}\n`);
+      if (clock.startMs(n, L) > t + 1000)
+        return send(res, 404, `segment ${n} is not produced until ${new Date(clock.startMs(n, L)).toISOString()}\n`);
       list = Array.from({ length: parts.perSegment }, (_, j) => parts.part(n, j));
     }
     stats.count(path, req.headers.range);
@@ -452,7 +508,12 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
       'x-ethle-production-start': new Date(first.startMs).toISOString(),
       'x-ethle-production-end': new Date(last.endMs).toISOString(),
     };
-    if (last.endMs <= now()) return sendBody(res, headers, pieces.flatMap((p) => p.buffers));
+    if (last.endMs <= now())
+      return sendBody(
+        res,
+        headers,
+        pieces.flatMap((p) => p.buffers),
+      );
     // In production: chunked transfer, bytes as they are produced (byte ranges only once complete).
     res.writeHead(200, { ...CORS, ...headers });
     if (req.method === 'HEAD') return void res.end();
@@ -486,9 +547,11 @@ export async function startOrigin(options: OriginOptions = {}): Promise<LiveOrig
     // Pad media to the stream's 4K CBR size: fMP4 inside the video samples (filler NAL units, as a
     // CBR encoder does), TS with null packets; DASH audio stays small (the budget is the video's).
     const videoTrack = kind === 'ts' ? undefined : media.videoTrackId(kind);
-    return kind === 'ts' ? [body, ...padding.ts(s.segmentBytes - body.length)]
-      : videoTrack === undefined ? [body]
-      : filler.pad(body, s.segmentBytes, videoTrack);
+    return kind === 'ts'
+      ? [body, ...padding.ts(s.segmentBytes - body.length)]
+      : videoTrack === undefined
+        ? [body]
+        : filler.pad(body, s.segmentBytes, videoTrack);
   }
 
   /**

@@ -51,7 +51,16 @@ export class LlParts {
     const chunkStart = this.clock.t0Ms + chunk * CHUNK_SECONDS * 1000;
     // The last part of a chunk ends with the chunk, whatever the audio's own frame grid says.
     const end = i === this.perChunk - 1 ? CHUNK_SECONDS : t.endSeconds;
-    return { msn, index, startMs: chunkStart + t.startSeconds * 1000, endMs: chunkStart + end * 1000, durationSeconds: end - t.startSeconds, independent: t.independent, chunk, indexInChunk: i };
+    return {
+      msn,
+      index,
+      startMs: chunkStart + t.startSeconds * 1000,
+      endMs: chunkStart + end * 1000,
+      durationSeconds: end - t.startSeconds,
+      independent: t.independent,
+      chunk,
+      indexInChunk: i,
+    };
   }
 
   /** The newest complete part at nowMs (index perSegment − 1 of the newest segment at a boundary). */

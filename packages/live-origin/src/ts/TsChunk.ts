@@ -78,7 +78,8 @@ export function writeTsChunk(chunk: TsChunk, out: Buffer, at: number, shift90k: 
   for (const o of chunk.timestampOffsets) writeTs(out, at + o, (readTs(chunk.bytes, o) + shift90k) % WRAP);
   for (const o of chunk.pcrOffsets) {
     const b = chunk.bytes;
-    const base = (BigInt(b[o]!) << 25n) | (BigInt(b[o + 1]!) << 17n) | (BigInt(b[o + 2]!) << 9n) | (BigInt(b[o + 3]!) << 1n) | BigInt(b[o + 4]! >> 7);
+    const base =
+      (BigInt(b[o]!) << 25n) | (BigInt(b[o + 1]!) << 17n) | (BigInt(b[o + 2]!) << 9n) | (BigInt(b[o + 3]!) << 1n) | BigInt(b[o + 4]! >> 7);
     const v = Number((base + shift90k) % WRAP);
     const q = at + o;
     out[q] = Math.floor(v / 2 ** 25) & 0xff;

@@ -99,11 +99,23 @@ function accountDirection(c: LinkCounters, dir: 'up' | 'down'): DirectionAccount
     tunRx: c.tun[to].rxDropped,
   };
   const inFlight = d.packets - d.ringFull - d.sent;
-  const quiet = inFlight === 0 && relaySocket !== undefined && socatSocket !== undefined && relaySocket.rxQueueBytes === 0 && socatSocket.rxQueueBytes === 0;
+  const quiet =
+    inFlight === 0 &&
+    relaySocket !== undefined &&
+    socatSocket !== undefined &&
+    relaySocket.rxQueueBytes === 0 &&
+    socatSocket.rxQueueBytes === 0;
   const entered = c.tun[from].txPackets;
   const delivered = c.tun[to].rxPackets;
   // tunTx and qdisc drops happened before the packet entered (the socat never read it).
-  const lostOnTheWay = modelled.loss + modelled.queueFull + modelled.pdcpDiscard + unmodelled.relaySocket + unmodelled.ring + unmodelled.socatSocket + unmodelled.tunRx;
+  const lostOnTheWay =
+    modelled.loss +
+    modelled.queueFull +
+    modelled.pdcpDiscard +
+    unmodelled.relaySocket +
+    unmodelled.ring +
+    unmodelled.socatSocket +
+    unmodelled.tunRx;
   return {
     entered,
     delivered,
@@ -118,7 +130,12 @@ function accountDirection(c: LinkCounters, dir: 'up' | 'down'): DirectionAccount
 
 /** A link's counters as an account per direction: what entered, what left, and where the rest went. */
 export function accountLink(c: LinkCounters): LinkAccount {
-  return { up: accountDirection(c, 'up'), down: accountDirection(c, 'down'), ring: c.relay.ring, ...(c.relay.injected ? { injected: c.relay.injected } : {}) };
+  return {
+    up: accountDirection(c, 'up'),
+    down: accountDirection(c, 'down'),
+    ring: c.relay.ring,
+    ...(c.relay.injected ? { injected: c.relay.injected } : {}),
+  };
 }
 
 /** All unmodelled drops of a direction. */

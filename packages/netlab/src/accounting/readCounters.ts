@@ -16,14 +16,23 @@ interface TcQdiscJson {
 
 /** Every device of a namespace: its TUN counters (`ip -s -j link`) with its root qdiscs' drops (`tc -s -j qdisc`). */
 export async function readTunCounters(ns: string): Promise<Map<string, TunCounters>> {
-  const [links, qdiscs] = await Promise.all([sh('ip', ['-n', ns, '-s', '-j', 'link', 'show']), sh('tc', ['-n', ns, '-s', '-j', 'qdisc', 'show'])]);
+  const [links, qdiscs] = await Promise.all([
+    sh('ip', ['-n', ns, '-s', '-j', 'link', 'show']),
+    sh('tc', ['-n', ns, '-s', '-j', 'qdisc', 'show']),
+  ]);
   const drops = new Map<string, number>();
   for (const q of JSON.parse(qdiscs) as TcQdiscJson[]) if (q.root) drops.set(q.dev, (drops.get(q.dev) ?? 0) + (q.drops ?? 0));
   const out = new Map<string, TunCounters>();
   for (const l of JSON.parse(links) as IpLinkJson[]) {
     const s = l.stats64;
     if (!s) continue;
-    out.set(l.ifname, { txPackets: s.tx.packets, txDropped: s.tx.dropped, rxPackets: s.rx.packets, rxDropped: s.rx.dropped, qdiscDrops: drops.get(l.ifname) ?? 0 });
+    out.set(l.ifname, {
+      txPackets: s.tx.packets,
+      txDropped: s.tx.dropped,
+      rxPackets: s.rx.packets,
+      rxDropped: s.rx.dropped,
+      qdiscDrops: drops.get(l.ifname) ?? 0,
+    });
   }
   return out;
 }

@@ -39,7 +39,8 @@ export class CellScheduler {
     private readonly cell: RadioCellSpec,
     seed: number,
   ) {
-    if (!(cell.capacityMbps > 0 && cell.bufferBytes > 0)) throw new RangeError(`cell needs capacityMbps > 0 and bufferBytes > 0, got ${JSON.stringify(cell)}`);
+    if (!(cell.capacityMbps > 0 && cell.bufferBytes > 0))
+      throw new RangeError(`cell needs capacityMbps > 0 and bufferBytes > 0, got ${JSON.stringify(cell)}`);
     this.tti = cell.ttiMs ?? 1;
     this.bytesPerTti = Math.floor((cell.capacityMbps * 1e3 * this.tti) / 8);
     this.load = new CellLoad(cell.others, seededRandom(seed));

@@ -33,12 +33,16 @@ export class CellShaper {
       // The LTE-A cell model schedules one user against simulated others; several of our users in
       // one such cell would need its scheduler to share TTIs among them too, which it does not yet.
       // Saying so beats silently giving each user a cell of its own.
-      throw new RangeError('a shared cell of several users needs a rate-capped radio (e.g. lteAWalk(), --ran lte-a-walk); the LTE-A cell model (lteA()) supports per-user links only');
+      throw new RangeError(
+        'a shared cell of several users needs a rate-capped radio (e.g. lteAWalk(), --ran lte-a-walk); the LTE-A cell model (lteA()) supports per-user links only',
+      );
     }
     const shared = cell.mode === 'shared' && cell.users > 1 && spec.rateMbps !== undefined;
     // Shared: the cap and queue once for the cell, with no delay of its own; each user's shaper
     // keeps only the delay (its walk seeded per user).
-    this.cell = shared ? new DirectionShaper({ delayMs: 0, rateMbps: spec.rateMbps, ...(spec.queueBytes ? { queueBytes: spec.queueBytes } : {}) }, () => 1) : undefined;
+    this.cell = shared
+      ? new DirectionShaper({ delayMs: 0, rateMbps: spec.rateMbps, ...(spec.queueBytes ? { queueBytes: spec.queueBytes } : {}) }, () => 1)
+      : undefined;
     const { rateMbps: _rate, queueBytes: _queue, ...delayOnly } = spec;
     this.users = Array.from({ length: cell.users }, (_, i) => {
       const seed = userSeed(spec.seed, i);
@@ -64,7 +68,14 @@ export class CellShaper {
   /** Counters over all users (drops include the shared queue's). */
   get stats(): ShaperStats {
     const c = this.cell?.stats;
-    const sum: ShaperStats = { packets: 0, bytes: 0, drops: c?.drops ?? 0, lossDrops: 0, queueBytes: c?.queueBytes ?? 0, maxQueueBytes: c?.maxQueueBytes ?? 0 };
+    const sum: ShaperStats = {
+      packets: 0,
+      bytes: 0,
+      drops: c?.drops ?? 0,
+      lossDrops: 0,
+      queueBytes: c?.queueBytes ?? 0,
+      maxQueueBytes: c?.maxQueueBytes ?? 0,
+    };
     for (const u of this.users) {
       sum.packets += u.stats.packets;
       sum.bytes += u.stats.bytes;

@@ -42,7 +42,8 @@ export const DEFAULT_STALL_MS: [number, number] = [5, 10];
 /** Checks an injection's numbers; the message names the field. */
 export function latenessInjectionProblem(l: LatenessInjection): string | undefined {
   if (!(Number.isFinite(l.p99Ms) && l.p99Ms >= 0 && l.p99Ms <= 100)) return `p99Ms must be in [0, 100] ms, got ${l.p99Ms}`;
-  if (!(Number.isFinite(l.stallsPerMinute) && l.stallsPerMinute >= 0 && l.stallsPerMinute <= 600)) return `stallsPerMinute must be in [0, 600], got ${l.stallsPerMinute}`;
+  if (!(Number.isFinite(l.stallsPerMinute) && l.stallsPerMinute >= 0 && l.stallsPerMinute <= 600))
+    return `stallsPerMinute must be in [0, 600], got ${l.stallsPerMinute}`;
   const [lo, hi] = l.stallMs ?? DEFAULT_STALL_MS;
   if (!(lo > 0 && hi >= lo && hi <= 1000)) return `stallMs must be [min, max] with 0 < min ≤ max ≤ 1000, got [${lo}, ${hi}]`;
   return undefined;

@@ -56,7 +56,14 @@ interface Pipes {
  * pipes, one FIFO per user (a user's departures only ever grow; two users' do not, as each has
  * its own delay walk).
  */
-function direction(spec: LinkSpec['up'], cell: RelayConfig['cell'], clientSide: 'src' | 'dst', ring: DepartureRing, pipes: Pipes, ringUse: { highWaterBytes: number }) {
+function direction(
+  spec: LinkSpec['up'],
+  cell: RelayConfig['cell'],
+  clientSide: 'src' | 'dst',
+  ring: DepartureRing,
+  pipes: Pipes,
+  ringUse: { highWaterBytes: number },
+) {
   const rnd = (seed: number | undefined) => (seed === undefined ? Math.random : seededRandom(seed));
   let received = 0;
   let ringFull = 0;
@@ -68,7 +75,14 @@ function direction(spec: LinkSpec['up'], cell: RelayConfig['cell'], clientSide: 
   };
   const counters = (shaper: { stats: ShaperStats }) => {
     const lateness = pipes.lateness.summary();
-    return { ...shaper.stats, received, sent: lateness.count, lateness, ringFull, ...(pipes.natural ? { naturalLateness: pipes.natural.summary() } : {}) };
+    return {
+      ...shaper.stats,
+      received,
+      sent: lateness.count,
+      lateness,
+      ringFull,
+      ...(pipes.natural ? { naturalLateness: pipes.natural.summary() } : {}),
+    };
   };
   if (!cell || cell.users <= 1) {
     const shaper = new DirectionShaper(spec, rnd(spec.seed));
@@ -88,7 +102,10 @@ function direction(spec: LinkSpec['up'], cell: RelayConfig['cell'], clientSide: 
 }
 
 /** The sending thread, and each direction's pipes in it. */
-async function startSender(cfg: RelayConfig, ring: DepartureRing): Promise<{ worker: Worker; toB: Pipes; toA: Pipes; injected?: Float64Array }> {
+async function startSender(
+  cfg: RelayConfig,
+  ring: DepartureRing,
+): Promise<{ worker: Worker; toB: Pipes; toA: Pipes; injected?: Float64Array }> {
   const users = cfg.cell && cfg.cell.users > 1 ? cfg.cell.users : 1;
   const inject = cfg.lateness && (cfg.lateness.p99Ms > 0 || cfg.lateness.stallsPerMinute > 0) ? cfg.lateness : undefined;
   const toB: Pipes = { ids: [], lateness: new LatenessHistogram(), ...(inject ? { natural: new LatenessHistogram() } : {}) };
@@ -100,9 +117,16 @@ async function startSender(cfg: RelayConfig, ring: DepartureRing): Promise<{ wor
     lateness: [toB.lateness.buffer, toA.lateness.buffer],
     earlyMs: EARLY_MS,
     socketBytes: cfg.socketBytes,
-    ...(inject ? { injection: { spec: inject, natural: [toB.natural!.buffer, toA.natural!.buffer], injected: injected!.buffer as SharedArrayBuffer } } : {}),
+    ...(inject
+      ? {
+          injection: { spec: inject, natural: [toB.natural!.buffer, toA.natural!.buffer], injected: injected!.buffer as SharedArrayBuffer },
+        }
+      : {}),
   };
-  for (const [pipes, port, hist] of [[toB, cfg.bPeer, 0], [toA, cfg.aPeer, 1]] as const) {
+  for (const [pipes, port, hist] of [
+    [toB, cfg.bPeer, 0],
+    [toA, cfg.aPeer, 1],
+  ] as const) {
     for (let u = 0; u < users; u++) {
       pipes.ids.push(data.pipes.length);
       data.pipes.push({ port, lateness: hist });
@@ -143,7 +167,10 @@ async function start(cfg: RelayConfig): Promise<void> {
       process.exit(1);
     });
   }
-  for (const [s, port] of [[a, cfg.aListen], [b, cfg.bListen]] as const) {
+  for (const [s, port] of [
+    [a, cfg.aListen],
+    [b, cfg.bListen],
+  ] as const) {
     s.bind(port, '127.0.0.1', () => {
       s.setRecvBufferSize(cfg.socketBytes);
       s.setSendBufferSize(cfg.socketBytes);

@@ -24,7 +24,10 @@ export function lateRelays(links: Record<string, Timed>, limitMs = LATE_P99_LIMI
     for (const dir of ['up', 'down'] as const) {
       const injected = link[dir].naturalLateness !== undefined;
       const l = link[dir].naturalLateness ?? link[dir].lateness;
-      if (l.count > 0 && l.p99Ms >= limitMs) out.push(`${name} ${dir} p99 ${l.p99Ms.toFixed(2)} ms${injected ? ' beyond the injected lateness' : ''} (max ${l.maxMs.toFixed(1)} ms, ${l.count} datagrams)`);
+      if (l.count > 0 && l.p99Ms >= limitMs)
+        out.push(
+          `${name} ${dir} p99 ${l.p99Ms.toFixed(2)} ms${injected ? ' beyond the injected lateness' : ''} (max ${l.maxMs.toFixed(1)} ms, ${l.count} datagrams)`,
+        );
     }
   }
   return out;

@@ -58,7 +58,9 @@ export async function startRelay(cfg: RelayConfig, dir: string, name: string): P
   writeFileSync(file, JSON.stringify(cfg));
   const relay = fork(RELAY, [file], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   await new Promise<void>((resolve, reject) => {
-    relay.once('message', (m: { type: string; message?: string }) => (m.type === 'ready' ? resolve() : reject(new Error(`relay ${name}: ${m.message}`))));
+    relay.once('message', (m: { type: string; message?: string }) =>
+      m.type === 'ready' ? resolve() : reject(new Error(`relay ${name}: ${m.message}`)),
+    );
     relay.once('error', reject);
     relay.once('exit', (c) => reject(new Error(`relay ${name} exited with ${c}`)));
   });
@@ -66,7 +68,11 @@ export async function startRelay(cfg: RelayConfig, dir: string, name: string): P
   // link down: say so at once on stderr and in every later stats() call, with how it ended.
   let exited: NetlabError | undefined;
   relay.once('exit', (code, signal) => {
-    exited = new NetlabError('NETLAB_RELAY_EXITED', `relay ${name} (pid ${relay.pid}) ended: ${signal ? `signal ${signal}` : `exit code ${code}`}`, { name, code, signal });
+    exited = new NetlabError(
+      'NETLAB_RELAY_EXITED',
+      `relay ${name} (pid ${relay.pid}) ended: ${signal ? `signal ${signal}` : `exit code ${code}`}`,
+      { name, code, signal },
+    );
     if (!stopping) console.error(`netlab: ${exited.message}`);
   });
   let stopping = false;

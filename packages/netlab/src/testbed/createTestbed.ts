@@ -72,7 +72,11 @@ export interface Host {
 
 export interface Testbed {
   id: string;
-  hosts: { client: Host & { /** One address per cell user, user 0 first (= ip). */ ips: string[] }; edge: Host & { ranIp: string; backhaulIp: string }; origin: Host };
+  hosts: {
+    client: Host & { /** One address per cell user, user 0 first (= ip). */ ips: string[] };
+    edge: Host & { ranIp: string; backhaulIp: string };
+    origin: Host;
+  };
   /** Runs a command in a host's namespace and returns its stdout. */
   exec(host: HostName, cmd: string, args: string[]): Promise<string>;
   /** Spawns a long-running command in a host's namespace. */
@@ -138,8 +142,10 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     throw new RangeError(`tcpBufferBytes must be an integer ≥ 65536, got ${o.tcpBufferBytes}`);
   }
   const users = o.cell?.users ?? 1;
-  if (!(Number.isInteger(users) && users >= 1 && users <= MAX_CELL_USERS)) throw new RangeError(`cell.users must be an integer in [1, ${MAX_CELL_USERS}], got ${users}`);
-  if (o.cell && o.cell.mode !== 'shared' && o.cell.mode !== 'per-user') throw new RangeError(`cell.mode must be shared or per-user, got ${String(o.cell.mode)}`);
+  if (!(Number.isInteger(users) && users >= 1 && users <= MAX_CELL_USERS))
+    throw new RangeError(`cell.users must be an integer in [1, ${MAX_CELL_USERS}], got ${users}`);
+  if (o.cell && o.cell.mode !== 'shared' && o.cell.mode !== 'per-user')
+    throw new RangeError(`cell.mode must be shared or per-user, got ${String(o.cell.mode)}`);
   const injection = o.lateness;
   const injectionProblem = injection && latenessInjectionProblem(injection);
   if (injectionProblem) throw new RangeError(`lateness: ${injectionProblem}`);
@@ -168,7 +174,15 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   const onExit = () => teardownSync();
   process.once('exit', onExit);
 
-  async function link(name: string, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec, cell?: RelayConfig['cell']): Promise<LinkHandle> {
+  async function link(
+    name: string,
+    aNs: string,
+    aIp: string,
+    bNs: string,
+    bIp: string,
+    spec: LinkSpec,
+    cell?: RelayConfig['cell'],
+  ): Promise<LinkHandle> {
     // A port chosen free can be taken by another process before socat binds it (socat then exits
     // and its TUN never appears): take fresh ports and device names and try again.
     for (let attempt = 0; ; attempt++) {
@@ -180,11 +194,29 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     }
   }
 
-  async function linkOnce(name: string, attempt: number, aNs: string, aIp: string, bNs: string, bIp: string, spec: LinkSpec, cell?: RelayConfig['cell']): Promise<LinkHandle> {
+  async function linkOnce(
+    name: string,
+    attempt: number,
+    aNs: string,
+    aIp: string,
+    bNs: string,
+    bIp: string,
+    spec: LinkSpec,
+    cell?: RelayConfig['cell'],
+  ): Promise<LinkHandle> {
     const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
     // Each link its own freezes, the same for every run with the injection's seed.
     const lateness = injection ? { ...injection, seed: (injection.seed ^ (name === 'ran' ? 0x2545f491 : 0x9e3779b9)) >>> 0 } : undefined;
-    const cfg: RelayConfig = { aListen, aPeer, bListen, bPeer, link: spec, socketBytes: buffers.socketBytes, ...(cell ? { cell } : {}), ...(lateness ? { lateness } : {}) };
+    const cfg: RelayConfig = {
+      aListen,
+      aPeer,
+      bListen,
+      bPeer,
+      link: spec,
+      socketBytes: buffers.socketBytes,
+      ...(cell ? { cell } : {}),
+      ...(lateness ? { lateness } : {}),
+    };
     const relay = await startRelay(cfg, tmp, `${name}${attempt}`);
     if (realtime) await makeRealtime(relay.process.pid!).catch((e) => (relay.stopping(), relay.process.kill('SIGKILL'), Promise.reject(e)));
     const handle: LinkHandle = { relay, socats: [], ports: { aListen, aPeer, bListen, bPeer }, tun: {} };
@@ -196,7 +228,9 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       const dev = `e${id}${name[0]}${side}${attempt}`; // ≤ 15 chars, unique per testbed and attempt
       // Its UDP socket's buffers hold a burst while it writes to the TUN one packet per call (linkBuffers).
       const udp = `UDP-DATAGRAM:127.0.0.1:${peer},bind=127.0.0.1:${listen},rcvbuf=${buffers.socketBytes},sndbuf=${buffers.socketBytes}`;
-      const socat = spawn('socat', ['-b', '65536', `TUN,tun-name=${dev},tun-type=tun,iff-no-pi`, udp], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const socat = spawn('socat', ['-b', '65536', `TUN,tun-name=${dev},tun-type=tun,iff-no-pi`, udp], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       handle.socats.push(socat);
       let stderr = '';
       socat.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
@@ -221,7 +255,8 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
         await sh('ip', ['-n', nsName, 'addr', 'add', `${ip}/24`, 'dev', dev]);
         // The cell's other users: more addresses on the client's side of the RAN (one namespace;
         // the relay tells them apart by address).
-        if (cell && side === 'a') for (const extra of clientIps.slice(1)) await sh('ip', ['-n', nsName, 'addr', 'add', `${extra}/24`, 'dev', dev]);
+        if (cell && side === 'a')
+          for (const extra of clientIps.slice(1)) await sh('ip', ['-n', nsName, 'addr', 'add', `${extra}/24`, 'dev', dev]);
         // No IPv6 on the link: its router solicitations and MLD reports would be the first packets
         // through the relay and start a seeded delay walk at a random moment before the run's
         // first connection, so the same seed would not give the same radio.
@@ -245,7 +280,11 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     try {
       releaseBuffers = holdSysctls(id, { 'net.core.rmem_max': buffers.socketBytes, 'net.core.wmem_max': buffers.socketBytes });
     } catch (e) {
-      throw new NetlabError('NETLAB_BUFFERS', `cannot raise net.core.rmem_max/wmem_max to ${buffers.socketBytes} for the links' sockets (${(e as Error).message})`, { bytes: buffers.socketBytes });
+      throw new NetlabError(
+        'NETLAB_BUFFERS',
+        `cannot raise net.core.rmem_max/wmem_max to ${buffers.socketBytes} for the links' sockets (${(e as Error).message})`,
+        { bytes: buffers.socketBytes },
+      );
     }
     for (const n of Object.values(ns)) {
       await sh('ip', ['netns', 'add', n]);
@@ -262,7 +301,12 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     }
     if (o.tcpBufferBytes !== undefined) {
       for (const h of ['client', 'edge', 'origin'] as const) {
-        await inNs(ns[h], 'sysctl', ['-q', '-w', `net.ipv4.tcp_wmem=4096 16384 ${o.tcpBufferBytes}`, `net.ipv4.tcp_rmem=4096 131072 ${o.tcpBufferBytes}`]);
+        await inNs(ns[h], 'sysctl', [
+          '-q',
+          '-w',
+          `net.ipv4.tcp_wmem=4096 16384 ${o.tcpBufferBytes}`,
+          `net.ipv4.tcp_rmem=4096 131072 ${o.tcpBufferBytes}`,
+        ]);
       }
     }
     await inNs(ns.edge, 'sysctl', ['-q', '-w', 'net.ipv4.ip_forward=1']);
@@ -270,7 +314,10 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     await link('backhaul', ns.edge, '10.77.2.1', ns.origin, '10.77.2.2', o.backhaul);
     await sh('ip', ['-n', ns.client, 'route', 'add', 'default', 'via', '10.77.1.1']);
     await sh('ip', ['-n', ns.origin, 'route', 'add', 'default', 'via', '10.77.2.1']);
-    await checkSocketBuffers(links.flatMap((l) => Object.values(l.ports)), buffers.socketBytes);
+    await checkSocketBuffers(
+      links.flatMap((l) => Object.values(l.ports)),
+      buffers.socketBytes,
+    );
   } catch (e) {
     teardownSync();
     process.removeListener('exit', onExit);
@@ -323,7 +370,11 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
 }
 
 /** Reads every link's counters once (not settled). */
-async function readAccount(links: [LinkHandle, LinkHandle], ns: Record<HostName, string>, buffers: LinkBuffers): Promise<Omit<TestbedAccount, 'settled'>> {
+async function readAccount(
+  links: [LinkHandle, LinkHandle],
+  ns: Record<HostName, string>,
+  buffers: LinkBuffers,
+): Promise<Omit<TestbedAccount, 'settled'>> {
   const hosts = ['client', 'edge', 'origin'] as const;
   const [relays, tuns, tcp] = await Promise.all([
     Promise.all(links.map((l) => l.relay.stats())),
@@ -335,11 +386,19 @@ async function readAccount(links: [LinkHandle, LinkHandle], ns: Record<HostName,
   const counters = (l: LinkHandle, relay: LinkStats): LinkCounters => {
     const tun = (side: 'a' | 'b') => {
       const t = l.tun[side] && tunOf.get(l.tun[side].ns)?.get(l.tun[side].dev);
-      if (!t) throw new NetlabError('NETLAB_ACCOUNT', `no counters for the ${side} side's TUN device of a link (${l.tun[side]?.dev ?? 'never made'})`);
+      if (!t)
+        throw new NetlabError(
+          'NETLAB_ACCOUNT',
+          `no counters for the ${side} side's TUN device of a link (${l.tun[side]?.dev ?? 'never made'})`,
+        );
       return t;
     };
     const sock = (port: number) => udp.find((r) => r.localPort === port);
-    return { relay, tun: { a: tun('a'), b: tun('b') }, sockets: { aListen: sock(l.ports.aListen), aPeer: sock(l.ports.aPeer), bListen: sock(l.ports.bListen), bPeer: sock(l.ports.bPeer) } };
+    return {
+      relay,
+      tun: { a: tun('a'), b: tun('b') },
+      sockets: { aListen: sock(l.ports.aListen), aPeer: sock(l.ports.aPeer), bListen: sock(l.ports.bListen), bPeer: sock(l.ports.bPeer) },
+    };
   };
   return {
     links: { ran: accountLink(counters(links[0], relays[0]!)), backhaul: accountLink(counters(links[1], relays[1]!)) },
@@ -350,7 +409,15 @@ async function readAccount(links: [LinkHandle, LinkHandle], ns: Record<HostName,
 
 /** Whether two reads counted the same packets on every link (nothing moved between them). */
 function sameCounts(a: Omit<TestbedAccount, 'settled'>, b: Omit<TestbedAccount, 'settled'>): boolean {
-  const key = (x: Omit<TestbedAccount, 'settled'>) => JSON.stringify([x.links.ran.up, x.links.ran.down, x.links.backhaul.up, x.links.backhaul.down].map((d) => [d.entered, d.delivered, d.unmodelled, d.modelled]));
+  const key = (x: Omit<TestbedAccount, 'settled'>) =>
+    JSON.stringify(
+      [x.links.ran.up, x.links.ran.down, x.links.backhaul.up, x.links.backhaul.down].map((d) => [
+        d.entered,
+        d.delivered,
+        d.unmodelled,
+        d.modelled,
+      ]),
+    );
   return key(a) === key(b);
 }
 
@@ -372,13 +439,21 @@ async function checkSocketBuffers(ports: number[], bytes: number): Promise<void>
     const rb = rbOf.get(`127.0.0.1:${port}`);
     if (rb === undefined || rb < bytes) small.push(`127.0.0.1:${port} rb ${rb ?? 'not found'}`);
   }
-  if (small.length > 0) throw new NetlabError('NETLAB_BUFFERS', `socket buffers below the ${bytes} bytes the links need: ${small.join(', ')} (net.core.rmem_max: ${(await sh('sysctl', ['-n', 'net.core.rmem_max'])).trim()})`, { ports, bytes });
+  if (small.length > 0)
+    throw new NetlabError(
+      'NETLAB_BUFFERS',
+      `socket buffers below the ${bytes} bytes the links need: ${small.join(', ')} (net.core.rmem_max: ${(await sh('sysctl', ['-n', 'net.core.rmem_max'])).trim()})`,
+      { ports, bytes },
+    );
 }
 
 /** Removes namespaces and socat processes left by crashed runs (anything named ethle-*). */
 export async function cleanupTestbeds(): Promise<string[]> {
   const list = await sh('ip', ['netns', 'list']).catch(() => '');
-  const names = list.split('\n').map((l) => l.split(' ')[0]!).filter((n) => n.startsWith(NS_PREFIX));
+  const names = list
+    .split('\n')
+    .map((l) => l.split(' ')[0]!)
+    .filter((n) => n.startsWith(NS_PREFIX));
   for (const n of names) {
     killNsProcesses(n);
     await sh('ip', ['netns', 'del', n]).catch(() => undefined);

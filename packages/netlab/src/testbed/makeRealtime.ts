@@ -31,6 +31,10 @@ export async function makeRealtime(pid: number, options: RealtimeOptions = {}): 
     await sh('prlimit', [`--pid=${pid}`, `--rttime=${spinUs}:${spinUs + 1_000_000}`]);
     await sh('chrt', ['-a', '-f', '-p', String(priority), String(pid)]);
   } catch (e) {
-    throw new NetlabError('NETLAB_REALTIME', `cannot give process ${pid} real-time priority (${(e as Error).message}); createTestbed({ realtime: false }) runs without it, and the relays' lateness statistics then show whether a run was disturbed`, { pid });
+    throw new NetlabError(
+      'NETLAB_REALTIME',
+      `cannot give process ${pid} real-time priority (${(e as Error).message}); createTestbed({ realtime: false }) runs without it, and the relays' lateness statistics then show whether a run was disturbed`,
+      { pid },
+    );
   }
 }

@@ -22,7 +22,10 @@ export async function sh(cmd: string, args: string[]): Promise<string> {
  */
 export function killNsProcesses(ns: string): void {
   const r = spawnSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' });
-  for (const pid of (r.stdout ?? '').split('\n').map(Number).filter((n) => Number.isInteger(n) && n > 1)) {
+  for (const pid of (r.stdout ?? '')
+    .split('\n')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 1)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

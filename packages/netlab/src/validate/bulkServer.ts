@@ -6,7 +6,10 @@ import { createServer, type ServerResponse } from 'node:http';
 const port = Number(process.argv[2] ?? 9000);
 const chunk = Buffer.alloc(64 * 1024);
 createServer((req, res) => {
-  if (req.url === '/page') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>origin</title><p id="ok">served from the origin namespace</p>');
+  if (req.url === '/page')
+    return void res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><title>origin</title><p id="ok">served from the origin namespace</p>');
   const paced = /^\/paced\/(\d{1,10})\/(\d{1,4})$/.exec(req.url ?? '');
   if (paced) return void pace(res, Number(paced[1]), Number(paced[2]));
   const m = /^\/bytes\/(\d{1,10})$/.exec(req.url ?? '');

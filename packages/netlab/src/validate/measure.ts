@@ -23,7 +23,8 @@ export interface ProbeOptions {
   localAddress?: string;
 }
 
-const node = (o: ProbeOptions, args: string[]): [string, string[]] => (o.realtime ? ['chrt', ['-f', '40', process.execPath, ...args]] : [process.execPath, args]);
+const node = (o: ProbeOptions, args: string[]): [string, string[]] =>
+  o.realtime ? ['chrt', ['-f', '40', process.execPath, ...args]] : [process.execPath, args];
 
 /** Starts the bulk server on `host` (default origin) and resolves with a stop function. */
 export async function startBulkServer(tb: Testbed, host: HostName = 'origin', port = 9000, o: ProbeOptions = {}): Promise<() => void> {
@@ -36,8 +37,20 @@ export async function startBulkServer(tb: Testbed, host: HostName = 'origin', po
 }
 
 /** One fresh-connection transfer of `bytes` from `toIp:port` to `from`. */
-export async function transfer(tb: Testbed, from: HostName, toIp: string, bytes: number, port = 9000, o: ProbeOptions = {}): Promise<TransferResult> {
-  return JSON.parse(await tb.exec(from, ...node(o, [here('./bulkClient.js'), toIp, String(port), String(bytes), ...(o.localAddress ? [o.localAddress] : [])]))) as TransferResult;
+export async function transfer(
+  tb: Testbed,
+  from: HostName,
+  toIp: string,
+  bytes: number,
+  port = 9000,
+  o: ProbeOptions = {},
+): Promise<TransferResult> {
+  return JSON.parse(
+    await tb.exec(
+      from,
+      ...node(o, [here('./bulkClient.js'), toIp, String(port), String(bytes), ...(o.localAddress ? [o.localAddress] : [])]),
+    ),
+  ) as TransferResult;
 }
 
 /** Minimum TCP connect time (one round trip) over `n` attempts. */

@@ -27,9 +27,16 @@ export function judgeRun(links: Record<string, LinkAccount>, o: { lateP99BarMs?:
   const bar = o.lateP99BarMs ?? LATE_P99_LIMIT_MS;
   const late = lateRelays(links, bar);
   const drops = dropProblems(links);
-  const failed: ValidityBar[] = [...(late.length ? (['relay-late'] as const) : []), ...(drops.length ? (['unmodelled-drops'] as const) : [])];
+  const failed: ValidityBar[] = [
+    ...(late.length ? (['relay-late'] as const) : []),
+    ...(drops.length ? (['unmodelled-drops'] as const) : []),
+  ];
   const problems = [
-    ...(late.length ? [`relay late (bar: p99 < ${bar} ms): ${late.join('; ')}${o.note ? ` (${o.note})` : ''} — the box held the relays back: run on a quieter machine, or with fewer --parallel`] : []),
+    ...(late.length
+      ? [
+          `relay late (bar: p99 < ${bar} ms): ${late.join('; ')}${o.note ? ` (${o.note})` : ''} — the box held the relays back: run on a quieter machine, or with fewer --parallel`,
+        ]
+      : []),
     ...drops.map((d) => `unmodelled drop: ${d.message}`),
   ];
   return { lateP99BarMs: bar, failed, problems, drops };

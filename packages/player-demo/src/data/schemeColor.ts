@@ -4,7 +4,15 @@ import type { RunResult } from './RunResult.js';
  * One colour per scheme, the same in every chart and on the side-by-side page (direct = e2e red,
  * the edge's schemes green/blue/…). Unknown schemes get the remaining colours in a stable order.
  */
-const FIXED: Record<string, string> = { e2e: '#d62728', auto: '#2ca02c', 'hold-0': '#1f77b4', 'hold-1': '#ff7f0e', 'hold-2': '#9467bd', 'hold-3': '#8c564b', 'hold-4': '#17becf' };
+const FIXED: Record<string, string> = {
+  e2e: '#d62728',
+  auto: '#2ca02c',
+  'hold-0': '#1f77b4',
+  'hold-1': '#ff7f0e',
+  'hold-2': '#9467bd',
+  'hold-3': '#8c564b',
+  'hold-4': '#17becf',
+};
 const SPARE = ['#e377c2', '#bcbd22', '#7f7f7f', '#393b79', '#637939', '#843c39'];
 
 export function schemeColor(scheme: string): string {

@@ -26,7 +26,9 @@ export const cellOf = (r: RunResult) => {
     s.backhaulMbps ? `backhaul ${s.backhaulMbps} Mbit/s` : '',
     s.backhaulLossPct ? `backhaul loss ${s.backhaulLossPct} %` : '',
     s.injectLateness ? latenessLabel(s.injectLateness) : '',
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `${stream} @ ${s.rttMs} ms${net ? ` (${net})` : ''}`;
 };
 
@@ -104,15 +106,19 @@ function schemeOrder(s: string): number {
  * bars leave implicit: the offset the player itself keeps behind the manifest's edge (hls.js starts
  * ~3 target durations back), so the stack adds up to the measured latency.
  */
-export function latencyStack(set: ResultSet): { label: string; scheme: string; startupS: number; stallS: number; holdS: number; playerOffsetS: number }[] {
+export function latencyStack(
+  set: ResultSet,
+): { label: string; scheme: string; startupS: number; stallS: number; holdS: number; playerOffsetS: number }[] {
   // A cell whose runs were all invalid has no bar: nothing valid to stack.
-  return tableII(set).filter((r) => r.runs > 0).map((r) => {
-    const startupS = r.startupS ?? 0;
-    const stallS = r.stallS ?? 0;
-    const holdS = r.holdS ?? 0;
-    const playerOffsetS = r.latencyS === null ? 0 : Math.max(0, r.latencyS - startupS - stallS - holdS);
-    return { label: `${r.cell} ${r.scheme}`, scheme: r.scheme, startupS, stallS, holdS, playerOffsetS };
-  });
+  return tableII(set)
+    .filter((r) => r.runs > 0)
+    .map((r) => {
+      const startupS = r.startupS ?? 0;
+      const stallS = r.stallS ?? 0;
+      const holdS = r.holdS ?? 0;
+      const playerOffsetS = r.latencyS === null ? 0 : Math.max(0, r.latencyS - startupS - stallS - holdS);
+      return { label: `${r.cell} ${r.scheme}`, scheme: r.scheme, startupS, stallS, holdS, playerOffsetS };
+    });
 }
 
 /** Empirical CDF: sorted values with cumulative probability (i+1)/n. */

@@ -3,7 +3,13 @@ import { bucketFor, fleetParams, getJson, type FleetChoice, type FleetView, type
 import { groupColor } from './groupColor.js';
 import { mountSessionView } from './mountSessionView.js';
 
-const RANGES: [string, number][] = [['15 minutes', 900], ['1 hour', 3600], ['24 hours', 86400], ['7 days', 7 * 86400], ['all time', 0]];
+const RANGES: [string, number][] = [
+  ['15 minutes', 900],
+  ['1 hour', 3600],
+  ['24 hours', 86400],
+  ['7 days', 7 * 86400],
+  ['all time', 0],
+];
 const SESSIONS_LISTED = 50;
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -55,7 +61,11 @@ export function mountFleet(root: HTMLElement, collectorUrl: string): FleetHandle
 
   const choice = (): FleetChoice => {
     const v = (n: string) => (form.elements.namedItem(n) as HTMLSelectElement).value;
-    return { rangeS: Number(v('range')), by: v('by') as FleetChoice['by'], filters: { scheme: v('scheme'), edge: v('edge'), player: v('player'), stream: v('stream') } };
+    return {
+      rangeS: Number(v('range')),
+      by: v('by') as FleetChoice['by'],
+      filters: { scheme: v('scheme'), edge: v('edge'), player: v('player'), stream: v('stream') },
+    };
   };
 
   async function fillDimensions(): Promise<void> {
@@ -73,36 +83,91 @@ export function mountFleet(root: HTMLElement, collectorUrl: string): FleetHandle
     const groups = view.groups.map((g) => g.group);
     const color = (g: string) => groupColor(c.by, g, groups);
     root.querySelector('.fleet-table tbody')!.innerHTML = view.groups.length
-      ? view.groups.map((g) => `<tr><td><span class="swatch" style="background:${color(g.group)}"></span>${esc(g.group || '(none)')}</td><td>${g.sessions}</td><td>${f(g.startupP50Ms, 2, 1e-3)}</td><td>${f(g.startupP95Ms, 2, 1e-3)}</td><td>${f(g.rebufferRatio, 2, 100)}</td><td>${g.stalls}</td><td>${f(g.stallsPerHour, 1)}</td><td>${f(g.latencyP50S, 1)}</td><td>${f(g.latencyP95S, 1)}</td><td>${f(g.latencyP99S, 1)}</td></tr>`).join('')
+      ? view.groups
+          .map(
+            (g) =>
+              `<tr><td><span class="swatch" style="background:${color(g.group)}"></span>${esc(g.group || '(none)')}</td><td>${g.sessions}</td><td>${f(g.startupP50Ms, 2, 1e-3)}</td><td>${f(g.startupP95Ms, 2, 1e-3)}</td><td>${f(g.rebufferRatio, 2, 100)}</td><td>${g.stalls}</td><td>${f(g.stallsPerHour, 1)}</td><td>${f(g.latencyP50S, 1)}</td><td>${f(g.latencyP95S, 1)}</td><td>${f(g.latencyP99S, 1)}</td></tr>`,
+          )
+          .join('')
       : `<tr><td colspan="10">no sessions in this range and filter</td></tr>`;
     for (const b of root.querySelectorAll('.bucket')) b.textContent = bucketFor(c.rangeS);
     const canvas = (name: string) => root.querySelector<HTMLCanvasElement>(`canvas[data-chart="${name}"]`)!;
     const series = (pick: (p: FleetView['series'][number]) => number | null): ChartDataset<'line'>[] =>
-      groups.map((g) => ({ label: g || '(none)', data: view.series.filter((p) => p.group === g).map((p) => ({ x: p.t, y: pick(p) ?? 0 })), borderColor: color(g), backgroundColor: color(g), pointRadius: 3, pointStyle: 'circle' }));
+      groups.map((g) => ({
+        label: g || '(none)',
+        data: view.series.filter((p) => p.group === g).map((p) => ({ x: p.t, y: pick(p) ?? 0 })),
+        borderColor: color(g),
+        backgroundColor: color(g),
+        pointRadius: 3,
+        pointStyle: 'circle',
+      }));
     // The axis spans the chosen range (all time: the data's), so one bucket is not stretched over it.
     const ts = view.series.map((p) => p.t);
     const min = c.rangeS > 0 ? view.filter.fromMs : Math.min(...ts);
     const max = c.rangeS > 0 ? Date.now() : Math.max(...ts) + 1;
     const short = c.rangeS > 0 && c.rangeS <= 86400;
-    const timeAxis = { type: 'linear' as const, min, max, ticks: { callback: (v: string | number) => (short ? new Date(Number(v)).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : new Date(Number(v)).toLocaleDateString()) } };
+    const timeAxis = {
+      type: 'linear' as const,
+      min,
+      max,
+      ticks: {
+        callback: (v: string | number) =>
+          short
+            ? new Date(Number(v)).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+            : new Date(Number(v)).toLocaleDateString(),
+      },
+    };
     state.charts.push(
-      new Chart(canvas('rebuffer'), { type: 'line', data: { datasets: series((p) => (p.rebufferRatio === null ? null : p.rebufferRatio * 100)) }, options: { parsing: false, scales: { x: timeAxis, y: { min: 0, title: { display: true, text: '% of time watched' } } } } }),
-      new Chart(canvas('stalls'), { type: 'line', data: { datasets: series((p) => p.stalls) }, options: { parsing: false, scales: { x: timeAxis, y: { min: 0, title: { display: true, text: 'stalls' } } } } }),
+      new Chart(canvas('rebuffer'), {
+        type: 'line',
+        data: { datasets: series((p) => (p.rebufferRatio === null ? null : p.rebufferRatio * 100)) },
+        options: { parsing: false, scales: { x: timeAxis, y: { min: 0, title: { display: true, text: '% of time watched' } } } },
+      }),
+      new Chart(canvas('stalls'), {
+        type: 'line',
+        data: { datasets: series((p) => p.stalls) },
+        options: { parsing: false, scales: { x: timeAxis, y: { min: 0, title: { display: true, text: 'stalls' } } } },
+      }),
     );
     // Latency: each group's share of its samples per bin (bars side by side), so groups of
     // different sizes compare; every bin from the lowest to the highest seen is on the axis.
     const binS = view.latencyBinS;
     const lows = view.latencyBins.map((b) => b.fromS);
-    const bins = lows.length ? Array.from({ length: Math.round((Math.max(...lows) - Math.min(...lows)) / binS) + 1 }, (_, i) => Math.min(...lows) + i * binS) : [];
+    const bins = lows.length
+      ? Array.from({ length: Math.round((Math.max(...lows) - Math.min(...lows)) / binS) + 1 }, (_, i) => Math.min(...lows) + i * binS)
+      : [];
     const latency: ChartDataset<'bar'>[] = groups.map((g) => {
       const mine = new Map(view.latencyBins.filter((b) => b.group === g).map((b) => [b.fromS.toFixed(3), b.count]));
       const total = [...mine.values()].reduce((a, b) => a + b, 0) || 1;
-      return { label: g || '(none)', data: bins.map((b) => ((mine.get(b.toFixed(3)) ?? 0) / total) * 100), backgroundColor: color(g), borderColor: color(g), barPercentage: 1, categoryPercentage: 0.9 };
+      return {
+        label: g || '(none)',
+        data: bins.map((b) => ((mine.get(b.toFixed(3)) ?? 0) / total) * 100),
+        backgroundColor: color(g),
+        borderColor: color(g),
+        barPercentage: 1,
+        categoryPercentage: 0.9,
+      };
     });
-    state.charts.push(new Chart(canvas('latency'), { type: 'bar', data: { labels: bins.map((b) => b.toFixed(1)), datasets: latency }, options: { scales: { x: { title: { display: true, text: 'true live latency (s), bins of 0.5 s' } }, y: { min: 0, title: { display: true, text: '% of samples' } } } } }));
+    state.charts.push(
+      new Chart(canvas('latency'), {
+        type: 'bar',
+        data: { labels: bins.map((b) => b.toFixed(1)), datasets: latency },
+        options: {
+          scales: {
+            x: { title: { display: true, text: 'true live latency (s), bins of 0.5 s' } },
+            y: { min: 0, title: { display: true, text: '% of samples' } },
+          },
+        },
+      }),
+    );
     const tbody = root.querySelector('.sessions tbody')!;
     tbody.innerHTML = sessions.length
-      ? sessions.map((s) => `<tr data-session="${esc(s.session)}" tabindex="0"><td><code>${esc(s.session.slice(0, 8))}</code>${s.ended ? '' : ' <span class="live">live</span>'}</td><td>${time(s.lastReceivedMs)}</td><td>${esc(s.scheme)}</td><td>${esc(s.edge)}</td><td>${esc(s.player)}</td><td>${esc(s.stream)}</td><td>${f(s.startupMs, 2, 1e-3)}</td><td>${s.stalls}</td><td>${f(s.stallMs, 1, 1e-3)}</td><td>${s.missingBatches}</td></tr>`).join('')
+      ? sessions
+          .map(
+            (s) =>
+              `<tr data-session="${esc(s.session)}" tabindex="0"><td><code>${esc(s.session.slice(0, 8))}</code>${s.ended ? '' : ' <span class="live">live</span>'}</td><td>${time(s.lastReceivedMs)}</td><td>${esc(s.scheme)}</td><td>${esc(s.edge)}</td><td>${esc(s.player)}</td><td>${esc(s.stream)}</td><td>${f(s.startupMs, 2, 1e-3)}</td><td>${s.stalls}</td><td>${f(s.stallMs, 1, 1e-3)}</td><td>${s.missingBatches}</td></tr>`,
+          )
+          .join('')
       : `<tr><td colspan="10">no sessions yet: the demo's players send theirs every 5 s</td></tr>`;
   }
 
@@ -118,7 +183,10 @@ export function mountFleet(root: HTMLElement, collectorUrl: string): FleetHandle
       const q = fleetParams(c);
       const [view, list] = await Promise.all([
         getJson<FleetView>(collectorUrl, `/v1/fleet?${q}`),
-        getJson<{ sessions: SessionSummary[] }>(collectorUrl, `/v1/sessions?${new URLSearchParams([...q].filter(([k]) => k !== 'by' && k !== 'bucket'))}&limit=${SESSIONS_LISTED}`),
+        getJson<{ sessions: SessionSummary[] }>(
+          collectorUrl,
+          `/v1/sessions?${new URLSearchParams([...q].filter(([k]) => k !== 'by' && k !== 'bucket'))}&limit=${SESSIONS_LISTED}`,
+        ),
       ]);
       render(view, list.sessions, c);
       state.view = view;

@@ -9,7 +9,10 @@ const COLORS = { latency: '#1f77b4', edgeDistance: '#9ecae1', stall: '#d62728', 
  * the manifest's edge over time, its stalls on the time axis, and each download's time (request →
  * last byte) — with what it was (scheme, edge, player, stream) and what the collector got of it.
  */
-export function mountSessionView(el: HTMLElement, collectorUrl: string): { show(session: string): Promise<void>; current(): SessionDetail | null } {
+export function mountSessionView(
+  el: HTMLElement,
+  collectorUrl: string,
+): { show(session: string): Promise<void>; current(): SessionDetail | null } {
   let chart: Chart | null = null;
   let current: SessionDetail | null = null;
   return {
@@ -42,12 +45,56 @@ export function mountSessionView(el: HTMLElement, collectorUrl: string): { show(
         ${edgeFacts(d)}
         <figure><figcaption>Timeline: seconds since the session's first event</figcaption><div class="session-chart"><canvas></canvas></div></figure>`;
       const datasets: ChartDataset<'line'>[] = [
-        { label: 'true latency (s)', data: d.latency.filter((l) => l.trueLatencyS !== null).map((l) => ({ x: s(l.atMs), y: l.trueLatencyS! })), borderColor: COLORS.latency, backgroundColor: COLORS.latency, pointRadius: 0, pointStyle: 'line' },
-        { label: 'distance to manifest edge (s)', data: d.latency.filter((l) => l.edgeDistanceS !== null).map((l) => ({ x: s(l.atMs), y: l.edgeDistanceS! })), borderColor: COLORS.edgeDistance, backgroundColor: COLORS.edgeDistance, borderDash: [4, 3], pointRadius: 0, pointStyle: 'line' },
+        {
+          label: 'true latency (s)',
+          data: d.latency.filter((l) => l.trueLatencyS !== null).map((l) => ({ x: s(l.atMs), y: l.trueLatencyS! })),
+          borderColor: COLORS.latency,
+          backgroundColor: COLORS.latency,
+          pointRadius: 0,
+          pointStyle: 'line',
+        },
+        {
+          label: 'distance to manifest edge (s)',
+          data: d.latency.filter((l) => l.edgeDistanceS !== null).map((l) => ({ x: s(l.atMs), y: l.edgeDistanceS! })),
+          borderColor: COLORS.edgeDistance,
+          backgroundColor: COLORS.edgeDistance,
+          borderDash: [4, 3],
+          pointRadius: 0,
+          pointStyle: 'line',
+        },
         // Each stall as a thick bar on the time axis, from its start to its end.
-        ...d.stalls.map((x, i) => ({ label: i === 0 ? 'stalls' : '', data: [{ x: s(x.startMs), y: 0 }, { x: s(x.endMs), y: 0 }], borderColor: COLORS.stall, backgroundColor: COLORS.stall, borderWidth: 8, pointRadius: 0, pointStyle: 'line' as const })),
-        { label: 'media download, request → last byte (s)', data: d.segments.filter((x) => x.kind !== 'manifest').map((x) => ({ x: s(x.requestMs), y: (x.lastByteMs - x.requestMs) / 1000 })), borderColor: COLORS.segment, backgroundColor: COLORS.segment, showLine: false, pointRadius: 2, pointStyle: 'circle', yAxisID: 'y2' },
-        { label: 'manifest download (s)', data: d.segments.filter((x) => x.kind === 'manifest').map((x) => ({ x: s(x.requestMs), y: (x.lastByteMs - x.requestMs) / 1000 })), borderColor: COLORS.manifest, backgroundColor: COLORS.manifest, showLine: false, pointRadius: 1.5, pointStyle: 'rect', yAxisID: 'y2' },
+        ...d.stalls.map((x, i) => ({
+          label: i === 0 ? 'stalls' : '',
+          data: [
+            { x: s(x.startMs), y: 0 },
+            { x: s(x.endMs), y: 0 },
+          ],
+          borderColor: COLORS.stall,
+          backgroundColor: COLORS.stall,
+          borderWidth: 8,
+          pointRadius: 0,
+          pointStyle: 'line' as const,
+        })),
+        {
+          label: 'media download, request → last byte (s)',
+          data: d.segments.filter((x) => x.kind !== 'manifest').map((x) => ({ x: s(x.requestMs), y: (x.lastByteMs - x.requestMs) / 1000 })),
+          borderColor: COLORS.segment,
+          backgroundColor: COLORS.segment,
+          showLine: false,
+          pointRadius: 2,
+          pointStyle: 'circle',
+          yAxisID: 'y2',
+        },
+        {
+          label: 'manifest download (s)',
+          data: d.segments.filter((x) => x.kind === 'manifest').map((x) => ({ x: s(x.requestMs), y: (x.lastByteMs - x.requestMs) / 1000 })),
+          borderColor: COLORS.manifest,
+          backgroundColor: COLORS.manifest,
+          showLine: false,
+          pointRadius: 1.5,
+          pointStyle: 'rect',
+          yAxisID: 'y2',
+        },
       ];
       chart = new Chart(el.querySelector('canvas')!, {
         type: 'line',
@@ -56,7 +103,11 @@ export function mountSessionView(el: HTMLElement, collectorUrl: string): { show(
           parsing: false,
           maintainAspectRatio: false,
           plugins: { legend: { labels: { filter: (item) => item.text !== '' } } },
-          scales: { x: { type: 'linear', min: 0, title: { display: true, text: 's' } }, y: { min: 0, title: { display: true, text: 'latency (s)' } }, y2: { position: 'right', min: 0, grid: { drawOnChartArea: false }, title: { display: true, text: 'download (s)' } } },
+          scales: {
+            x: { type: 'linear', min: 0, title: { display: true, text: 's' } },
+            y: { min: 0, title: { display: true, text: 'latency (s)' } },
+            y2: { position: 'right', min: 0, grid: { drawOnChartArea: false }, title: { display: true, text: 'download (s)' } },
+          },
         },
       });
       el.scrollIntoView?.({ block: 'nearest' });
@@ -70,7 +121,8 @@ export function mountSessionView(el: HTMLElement, collectorUrl: string): { show(
  * found the edge's cache.
  */
 function edgeFacts(d: SessionDetail): string {
-  if (d.edges.length === 0) return `<p class="note">No edge reported this session${d.edge === 'direct' ? ' (it played straight from the origin)' : ' (the edge reports when started with --collector)'}.</p>`;
+  if (d.edges.length === 0)
+    return `<p class="note">No edge reported this session${d.edge === 'direct' ? ' (it played straight from the origin)' : ' (the edge reports when started with --collector)'}.</p>`;
   const rows = d.edges.map((e) => {
     const segments = e.hits + e.coalesced + e.misses;
     const pct = (n: number) => (segments === 0 ? '–' : `${Math.round((n / segments) * 100)} %`);

@@ -25,7 +25,13 @@ let swTimeline: EdgeTimeline | undefined;
 navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
   if (e.data?.type !== 'ethle-state') return;
   swState = e.data.state;
-  const s = e.data.state as { enabled: boolean; hold: number; lead: Record<string, number>; store: { urls: string[]; bytes: number }; timeline?: EdgeTimeline };
+  const s = e.data.state as {
+    enabled: boolean;
+    hold: number;
+    lead: Record<string, number>;
+    store: { urls: string[]; bytes: number };
+    timeline?: EdgeTimeline;
+  };
   swTimeline = s.timeline;
   stateEl.textContent = s.enabled
     ? `worker on: x = ${s.hold}, lead ${JSON.stringify(Object.values(s.lead))}, store ${s.store.urls.length} segments (${(s.store.bytes / 1e6).toFixed(1)} MB)`
@@ -38,13 +44,21 @@ if (!navigator.serviceWorker.controller) {
   await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
 }
 const worker = navigator.serviceWorker.controller ?? reg.active!;
-worker.postMessage({ type: 'configure', config: on ? { origins: [new URL(cfg.originUrl).origin], hold: x === 'auto' ? 'auto' : Number(x) } : undefined });
+worker.postMessage({
+  type: 'configure',
+  config: on ? { origins: [new URL(cfg.originUrl).origin], hold: x === 'auto' ? 'auto' : Number(x) } : undefined,
+});
 
 const video = document.querySelector('video')!;
 const src = manifestUrl(cfg.originUrl, cfg.stream, cfg.format);
 document.querySelector('#src')!.textContent = src;
 const scheme = on ? (x === 'auto' ? 'sw-auto' : `sw-hold-${x}`) : 'e2e';
-const handle: PlayerHandle = await createPlayer(video, cfg.player, src, beaconFor(cfg, { scheme, edge: on ? 'service worker' : 'direct', page: 'sw' }));
+const handle: PlayerHandle = await createPlayer(
+  video,
+  cfg.player,
+  src,
+  beaconFor(cfg, { scheme, edge: on ? 'service worker' : 'direct', page: 'sw' }),
+);
 mountQoePanel(document.querySelector<HTMLElement>('#panel')!, handle.probe);
 mountClockOverlay(document.querySelector<HTMLElement>('.clock')!, handle.probe, video);
 

@@ -41,10 +41,25 @@ export interface TimelineSources {
  * below, both players' stalls and the origin outages. Redrawn every second from the edge's
  * timeline and the probes' events. Returns a stop function.
  */
-export function mountTimeline(canvas: HTMLCanvasElement, caption: HTMLElement, src: TimelineSources): { stop(): void; latest(): TimelineRows | undefined } {
+export function mountTimeline(
+  canvas: HTMLCanvasElement,
+  caption: HTMLElement,
+  src: TimelineSources,
+): { stop(): void; latest(): TimelineRows | undefined } {
   const chart = new Chart(canvas, {
     type: 'bar',
-    data: { labels: [], datasets: SERIES.map((label) => ({ label, data: [], backgroundColor: SERIES_COLORS[label], borderSkipped: false, skipNull: true, barPercentage: 1, categoryPercentage: 0.9 })) },
+    data: {
+      labels: [],
+      datasets: SERIES.map((label) => ({
+        label,
+        data: [],
+        backgroundColor: SERIES_COLORS[label],
+        borderSkipped: false,
+        skipNull: true,
+        barPercentage: 1,
+        categoryPercentage: 0.9,
+      })),
+    },
     options: {
       indexAxis: 'y',
       animation: false,
@@ -55,7 +70,14 @@ export function mountTimeline(canvas: HTMLCanvasElement, caption: HTMLElement, s
       },
       plugins: {
         legend: { position: 'bottom' },
-        tooltip: { callbacks: { label: (c) => { const [a, b] = (c.raw as { x: [number, number] }).x; return `${c.dataset.label}: ${a.toFixed(1)} s → ${b.toFixed(1)} s (${(b - a).toFixed(2)} s)`; } } },
+        tooltip: {
+          callbacks: {
+            label: (c) => {
+              const [a, b] = (c.raw as { x: [number, number] }).x;
+              return `${c.dataset.label}: ${a.toFixed(1)} s → ${b.toFixed(1)} s (${(b - a).toFixed(2)} s)`;
+            },
+          },
+        },
       },
     },
   });

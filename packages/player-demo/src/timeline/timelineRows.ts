@@ -8,7 +8,14 @@ export interface Bar {
 }
 
 /** The series of the timeline chart, in legend order. */
-export const SERIES = ['produced at the origin', 'held at the edge (listed → visible)', 'edge prefetch', 'direct player: request → received', 'edge player: request → received', 'stalls / outage'] as const;
+export const SERIES = [
+  'produced at the origin',
+  'held at the edge (listed → visible)',
+  'edge prefetch',
+  'direct player: request → received',
+  'edge player: request → received',
+  'stalls / outage',
+] as const;
 export type Series = (typeof SERIES)[number];
 
 export interface TimelineRows {
@@ -30,7 +37,14 @@ export const STALL_ROWS = { direct: 'direct stalls', edge: 'edge stalls', outage
  * of the video track active in the last `windowS` seconds (the track the edge player's fetches are
  * of; with DASH the audio track is left out). Times become seconds before `now` (negative).
  */
-export function timelineRows(t: EdgeTimeline, players: { direct: PlayerFetch[]; edge: PlayerFetch[] }, stalls: { direct: Interval[]; edge: Interval[]; outage: Interval[] }, now: number, windowS = 24, segments = 24): TimelineRows {
+export function timelineRows(
+  t: EdgeTimeline,
+  players: { direct: PlayerFetch[]; edge: PlayerFetch[] },
+  stalls: { direct: Interval[]; edge: Interval[]; outage: Interval[] },
+  now: number,
+  windowS = 24,
+  segments = 24,
+): TimelineRows {
   const track = pickTrack(t.segments, players.edge);
   const inTrack = t.segments.filter((s) => s.track === track);
   // The rows: every segment from the oldest one something happened to within the window (held,
@@ -38,7 +52,11 @@ export function timelineRows(t: EdgeTimeline, players: { direct: PlayerFetch[]; 
   // Being listed is not activity: the first window is listed all at once and mostly never fetched.
   const since = now - windowS * 1000;
   const fetchedByPlayer = new Set([...players.direct, ...players.edge].filter((f) => f.lastByte >= since).map((f) => fileName(f.path)));
-  const active = (s: EdgeTimelineSegment) => s.held === true || (s.fetchStart !== undefined && (s.fetchEnd ?? now) >= since) || (s.firstRequestAt ?? -Infinity) >= since || fetchedByPlayer.has(fileName(s.path));
+  const active = (s: EdgeTimelineSegment) =>
+    s.held === true ||
+    (s.fetchStart !== undefined && (s.fetchEnd ?? now) >= since) ||
+    (s.firstRequestAt ?? -Infinity) >= since ||
+    fetchedByPlayer.has(fileName(s.path));
   const first = inTrack.findIndex(active);
   const segs = first < 0 ? [] : inTrack.slice(first).slice(-segments);
   const rel = (ms: number) => (ms - now) / 1000;
@@ -47,7 +65,8 @@ export function timelineRows(t: EdgeTimeline, players: { direct: PlayerFetch[]; 
   const byName = new Map(segs.map((s) => [fileName(s.path), s]));
   for (const s of segs) {
     const row = label(s);
-    if (s.productionStart !== undefined && s.productionEnd !== undefined) bars['produced at the origin'].push({ row, from: rel(s.productionStart), to: rel(s.productionEnd) });
+    if (s.productionStart !== undefined && s.productionEnd !== undefined)
+      bars['produced at the origin'].push({ row, from: rel(s.productionStart), to: rel(s.productionEnd) });
     if (t.hold > 0) bars['held at the edge (listed → visible)'].push({ row, from: rel(s.listedAt), to: rel(s.visibleAt ?? now) });
     if (s.fetchStart !== undefined) bars['edge prefetch'].push({ row, from: rel(s.fetchStart), to: rel(s.fetchEnd ?? now) });
   }

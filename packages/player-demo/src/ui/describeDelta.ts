@@ -6,7 +6,12 @@
  * longer)". What neither explains (≥ 1 s) is the players' own live offsets. Null until both
  * latencies are known. `stalledS`: each column's time stalled so far, s.
  */
-export function describeDelta(directS: number | null, edgeS: number | null, hold: { segments: number; segmentSeconds: number } | undefined, stalledS?: { direct: number; edge: number }): string | null {
+export function describeDelta(
+  directS: number | null,
+  edgeS: number | null,
+  hold: { segments: number; segmentSeconds: number } | undefined,
+  stalledS?: { direct: number; edge: number },
+): string | null {
   if (directS === null || edgeS === null) return null;
   const d = edgeS - directS;
   const signed = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(1)} s`;

@@ -11,7 +11,10 @@ export interface Outage {
  * a backhaul stall would. The edge rides it out on the segments it holds; a direct player has only
  * its own buffer. Leaving the page mid-outage resumes the origin (a beacon), so no stream stays stuck.
  */
-export function mountOutageButton(el: HTMLElement, o: { originUrl: string; stream: string; seconds: number; onChange: (outages: readonly Outage[]) => void }): void {
+export function mountOutageButton(
+  el: HTMLElement,
+  o: { originUrl: string; stream: string; seconds: number; onChange: (outages: readonly Outage[]) => void },
+): void {
   el.innerHTML = `<button type="button" class="outage" title="The origin's segment responses hang for this long (its manifests go on), as a stalled backhaul would: the edge plays on from the segments it holds, the direct player only from its own buffer">origin outage</button> for <input type="number" min="1" max="60" step="1" value="${o.seconds}" aria-label="outage seconds"> s <span class="outage-status" role="status"></span>`;
   const button = el.querySelector('button')!;
   const input = el.querySelector('input')!;

@@ -1,6 +1,7 @@
 import { Events, type QoeProbe } from '@ethle/qoe-probe';
 
-const fmt = (v: number | null | undefined, digits = 1, unit = 's') => (v === null || v === undefined ? '–' : `${v.toFixed(digits)} ${unit}`);
+const fmt = (v: number | null | undefined, digits = 1, unit = 's') =>
+  v === null || v === undefined ? '–' : `${v.toFixed(digits)} ${unit}`;
 
 /** A live QoE panel: startup, stalls, true latency vs distance to the manifest's edge, hold, throughput. */
 export function mountQoePanel(el: HTMLElement, probe: QoeProbe): void {

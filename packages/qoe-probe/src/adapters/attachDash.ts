@@ -67,7 +67,17 @@ export function attachDash(player: DashLike, sink: AdapterSink): Adapter {
       const init = q.type === 'InitializationSegment';
       const bytes = q.bytesLoaded || e.response?.byteLength || 0;
       sink.segment(
-        timing(init ? 'init' : 'media', String(q.url), String(q.mediaType), start, ms(q.firstByteDate) ?? start, end, bytes, init ? 0 : q.duration || 0, String(q.representation?.id ?? q.representationId ?? '')),
+        timing(
+          init ? 'init' : 'media',
+          String(q.url),
+          String(q.mediaType),
+          start,
+          ms(q.firstByteDate) ?? start,
+          end,
+          bytes,
+          init ? 0 : q.duration || 0,
+          String(q.representation?.id ?? q.representationId ?? ''),
+        ),
       );
     },
     [QUALITY_CHANGE_RENDERED]: (e) => {

@@ -57,7 +57,11 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, ctx: AdapterContext, 
       const f = d.details?.fragments?.at(-1);
       if (live && f?.programDateTime) {
         const l = d.stats.loading;
-        lag.loaded({ sn: f.sn, endMs: f.programDateTime + f.duration * 1000, segMs: d.details.targetduration * 1000 }, fromPerf(l.start), fromPerf(l.first || l.end));
+        lag.loaded(
+          { sn: f.sn, endMs: f.programDateTime + f.duration * 1000, segMs: d.details.targetduration * 1000 },
+          fromPerf(l.start),
+          fromPerf(l.first || l.end),
+        );
       }
       // With a multivariant playlist the level load is a manifest of its own; without one hls.js
       // reports the same load as MANIFEST_LOADED too (withoutMultiVariant) — count it once.
@@ -74,7 +78,17 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, ctx: AdapterContext, 
       const l = s.loading;
       const init = f.sn === 'initSegment';
       sink.segment(
-        timing(init ? 'init' : 'media', p?.url ?? f.url, f.type, fromPerf(l.start), fromPerf(l.first), fromPerf(l.end), s.loaded, init ? 0 : (p?.duration ?? f.duration), String(f.level)),
+        timing(
+          init ? 'init' : 'media',
+          p?.url ?? f.url,
+          f.type,
+          fromPerf(l.start),
+          fromPerf(l.first),
+          fromPerf(l.end),
+          s.loaded,
+          init ? 0 : (p?.duration ?? f.duration),
+          String(f.level),
+        ),
       );
       response(s, d.networkDetails);
     },
@@ -106,7 +120,10 @@ export function attachHls(hls: HlsLike, sink: AdapterSink, ctx: AdapterContext, 
       if (pdt === null && playingFrag?.programDateTime != null && media)
         pdt = programDateTimeAt(media.currentTime, playingFrag.start, playingFrag.programDateTime);
       const trueLatency = serverNowMs === null || pdt === null ? null : hlsTrueLatency(serverNowMs, pdt);
-      return { trueLatency, edgeDistance: lag.edgeDistance(trueLatency, typeof hls.latency === 'number' && hls.latency > 0 ? hls.latency : null) };
+      return {
+        trueLatency,
+        edgeDistance: lag.edgeDistance(trueLatency, typeof hls.latency === 'number' && hls.latency > 0 ? hls.latency : null),
+      };
     },
     destroy() {
       for (const [e, fn] of Object.entries(handlers)) hls.off(e, fn);

@@ -17,7 +17,10 @@ export interface ShakaLike {
 }
 
 export const isShaka = (t: any): t is ShakaLike =>
-  typeof t?.addEventListener === 'function' && typeof t.load === 'function' && typeof t.getNetworkingEngine === 'function' && typeof t.getMediaElement === 'function';
+  typeof t?.addEventListener === 'function' &&
+  typeof t.load === 'function' &&
+  typeof t.getNetworkingEngine === 'function' &&
+  typeof t.getMediaElement === 'function';
 
 // shaka.net.NetworkingEngine.RequestType / AdvancedRequestType values (stable in Shaka 4.x–5.x).
 const MANIFEST = 0;
@@ -61,7 +64,19 @@ export function attachShaka(player: ShakaLike, sink: AdapterSink, ctx: AdapterCo
         const ref = e.context?.segment;
         const init = type === INIT_SEGMENT;
         const stream = e.context?.stream ?? {};
-        sink.segment(timing(init ? 'init' : 'media', url, String(stream.type ?? ''), start, first, now, bytes, init || !ref ? 0 : ref.endTime - ref.startTime, String(stream.id ?? '')));
+        sink.segment(
+          timing(
+            init ? 'init' : 'media',
+            url,
+            String(stream.type ?? ''),
+            start,
+            first,
+            now,
+            bytes,
+            init || !ref ? 0 : ref.endTime - ref.startTime,
+            String(stream.id ?? ''),
+          ),
+        );
       }
     },
     buffering(e) {

@@ -18,10 +18,12 @@ export const DASH_DEFAULTS: Readonly<DashSettings> = {
   scheduleTimeoutMs: 500,
 };
 
-const bad = (message: string, details: Record<string, unknown> = {}) => new VirtualPlayerError(VirtualPlayerErrorCodes.CONFIG, message, details);
+const bad = (message: string, details: Record<string, unknown> = {}) =>
+  new VirtualPlayerError(VirtualPlayerErrorCodes.CONFIG, message, details);
 
 function positive(name: string, v: number): void {
-  if (!(typeof v === 'number' && v > 0 && Number.isFinite(v))) throw bad(`${name} must be a positive number, got ${String(v)}`, { name, value: v });
+  if (!(typeof v === 'number' && v > 0 && Number.isFinite(v)))
+    throw bad(`${name} must be a positive number, got ${String(v)}`, { name, value: v });
 }
 
 /** Defaults merged and every value checked once; throws ERR_VPLAYER_CONFIG naming the setting. */
@@ -46,14 +48,27 @@ export function createVirtualPlayerConfig(input: VirtualPlayerConfigInput): Virt
   positive('dash.bufferTarget', dash.bufferTarget);
   positive('dash.scheduleTimeoutMs', dash.scheduleTimeoutMs);
   const appendMs = input.appendMs ?? 25;
-  if (!(typeof appendMs === 'number' && appendMs >= 0 && appendMs <= 1000)) throw bad(`appendMs must be a number in [0, 1000] ms, got ${String(appendMs)}`, { name: 'appendMs', value: appendMs });
+  if (!(typeof appendMs === 'number' && appendMs >= 0 && appendMs <= 1000))
+    throw bad(`appendMs must be a number in [0, 1000] ms, got ${String(appendMs)}`, { name: 'appendMs', value: appendMs });
   const sampleIntervalMs = input.sampleIntervalMs ?? 1000;
   positive('sampleIntervalMs', sampleIntervalMs);
   const stallThresholdMs = input.stallThresholdMs ?? 1000;
-  if (!(stallThresholdMs >= 250 && stallThresholdMs <= 10_000)) throw bad(`stallThresholdMs must be a number in [250, 10000] (as the probe's), got ${stallThresholdMs}`);
+  if (!(stallThresholdMs >= 250 && stallThresholdMs <= 10_000))
+    throw bad(`stallThresholdMs must be a number in [250, 10000] (as the probe's), got ${stallThresholdMs}`);
   const maxEntries = input.maxEntries ?? 2000;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw bad(`maxEntries must be a positive integer, got ${maxEntries}`);
   const localAddress = input.localAddress;
-  if (localAddress !== undefined && isIP(localAddress) === 0) throw bad(`localAddress must be an IP address, got ${JSON.stringify(localAddress)}`);
-  return { url: url.href, player: input.player, hls, dash, appendMs, sampleIntervalMs, stallThresholdMs, maxEntries, ...(localAddress ? { localAddress } : {}) };
+  if (localAddress !== undefined && isIP(localAddress) === 0)
+    throw bad(`localAddress must be an IP address, got ${JSON.stringify(localAddress)}`);
+  return {
+    url: url.href,
+    player: input.player,
+    hls,
+    dash,
+    appendMs,
+    sampleIntervalMs,
+    stallThresholdMs,
+    maxEntries,
+    ...(localAddress ? { localAddress } : {}),
+  };
 }

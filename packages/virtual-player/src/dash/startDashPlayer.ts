@@ -1,5 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { availableSegments, initializationUrl, parseMpd, type DashSegment, type MpdInfo, type MpdPeriod, type MpdRepresentation } from '@ethle/core';
+import {
+  availableSegments,
+  initializationUrl,
+  parseMpd,
+  type DashSegment,
+  type MpdInfo,
+  type MpdPeriod,
+  type MpdRepresentation,
+} from '@ethle/core';
 import type { DashSettings } from '../config/VirtualPlayerConfig.js';
 import type { ConnectionPool } from '../net/createConnectionPool.js';
 import { fetchTimed, header, type TimedResponse } from '../net/fetchTimed.js';
@@ -31,7 +39,14 @@ interface Track {
  * Segment availability is computed from the MPD and the synchronised clock, as dash.js does.
  * Resolves once the MPD is loaded and the start chosen; runs until `signal` aborts.
  */
-export async function startDashPlayer(url: string, s: DashSettings, appendMs: number, pool: ConnectionPool, session: Session, signal: AbortSignal): Promise<void> {
+export async function startDashPlayer(
+  url: string,
+  s: DashSettings,
+  appendMs: number,
+  pool: ConnectionPool,
+  session: Session,
+  signal: AbortSignal,
+): Promise<void> {
   const now = session.now;
   const get = (u: string, keepBody: boolean) => fetchTimed(pool, u, { keepBody, signal, now });
 
@@ -39,15 +54,21 @@ export async function startDashPlayer(url: string, s: DashSettings, appendMs: nu
   session.record('manifest', '', first);
   let info = parse(first);
   let mpdUrl = first.url;
-  if (info.type !== 'dynamic') throw new VirtualPlayerError(VirtualPlayerErrorCodes.MANIFEST, `${url}: not a live MPD (type="${info.type}")`);
+  if (info.type !== 'dynamic')
+    throw new VirtualPlayerError(VirtualPlayerErrorCodes.MANIFEST, `${url}: not a live MPD (type="${info.type}")`);
   const offsetMs = await syncClock(info, first.url);
   const serverNow = () => now() + offsetMs;
 
   const period = livePeriod(info, serverNow());
   const tracks = pickTracks(period, first.url);
-  if (tracks.length === 0) throw new VirtualPlayerError(VirtualPlayerErrorCodes.MANIFEST, `${url}: no video or audio representation with a SegmentTemplate`);
+  if (tracks.length === 0)
+    throw new VirtualPlayerError(VirtualPlayerErrorCodes.MANIFEST, `${url}: no video or audio representation with a SegmentTemplate`);
   const nowPres = (serverNow() - info.availabilityStartTimeMs) / 1000;
-  const delay = dashLiveDelay(s, { fragmentDuration: tracks[0]!.fragmentDuration, suggestedPresentationDelay: info.suggestedPresentationDelaySeconds, timeShiftBufferDepth: info.timeShiftBufferDepthSeconds });
+  const delay = dashLiveDelay(s, {
+    fragmentDuration: tracks[0]!.fragmentDuration,
+    suggestedPresentationDelay: info.suggestedPresentationDelaySeconds,
+    timeShiftBufferDepth: info.timeShiftBufferDepthSeconds,
+  });
   // dash.js: startTime = DVR window end (now, for a template without timeline) − liveDelay.
   const startTime = Math.max(period.startSeconds, nowPres - delay);
   const playout = session.startPlayout({ tracks: tracks.map((t) => t.name), startPosition: startTime, maxHole: 0.1 }, delay);
@@ -94,11 +115,23 @@ export async function startDashPlayer(url: string, s: DashSettings, appendMs: nu
     const out: Track[] = [];
     for (const kind of ['video', 'audio'] as const) {
       // The first representation of the first adaptation set of each type (ABR is not modelled).
-      const rep = p.representations.find((r) => r.addressing === 'template' && (r.contentType === kind || r.mimeType?.startsWith(`${kind}/`)));
+      const rep = p.representations.find(
+        (r) => r.addressing === 'template' && (r.contentType === kind || r.mimeType?.startsWith(`${kind}/`)),
+      );
       if (!rep?.template) continue;
       const t = rep.template;
       const d = t.duration !== undefined ? t.duration / t.timescale : (t.timeline?.[0]?.d ?? 0) / t.timescale;
-      out.push({ name: kind, rep, base: rep.baseUrls.reduce((b, x) => new URL(x, b).href, base), fragmentDuration: d, next: undefined, initLoaded: false, loading: false, timer: undefined, retryAt: 0 });
+      out.push({
+        name: kind,
+        rep,
+        base: rep.baseUrls.reduce((b, x) => new URL(x, b).href, base),
+        fragmentDuration: d,
+        next: undefined,
+        initLoaded: false,
+        loading: false,
+        timer: undefined,
+        retryAt: 0,
+      });
     }
     return out;
   }
@@ -147,8 +180,14 @@ export async function startDashPlayer(url: string, s: DashSettings, appendMs: nu
       const r = await get(new URL(seg.url, t.base).href, false);
       const produced = header(r.headers, 'x-ethle-production-start');
       // Without the origin's header: availability start + media time, corrected for a declared hold (the edge shifts AST by it).
-      const productionStartMs = produced !== undefined ? Date.parse(produced) : info.availabilityStartTimeMs + seg.startSeconds * 1000 - session.report().holdSeconds * 1000;
-      session.record('media', t.name, r, { segment: { track: t.name, start: seg.startSeconds, end: seg.endSeconds, productionStartMs }, rendition: t.rep.id });
+      const productionStartMs =
+        produced !== undefined
+          ? Date.parse(produced)
+          : info.availabilityStartTimeMs + seg.startSeconds * 1000 - session.report().holdSeconds * 1000;
+      session.record('media', t.name, r, {
+        segment: { track: t.name, start: seg.startSeconds, end: seg.endSeconds, productionStartMs },
+        rendition: t.rep.id,
+      });
       t.next = seg.number + 1;
       // Append before the next request (VirtualPlayerConfig.appendMs).
       if (appendMs > 0) await sleep(appendMs, undefined, { signal });
@@ -189,10 +228,14 @@ export async function startDashPlayer(url: string, s: DashSettings, appendMs: nu
   scheduleMpd(first.requestStart);
   // The playout clock also runs between segment arrivals (stalls start on time).
   const tick = setInterval(() => session.tick(), 100);
-  signal.addEventListener('abort', () => {
-    clearInterval(tick);
-    clearTimeout(mpdTimer);
-    for (const t of tracks) clearTimeout(t.timer);
-  }, { once: true });
+  signal.addEventListener(
+    'abort',
+    () => {
+      clearInterval(tick);
+      clearTimeout(mpdTimer);
+      for (const t of tracks) clearTimeout(t.timer);
+    },
+    { once: true },
+  );
   for (const t of tracks) void step(t);
 }

@@ -36,7 +36,14 @@ export function createEmitter(now: () => number): Emitter {
           l(data);
         } catch (e) {
           if (event === 'error') continue;
-          emitter.emit('error', { at: now(), code: 'ERR_VPLAYER_LISTENER', source: 'listener', detail: event, message: (e as Error).message, fatal: false });
+          emitter.emit('error', {
+            at: now(),
+            code: 'ERR_VPLAYER_LISTENER',
+            source: 'listener',
+            detail: event,
+            message: (e as Error).message,
+            fatal: false,
+          });
         }
       }
     },

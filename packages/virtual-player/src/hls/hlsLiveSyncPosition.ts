@@ -6,7 +6,13 @@
  * — so the start is relative to when the player *saw* the edge, not to when it was produced.
  * (`edgeStalled` only matters once a playlist is 3 target durations old; at start it is 0.)
  */
-export function hlsLiveSyncPosition(p: { edge: number; totalDuration: number; targetDuration: number; ageSeconds: number; liveSyncDurationCount: number }): number {
+export function hlsLiveSyncPosition(p: {
+  edge: number;
+  totalDuration: number;
+  targetDuration: number;
+  ageSeconds: number;
+  liveSyncDurationCount: number;
+}): number {
   const sync = p.edge + p.ageSeconds - p.liveSyncDurationCount * p.targetDuration;
   const min = p.edge - p.totalDuration;
   const max = p.edge - p.targetDuration;

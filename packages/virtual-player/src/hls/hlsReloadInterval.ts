@@ -4,7 +4,12 @@
  * the playhead is within 4 target durations of the edge — and half a target duration after a load
  * that found it unchanged (RFC 8216 §6.3.4). ms.
  */
-export function hlsReloadInterval(p: { targetDuration: number; lastSegmentDuration: number; updated: boolean; distanceToLiveEdgeMs: number }): number {
+export function hlsReloadInterval(p: {
+  targetDuration: number;
+  lastSegmentDuration: number;
+  updated: boolean;
+  distanceToLiveEdgeMs: number;
+}): number {
   let interval = 1000 * p.targetDuration;
   if (!p.updated) return Math.round(interval / 2);
   const last = p.lastSegmentDuration * 1000;

@@ -31,9 +31,17 @@ interface Fragment {
  * its cadence, one fragment at a time while the forward buffer is below the target. Resolves once
  * the first playlist is loaded and the start chosen; runs until `signal` aborts.
  */
-export async function startHlsPlayer(url: string, s: HlsSettings, appendMs: number, pool: ConnectionPool, session: Session, signal: AbortSignal): Promise<void> {
+export async function startHlsPlayer(
+  url: string,
+  s: HlsSettings,
+  appendMs: number,
+  pool: ConnectionPool,
+  session: Session,
+  signal: AbortSignal,
+): Promise<void> {
   const now = session.now;
-  const get = (u: string, keepBody: boolean, firstByteTimeoutMs?: number) => fetchTimed(pool, u, { keepBody, signal, now, firstByteTimeoutMs });
+  const get = (u: string, keepBody: boolean, firstByteTimeoutMs?: number) =>
+    fetchTimed(pool, u, { keepBody, signal, now, firstByteTimeoutMs });
 
   let first = await get(url, true);
   session.record('manifest', '', first);
@@ -61,7 +69,13 @@ export async function startHlsPlayer(url: string, s: HlsSettings, appendMs: numb
   let requestScheduled = first.requestStart;
   merge(details, first);
 
-  const startPosition = hlsLiveSyncPosition({ edge, totalDuration, targetDuration: details.targetDuration, ageSeconds: (now() - advancedDateTime) / 1000, liveSyncDurationCount: s.liveSyncDurationCount });
+  const startPosition = hlsLiveSyncPosition({
+    edge,
+    totalDuration,
+    targetDuration: details.targetDuration,
+    ageSeconds: (now() - advancedDateTime) / 1000,
+    liveSyncDurationCount: s.liveSyncDurationCount,
+  });
   const playout = session.startPlayout({ tracks: ['main'], startPosition, maxHole: 0.1 }, edge - startPosition);
   // hls.js `latency` getter: estimated live edge (edge + age) minus the playhead.
   session.setEdgeDistance((t, p) => edge + (t - advancedDateTime) / 1000 - p);
@@ -99,7 +113,15 @@ export async function startHlsPlayer(url: string, s: HlsSettings, appendMs: numb
     const known = list.find((x) => frags.has(x.msn));
     let t = known ? frags.get(known.msn)!.start - list.slice(0, list.indexOf(known)).reduce((a, x) => a + x.duration, 0) : edge;
     for (const x of list) {
-      if (!frags.has(x.msn)) frags.set(x.msn, { msn: x.msn, start: t, duration: x.duration, url: new URL(x.uri, r.url).href, pdtMs: x.programDateTimeMs, bitrateKbps: x.bitrateKbps });
+      if (!frags.has(x.msn))
+        frags.set(x.msn, {
+          msn: x.msn,
+          start: t,
+          duration: x.duration,
+          url: new URL(x.uri, r.url).href,
+          pdtMs: x.programDateTimeMs,
+          bitrateKbps: x.bitrateKbps,
+        });
       t = frags.get(x.msn)!.start + x.duration;
     }
     const newest = list.at(-1)!.msn;
@@ -119,7 +141,12 @@ export async function startHlsPlayer(url: string, s: HlsSettings, appendMs: numb
   function scheduleReload(updated: boolean): void {
     const t = now();
     const position = playout.position(t);
-    const interval = hlsReloadInterval({ targetDuration: details.targetDuration, lastSegmentDuration: details.segments.at(-1)?.duration ?? 0, updated, distanceToLiveEdgeMs: (edge - position) * 1000 });
+    const interval = hlsReloadInterval({
+      targetDuration: details.targetDuration,
+      lastSegmentDuration: details.segments.at(-1)?.duration ?? 0,
+      updated,
+      distanceToLiveEdgeMs: (edge - position) * 1000,
+    });
     requestScheduled = hlsNextReload(requestScheduled, interval, t);
     reloadTimer = setTimeout(() => void reload(), Math.max(0, requestScheduled - t));
   }
@@ -174,7 +201,10 @@ export async function startHlsPlayer(url: string, s: HlsSettings, appendMs: numb
       const r = await get(f.url, false, s.fragMaxTimeToFirstByteMs);
       const produced = header(r.headers, 'x-ethle-production-start');
       const productionStartMs = produced === undefined ? f.pdtMs : Date.parse(produced);
-      session.record('media', 'main', r, { segment: { track: 'main', start: f.start, end: f.start + f.duration, productionStartMs }, rendition: '0' });
+      session.record('media', 'main', r, {
+        segment: { track: 'main', start: f.start, end: f.start + f.duration, productionStartMs },
+        rendition: '0',
+      });
       nextMsn = f.msn + 1;
       errorRetries = 0;
       timeoutRetries = 0;
@@ -198,9 +228,13 @@ export async function startHlsPlayer(url: string, s: HlsSettings, appendMs: numb
     session.tick();
     maybeLoad();
   }, TICK_MS);
-  signal.addEventListener('abort', () => {
-    clearInterval(tick);
-    clearTimeout(reloadTimer);
-  }, { once: true });
+  signal.addEventListener(
+    'abort',
+    () => {
+      clearInterval(tick);
+      clearTimeout(reloadTimer);
+    },
+    { once: true },
+  );
   maybeLoad();
 }

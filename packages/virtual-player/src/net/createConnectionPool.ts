@@ -71,7 +71,10 @@ export function createConnectionPool(o: ConnectionPoolOptions): ConnectionPool {
     if (oc.conns.length < o.maxPerOrigin) {
       const c: Conn = {
         id: nextId++,
-        client: new Client(oc.origin, { keepAliveTimeout: o.keepAliveTimeoutMs, ...(o.localAddress ? { localAddress: o.localAddress } : {}) }),
+        client: new Client(oc.origin, {
+          keepAliveTimeout: o.keepAliveTimeoutMs,
+          ...(o.localAddress ? { localAddress: o.localAddress } : {}),
+        }),
         busy: false,
         finished: 0,
         releasedAt: 0,
@@ -127,7 +130,9 @@ export function createConnectionPool(o: ConnectionPoolOptions): ConnectionPool {
 
   function trimOrigins(): void {
     if (origins.size <= o.maxOrigins) return;
-    const idle = [...origins.entries()].filter(([, oc]) => oc.conns.every((c) => !c.busy) && oc.waiters.length === 0).sort((a, b) => a[1].lastUse - b[1].lastUse);
+    const idle = [...origins.entries()]
+      .filter(([, oc]) => oc.conns.every((c) => !c.busy) && oc.waiters.length === 0)
+      .sort((a, b) => a[1].lastUse - b[1].lastUse);
     for (const [key, oc] of idle) {
       if (origins.size <= o.maxOrigins) break;
       origins.delete(key);

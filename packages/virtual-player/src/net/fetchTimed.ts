@@ -40,17 +40,25 @@ export async function fetchTimed(pool: ConnectionPool, url: string, o: FetchTime
   const onAbort = () => timeoutAbort.abort(o.signal.reason);
   o.signal.addEventListener('abort', onAbort, { once: true });
   let timedOut = false;
-  const timer = o.firstByteTimeoutMs === undefined ? undefined : setTimeout(() => {
-    timedOut = true;
-    timeoutAbort.abort(new Error('first byte timeout'));
-  }, o.firstByteTimeoutMs);
+  const timer =
+    o.firstByteTimeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          timeoutAbort.abort(new Error('first byte timeout'));
+        }, o.firstByteTimeoutMs);
   try {
     for (let hop = 0; ; hop++) {
       const u = new URL(current);
       const lease = await pool.acquire(u.origin, timeoutAbort.signal);
       let ok = false;
       try {
-        const res = await lease.dispatcher.request({ origin: u.origin, path: u.pathname + u.search, method: 'GET', signal: timeoutAbort.signal });
+        const res = await lease.dispatcher.request({
+          origin: u.origin,
+          path: u.pathname + u.search,
+          method: 'GET',
+          signal: timeoutAbort.signal,
+        });
         if (res.statusCode >= 300 && res.statusCode < 400 && typeof res.headers.location === 'string' && hop < MAX_REDIRECTS) {
           await res.body.dump();
           ok = true;
@@ -60,7 +68,11 @@ export async function fetchTimed(pool: ConnectionPool, url: string, o: FetchTime
         if (res.statusCode < 200 || res.statusCode >= 300) {
           const text = (await res.body.text()).slice(0, 200).trim();
           ok = true;
-          throw new VirtualPlayerError(VirtualPlayerErrorCodes.HTTP, `GET ${current} answered ${res.statusCode}${text ? `: ${text}` : ''}`, { url: current, status: res.statusCode });
+          throw new VirtualPlayerError(
+            VirtualPlayerErrorCodes.HTTP,
+            `GET ${current} answered ${res.statusCode}${text ? `: ${text}` : ''}`,
+            { url: current, status: res.statusCode },
+          );
         }
         const chunks: Buffer[] = [];
         let bytes = 0;
@@ -76,8 +88,16 @@ export async function fetchTimed(pool: ConnectionPool, url: string, o: FetchTime
         const lastByte = o.now();
         ok = true;
         return {
-          url: current, status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), bytes,
-          requestStart, firstByte: firstByte || lastByte, lastByte, connection: lease.connection, previousRequests: lease.previousRequests,
+          url: current,
+          status: res.statusCode,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+          bytes,
+          requestStart,
+          firstByte: firstByte || lastByte,
+          lastByte,
+          connection: lease.connection,
+          previousRequests: lease.previousRequests,
         };
       } finally {
         lease.release(ok);
@@ -86,7 +106,11 @@ export async function fetchTimed(pool: ConnectionPool, url: string, o: FetchTime
   } catch (e) {
     if (e instanceof VirtualPlayerError) throw e;
     if (o.signal.aborted) throw e;
-    throw new VirtualPlayerError(VirtualPlayerErrorCodes.HTTP, `GET ${current} failed: ${timedOut ? `no first byte within ${o.firstByteTimeoutMs} ms` : (e as Error).message}`, { url: current, timeout: timedOut });
+    throw new VirtualPlayerError(
+      VirtualPlayerErrorCodes.HTTP,
+      `GET ${current} failed: ${timedOut ? `no first byte within ${o.firstByteTimeoutMs} ms` : (e as Error).message}`,
+      { url: current, timeout: timedOut },
+    );
   } finally {
     if (timer) clearTimeout(timer);
     o.signal.removeEventListener('abort', onAbort);

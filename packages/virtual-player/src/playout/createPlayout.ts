@@ -132,7 +132,11 @@ export function createPlayout(o: PlayoutOptions): Playout {
     while (list.length > 1 && list[0]!.end < pos - backBuffer) list.shift();
     if (phase !== 'playing' && bufferEnd(pos) > pos + EPS) {
       if (phase === 'loading') events.push({ type: 'startup', at: nowMs, startupMs: nowMs - o.loadStartMs });
-      else events.push({ type: 'stallEnd', stall: { start: stallStart, end: nowMs, durationMs: nowMs - stallStart, signals: ['buffer-empty'] } });
+      else
+        events.push({
+          type: 'stallEnd',
+          stall: { start: stallStart, end: nowMs, durationMs: nowMs - stallStart, signals: ['buffer-empty'] },
+        });
       phase = 'playing';
       posAt = nowMs;
     }

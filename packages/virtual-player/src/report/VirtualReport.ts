@@ -11,8 +11,6 @@ export type { LatencySample, SegmentTiming, Summary };
  * host clock (loopback, netlab namespaces).
  */
 
-
-
 /**
  * A request as the probe times it (with `connection` new or reused, as the probe reads it from
  * Resource Timing), plus what a browser does not expose: which of the player's connections carried

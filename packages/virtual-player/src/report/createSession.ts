@@ -1,8 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { createEmitter, type Emitter } from '../events/VirtualPlayerEvents.js';
-import { createPlayout, type BufferedSegment, type Playout, type PlayoutEvent, type PlayoutOptions, type PlayoutStall } from '../playout/createPlayout.js';
+import {
+  createPlayout,
+  type BufferedSegment,
+  type Playout,
+  type PlayoutEvent,
+  type PlayoutOptions,
+  type PlayoutStall,
+} from '../playout/createPlayout.js';
 import type { TimedResponse } from '../net/fetchTimed.js';
-import { summarize, type ErrorEntry, type LatencySample, type SegmentTiming, type VirtualReport, type VirtualSegmentTiming } from './VirtualReport.js';
+import {
+  summarize,
+  type ErrorEntry,
+  type LatencySample,
+  type SegmentTiming,
+  type VirtualReport,
+  type VirtualSegmentTiming,
+} from './VirtualReport.js';
 
 /**
  * What both players share: the playout, the event emitter and the report. The players own
@@ -31,7 +45,10 @@ export interface Session {
  * (the probe's `stallThresholdMs`, default 1000): shorter ones are tallied as `shortStalls`, so a
  * virtual run's stall count means what a Chromium run's means.
  */
-export function createSession(target: 'hls' | 'dash', o: { sampleIntervalMs: number; maxEntries: number; stallThresholdMs: number; appendMs?: number; now?: () => number }): Session {
+export function createSession(
+  target: 'hls' | 'dash',
+  o: { sampleIntervalMs: number; maxEntries: number; stallThresholdMs: number; appendMs?: number; now?: () => number },
+): Session {
   const now = o.now ?? Date.now;
   const emitter = createEmitter(now);
   const loadStartMs = now();

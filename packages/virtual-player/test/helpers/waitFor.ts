@@ -1,5 +1,10 @@
 /** Polls `check` until it returns a value other than undefined/false, or rejects after `timeoutMs` naming `what`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs: number,
+  everyMs = 50,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -29,7 +34,12 @@ export async function nextSegmentListed(url: string, timeoutMs = 15_000): Promis
 export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs)),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }

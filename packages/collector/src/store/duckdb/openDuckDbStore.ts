@@ -27,7 +27,14 @@ export async function openDuckDbStore(path: string): Promise<Store> {
   } catch (e) {
     const message = String((e as Error)?.message ?? e);
     const locked = /lock/i.test(message);
-    throw new CollectorError('COLLECTOR_ERR_OPEN', locked ? `${path} is open in another process (DuckDB allows one writer): stop it or use another file` : `cannot open ${path}: ${message.split('\n')[0]}`, { path }, { cause: e });
+    throw new CollectorError(
+      'COLLECTOR_ERR_OPEN',
+      locked
+        ? `${path} is open in another process (DuckDB allows one writer): stop it or use another file`
+        : `cannot open ${path}: ${message.split('\n')[0]}`,
+      { path },
+      { cause: e },
+    );
   }
   const writer = await instance.connect();
   const reader = await instance.connect();
@@ -130,7 +137,12 @@ export async function openDuckDbStore(path: string): Promise<Store> {
           return await writeGroup(batches, skip);
         }
       } catch (e) {
-        throw new CollectorError('COLLECTOR_ERR_STORE', `DuckDB write failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`, {}, { cause: e });
+        throw new CollectorError(
+          'COLLECTOR_ERR_STORE',
+          `DuckDB write failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`,
+          {},
+          { cause: e },
+        );
       }
     };
     const p = writing.then(run, run);
@@ -157,7 +169,12 @@ export async function openDuckDbStore(path: string): Promise<Store> {
           // nothing left in it to flush
         }
         await writer.run('ROLLBACK').catch(() => undefined);
-        throw new CollectorError('COLLECTOR_ERR_STORE', `DuckDB write failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`, {}, { cause: e });
+        throw new CollectorError(
+          'COLLECTOR_ERR_STORE',
+          `DuckDB write failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`,
+          {},
+          { cause: e },
+        );
       }
     };
     const p = writing.then(run, run);
@@ -175,7 +192,12 @@ export async function openDuckDbStore(path: string): Promise<Store> {
         const r = await reader.runAndReadAll(sql, params as DuckDBValue[]);
         return r.getRowObjectsJS().map(toRow);
       } catch (e) {
-        throw new CollectorError('COLLECTOR_ERR_STORE', `DuckDB query failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`, {}, { cause: e });
+        throw new CollectorError(
+          'COLLECTOR_ERR_STORE',
+          `DuckDB query failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`,
+          {},
+          { cause: e },
+        );
       }
     },
     async schemaVersion() {
@@ -211,9 +233,16 @@ function appendRow(a: DuckDBAppender, t: TableSpec, row: readonly SqlValue[]): v
 
 async function migrate(c: DuckDBConnection): Promise<void> {
   await c.run(SCHEMA_TABLE);
-  const applied = new Set((await c.runAndReadAll('SELECT version FROM schema_migrations')).getRowObjectsJS().map((r) => Number(r['version'])));
+  const applied = new Set(
+    (await c.runAndReadAll('SELECT version FROM schema_migrations')).getRowObjectsJS().map((r) => Number(r['version'])),
+  );
   const newest = Math.max(0, ...applied);
-  if (newest > LATEST_SCHEMA) throw new CollectorError('COLLECTOR_ERR_MIGRATION', `the database is at schema ${newest}; this collector knows up to ${LATEST_SCHEMA}: upgrade the collector`, { newest });
+  if (newest > LATEST_SCHEMA)
+    throw new CollectorError(
+      'COLLECTOR_ERR_MIGRATION',
+      `the database is at schema ${newest}; this collector knows up to ${LATEST_SCHEMA}: upgrade the collector`,
+      { newest },
+    );
   for (const m of MIGRATIONS) {
     if (applied.has(m.version)) continue;
     await c.run('BEGIN TRANSACTION');
@@ -223,7 +252,12 @@ async function migrate(c: DuckDBConnection): Promise<void> {
       await c.run('COMMIT');
     } catch (e) {
       await c.run('ROLLBACK').catch(() => undefined);
-      throw new CollectorError('COLLECTOR_ERR_MIGRATION', `migration ${m.version} (${m.name}) failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`, { version: m.version }, { cause: e });
+      throw new CollectorError(
+        'COLLECTOR_ERR_MIGRATION',
+        `migration ${m.version} (${m.name}) failed: ${String((e as Error)?.message ?? e).split('\n')[0]}`,
+        { version: m.version },
+        { cause: e },
+      );
     }
   }
 }

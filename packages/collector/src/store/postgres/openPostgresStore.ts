@@ -41,7 +41,12 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
   } catch (e) {
     await pool.end().catch(() => undefined);
     if (e instanceof CollectorError) throw e;
-    throw new CollectorError('COLLECTOR_ERR_OPEN', `cannot reach PostgreSQL at ${redact(url)}: ${String((e as Error)?.message ?? e)}`, {}, { cause: e });
+    throw new CollectorError(
+      'COLLECTOR_ERR_OPEN',
+      `cannot reach PostgreSQL at ${redact(url)}: ${String((e as Error)?.message ?? e)}`,
+      {},
+      { cause: e },
+    );
   }
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -61,7 +66,11 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
       for (const b of batches) if (!unique.has(key(b))) unique.set(key(b), b);
       const stored = new Set<string>();
       for (const chunk of chunks([...unique.values()], BATCH_TABLE)) {
-        const { sql, params } = insertSql(BATCH_TABLE, chunk.flatMap((b) => BATCH_TABLE.rows(b)), ' ON CONFLICT DO NOTHING RETURNING session_id, seq');
+        const { sql, params } = insertSql(
+          BATCH_TABLE,
+          chunk.flatMap((b) => BATCH_TABLE.rows(b)),
+          ' ON CONFLICT DO NOTHING RETURNING session_id, seq',
+        );
         const r = await c.query<{ session_id: string; seq: number }>(sql, params);
         for (const row of r.rows) stored.add(`${row.seq}\u0000${row.session_id}`);
       }
@@ -71,12 +80,16 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
       for (const b of fresh) if (!sessions.has(b.session)) sessions.set(b.session, b);
       const ordered = [...sessions.values()].sort((a, b) => (a.session < b.session ? -1 : 1));
       for (const chunk of chunks(ordered, SESSION_TABLE)) {
-        const { sql, params } = insertSql(SESSION_TABLE, chunk.flatMap((b) => SESSION_TABLE.rows(b)), ' ON CONFLICT DO NOTHING');
+        const { sql, params } = insertSql(
+          SESSION_TABLE,
+          chunk.flatMap((b) => SESSION_TABLE.rows(b)),
+          ' ON CONFLICT DO NOTHING',
+        );
         await c.query(sql, params);
       }
       for (const t of CHILD_TABLES) {
         const rows = fresh.flatMap((b) => t.rows(b));
-        for (let i = 0; i < rows.length; ) {
+        for (let i = 0; i < rows.length;) {
           const n = Math.max(1, Math.floor(MAX_PARAMS / t.columns.length));
           const { sql, params } = insertSql(t, rows.slice(i, i + n), '');
           await c.query(sql, params);
@@ -129,7 +142,12 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
         pool.query(sql, params as unknown[]).then(
           (r) => r.rows.map((o: Record<string, unknown>) => toRow(o)),
           (e: unknown) => {
-            throw new CollectorError('COLLECTOR_ERR_STORE', `PostgreSQL query failed: ${String((e as Error)?.message ?? e)}`, {}, { cause: e });
+            throw new CollectorError(
+              'COLLECTOR_ERR_STORE',
+              `PostgreSQL query failed: ${String((e as Error)?.message ?? e)}`,
+              {},
+              { cause: e },
+            );
           },
         ),
       );
@@ -176,16 +194,28 @@ async function migrate(c: pg.PoolClient): Promise<void> {
   try {
     await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await c.query(SCHEMA_TABLE);
-    const applied = new Set((await c.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
+    const applied = new Set(
+      (await c.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
+    );
     const newest = Math.max(0, ...applied);
-    if (newest > LATEST_SCHEMA) throw new CollectorError('COLLECTOR_ERR_MIGRATION', `the database is at schema ${newest}; this collector knows up to ${LATEST_SCHEMA}: upgrade the collector`, { newest });
+    if (newest > LATEST_SCHEMA)
+      throw new CollectorError(
+        'COLLECTOR_ERR_MIGRATION',
+        `the database is at schema ${newest}; this collector knows up to ${LATEST_SCHEMA}: upgrade the collector`,
+        { newest },
+      );
     for (const m of MIGRATIONS) {
       if (applied.has(m.version)) continue;
       try {
         for (const sql of migrationStatements(m, 'postgres')) await c.query(sql);
         await c.query('INSERT INTO schema_migrations VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
       } catch (e) {
-        throw new CollectorError('COLLECTOR_ERR_MIGRATION', `migration ${m.version} (${m.name}) failed: ${String((e as Error)?.message ?? e)}`, { version: m.version }, { cause: e });
+        throw new CollectorError(
+          'COLLECTOR_ERR_MIGRATION',
+          `migration ${m.version} (${m.name}) failed: ${String((e as Error)?.message ?? e)}`,
+          { version: m.version },
+          { cause: e },
+        );
       }
     }
     await c.query('COMMIT');

@@ -20,6 +20,9 @@ export class LowLatencyLostNotice {
     if (this.#told.has(stream)) return;
     this.#told.add(stream);
     if (this.#told.size > MAX_STREAMS) this.#told.delete(this.#told.values().next().value!);
-    this.#log.warn({ stream, lostSeconds }, 'LL-HLS stream held in whole segments: low-latency features removed, players fall back to standard latency (--hold-parts keeps low latency)');
+    this.#log.warn(
+      { stream, lostSeconds },
+      'LL-HLS stream held in whole segments: low-latency features removed, players fall back to standard latency (--hold-parts keeps low latency)',
+    );
   }
 }

@@ -25,9 +25,24 @@ export class StaleManifestGate {
   /** Whether `version` may be served (headers marked when stale); false: `res` got the origin's error. */
   admit(res: ServerResponse, stream: LiveStream, version: Version, headers: ManifestHeaders, nowMs: number): boolean {
     const { metrics, events, manifestStaleMs } = this.#o;
-    const fresh = manifestFreshness({ nowMs, fetchedAtMs: version.fetchedAtMs, lastError: stream.lastError, waitingSinceMs: stream.originWaitingSinceMs, segmentSeconds: version.view.segmentSeconds, multivariant: version.view.kind === 'hls-multivariant', manifestStaleMs });
+    const fresh = manifestFreshness({
+      nowMs,
+      fetchedAtMs: version.fetchedAtMs,
+      lastError: stream.lastError,
+      waitingSinceMs: stream.originWaitingSinceMs,
+      segmentSeconds: version.view.segmentSeconds,
+      multivariant: version.view.kind === 'hls-multivariant',
+      manifestStaleMs,
+    });
     if (fresh.state === 'broken') {
-      refuseManifest(res, metrics, statusFor(fresh.error), `origin manifest broken for ${Math.round(fresh.ageMs / 1000)} s: ${fresh.error.code}`, fresh.error.code, retryAfterFor(fresh.error));
+      refuseManifest(
+        res,
+        metrics,
+        statusFor(fresh.error),
+        `origin manifest broken for ${Math.round(fresh.ageMs / 1000)} s: ${fresh.error.code}`,
+        fresh.error.code,
+        retryAfterFor(fresh.error),
+      );
       return false;
     }
     if (fresh.state === 'stale') {

@@ -12,12 +12,24 @@ type HandoverContext = Pick<EdgeContext, 'policy' | 'events' | 'handover' | 'now
  * before the policy decides on it. A promise only while a peer is asked: a receiver without a
  * token, or with one already answered, is decided without awaiting (hot path).
  */
-export function adoptHandedSession(ctx: HandoverContext, received: ReceivedToken, streamKey: string, session: string): Promise<void> | undefined {
+export function adoptHandedSession(
+  ctx: HandoverContext,
+  received: ReceivedToken,
+  streamKey: string,
+  session: string,
+): Promise<void> | undefined {
   const { param, issuer, handed } = received;
   if (handed === undefined && issuer === undefined) return undefined;
   const tag = streamTag(streamKey);
   const { policy, handover } = ctx;
-  if (issuer !== undefined && param !== null && handover !== undefined && handed?.stream !== tag && handover.canPull(param, issuer) && policy.sessionState(streamKey, session) === undefined) {
+  if (
+    issuer !== undefined &&
+    param !== null &&
+    handover !== undefined &&
+    handed?.stream !== tag &&
+    handover.canPull(param, issuer) &&
+    policy.sessionState(streamKey, session) === undefined
+  ) {
     return handover.pull(param, issuer, streamKey, ctx.now).then((pulled) => adopt(ctx, pulled ?? handed, tag, streamKey, session));
   }
   adopt(ctx, handed, tag, streamKey, session);
@@ -26,12 +38,40 @@ export function adoptHandedSession(ctx: HandoverContext, received: ReceivedToken
 
 function adopt(ctx: HandoverContext, handed: SessionClaims | undefined, tag: string, streamKey: string, session: string): void {
   if (handed === undefined || handed.stream !== tag) return;
-  if (!ctx.policy.adopt(streamKey, session, { group: handed.group, requests: handed.requests, estimate: handedEstimate(handed), x: handed.x }, ctx.now())) return;
-  ctx.events.emit('session-adopted', { session, stream: streamKey, from: handed.issuer, group: handed.group, x: handed.x, requests: handed.requests });
+  if (
+    !ctx.policy.adopt(
+      streamKey,
+      session,
+      { group: handed.group, requests: handed.requests, estimate: handedEstimate(handed), x: handed.x },
+      ctx.now(),
+    )
+  )
+    return;
+  ctx.events.emit('session-adopted', {
+    session,
+    stream: streamKey,
+    from: handed.issuer,
+    group: handed.group,
+    x: handed.x,
+    requests: handed.requests,
+  });
 }
 
 /** The last radio measurement a token carried, as evidence here (one measurement, by another edge). */
 function handedEstimate(c: SessionClaims): RadioEstimate | undefined {
   if (c.radioBps === undefined) return undefined;
-  return { bps: c.radioBps, source: 'measured', evidence: { rniBps: undefined, measuredBps: c.radioBps, measuredBytes: undefined, segmentBytes: 0, mtpKbps: undefined, blMs: undefined, segmentsDownloaded: 0, skipped: [] } };
+  return {
+    bps: c.radioBps,
+    source: 'measured',
+    evidence: {
+      rniBps: undefined,
+      measuredBps: c.radioBps,
+      measuredBytes: undefined,
+      segmentBytes: 0,
+      mtpKbps: undefined,
+      blMs: undefined,
+      segmentsDownloaded: 0,
+      skipped: [],
+    },
+  };
 }

@@ -12,7 +12,13 @@ export type ManifestHeaders = Record<string, string | number>;
  * The headers every manifest response of a stream version starts with: a parent's role and
  * backhaul RTT, CORS, the format's content type, no caching, Age and CMSD.
  */
-export function manifestHeaders(ctx: Pick<EdgeContext, 'config' | 'now' | 'radio' | 'rttFor'>, req: IncomingMessage, query: URLSearchParams, origin: Origin, version: Version): ManifestHeaders {
+export function manifestHeaders(
+  ctx: Pick<EdgeContext, 'config' | 'now' | 'radio' | 'rttFor'>,
+  req: IncomingMessage,
+  query: URLSearchParams,
+  origin: Origin,
+  version: Version,
+): ManifestHeaders {
   return {
     ...(ctx.config.role === 'parent' ? { [HEADERS.role]: 'parent', ...upstreamRtt(ctx.rttFor(origin.cfg.name)) } : {}),
     ...(req.headers.origin === undefined ? NO_CORS : CORS),

@@ -22,7 +22,11 @@ export interface ReceivedToken {
  * on a token's first check. A forged or malformed token is ignored — a fresh session, never an
  * error to the player.
  */
-export function readSessionToken(query: URLSearchParams, tokens: SessionTokens | undefined, nowMs: number): ReceivedToken | Promise<ReceivedToken> {
+export function readSessionToken(
+  query: URLSearchParams,
+  tokens: SessionTokens | undefined,
+  nowMs: number,
+): ReceivedToken | Promise<ReceivedToken> {
   const param = query.get('ethle_session');
   const none: ReceivedToken = { param, sid: undefined, handed: undefined, issuer: undefined };
   if (param === null) return none;

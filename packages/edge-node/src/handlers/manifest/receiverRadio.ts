@@ -11,14 +11,24 @@ export const FIXED_HOLD_RADIO: RadioEstimate = chooseRadioEstimate({ segmentByte
  * th_ran of a receiver, best source first (chooseRadioEstimate): RNI by its address, the edge's
  * own measurement of it once it covers `segmentBytes`, credible CMCD, the configured default.
  */
-export function receiverRadio(ctx: Pick<EdgeContext, 'config' | 'now' | 'radio' | 'rni'>, req: IncomingMessage, query: URLSearchParams, ip: string, cmcd: CmcdHints, segmentBytes: number | undefined): RadioEstimate {
+export function receiverRadio(
+  ctx: Pick<EdgeContext, 'config' | 'now' | 'radio' | 'rni'>,
+  req: IncomingMessage,
+  query: URLSearchParams,
+  ip: string,
+  cmcd: CmcdHints,
+  segmentBytes: number | undefined,
+): RadioEstimate {
   const rniMbps = ctx.rni?.lookup(ip, ctx.now());
   const measured = ctx.radio.estimate(receiverKey(req, query));
   return chooseRadioEstimate({
     ...(rniMbps === undefined ? {} : { rniBps: rniMbps * 1e6 }),
     ...(measured === undefined ? {} : { measured: { bps: measured.mbps * 1e6, bytes: measured.bytes } }),
     segmentBytes: segmentBytes ?? 1,
-    cmcd: { ...(cmcd.mtpMbps === undefined ? {} : { mtpKbps: cmcd.mtpMbps * 1000 }), ...(cmcd.blMs === undefined ? {} : { blMs: cmcd.blMs }) },
+    cmcd: {
+      ...(cmcd.mtpMbps === undefined ? {} : { mtpKbps: cmcd.mtpMbps * 1000 }),
+      ...(cmcd.blMs === undefined ? {} : { blMs: cmcd.blMs }),
+    },
     segmentsDownloaded: measured?.samples ?? 0,
     defaultBps: ctx.config.defaultRanMbps * 1e6,
   });

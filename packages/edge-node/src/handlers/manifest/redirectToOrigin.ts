@@ -9,12 +9,30 @@ import type { RequestTarget } from '../../http/parseTarget.js';
  * origin (307, or 302 by configuration): it leaves the edge for good, so the log says on what
  * evidence.
  */
-export function redirectToOrigin(ctx: Pick<EdgeContext, 'config' | 'metrics' | 'events' | 'log'>, res: ServerResponse, d: Extract<ReceiverDecision, { kind: 'redirect' }>, origin: Origin, originPath: string, target: RequestTarget, session: string, streamKey: string): void {
+export function redirectToOrigin(
+  ctx: Pick<EdgeContext, 'config' | 'metrics' | 'events' | 'log'>,
+  res: ServerResponse,
+  d: Extract<ReceiverDecision, { kind: 'redirect' }>,
+  origin: Origin,
+  originPath: string,
+  target: RequestTarget,
+  session: string,
+  streamKey: string,
+): void {
   const status = ctx.config.ranFailAction === 'redirect-302' ? 302 : 307;
   // The origin as receivers reach it, which need not be the address the edge fetches from.
   const location = `${origin.cfg.publicUrl}${originPath}${target.forwardQuery}`;
   ctx.metrics.redirects.inc();
-  ctx.log.info({ session, stream: streamKey, ranMbps: d.ranMbps, bitrateMbps: d.bitrateMbps, evidence: d.evidence.map((e) => ({ mbps: e.bps / 1e6, source: e.source })) }, 'receiver redirected to the origin (eq. 3)');
+  ctx.log.info(
+    {
+      session,
+      stream: streamKey,
+      ranMbps: d.ranMbps,
+      bitrateMbps: d.bitrateMbps,
+      evidence: d.evidence.map((e) => ({ mbps: e.bps / 1e6, source: e.source })),
+    },
+    'receiver redirected to the origin (eq. 3)',
+  );
   ctx.events.emit('redirect', { session, stream: streamKey, location, ranMbps: d.ranMbps, bitrateMbps: d.bitrateMbps });
   ctx.metrics.countRequest('manifest', status);
   res.writeHead(status, { ...CORS, location, 'cache-control': 'no-store', 'content-length': 0 }).end();

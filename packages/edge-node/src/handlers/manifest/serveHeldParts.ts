@@ -16,7 +16,16 @@ import { sendManifest } from './sendManifest.js';
  * (RFC 8216bis §6.2.5.2); `_HLS_skip` gets a delta update of the held text. Nothing a receiver
  * asks is forwarded: the origin sees one poll per stream.
  */
-export async function serveHeldParts(metrics: EdgeMetrics, req: IncomingMessage, res: ServerResponse, stream: LiveStream, version: Version, n: number, query: URLSearchParams, headers: ManifestHeaders): Promise<void> {
+export async function serveHeldParts(
+  metrics: EdgeMetrics,
+  req: IncomingMessage,
+  res: ServerResponse,
+  stream: LiveStream,
+  version: Version,
+  n: number,
+  query: URLSearchParams,
+  headers: ManifestHeaders,
+): Promise<void> {
   let d: HlsDirectives = {};
   if (version.view.kind === 'hls-media') {
     const verdict = readHlsDirectives((k) => query.get(k));
@@ -28,17 +37,22 @@ export async function serveHeldParts(metrics: EdgeMetrics, req: IncomingMessage,
     const want = { msn: d.msn, ...(d.part === undefined ? {} : { part: d.part }) };
     const asked = `_HLS_msn=${d.msn}${d.part === undefined ? '' : `&_HLS_part=${d.part}`}`;
     const plan = planBlockingReload(want, held.position, 0);
-    if (plan.action === 'reject') return refuseManifest(res, metrics, 400, `${asked} is too far ahead (${plan.reason})`, 'ERR_EDGE_BLOCKING_BAD_REQUEST');
+    if (plan.action === 'reject')
+      return refuseManifest(res, metrics, 400, `${asked} is too far ahead (${plan.reason})`, 'ERR_EDGE_BLOCKING_BAD_REQUEST');
     if (plan.action === 'wait') {
       const gone = new AbortController();
       const onClose = (): void => gone.abort();
       res.once('close', onClose);
       let v: Version | undefined;
       try {
-        v = await stream.waitFor((cand) => {
-          const p = stream.heldParts(cand, n)?.position;
-          return p === undefined || planBlockingReload(want, p, 0).action !== 'wait';
-        }, plan.timeoutSeconds * 1000, gone.signal);
+        v = await stream.waitFor(
+          (cand) => {
+            const p = stream.heldParts(cand, n)?.position;
+            return p === undefined || planBlockingReload(want, p, 0).action !== 'wait';
+          },
+          plan.timeoutSeconds * 1000,
+          gone.signal,
+        );
       } catch (e) {
         res.off('close', onClose);
         if (!isEdgeError(e)) throw e;
@@ -46,7 +60,14 @@ export async function serveHeldParts(metrics: EdgeMetrics, req: IncomingMessage,
       }
       res.off('close', onClose);
       if (res.destroyed) return void metrics.countRequest('manifest', 499);
-      if (v === undefined) return refuseManifest(res, metrics, 503, `${asked} not in the playlist within ${plan.timeoutSeconds} s`, 'ERR_EDGE_BLOCKING_TIMEOUT');
+      if (v === undefined)
+        return refuseManifest(
+          res,
+          metrics,
+          503,
+          `${asked} not in the playlist within ${plan.timeoutSeconds} s`,
+          'ERR_EDGE_BLOCKING_TIMEOUT',
+        );
       held = stream.heldParts(v, n)!;
     }
   }

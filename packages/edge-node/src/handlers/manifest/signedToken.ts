@@ -2,7 +2,11 @@ import { isEthleError, type SessionClaims } from '@ethle/core';
 import type { SessionTokens } from '../../fleet/SessionTokens.js';
 
 /** A signed token of a session, or undefined without a fleet secret or for a sid a token cannot carry. */
-export async function signedToken(tokens: SessionTokens | undefined, state: Omit<SessionClaims, 'issuer' | 'expiresAt'>, nowMs: number): Promise<string | undefined> {
+export async function signedToken(
+  tokens: SessionTokens | undefined,
+  state: Omit<SessionClaims, 'issuer' | 'expiresAt'>,
+  nowMs: number,
+): Promise<string | undefined> {
   if (tokens === undefined) return undefined;
   try {
     return await tokens.sign(state, nowMs);

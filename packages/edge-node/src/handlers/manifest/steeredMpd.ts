@@ -15,7 +15,12 @@ const STEERED = new WeakMap<object, { serverUri: string; plain: Buffer; pieces: 
  * first, so the edge it moves to gets the receiver's state as of its last refresh here. (A
  * Location dash.js synthesizes from a pathway clone would lose the token: it keeps only the path.)
  */
-export function steeredMpd(fleet: FleetSteering, held: { text: string; body: Buffer }, edgePath: string, token: string | undefined): Buffer {
+export function steeredMpd(
+  fleet: FleetSteering,
+  held: { text: string; body: Buffer },
+  edgePath: string,
+  token: string | undefined,
+): Buffer {
   // Once per held text (the stream caches one per origin version × x), not once per request: the
   // text around the tokens is kept, the token goes in between.
   // The steering URI names a ready peer (FleetSteering.serverUri): a new one makes a new text.
