@@ -17,7 +17,7 @@ export default defineConfig({
   // Two browser specs at a time: most of them wait on live media (a segment every 2 s), not on the
   // CPU. `npm test` runs the `alone` project after the `browser` one (scripts/test.mjs); by
   // hand, pass `--project=browser` or `--project=alone`, as a bare run mixes the two.
-  workers: 3,
+  workers: 2,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: process.env.ETHLE_PW_JSON ?? '../test-results/playwright.json' }]],
   projects: [
