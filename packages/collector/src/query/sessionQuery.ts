@@ -1,3 +1,5 @@
+import type { EdgeFactRow } from '../beacon/parseEdgeReport.js';
+import type { SegmentRow } from '../beacon/ValidBatch.js';
 import type { Store } from '../store/Store.js';
 
 export interface SessionDetail {
@@ -15,17 +17,10 @@ export interface SessionDetail {
   eventsTruncated: boolean;
   latency: { atMs: number; trueLatencyS: number | null; edgeDistanceS: number | null; holdS: number }[];
   stalls: { startMs: number; endMs: number; durationMs: number; interruptedBy: string | null }[];
-  segments: {
-    kind: string;
-    url: string;
-    track: string;
-    requestMs: number;
-    firstByteMs: number;
-    lastByteMs: number;
-    bytes: number;
-    throughputBps: number;
-    connection: string | null;
-  }[];
+  segments: Pick<
+    SegmentRow,
+    'kind' | 'url' | 'track' | 'requestMs' | 'firstByteMs' | 'lastByteMs' | 'bytes' | 'throughputBps' | 'connection'
+  >[];
   /** The probe's final report, when its last batch arrived. */
   report: unknown;
   /**
@@ -33,20 +28,7 @@ export interface SessionDetail {
    * session id): per edge and stream the newest report — x held, policy group, a redirect to the
    * origin, manifests served, segment requests by cache result.
    */
-  edges: {
-    edge: string;
-    stream: string;
-    receivedMs: number;
-    hold: number;
-    group: string | null;
-    redirectLocation: string | null;
-    manifests: number;
-    hits: number;
-    coalesced: number;
-    misses: number;
-    firstAtMs: number;
-    lastAtMs: number;
-  }[];
+  edges: Omit<EdgeFactRow, 'session'>[];
 }
 
 /** One session's timeline: its batches, events, latency samples, stalls and segments. Null: unknown session. */
