@@ -13,26 +13,15 @@ export type MergedRun = RunResult & {
   tcp?: Record<string, { TcpRetransSegs?: number }>;
 };
 
+/** The figures a run gives, in summary.csv (means) and runs.csv (each run) alike. */
+const RUN_METRICS = ['throughput_mbps', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s'] as const;
+
 /**
  * summary.csv's columns, in order (issue 16 item 4): per cell × scheme, `runs` valid runs — the
  * means' sample — and `invalid` runs counted beside them. The one summary format: the experiment
  * run's own summary, a merge and the report all give these.
  */
-export const SUMMARY_COLUMNS = [
-  'cell',
-  'rtt_ms',
-  'stream',
-  'scheme',
-  'runs',
-  'invalid',
-  'throughput_mbps',
-  'startup_s',
-  'buffering_s',
-  'stalls',
-  'latency_s',
-  'x',
-  'hold_s',
-] as const;
+export const SUMMARY_COLUMNS = ['cell', 'rtt_ms', 'stream', 'scheme', 'runs', 'invalid', ...RUN_METRICS] as const;
 /**
  * runs.csv's columns: one run each, everything the summary is made of — so a runs.csv committed
  * by one session is itself an input of the next merge (shards of a matrix run in different
@@ -48,13 +37,7 @@ export const RUNS_COLUMNS = [
   'scheme',
   'receiver',
   'repeat',
-  'throughput_mbps',
-  'startup_s',
-  'buffering_s',
-  'stalls',
-  'latency_s',
-  'x',
-  'hold_s',
+  ...RUN_METRICS,
   'cpu_pressure',
   'measured_backhaul_mbps',
   'steady_backhaul_mbps',
