@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { startOrigin, type LiveOrigin } from '@ethle/live-origin';
 import { openPlayer, playerErrors, waitForPlayback } from '../fixtures/playerPage.js';
 
-// Real hls.js and dash.js in Debian Chromium play the live origin's three flavours for ≥ 16 s (eight 2 s segments, several playlist refreshes).
+// Real hls.js and dash.js in Debian Chromium play the live origin's three flavours for ≥ 10 s (five 2 s segments, as many playlist refreshes).
 let origin: LiveOrigin;
 test.beforeAll(async () => {
   origin = await startOrigin({ port: 0, streams: ['2M-2s'] });
@@ -16,7 +16,7 @@ const cases = [
 ] as const;
 
 for (const c of cases) {
-  test(`${c.name} plays live for 16 s with a bounded distance to the live edge`, async ({ page }) => {
+  test(`${c.name} plays live for 10 s with a bounded distance to the live edge`, async ({ page }) => {
     test.setTimeout(90_000);
     await openPlayer(page, { base: origin.url, src: `${origin.url}${c.path}`, player: c.player });
     await waitForPlayback(page, 1);
@@ -24,7 +24,7 @@ for (const c of cases) {
     const started = Date.now();
     const lags: number[] = [];
     let lastTime = -1;
-    while (Date.now() - started < 16_000) {
+    while (Date.now() - started < 10_000) {
       // Distance to the live edge: wall clock minus the production time of the frame on screen.
       // Both players expose it: hls.js via playingDate (from PDT), dash.js via timeAsUTC (from AST).
       const s = await page.evaluate(() => {
@@ -40,9 +40,9 @@ for (const c of cases) {
     }
     const end = await page.evaluate(() => (window as any).video.currentTime as number);
     // Playback advanced in real time (allowing for a short rebuffer on this shared machine).
-    expect(end - firstT).toBeGreaterThan(13);
+    expect(end - firstT).toBeGreaterThan(8);
     expect(await playerErrors(page)).toEqual([]);
-    expect(lags.length).toBeGreaterThan(10);
+    expect(lags.length).toBeGreaterThan(6);
     // Live: a few segments behind production, and not drifting away.
     expect(Math.max(...lags)).toBeLessThan(20);
     expect(Math.min(...lags)).toBeGreaterThan(0);

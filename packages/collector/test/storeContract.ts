@@ -13,8 +13,9 @@ import type { Store } from '../src/store/Store.js';
 import { batch, ev, type BatchInput } from './fixtures.js';
 
 const T = 1_800_000_000_000;
-// As the collector does: validated, then stamped with its time watched.
-const watch = new WatchClock();
+// As the collector does: validated, then stamped with its time watched. One clock per store under
+// test (storeContract's beforeAll), as one collector has one: the same sessions go to every store.
+let watch = new WatchClock();
 export const at = (o: BatchInput, receivedMs: number): ValidBatch => {
   const b = parseBatch(JSON.stringify(batch(o)), receivedMs, DEFAULT_LIMITS);
   watch.stamp(b);
@@ -34,6 +35,7 @@ export function storeContract(open: () => Promise<{ store: Store; reopen: () => 
   let reopen: () => Promise<Store>;
   let skipped = false;
   beforeAll(async () => {
+    watch = new WatchClock();
     const s = await open();
     if (s === null) {
       skipped = true;

@@ -143,7 +143,10 @@ d('testbed under CPU load: the links keep their timing (relays and socats at rea
     }
   }, 60_000);
 
-  it('the LTE-A cap (112 Mbit/s) within 2 % on the wire in steady state; relays p99 late < 1 ms', async () => {
+  // 3 %, as the 50 Mbit/s test: under the hogs one vCPU pause of this VM (seen up to 53 ms, 0 %
+  // steal) can drain the bottleneck queue, 1.4 % of the ~3.7 s steady-state window; a cap counted
+  // on payload instead of wire bytes would still be 3.6 % off.
+  it('the LTE-A cap (112 Mbit/s) within 3 % on the wire in steady state; relays p99 late < 1 ms', async () => {
     const tb = await createTestbed({ ran: symmetric({ delayMs: 0.5 }), backhaul: backhaul(20, 112) });
     try {
       const stop = await startBulkServer(tb, 'origin', 9000, probe);
@@ -153,7 +156,7 @@ d('testbed under CPU load: the links keep their timing (relays and socats at rea
       stop();
       const t1 = timeToFraction(r, 0.3);
       const wire = ((r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448);
-      expect(Math.abs(wire / 112e6 - 1)).toBeLessThan(0.02);
+      expect(Math.abs(wire / 112e6 - 1), `wire ${(wire / 1e6).toFixed(1)} Mbit/s`).toBeLessThan(0.03);
       const late = relayTimingProblems(await tb.stats());
       // Priority protects the relays from this machine's processes, not from a hypervisor that
       // deschedules the vCPU: with steal above STEAL_LIMIT the lateness is the host's, so it is
