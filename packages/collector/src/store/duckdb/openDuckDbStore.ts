@@ -63,6 +63,8 @@ export async function openDuckDbStore(path: string): Promise<Store> {
   const known = new Set<string>();
   let closed = false;
   let writing: Promise<unknown> = Promise.resolve();
+  /** Queries running on the reader, which close() waits for. */
+  const reading = new Set<Promise<unknown>>();
 
   const has = async (p: typeof batchExists, values: DuckDBValue[]) => {
     p.bind(values);
@@ -210,8 +212,10 @@ export async function openDuckDbStore(path: string): Promise<Store> {
     writeEdgeFacts,
     async all(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
       if (closed) throw new CollectorError('COLLECTOR_ERR_CLOSING', 'the store is closed');
+      const run = reader.runAndReadAll(sql, params as DuckDBValue[]);
+      reading.add(run);
       try {
-        const r = await reader.runAndReadAll(sql, params as DuckDBValue[]);
+        const r = await run;
         return r.getRowObjectsJS().map(toRow);
       } catch (e) {
         throw new CollectorError(
@@ -220,6 +224,8 @@ export async function openDuckDbStore(path: string): Promise<Store> {
           {},
           { cause: e },
         );
+      } finally {
+        reading.delete(run);
       }
     },
     async schemaVersion() {
@@ -230,6 +236,8 @@ export async function openDuckDbStore(path: string): Promise<Store> {
       if (closed) return;
       closed = true;
       await writing;
+      // Queries that started finish first: none runs on a closed connection.
+      await Promise.allSettled([...reading]);
       for (const a of appenders.values()) a.closeSync(); // empty: each transaction flushed its own
       appenders.clear();
       // A checkpoint folds the WAL into the file, so the next open replays nothing.
