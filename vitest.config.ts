@@ -49,9 +49,10 @@ export default defineConfig({
     maxWorkers: Number(process.env.ETHLE_VITEST_WORKERS ?? 3),
     projects: [
       // Without isolation a worker evaluates the workspace's modules (undici, pino, DuckDB, the
-      // edge) once, not once per file: the unit stage went from 165 s to 75 s, of which importing
-      // was 108 s and 18 s (summed over workers). The price: a file must not leave state behind in
-      // a module (a shared fixture, fake timers not restored) — each owns what it makes.
+      // edge) once, not once per file: the unit stage went from 165 s to 75-79 s, of which importing
+      // was 108 s and 18-19 s (summed over workers). The price: a file must not leave state behind
+      // in a module (a shared fixture, fake timers not restored, a handle still open) — each file
+      // closes and owns what it makes, so one leaves nothing running for the next.
       { resolve, ssr, test: { ...common, name: 'shared', isolate: false, exclude: [...exclude, ...ISOLATED] } },
       { resolve, ssr, test: { ...common, name: 'isolated', include: ISOLATED } },
     ],
