@@ -8,6 +8,17 @@ import { readCmcd } from '../radio/readCmcd.js';
 import { receiverKey } from '../radio/receiverKey.js';
 import { ageSeconds, cmsdDynamic, cmsdStatic } from '../http/cmsdHeaders.js';
 
+/**
+ * A cached body at least this large goes out over TLS as one buffer after its headers (see the
+ * hit path): below it, the copy costs less than the headers' own TLS record and write.
+ */
+const WHOLE_BODY_MIN_BYTES = 64 * 1024;
+
+/** The receiver's connection is TLS (an HTTPS edge). */
+function isTls(req: IncomingMessage): boolean {
+  return (req.socket as { encrypted?: boolean }).encrypted === true;
+}
+
 /** Unplanned objects (init segments, segments out of every window) share one scheduler group. */
 const UNPLANNED = '(unplanned)';
 /** What a `nor` hint may name: media objects, never a manifest or another path. */
