@@ -56,9 +56,16 @@ async function anyOrigin(): Promise<{ origin: Origin; kind: string }> {
   return { origin: await startSimpleLiveOrigin(), kind: 'bench/simpleLiveOrigin' };
 }
 const { origin, kind: originKind } = await anyOrigin();
+// What the edge warns about during the run (it logs warn and above): counted, the first few kept.
+const edgeWarnings: string[] = [];
+let edgeWarningCount = 0;
 const edge = await startEdgeProcess(
   ['--origin', origin.url, '--port', '0', '--hold', values.hold, '--workers', values.workers],
-  undefined,
+  (line) => {
+    if (!line.startsWith('{')) return; // the banner, not a log line
+    edgeWarningCount += 1;
+    if (edgeWarnings.length < 5) edgeWarnings.push(line);
+  },
   edgeCpus,
 );
 const playlistPath = `/live/${stream}/index.m3u8`;
@@ -179,6 +186,7 @@ console.log(
       originRequestsPerSegment: { mean: Number(mean.toFixed(3)), max: Math.max(...perSegment) },
       requestedMoreThanOnce: Object.fromEntries(segCounts.filter(([, n]) => n > 1)),
       edgeMaxRssMB: Math.round(maxRss),
+      edgeWarnings: { count: edgeWarningCount, first: edgeWarnings },
       // Cores busy: the edge's (and its workers') CPU time, and this process's (origin and
       // receivers), over the run. Near 1.0 on a pinned core: that side is the limit.
       edgeCores: Number(edgeCores.toFixed(2)),
