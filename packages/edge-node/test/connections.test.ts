@@ -102,7 +102,9 @@ describe('maxConnectionsPerClient', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(statuses).toEqual(Array(20).fill(200));
-    expect(e.stats().clients).toBeGreaterThanOrEqual(1);
+    // The greedy client still holds sockets. Waited for, not sampled once: its accepted sockets can
+    // time out together and be gone for the moment it takes to reopen them.
+    await until(() => e.stats().clients >= 1, 'the greedy client connected', 5_000);
     const m = await (await fetch(`${e.url}/metrics`)).text();
     expect(metricValue(m, 'ethle_connections_refused_total', { reason: 'per_client' })).toBeGreaterThanOrEqual(20);
     stop = true;
