@@ -169,8 +169,15 @@ export function createSegmentHandler(ctx: EdgeContext) {
       res.once('close', () => pinned.unpin());
       const size = pinned.bytes;
       ctx.sendDeadlines.track(res, () => size, true);
+      const body = entry.bytes >= WHOLE_BODY_MIN_BYTES && isTls(req) ? entry.wholeBody() : undefined;
       const chunks = entry.chunks;
-      if (chunks.length === 1) res.end(chunks[0]);
+      if (body !== undefined) {
+        // Over TLS the headers go out on their own first: the body is then the only buffer of
+        // its write and is encrypted straight from the cache, where a corked headers + body write
+        // is copied whole into one buffer per response before encryption (TLSWrap::DoWrite).
+        res.flushHeaders();
+        res.end(body);
+      } else if (chunks.length === 1) res.end(chunks[0]);
       else {
         res.cork();
         for (const c of chunks) res.write(c);
