@@ -32,8 +32,8 @@ describe('TLS', () => {
   });
 
   it('serves a cached segment of many origin chunks whole over HTTPS, to receivers at once', async () => {
-    // The origin sends each segment in 16 KB writes: the edge's entry holds many chunks, which the
-    // TLS hit path joins into one buffer (CacheEntry.wholeBody) and sends after the headers.
+    // The origin sends each segment in 16 KB writes: the edge's entry holds many chunks, all of
+    // which every hit writes to its TLS socket (encrypted per response).
     const origin = await startTestOrigin({ segmentBytes: 1_000_003 });
     origin.faultPrefix('/live/t/seg', { kind: 'streamed', chunkBytes: 16 * 1024 });
     origin.produce(4);
@@ -50,7 +50,7 @@ describe('TLS', () => {
     try {
       await (await request(`${edge.url}/live/t/index.m3u8`, { dispatcher })).body.text();
       const url = `${edge.url}/live/t/seg1.ts`;
-      // The first request fills the cache; then four hits at once (the first joins the chunks).
+      // The first request fills the cache; then four hits at once.
       const first = await request(url, { dispatcher });
       expect(Buffer.from(await first.body.arrayBuffer()).equals(origin.body(1))).toBe(true);
       const hits = await Promise.all(

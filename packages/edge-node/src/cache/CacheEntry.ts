@@ -250,23 +250,6 @@ export class CacheEntry {
   }
 
   /**
-   * The complete body as one Buffer, for a writer that pays per buffer: a TLS socket copies a
-   * write of several buffers into one before encrypting it (Node's TLSWrap::DoWrite), a copy per
-   * response of every byte. Joined once per entry and kept in place of its chunks, so the entry
-   * holds the same bytes in the budget. Only while no streaming reader holds a cursor into the
-   * chunk list (its chunk indexes would move): undefined then, and for anything not complete and
-   * whole.
-   */
-  wholeBody(): Buffer | undefined {
-    if (this.state !== 'complete' || this.chunkBase !== 0 || this.droppedBytes !== 0 || this.chunks.length === 0) return undefined;
-    if (this.chunks.length === 1) return this.chunks[0];
-    if (this.#cursors.size > 0) return undefined;
-    const one = Buffer.concat(this.chunks, this.bytes);
-    this.chunks.splice(0, this.chunks.length, one);
-    return one;
-  }
-
-  /**
    * Response headers for receivers, built once per entry and result (the hot path of a cache
    * hit reuses the same object for every receiver).
    */

@@ -8,17 +8,6 @@ import { readCmcd } from '../radio/readCmcd.js';
 import { receiverKey } from '../radio/receiverKey.js';
 import { ageSeconds, cmsdDynamic, cmsdStatic } from '../http/cmsdHeaders.js';
 
-/**
- * A cached body at least this large goes out over TLS as one buffer after its headers (see the
- * hit path): below it, the copy costs less than the headers' own TLS record and write.
- */
-const WHOLE_BODY_MIN_BYTES = 64 * 1024;
-
-/** The receiver's connection is TLS (an HTTPS edge). */
-function isTls(req: IncomingMessage): boolean {
-  return (req.socket as { encrypted?: boolean }).encrypted === true;
-}
-
 /** Unplanned objects (init segments, segments out of every window) share one scheduler group. */
 const UNPLANNED = '(unplanned)';
 /** What a `nor` hint may name: media objects, never a manifest or another path. */
@@ -169,15 +158,8 @@ export function createSegmentHandler(ctx: EdgeContext) {
       res.once('close', () => pinned.unpin());
       const size = pinned.bytes;
       ctx.sendDeadlines.track(res, () => size, true);
-      const body = entry.bytes >= WHOLE_BODY_MIN_BYTES && isTls(req) ? entry.wholeBody() : undefined;
       const chunks = entry.chunks;
-      if (body !== undefined) {
-        // Over TLS the headers go out on their own first: the body is then the only buffer of
-        // its write and is encrypted straight from the cache, where a corked headers + body write
-        // is copied whole into one buffer per response before encryption (TLSWrap::DoWrite).
-        res.flushHeaders();
-        res.end(body);
-      } else if (chunks.length === 1) res.end(chunks[0]);
+      if (chunks.length === 1) res.end(chunks[0]);
       else {
         res.cork();
         for (const c of chunks) res.write(c);
