@@ -37,7 +37,8 @@ describe('ethle-collector', () => {
   it('--help names every option and the default database in the state directory', async () => {
     const { out, io: cli } = io();
     expect(await main(['--help'], cli)).toBe(0);
-    for (const flag of ['--port', '--host', '--db', '--postgres', '--cors-origin', '--max-body-bytes']) expect(out.stdout).toContain(flag);
+    for (const flag of ['--port', '--host', '--db', '--postgres', '--cors-origin', '--max-body-bytes', '--commit-interval-ms'])
+      expect(out.stdout).toContain(flag);
     expect(out.stdout).toContain(join(dir, '.local', 'state', 'ethle', 'collector.duckdb'));
     expect(defaultDbPath({ XDG_STATE_HOME: '/var/lib/x' })).toBe('/var/lib/x/ethle/collector.duckdb');
   });

@@ -69,4 +69,29 @@ describe('createGroupWriter', () => {
     await expect(w.submit(b('4'))).resolves.toBe(true);
     await w.drain();
   });
+
+  it('starts a transaction at most every minIntervalMs: what arrives meanwhile goes in one, an idle writer writes at once', async () => {
+    const starts: number[] = [];
+    const groups: string[][] = [];
+    const store: Store = {
+      ...fakeStore(),
+      async writeBatches(batches: readonly ValidBatch[]) {
+        starts.push(performance.now());
+        groups.push(batches.map((x) => x.session));
+        return batches.map(() => true);
+      },
+    };
+    const w = createGroupWriter(store, { maxPending: 100, maxPerTransaction: 10, minIntervalMs: 60 });
+    const t0 = performance.now();
+    await w.submit(b('a'));
+    // Idle before: written without waiting for the interval.
+    expect(starts[0]! - t0).toBeLessThan(60);
+    // Submitted right after the first was answered: they wait for the next start, 60 ms after the
+    // first one's, and go in it together.
+    const rest = ['b', 'c', 'd'].map((s) => w.submit(b(s)));
+    expect(await Promise.all(rest)).toEqual([true, true, true]);
+    expect(groups).toEqual([['a'], ['b', 'c', 'd']]);
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(59);
+    await w.drain();
+  });
 });

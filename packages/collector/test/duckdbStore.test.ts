@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDuckDbStore } from '../src/store/duckdb/openDuckDbStore.js';
 import { storeContract } from './storeContract.js';
 
@@ -11,4 +11,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('DuckDB store (a file)', () => {
   const path = join(dir, 'collector.duckdb');
   storeContract(async () => ({ store: await openDuckDbStore(path), reopen: () => openDuckDbStore(path) }));
+
+  it('closes after the queries running when close() was called, which get their rows', async () => {
+    const store = await openDuckDbStore(join(dir, 'close.duckdb'));
+    const order: string[] = [];
+    // Long enough (tens of ms) that close() is called while it runs.
+    const q = store.all('SELECT count(*) AS n FROM range(50000000) t(i) WHERE i % 7 = 3').then((rows) => {
+      order.push('query');
+      return rows;
+    });
+    await store.close();
+    order.push('closed');
+    expect(await q).toEqual([{ n: 7142857 }]);
+    expect(order).toEqual(['query', 'closed']);
+    await expect(store.all('SELECT 1')).rejects.toMatchObject({ code: 'COLLECTOR_ERR_CLOSING' });
+  });
 });

@@ -80,6 +80,9 @@ describe('maxConnectionsPerClient', () => {
       while (!stop) {
         try {
           const c = await openSlowClient(e.url, { localAddress: '127.0.0.2' });
+          // Read what comes (the edge's 408 when the socket times out, then its close): a paused
+          // socket never reads the close, and this loop would wait on it for good.
+          c.socket.resume();
           opened += 1;
           cleanup.push(c.destroy);
           await c.closed();

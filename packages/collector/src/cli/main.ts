@@ -37,6 +37,8 @@ queries (GET /v1/fleet, /v1/sessions, /v1/sessions/{id}, /v1/runs, /v1/dimension
   --max-events-per-batch N   events in one batch (default 1000)
   --max-batches-per-session N  (default 20000)
   --max-pending N            batches waiting for the store before 503 (default 20000)
+  --commit-interval-ms N     a transaction starts at most every N ms; batches arriving
+                             meanwhile join it (default 20; 0: back to back)
   -h, --help                 this help
 
 migrate applies the numbered schema migrations and exits (serve does it too, at start).
@@ -52,6 +54,7 @@ const OPTIONS = {
   'max-events-per-batch': { type: 'string' },
   'max-batches-per-session': { type: 'string' },
   'max-pending': { type: 'string' },
+  'commit-interval-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -89,6 +92,7 @@ export async function main(
       maxEventsPerBatch: whole('max-events-per-batch', values['max-events-per-batch']),
       maxBatchesPerSession: whole('max-batches-per-session', values['max-batches-per-session']),
       maxPendingBatches: whole('max-pending', values['max-pending']),
+      minTransactionIntervalMs: whole('commit-interval-ms', values['commit-interval-ms']),
     };
     input = {
       host: values.host ?? '127.0.0.1',

@@ -12,6 +12,12 @@ export interface CollectorLimits {
   maxPendingBatches: number;
   /** Batches written in one transaction at most (default 500): a group commit, each batch whole. */
   maxBatchesPerTransaction: number;
+  /**
+   * A transaction starts at most this often, ms (default 20; 0: as soon as the previous one ends):
+   * the batches that arrive meanwhile join it. Bounds the commits' CPU; adds at most this to a
+   * beacon's answer.
+   */
+  minTransactionIntervalMs: number;
   /** Sessions one query may list (default 1000). */
   maxSessionsListed: number;
 }
@@ -39,5 +45,6 @@ export const DEFAULT_LIMITS: CollectorLimits = {
   maxBatchesPerSession: 20_000,
   maxPendingBatches: 20_000,
   maxBatchesPerTransaction: 500,
+  minTransactionIntervalMs: 20,
   maxSessionsListed: 1000,
 };

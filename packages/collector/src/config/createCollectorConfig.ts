@@ -56,6 +56,7 @@ export function createCollectorConfig(input: CollectorConfigInput = {}): Collect
     maxBatchesPerSession: whole('limits.maxBatchesPerSession', l.maxBatchesPerSession, 1, 10_000_000),
     maxPendingBatches: whole('limits.maxPendingBatches', l.maxPendingBatches, 1, 10_000_000),
     maxBatchesPerTransaction: whole('limits.maxBatchesPerTransaction', l.maxBatchesPerTransaction, 1, 100_000),
+    minTransactionIntervalMs: whole('limits.minTransactionIntervalMs', l.minTransactionIntervalMs, 0, 10_000),
     maxSessionsListed: whole('limits.maxSessionsListed', l.maxSessionsListed, 1, 100_000),
   };
   return { host, port, store, corsOrigins: cors === '*' ? '*' : [...cors], limits };

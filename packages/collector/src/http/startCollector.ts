@@ -65,6 +65,7 @@ export async function startCollector(
   const writer = createGroupWriter(store, {
     maxPending: config.limits.maxPendingBatches,
     maxPerTransaction: config.limits.maxBatchesPerTransaction,
+    minIntervalMs: config.limits.minTransactionIntervalMs,
   });
   const stats = { stored: 0, duplicates: 0, edgeFacts: 0, refused: {} as CollectorStats['refused'] };
   const snapshot = (): CollectorStats => {

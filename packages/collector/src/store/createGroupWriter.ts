@@ -29,8 +29,16 @@ interface Waiting {
  * the same for 1 batch or 500: at a thousand sessions that is what keeps ingest on one core.
  * If a group fails, each of its batches is retried alone, so one batch the database refuses does
  * not take the others down with it. At maxPending waiting batches, submit refuses (503, busy).
+ *
+ * A transaction starts at most every `minIntervalMs` (from one start to the next): the batches
+ * that arrive meanwhile join it. Without that pause, a writer that is never idle starts a new
+ * transaction for every one or two batches, and a transaction's cost is mostly fixed (DuckDB: ~8 ms
+ * of CPU, ~0.3 ms more per batch), so a thousand sessions kept the collector's core busy. A batch
+ * that finds the writer idle for that long is written at once.
  */
-export function createGroupWriter(store: Store, o: { maxPending: number; maxPerTransaction: number }): GroupWriter {
+export function createGroupWriter(store: Store, o: { maxPending: number; maxPerTransaction: number; minIntervalMs?: number }): GroupWriter {
+  const minIntervalMs = o.minIntervalMs ?? 0;
+  let lastStart = -Infinity;
   let queue: Waiting[] = [];
   let writing = 0;
   let running: Promise<void> | null = null;
@@ -40,6 +48,9 @@ export function createGroupWriter(store: Store, o: { maxPending: number; maxPerT
 
   async function loop(): Promise<void> {
     while (queue.length > 0) {
+      const wait = lastStart + minIntervalMs - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      lastStart = performance.now();
       const group = queue.slice(0, o.maxPerTransaction);
       queue = queue.slice(group.length);
       writing = group.length;

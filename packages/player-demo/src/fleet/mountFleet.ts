@@ -201,14 +201,11 @@ export function mountFleet(root: HTMLElement, collectorUrl: string): FleetHandle
     }
   }
   form.addEventListener('change', () => void refresh());
-  void fillDimensions().catch((e: Error) => {
-    status.textContent = e.message;
-    status.classList.add('error');
-  });
   return {
+    // The filter choices and the view at once: the view does not wait for the choices (a filter
+    // left at "any" does not need them; a chosen one stays chosen when they come).
     async refresh() {
-      await fillDimensions().catch(() => undefined);
-      await refresh();
+      await Promise.all([fillDimensions().catch(() => undefined), refresh()]);
     },
     state,
   };
