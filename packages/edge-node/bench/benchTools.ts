@@ -1,7 +1,93 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
+import { Agent, request } from 'undici';
+
+/** Exit status of a bench that cannot run here (a tool it needs is missing): not a failed figure. */
+export const EXIT_BENCH_UNAVAILABLE = 2;
+
+/**
+ * Stop with a clear message and exit 2 unless every tool is on the PATH: a bench that needs nginx
+ * or wrk must say so, not fail somewhere in a spawn. `hint`: how to get them (e.g. the apt line).
+ */
+export function requireTools(tools: readonly string[], hint: string): void {
+  const dirs = (process.env['PATH'] ?? '').split(delimiter).filter((d) => d !== '');
+  const onPath = (t: string): boolean =>
+    dirs.some((d) => {
+      try {
+        accessSync(join(d, t), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  const missing = tools.filter((t) => !onPath(t));
+  if (missing.length === 0) return;
+  console.error(`ERR_BENCH_TOOL_MISSING: this bench needs ${tools.join(', ')} on the PATH; missing: ${missing.join(', ')}. ${hint}`);
+  process.exit(EXIT_BENCH_UNAVAILABLE);
+}
+
+/** A key and certificate for one run, in a temp dir that `dispose` removes (nothing is kept). */
+export interface ThrowawayCert {
+  keyPath: string;
+  certPath: string;
+  dispose(): void;
+}
+
+/**
+ * A self-signed ECDSA P-256 certificate for 127.0.0.1/localhost, made with `openssl req -x509`
+ * for this run only (Node can make keys but not certificates). Clients in the benches do not
+ * verify it (wrk never does; the warm-up passes rejectUnauthorized: false).
+ */
+export function throwawayCert(): ThrowawayCert {
+  const dir = mkdtempSync(join(tmpdir(), 'ethle-bench-tls-'));
+  const keyPath = join(dir, 'key.pem');
+  const certPath = join(dir, 'cert.pem');
+  const r = spawnSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1']
+      .concat(['-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'])
+      .concat(['-keyout', keyPath, '-out', certPath]),
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`openssl req -x509 failed (${r.status}): ${r.stderr}`);
+  }
+  const dispose = (): void => rmSync(dir, { recursive: true, force: true });
+  // A bench that throws midway still leaves no key behind.
+  process.once('exit', dispose);
+  return { keyPath, certPath, dispose };
+}
+
+/** A dispatcher for the benches' own requests: keeps TLS connections without verifying the throwaway cert. */
+export function benchAgent(connections: number): Agent {
+  return new Agent({ connections, connect: { rejectUnauthorized: false } });
+}
+
+/**
+ * What a server negotiates with a client that offers TLS 1.2 and 1.3 (Node's defaults, as wrk's
+ * OpenSSL does): its protocol and cipher, e.g. `TLSv1.3 TLS_AES_256_GCM_SHA384`.
+ */
+export function negotiatedTls(url: string): Promise<string> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const s = tlsConnect({ host: u.hostname, port: Number(u.port), rejectUnauthorized: false, servername: 'localhost' }, () => {
+      resolve(`${s.getProtocol() ?? '?'} ${s.getCipher().standardName}`);
+      s.end();
+    });
+    s.once('error', reject);
+  });
+}
+
+/** Nearest-rank percentiles (p in 0..100) of `values`; NaN for none. */
+export function percentiles(values: readonly number[], ps: readonly number[]): number[] {
+  if (values.length === 0) return ps.map(() => Number.NaN);
+  const sorted = Float64Array.from(values).sort();
+  return ps.map((p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!);
+}
 
 /** Result of one wrk run. */
 export interface WrkResult {
@@ -31,7 +117,12 @@ export async function wrk(url: string, opts: { threads?: number; connections?: n
  * proxy_cache + proxy_cache_lock (one origin request per object), manifests cached for 1 s
  * (a common live setting), segments for 60 s. One worker, like the single-threaded edge.
  */
-export async function startNginx(originUrl: string, port: number, workers = 1): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startNginx(
+  originUrl: string,
+  port: number,
+  workers = 1,
+  tls?: { keyPath: string; certPath: string },
+): Promise<{ url: string; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'ethle-nginx-'));
   mkdirSync(join(dir, 'cache'));
   mkdirSync(join(dir, 'logs'));
@@ -57,7 +148,14 @@ http {
   proxy_cache_path ${dir}/cache levels=1:2 keys_zone=live:16m max_size=1g inactive=2m use_temp_path=off;
   upstream origin { server ${new URL(originUrl).host}; keepalive 16; }
   server {
-    listen 127.0.0.1:${port};
+    listen 127.0.0.1:${port}${tls === undefined ? '' : ' ssl'};
+${
+  tls === undefined
+    ? ''
+    : `    ssl_certificate ${tls.certPath};
+    ssl_certificate_key ${tls.keyPath};
+    ssl_protocols TLSv1.3;`
+}
     location ~ \\.(m3u8|mpd)$ {
       proxy_pass http://origin;
       proxy_http_version 1.1;
@@ -80,8 +178,16 @@ http {
 }`;
   writeFileSync(join(dir, 'nginx.conf'), conf);
   const child: ChildProcess = spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/`).catch(() => undefined)) !== undefined);
+  const url = `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
+  const probe = benchAgent(1);
+  await waitFor(
+    async () =>
+      (await request(`${url}/`, { dispatcher: probe }).then(
+        (r) => r.body.dump(),
+        () => false,
+      )) !== false,
+  );
+  await probe.close();
   return {
     url,
     async stop() {
@@ -102,8 +208,13 @@ async function startCliProcess(
   args: string[],
   what: string,
   onLine?: (line: string) => void,
+  cpus?: string,
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // taskset execs the program: the child's pid is the CLI's own (RSS, CPU and signals reach it).
+  const child =
+    cpus === undefined
+      ? spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+      : spawn('taskset', ['-c', cpus, process.execPath, bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   if (onLine !== undefined) {
     let rest = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -137,11 +248,13 @@ async function startCliProcess(
 
 /**
  * Start the built edge CLI in its own process (like nginx), return its URL and pid. `onLog`: each
- * line it logs (pino JSON, warn and above), else they are dropped.
+ * line it logs (pino JSON, warn and above), else they are dropped. `cpus`: a taskset CPU list the
+ * edge (and any worker it forks) is confined to.
  */
 export function startEdgeProcess(
   args: string[],
   onLog?: (line: string) => void,
+  cpus?: string,
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   // Every receiver of a bench runs on this box, from one address: no per-client connection limit.
   return startCliProcess(
@@ -149,6 +262,7 @@ export function startEdgeProcess(
     ['serve', '--max-connections-per-client', '0', ...args, '--log-level', 'warn'],
     'edge',
     onLog,
+    cpus,
   );
 }
 
@@ -188,6 +302,33 @@ export function rssTreeMb(pid: number): number {
     // Not Linux, or gone: the process alone.
   }
   return rssMb(pid) + children.reduce((a, c) => a + rssMb(c), 0);
+}
+
+/**
+ * CPU time (user + system, s) a process and its direct children have used so far, from
+ * /proc/PID/stat (fields 14 and 15, in USER_HZ = 100 ticks/s on Linux).
+ */
+export function cpuSecondsTree(pid: number): number {
+  const one = (p: number): number => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      return 0;
+    }
+  };
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter((s) => s !== '')
+      .map(Number);
+  } catch {
+    // Not Linux, or gone.
+  }
+  return one(pid) + children.reduce((a, c) => a + one(c), 0);
 }
 
 export function rssMb(pid: number): number {

@@ -1,14 +1,16 @@
 // Cached-segment throughput and manifest requests/s: the edge vs Debian nginx as a caching
 // reverse proxy (proxy_cache + proxy_cache_lock), both in front of the same origin, same load
 // generator (wrk) and load. Run after `npm run build`:
-//   npx tsx packages/edge-node/bench/vsNginx.ts [--seconds 10] [--connections 50] [--segment-bytes 500000] [--workers 1] [--threads 1]
+//   npx tsx packages/edge-node/bench/vsNginx.ts [--seconds 10] [--connections 50] [--segment-bytes 500000] [--workers 1] [--threads 1] [--tls]
 // --workers N: the edge with `serve --workers N` (a parent tier + N worker processes), nginx with
-// worker_processes N; --threads: wrk's threads.
+// worker_processes N; --threads: wrk's threads; --tls: both serve HTTPS (TLS 1.3) with one
+// self-signed certificate made for the run (openssl), and wrk asks over https.
+// Needs nginx and wrk on the PATH (and openssl for --tls); without them it says so and exits 2.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { Agent, request } from 'undici';
-import { startEdgeProcess, startNginx, wrk } from './benchTools.js';
+import { request } from 'undici';
+import { benchAgent, negotiatedTls, requireTools, startEdgeProcess, startNginx, throwawayCert, wrk } from './benchTools.js';
 
 const { values } = parseArgs({
   options: {
@@ -18,8 +20,10 @@ const { values } = parseArgs({
     'nginx-port': { type: 'string', default: '18089' },
     workers: { type: 'string', default: '1' },
     threads: { type: 'string', default: '1' },
+    tls: { type: 'boolean', default: false },
   },
 });
+requireTools(values.tls ? ['nginx', 'wrk', 'openssl'] : ['nginx', 'wrk'], 'On Debian: apt-get install -y nginx wrk openssl.');
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const segmentBytes = Number(values['segment-bytes']);
@@ -42,14 +46,25 @@ const origin = createServer((req, res) => {
 await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
 const originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
 
-const edge = await startEdgeProcess(['--origin', originUrl, '--port', '0', '--hold', '0', '--workers', String(workers)]);
-const nginx = await startNginx(originUrl, Number(values['nginx-port']), workers);
+const cert = values.tls ? throwawayCert() : undefined;
+const edge = await startEdgeProcess([
+  '--origin',
+  originUrl,
+  '--port',
+  '0',
+  '--hold',
+  '0',
+  '--workers',
+  String(workers),
+  ...(cert === undefined ? [] : ['--tls-key', cert.keyPath, '--tls-cert', cert.certPath]),
+]);
+const nginx = await startNginx(originUrl, Number(values['nginx-port']), workers, cert);
 const seg = '/live/bench/seg102.ts';
 const man = '/live/bench/index.m3u8';
 // Warm both caches (with workers: each worker's, over new connections the kernel spreads).
 for (const base of [edge.url, nginx.url]) {
   for (let i = 0; i < 8 * workers; i++) {
-    const dispatcher = new Agent({ connections: 1 });
+    const dispatcher = benchAgent(1);
     for (const p of [man, seg]) await (await request(base + p, { dispatcher })).body.arrayBuffer();
     await dispatcher.close();
   }
@@ -66,11 +81,13 @@ for (const [what, path] of [
     `| ${what} (${what === 'manifest' ? 'playlist' : `${segmentBytes} B`}) | ${e.requestsPerSec.toFixed(0)} req/s, ${e.transferMBps.toFixed(0)} MB/s | ${n.requestsPerSec.toFixed(0)} req/s, ${n.transferMBps.toFixed(0)} MB/s | ${(e.requestsPerSec / n.requestsPerSec).toFixed(2)} |${e.errors || n.errors ? ` ${e.errors} ${n.errors}` : ''}`,
   );
 }
+const tlsSaid = cert === undefined ? 'plain HTTP' : `HTTPS, edge ${await negotiatedTls(edge.url)}, nginx ${await negotiatedTls(nginx.url)}`;
 console.log(
-  `wrk -t${threads} -c${connections} -d${seconds}s; nginx ${workers} worker(s); edge ${workers === 1 ? '1 Node process' : `${workers} worker processes + parent tier`}`,
+  `wrk -t${threads} -c${connections} -d${seconds}s; ${tlsSaid}; nginx ${workers} worker(s); edge ${workers === 1 ? '1 Node process' : `${workers} worker processes + parent tier`}`,
 );
 console.log('| load | edge | nginx | edge / nginx |\n|---|---|---|---|');
 console.log(rows.join('\n'));
 await edge.stop();
 await nginx.stop();
+cert?.dispose();
 origin.close();
