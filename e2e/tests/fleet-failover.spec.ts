@@ -75,14 +75,16 @@ const FAILOVER_CONFIG: Record<keyof typeof PLAYERS, Record<string, unknown>> = {
 // stall bound is then reported, not asserted).
 const DEFAULTS = process.env.ETHLE_FAILOVER_PLAYER_DEFAULTS === '1';
 
-// Every player, both faults, steering by the edges (the default, where a hung edge used to keep
-// its players); steering by the service, the hang, for hls.js (the service never depended on the
-// edge it steers away from, for any player).
+// Steering by the edges (the default, where a hung edge used to keep its players): hls.js with
+// both faults, dash.js and Shaka with one each, so every player and every fault is played (each
+// pair of player and fault ran here green before CI's 20 minutes asked for fewer cases); steering
+// by the service, the hang, for hls.js (the service never depended on the edge it steers away
+// from, for any player).
 const CASES = [
-  ...(['hls', 'dash', 'shaka'] as const).flatMap((player) => [
-    { mode: 'edges' as const, fault: 'SIGSTOP' as const, player },
-    { mode: 'edges' as const, fault: 'SIGKILL' as const, player },
-  ]),
+  { mode: 'edges' as const, fault: 'SIGSTOP' as const, player: 'hls' as const },
+  { mode: 'edges' as const, fault: 'SIGKILL' as const, player: 'hls' as const },
+  { mode: 'edges' as const, fault: 'SIGKILL' as const, player: 'dash' as const },
+  { mode: 'edges' as const, fault: 'SIGSTOP' as const, player: 'shaka' as const },
   { mode: 'service' as const, fault: 'SIGSTOP' as const, player: 'hls' as const },
 ];
 

@@ -10,7 +10,7 @@ import { stallCauses } from '../experiments/summarize.js';
 test.skip(process.getuid?.() !== 0, 'needs root for network namespaces');
 test.describe.configure({ mode: 'serial' });
 
-const cell = { rttMs: 224, stream: '15M-2s', ran: 'lte-a', repeat: 1, durationS: 30, player: 'hls', cc: 'bbr' } as const;
+const cell = { rttMs: 224, stream: '15M-2s', ran: 'lte-a', repeat: 1, durationS: 25, player: 'hls', cc: 'bbr' } as const;
 const runs: Record<string, Awaited<ReturnType<typeof runScenario>>> = {};
 
 for (const scheme of ['e2e', 'auto']) {

@@ -95,7 +95,7 @@ d('handover between two edges (netlab)', () => {
       'origin and edges listening',
     );
 
-    const seconds = 36;
+    const seconds = 26;
     const player = tb.spawn('client', process.execPath, [
       VPLAYER,
       '--url',
@@ -110,7 +110,7 @@ d('handover between two edges (netlab)', () => {
     const done = new Promise<number | null>((r) => player.once('exit', r));
 
     // Mid-stream, the handover: the service address leaves cell A; the edge namespace routes it on to B.
-    await new Promise((r) => setTimeout(r, 16_000));
+    await new Promise((r) => setTimeout(r, 11_000));
     const handoverAt = Date.now();
     await tb.exec('edge', 'ip', ['addr', 'del', `${VIP}/32`, 'dev', 'lo']);
     await tb.exec('edge', 'ip', ['route', 'add', `${VIP}/32`, 'via', tb.hosts.origin.ip]);
