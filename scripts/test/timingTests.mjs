@@ -17,4 +17,6 @@ export const TIMING_TESTS = [
   // time at the told 20 ms RTT (~68 ms): with three files beside it, one late fetch says
   // 'slow-start', and one such verdict is enough for slow-start.
   'packages/edge-node/test/originStart.test.ts',
+  // The testbed's links under CPU hogs on every core (real-time relays): the hogs' load alone.
+  'packages/netlab/test/testbedUnderLoad.test.ts',
 ];

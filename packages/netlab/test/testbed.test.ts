@@ -1,8 +1,7 @@
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { once } from 'node:events';
-import { backhaul, cpuStealMeter, createTestbed, relayTimingProblems, startCpuHogs, symmetric, type Testbed } from '@ethle/netlab';
-import { availableParallelism } from 'node:os';
+import { backhaul, createTestbed, symmetric, type Testbed } from '@ethle/netlab';
 import { modelHold } from '@ethle/core';
 import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
 
@@ -118,56 +117,4 @@ d('testbed: rate cap', () => {
     const list = execFileSync('ip', ['netns', 'list']).toString();
     for (const n of names) expect(list).not.toContain(n);
   }, 30_000);
-});
-
-d('testbed under CPU load: the links keep their timing (relays and socats at real-time priority)', () => {
-  // Every core busy with a normal-priority hog, as Chromium decoding or other work would keep it.
-  let stopHogs: () => void;
-  beforeAll(() => {
-    stopHogs = startCpuHogs(availableParallelism());
-  });
-  afterAll(() => stopHogs?.());
-
-  // Relay lateness is asserted in the rate test below: here each direction carries only ~20–80
-  // datagrams (handshakes), so its "p99" is its maximum, and on this PREEMPT_NONE kernel one
-  // datagram held ~3–5 ms by another process's system call decides it (docs/netlab.md).
-  it('RTT within 2 ms of the target, per link and through the edge', async () => {
-    const tb = await createTestbed({ ran: symmetric({ delayMs: 5 }), backhaul: backhaul(224) });
-    try {
-      const stop = await startBulkServer(tb, 'origin', 9000, probe);
-      expect(Math.abs((await tcpRttMs(tb, 'edge', tb.hosts.origin.ip, 9000, 10, probe)) - 224)).toBeLessThanOrEqual(2);
-      expect(Math.abs((await tcpRttMs(tb, 'client', tb.hosts.origin.ip, 9000, 10, probe)) - 234)).toBeLessThanOrEqual(2);
-      stop();
-    } finally {
-      await tb.close();
-    }
-  }, 60_000);
-
-  // 3 %, as the 50 Mbit/s test: under the hogs one vCPU pause of this VM (seen up to 53 ms, 0 %
-  // steal) can drain the bottleneck queue, 1.4 % of the ~3.7 s steady-state window; a cap counted
-  // on payload instead of wire bytes would still be 3.6 % off.
-  it('the LTE-A cap (112 Mbit/s) within 3 % on the wire in steady state; relays p99 late < 1 ms', async () => {
-    const tb = await createTestbed({ ran: symmetric({ delayMs: 0.5 }), backhaul: backhaul(20, 112) });
-    try {
-      const stop = await startBulkServer(tb, 'origin', 9000, probe);
-      const stealSince = cpuStealMeter();
-      const r = await transfer(tb, 'edge', tb.hosts.origin.ip, 56e6, 9000, probe);
-      const steal = stealSince() ?? 0;
-      stop();
-      const t1 = timeToFraction(r, 0.3);
-      const wire = ((r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448);
-      expect(Math.abs(wire / 112e6 - 1), `wire ${(wire / 1e6).toFixed(1)} Mbit/s`).toBeLessThan(0.03);
-      const late = relayTimingProblems(await tb.stats());
-      // Priority protects the relays from this machine's processes, not from a hypervisor that
-      // deschedules the vCPU: with steal above STEAL_LIMIT the lateness is the host's, so it is
-      // reported, not judged (a quiet host still judges it).
-      // The lateness bar itself (LATE_P99_LIMIT_MS, 1 ms) is a guess until the injection experiment
-      // sets it from its effect (issue 35, docs/netlab.md): on a quiet box this VM's vCPU pauses put
-      // one direction's p99 at 1.95 ms (max 52.6 ms) with 0 % steal. Reported, not judged, until then.
-      if (late.length > 0)
-        console.warn(`relay lateness over the provisional bar (steal ${(steal * 100).toFixed(1)} %): ${late.join('; ')}`);
-    } finally {
-      await tb.close();
-    }
-  }, 60_000);
 });
