@@ -126,14 +126,11 @@ const netlabArgs = [
   `--outputFile=${netlabFile}`,
 ];
 const netlabLabel = 'real-TCP link tests (netlab)';
-const netlab = {
-  collect: undefined,
-  run: () => stage(netlabLabel, 'npx', netlabArgs, netlabFile, vitestTally, { ETHLE_NETLAB_TESTS: '1' }),
-};
-if (want('netlab') && want('unit') && process.env.ETHLE_NETLAB_ALONE !== '1')
-  netlab.collect = stageBeside(`${netlabLabel}, beside the unit stage`, 'npx', netlabArgs, netlabFile, vitestTally, {
-    ETHLE_NETLAB_TESTS: '1',
-  });
+const netlabEnv = { ETHLE_NETLAB_TESTS: '1' };
+const netlabBeside =
+  want('netlab') && want('unit') && process.env.ETHLE_NETLAB_ALONE !== '1'
+    ? stageBeside(`${netlabLabel}, beside the unit stage`, 'npx', netlabArgs, netlabFile, vitestTally, netlabEnv)
+    : undefined;
 
 if (want('unit')) {
   const file = join(out, 'vitest.json');
@@ -147,8 +144,8 @@ if (want('unit')) {
 }
 
 if (want('netlab')) {
-  if (netlab.collect) await netlab.collect();
-  else netlab.run();
+  if (netlabBeside) await netlabBeside();
+  else stage(netlabLabel, 'npx', netlabArgs, netlabFile, vitestTally, netlabEnv);
 }
 
 if (want('timing')) {

@@ -288,20 +288,22 @@ export async function startOriginProcess(
   };
 }
 
-/** Resident set size of a process in MB (from /proc). */
-/** RSS of a process and its children (the workers of `serve --workers`), MB. */
-export function rssTreeMb(pid: number): number {
-  let children: number[] = [];
+/** A process's direct children (the workers of `serve --workers`); none when not Linux or gone. */
+function childPids(pid: number): number[] {
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
       .trim()
       .split(/\s+/)
       .filter((s) => s !== '')
       .map(Number);
   } catch {
-    // Not Linux, or gone: the process alone.
+    return [];
   }
-  return rssMb(pid) + children.reduce((a, c) => a + rssMb(c), 0);
+}
+
+/** RSS of a process and its children (the workers of `serve --workers`), MB. */
+export function rssTreeMb(pid: number): number {
+  return rssMb(pid) + childPids(pid).reduce((a, c) => a + rssMb(c), 0);
 }
 
 /**
@@ -318,19 +320,10 @@ export function cpuSecondsTree(pid: number): number {
       return 0;
     }
   };
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter((s) => s !== '')
-      .map(Number);
-  } catch {
-    // Not Linux, or gone.
-  }
-  return one(pid) + children.reduce((a, c) => a + one(c), 0);
+  return one(pid) + childPids(pid).reduce((a, c) => a + one(c), 0);
 }
 
+/** Resident set size of a process in MB (from /proc). */
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const m = /VmRSS:\s+(\d+) kB/.exec(status);

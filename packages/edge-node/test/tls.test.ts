@@ -4,20 +4,23 @@ import { createEdgeConfig, startEdge } from '../src/index.js';
 import { startTestOrigin } from './helpers/startTestOrigin.js';
 
 const fixtures = new URL('./fixtures/tls/', import.meta.url).pathname;
+/** The edge in front of `origin`, on HTTPS with the test key and certificate, holding 1. */
+const startTlsEdge = (origin: string) =>
+  startEdge(
+    createEdgeConfig({
+      origin,
+      port: 0,
+      hold: 1,
+      logLevel: 'silent',
+      tls: { keyPath: `${fixtures}key.pem`, certPath: `${fixtures}cert.pem` },
+    }),
+  );
 
 describe('TLS', () => {
   it('serves HTTPS with the configured key and certificate', async () => {
     const origin = await startTestOrigin();
     origin.produce(4);
-    const edge = await startEdge(
-      createEdgeConfig({
-        origin: origin.url,
-        port: 0,
-        hold: 1,
-        logLevel: 'silent',
-        tls: { keyPath: `${fixtures}key.pem`, certPath: `${fixtures}cert.pem` },
-      }),
-    );
+    const edge = await startTlsEdge(origin.url);
     try {
       expect(edge.url.startsWith('https://')).toBe(true);
       const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
@@ -37,15 +40,7 @@ describe('TLS', () => {
     const origin = await startTestOrigin({ segmentBytes: 1_000_003 });
     origin.faultPrefix('/live/t/seg', { kind: 'streamed', chunkBytes: 16 * 1024 });
     origin.produce(4);
-    const edge = await startEdge(
-      createEdgeConfig({
-        origin: origin.url,
-        port: 0,
-        hold: 1,
-        logLevel: 'silent',
-        tls: { keyPath: `${fixtures}key.pem`, certPath: `${fixtures}cert.pem` },
-      }),
-    );
+    const edge = await startTlsEdge(origin.url);
     const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
     try {
       await (await request(`${edge.url}/live/t/index.m3u8`, { dispatcher })).body.text();
