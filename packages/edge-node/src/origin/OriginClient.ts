@@ -145,6 +145,7 @@ export class OriginClient {
           path,
           prefetch: kind === 'prefetch',
           signal: signal.any,
+          pauseDeadline: signal.pauseDeadline,
           onPassThrough: this.#o.onPassThrough,
         });
         const f = { path, kind, fill, signal };
