@@ -2,10 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { openDuckDbStore } from '../src/store/duckdb/openDuckDbStore.js';
-import { LATEST_SCHEMA } from '../src/store/migrations.js';
-import { expectMigratedFromSchema3, seedSchema3 } from './sessionTotalsCheck.js';
 import { storeContract } from './storeContract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ethle-duckdb-'));
@@ -38,23 +35,6 @@ describe('DuckDB store (a file)', () => {
       const order: string[] = [];
       await Promise.all([slow.then(() => order.push('slow')), store.all('SELECT 1 AS x').then(() => order.push('short'))]);
       expect(order).toEqual(['short', 'slow']);
-    } finally {
-      await store.close();
-    }
-  });
-
-  it('migrates a database a schema-3 collector left: its sessions get their totals from their batches', async () => {
-    const path = join(dir, 'schema3.duckdb');
-    const instance = await DuckDBInstance.create(path);
-    const c = await instance.connect();
-    await seedSchema3(async (sql, params) => {
-      await c.run(sql, params as DuckDBValue[] | undefined);
-    }, 'duckdb');
-    c.closeSync();
-    instance.closeSync();
-    const store = await openDuckDbStore(path);
-    try {
-      await expectMigratedFromSchema3(store, LATEST_SCHEMA);
     } finally {
       await store.close();
     }
