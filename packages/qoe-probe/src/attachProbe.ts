@@ -120,9 +120,12 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
     if (at === null) return;
     probeTimer = setTimeout(
       async () => {
-        // Fired late (a busy main thread): the request would miss the instant it was timed for.
-        // Try again at the next one, without spending a GET.
-        if (clientNow() - at > 10) {
+        // Fired late (a busy main thread): the GET lands that much after the instant it was timed
+        // for. A clock GET still cuts the bound while that is under half of it (it then leaves at
+        // most 3/4); the adapter's own timing wants 10 ms. Later than that, try again at the next
+        // instant without spending a GET. (10 ms for the clock too starved it on a page whose
+        // timers are late at nearly every second: no GET went out and the bound never settled.)
+        if (clientNow() - at > Math.max(10, clockTurn ? e.precisionMs / 2 : 0)) {
           probeTimer = undefined;
           return scheduleClockProbe();
         }
