@@ -43,7 +43,10 @@ const TABLE = [
     cli: {
       flag: 'origin-public-url',
       arg: 'URL',
-      help: ['the origin as receivers reach it, for redirects (eq. 3), when the', 'edge reaches it on an address they cannot (default: --origin)'],
+      help: [
+        'the origin as receivers reach it, for redirects (eq. 3), when the',
+        'edge reaches it on an address they cannot (default: --origin)',
+      ],
     },
   },
   {
@@ -53,7 +56,11 @@ const TABLE = [
       help: ['JSON config: every option, and "origins": [{"name","url","publicUrl"?}]', 'origins (then each is served under /{name}/...)'],
     },
   },
-  { key: 'port', rule: { type: 'integer', min: 0, max: 65535, default: 8080 }, cli: { flag: 'port', arg: 'N', help: ['listen port (default {default}; 0 = any)'] } },
+  {
+    key: 'port',
+    rule: { type: 'integer', min: 0, max: 65535, default: 8080 },
+    cli: { flag: 'port', arg: 'N', help: ['listen port (default {default}; 0 = any)'] },
+  },
   {
     key: 'host',
     rule: { type: 'text', default: '127.0.0.1', message: 'expected an address to listen on' },
@@ -207,7 +214,10 @@ const TABLE = [
     cli: {
       flag: 'steering-url',
       arg: 'URL',
-      help: ["the fleet's steering service (ethle-edge steer) for the manifests'", "steering URI, instead of this edge's own /_ethle/steering"],
+      help: [
+        "the fleet's steering service (ethle-edge steer) for the manifests'",
+        "steering URI, instead of this edge's own /_ethle/steering",
+      ],
     },
   },
   { key: 'fleet.peers', rule: { type: 'custom' } },

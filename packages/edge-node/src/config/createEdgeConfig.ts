@@ -82,8 +82,7 @@ export function createEdgeConfig(input: EdgeConfigInput, options: readonly EdgeO
   if (holdParts !== undefined && role === 'parent' && holdParts !== 0)
     failOption('holdParts', 'a parent never holds (x is decided where the receivers are): leave holdParts unset or 0', holdParts);
 
-  const rni: EdgeConfig['rni'] =
-    input.rni === undefined ? undefined : { ...v.rni!, url: originUrl('rni.url', input.rni?.url) };
+  const rni: EdgeConfig['rni'] = input.rni === undefined ? undefined : { ...v.rni!, url: originUrl('rni.url', input.rni?.url) };
 
   let tls: EdgeConfig['tls'];
   if (input.tls !== undefined) {

@@ -30,7 +30,8 @@ export function readFleet(f: EdgeConfigInput['fleet'], ttlSeconds: number): Edge
   const ids = new Set([pathway, ...peers.map((p) => p.id)]);
   if (ids.size !== peers.length + 1) failOption('fleet.peers', 'pathway ids must be unique', peers);
   const originPathway = f.originPathway === undefined ? undefined : pathwayId(f.originPathway, 'fleet.originPathway');
-  if (originPathway !== undefined && ids.has(originPathway)) failOption('fleet.originPathway', "must differ from the edges' ids", originPathway);
+  if (originPathway !== undefined && ids.has(originPathway))
+    failOption('fleet.originPathway', "must differ from the edges' ids", originPathway);
   return {
     pathway,
     publicUrl: originUrl('fleet.publicUrl', f.publicUrl),

@@ -105,7 +105,11 @@ describe('the option table', () => {
       },
     });
     // A label without a collector names nothing and is left out, as before.
-    expect(parseServeArgs(['--collector-label', 'e1'], EDGE_OPTIONS)).toEqual({ help: false, workers: undefined, input: { logLevel: 'info' } });
+    expect(parseServeArgs(['--collector-label', 'e1'], EDGE_OPTIONS)).toEqual({
+      help: false,
+      workers: undefined,
+      input: { logLevel: 'info' },
+    });
   });
 
   it('a new option added only to the table is in --help, parsed and validated', () => {
