@@ -145,13 +145,15 @@ describe('every byte the edge holds is under one budget', () => {
 
 describe('the send deadline', () => {
   it('receivers slower than minReceiverMbps are cut and counted; a normal one gets every byte', async () => {
-    // 8 MiB at 40 Mbit/s (5 MB/s): a receiver may be waited on for 1.7 s.
-    await setup(8 * MiB, { minReceiverMbps: 40, sendDeadlineMinMs: 500, cache: { maxBytes: 64 * MiB } });
+    // 32 MiB at 160 Mbit/s (20 MB/s): a receiver may be waited on for 1.7 s. The object must be
+    // large against the kernel's loopback buffers (autotuned up to 4 MiB send + 6 MiB receive):
+    // if those and what the slow one reads in 1.7 s hold all of it, nothing is left to cut.
+    await setup(32 * MiB, { minReceiverMbps: 160, sendDeadlineMinMs: 500, cache: { maxBytes: 96 * MiB } });
     await (await request(`${edge.url}/live/a/index.m3u8`)).body.dump();
     await (await request(`${edge.url}/live/a/seg2.ts`)).body.arrayBuffer(); // cached: the hot path
     const t0 = Date.now();
     pausedReceiver('/live/a/seg2.ts');
-    // One taking a chunk every 100 ms (at most 640 KB/s): it would take 13 s or more.
+    // One taking a chunk every 100 ms (about 1 MB/s): it would take 30 s or more.
     const slow = await request(`${edge.url}/live/a/seg2.ts`);
     let slowBytes = 0;
     let hurry = false;
@@ -176,7 +178,7 @@ describe('the send deadline', () => {
     // What the kernel had taken reaches the slow one, then the transfer ends short: never a whole 200.
     hurry = true;
     expect(await slowDone).toBe('cut');
-    expect(slowBytes).toBeLessThan(8 * MiB);
+    expect(slowBytes).toBeLessThan(32 * MiB);
     await until(() => edge.stats().pinnedBytes === 0 && edge.stats().sendTracked === 0, 'nothing pinned once they are gone');
     expect(await cut()).toBe(2);
   });
