@@ -85,9 +85,24 @@ export class SendDeadlines {
       if (blocked === 0) continue;
       const bytes = c.bytes();
       if (blocked <= sendDeadlineMs(bytes, this.#o.minBytesPerSecond, this.#o.floorMs)) continue;
+      // Ended and every byte with the kernel: the write's completion ('finish', then 'close') is
+      // queued for the next turn of the loop. Cutting now would cost the receiver nothing, free
+      // nothing, and count a cut that did not happen.
+      if (c.res.writableEnded && unsentBytes(c.res) === 0) continue;
       this.#open.delete(c);
       this.#o.onCut(bytes, blocked);
       c.res.destroy();
     }
   }
+}
+
+/**
+ * Bytes of `res` the kernel has not taken yet: libuv's write queue (`writeQueueSize` on the
+ * socket's handle, what Node's own socket timeout reads). `writableLength` cannot tell: it counts
+ * a whole writev until its callback, though the kernel may hold all of it. Unknown (no handle, a
+ * TLS socket wrapping another) reads as unsent, so the deadline still applies.
+ */
+export function unsentBytes(res: ServerResponse): number {
+  const handle = (res.socket as { _handle?: { writeQueueSize?: unknown } } | null)?._handle;
+  return typeof handle?.writeQueueSize === 'number' ? handle.writeQueueSize : Infinity;
 }
