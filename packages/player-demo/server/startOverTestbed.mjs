@@ -38,7 +38,7 @@ function ready(p, re, what) {
 
 /** One direction of a relay, in one line: what it carried, dropped, and how late it sent. */
 const direction = (d) =>
-  `${d.sent} sent, ${d.drops} dropped (${d.lossDrops} modelled loss), ring full ${d.ringFull}, late p99 ${d.lateness.p99Ms} ms max ${d.lateness.maxMs} ms`;
+  `${d.sent} sent, ${d.drops} dropped (${d.lossDrops} modelled loss), ring full ${d.ringFull}, late p99 ${d.lateness.p99Ms.toFixed(1)} ms max ${d.lateness.maxMs.toFixed(1)} ms`;
 
 /**
  * @param {{ rttMs: number, hold: number | 'auto', host: string, ports: { origin: number, edge: number }, logFile: string }} o
