@@ -197,6 +197,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       segments += 1;
       if (n !== expected) {
         corrupt += 1;
+        if (corrupt <= 5) log(`corrupt: ${url.pathname}: ${n} bytes, content-length ${seg.headers['content-length'] ?? 'absent'}`);
         return;
       }
       sizeByPath.set(url.pathname, n);
@@ -205,7 +206,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         if (want === undefined) unchecked += 1;
         else {
           checked += 1;
-          if (hash.digest('hex') !== want) corrupt += 1;
+          if (hash.digest('hex') !== want) {
+            corrupt += 1;
+            if (corrupt <= 5)
+              log(`corrupt: ${url.pathname}: ${n} bytes whose hash differs from the origin's (x-cache ${seg.headers['x-cache'] ?? '-'})`);
+          }
         }
       }
     } catch (e) {

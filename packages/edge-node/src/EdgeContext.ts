@@ -61,9 +61,9 @@ export interface EdgeContext {
   /** Backhaul RTT to an origin (configured, else measured), ms. */
   rttFor(origin: string): number | undefined;
   /**
-   * A bug caught at the boundary of one request or fetch (`where`): logged with its stack,
-   * counted (ethle_internal_errors_total) and published as an 'error' event. The caller fails
-   * that one request or fetch; the edge keeps serving.
+   * A bug caught at the boundary of one request or fetch (`where`): logged with its stack (and
+   * `details`, e.g. the stream), counted (ethle_internal_errors_total) and published as an
+   * 'error' event. The caller fails that one request or fetch; the edge keeps serving.
    */
-  bug(where: string, error: unknown): void;
+  bug(where: string, error: unknown, details?: Record<string, unknown>): void;
 }

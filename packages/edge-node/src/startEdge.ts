@@ -89,9 +89,14 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   // Per segment request: only when asked for (experiments use it to tell a stall's cause apart).
   if (log.isLevelEnabled('debug')) events.on('segment-request', (e) => log.debug(e, 'segment request'));
 
-  const bug = (where: string, error: unknown): void => {
+  // Called from every boundary's catch (and from pollers' promises that must not reject): it never throws.
+  const bug = (where: string, error: unknown, details?: Record<string, unknown>): void => {
     metrics.internalErrors.inc({ where });
-    log.error({ err: error, where }, 'internal error (that request or fetch failed; serving on)');
+    try {
+      log.error({ ...details, err: error, where }, 'internal error (that request or fetch failed; serving on)');
+    } catch {
+      // The log destination itself failed: the bug is still counted and published.
+    }
     events.emit('error', { where, error: error instanceof Error ? error : new Error(String(error)) });
   };
   const origins = new Map<string, Origin>();
@@ -132,7 +137,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     });
     origins.set(o.name, { cfg: o, client, prefix: config.origins.length === 1 ? '' : `/${o.name}` });
   }
-  const streams = new StreamRegistry({ config, cache, policy, events, metrics, log, now, rttFor });
+  const streams = new StreamRegistry({ config, cache, policy, events, metrics, log, now, rttFor, bug });
   const rni = config.rni === undefined ? undefined : new RniSubscription(config.rni);
   const radio = new RadioMeter(config.maxSessions);
   const sessions = new SessionFacts(events, now, Math.min(config.maxSessions, 50_000));

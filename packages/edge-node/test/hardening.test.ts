@@ -310,6 +310,38 @@ describe('origin answers', () => {
     expect(bad.headers['x-ethle-error']).toBe('ERR_EDGE_ORIGIN_REDIRECT');
   });
 
+  // Issue 36: a refused redirect aborted its origin connection (the guard threw as the headers
+  // came), so an origin that redirects often cost a TCP (and TLS) handshake per refusal.
+  it('a refused redirect keeps its origin connection; a redirect body is read only so far', async () => {
+    await setup();
+    origin.fault('/live/a/ext1.ts', { kind: 'redirect', status: 302, location: 'http://elsewhere.invalid/seg1.ts', bodyBytes: 2048 });
+    for (let i = 0; i < 4; i++) {
+      const r = await get('/live/a/ext1.ts');
+      expect(r.status).toBe(502);
+      expect(r.headers['x-ethle-error']).toBe('ERR_EDGE_ORIGIN_REDIRECT');
+    }
+    // Four refusals, one after the other, on the one connection the first opened.
+    expect(origin.requests('/live/a/ext1.ts')).toBe(4);
+    expect(origin.connections).toBe(1);
+    // Followed redirects with a body keep theirs too (undici sends the second hop while the first
+    // is finishing: on a second pooled connection at most).
+    origin.faultPrefix('/live/a/old1.ts', { kind: 'redirect', status: 302, location: '/live/a/seg1.ts', bodyBytes: 2048 });
+    for (let i = 0; i < 3; i++) expect((await get(`/live/a/old1.ts?v=${i}`)).body.equals(origin.body(1))).toBe(true);
+    expect(origin.connections).toBeLessThanOrEqual(2);
+
+    // An endless 3xx body, refused or followed, is read only up to the bound: the fetch fails
+    // with the redirect's code and that connection is closed (read on, it would never end).
+    origin.fault('/live/a/ext2.ts', { kind: 'redirect', status: 302, location: 'http://elsewhere.invalid/seg2.ts', bodyBytes: 'endless' });
+    origin.fault('/live/a/old2.ts', { kind: 'redirect', status: 302, location: '/live/a/seg2.ts', bodyBytes: 'endless' });
+    for (const path of ['/live/a/ext2.ts', '/live/a/old2.ts']) {
+      const r = await get(path);
+      expect(r.status).toBe(502);
+      expect(r.headers['x-ethle-error']).toBe('ERR_EDGE_ORIGIN_REDIRECT');
+      await until(() => origin.aborted(path) === 1, `the edge closed the connection of ${path}`);
+    }
+    expect(origin.requests('/live/a/seg2.ts')).toBe(0);
+  });
+
   it('a manifest behind a same-origin redirect works, its URIs resolved against where it came from', async () => {
     await setup();
     origin.fault('/moved/index.m3u8', { kind: 'redirect', status: 301, location: '/live/a/index.m3u8' });

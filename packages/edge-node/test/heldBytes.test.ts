@@ -143,6 +143,36 @@ describe('every byte the edge holds is under one budget', () => {
   });
 });
 
+describe('the origin fetch deadline', () => {
+  it('time a fetch waits for its reader (the edge holding the origin back) does not count against its deadline: the paused reader gets every byte', async () => {
+    // 32 MiB through a 16 MiB budget streams through, paced by its one reader; its deadline is
+    // 4 s (4 × the 1 s segment). The reader takes nothing for 5 s, then everything.
+    await setup(32 * MiB, { originHeadersTimeoutMs: 500 });
+    await (await request(`${edge.url}/live/a/index.m3u8`)).body.dump();
+    const t0 = Date.now();
+    const u = new URL(edge.url);
+    // Connection: close, so the end of the answer is the end of the socket.
+    const s = connect(Number(u.port), u.hostname, () => s.write('GET /live/a/seg1.ts HTTP/1.1\r\nhost: edge\r\nconnection: close\r\n\r\n'));
+    s.pause();
+    sockets.push(s);
+    await originAtRest(); // the fetch waits on the reader now
+    expect(origin.segmentBytesSent).toBeLessThan(32 * MiB);
+    await new Promise((r) => setTimeout(r, Math.max(0, 5_000 - (Date.now() - t0))));
+    const got: Buffer[] = [];
+    const ended = new Promise<void>((resolve) => s.once('close', () => resolve()));
+    s.on('data', (c: Buffer) => got.push(c));
+    s.resume();
+    const all = Buffer.concat(await ended.then(() => got));
+    const head = all.indexOf('\r\n\r\n');
+    expect(all.subarray(0, head).toString()).toMatch(/^HTTP\/1\.1 200/);
+    expect(all.subarray(head + 4).equals(origin.body(1))).toBe(true);
+    // The receiver's fetch ended well; it never ran out of time.
+    const m = await metrics();
+    expect(metricValue(m, 'ethle_origin_fetches_total', { kind: 'segment', outcome: 'ok' })).toBe(1);
+    expect(metricValue(m, 'ethle_origin_fetches_total', { kind: 'segment', outcome: 'timeout' }) ?? 0).toBe(0);
+  });
+});
+
 describe('the send deadline', () => {
   it('receivers slower than minReceiverMbps are cut and counted; a normal one gets every byte', async () => {
     // 32 MiB at 160 Mbit/s (20 MB/s): a receiver may be waited on for 1.7 s. The object must be

@@ -12,6 +12,8 @@ export interface CacheFillOptions {
   prefetch: boolean;
   /** Aborts the waits for room (the fetch's deadline or cancel). */
   signal: AbortSignal;
+  /** Stops the fetch's deadline while it waits on the edge (FetchSignal.pauseDeadline); returns the resume. */
+  pauseDeadline?: (() => () => void) | undefined;
   /** An object is streamed through without a whole copy (CacheEntry.passThrough). */
   onPassThrough?: (() => void) | undefined;
 }
@@ -49,7 +51,7 @@ export class CacheFill {
       cache.admit(entry, size, true);
       return;
     }
-    if ((await cache.admitWhenRead(entry, size, signal)) || entry.readers > 0) return;
+    if ((await this.#edgeWait(() => cache.admitWhenRead(entry, size, signal))) || entry.readers > 0) return;
     throw new EdgeError('ERR_EDGE_CACHE_FULL', `prefetch of ${path} (${size} bytes) does not fit the cache`, { path, size });
   }
 
@@ -77,11 +79,21 @@ export class CacheFill {
       // Kept for nobody (a prefetch, a receiver gone before the headers): not worth the backhaul.
       if (entry.readers === 0)
         throw new EdgeError('ERR_EDGE_CACHE_FULL', `${entry.key} streams through and nobody reads it`, { key: entry.key });
-      await entry.whenConsumed(PASS_THROUGH_WINDOW, this.#o.signal);
+      await this.#edgeWait(() => entry.whenConsumed(PASS_THROUGH_WINDOW, this.#o.signal));
       // Kept whole for receivers that may still join, as long as the budget has room for it.
       if (cache.budget.free < n) entry.seal();
     }
-    await cache.hold(entry, n, this.#forReceiver, this.#o.signal);
+    await this.#edgeWait(() => cache.hold(entry, n, this.#forReceiver, this.#o.signal));
+  }
+
+  /** A wait on the edge itself (room, readers): the origin's deadline does not run meanwhile. */
+  async #edgeWait<T>(wait: () => Promise<T>): Promise<T> {
+    const resume = this.#o.pauseDeadline?.();
+    try {
+      return await wait();
+    } finally {
+      resume?.();
+    }
   }
 
   /** The body is complete: check its length, offer one of unknown length to the cache, end it. */

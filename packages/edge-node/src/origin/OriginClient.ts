@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { CacheFill } from '../cache/CacheFill.js';
 import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
-import { EdgeError } from '../errors/EdgeError.js';
+import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import { ConnectionWatch } from './ConnectionWatch.js';
 import { FetchMeasure, type FetchSink } from './FetchMeasure.js';
 import { FetchScheduler } from './FetchScheduler.js';
@@ -113,10 +113,18 @@ export class OriginClient {
   /**
    * Fetch a manifest as text (not scheduled behind segments; manifests are small and urgent).
    * Follows redirects within this origin; `path` is where the text finally came from (relative
-   * URIs in it resolve against that).
+   * URIs in it resolve against that). Rejects only with the edge's errors: a bug on the way is
+   * ERR_EDGE_INTERNAL, reported to onBug once (as 'manifest fetch'), like a segment fetch's.
    */
   async fetchText(path: string, signal?: AbortSignal, o?: Omit<ManifestFetchOptions, 'signal'>): Promise<ManifestText> {
-    const got = await fetchManifestText(this.#transport, path, { signal, blocking: o?.blocking });
+    let got: ManifestText;
+    try {
+      got = await fetchManifestText(this.#transport, path, { signal, blocking: o?.blocking });
+    } catch (e) {
+      // fetchManifestText maps what it catches (and reports its own bugs); what escapes it raw
+      // is a bug in its report: the fetch's boundary is here.
+      throw isEdgeError(e) ? e : internalError(e, path, this.#o.onBug, 'manifest fetch');
+    }
     this.lastAnswerMs = Date.now();
     return got;
   }
@@ -145,6 +153,7 @@ export class OriginClient {
           path,
           prefetch: kind === 'prefetch',
           signal: signal.any,
+          pauseDeadline: signal.pauseDeadline,
           onPassThrough: this.#o.onPassThrough,
         });
         const f = { path, kind, fill, signal };

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool, buildConnector, errors as undiciErrors, interceptors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { EdgeError } from '../errors/EdgeError.js';
-import { MAX_REDIRECTS, REDIRECT_STATUSES, sameOriginRedirects } from './sameOriginRedirects.js';
+import { MAX_REDIRECT_BODY_BYTES, MAX_REDIRECTS, REDIRECT_STATUSES, sameOriginRedirects } from './sameOriginRedirects.js';
 
 /** How long an idle origin connection is kept: a few of the longest common segment periods. */
 export const ORIGIN_KEEP_ALIVE_MS = 30_000;
@@ -28,7 +28,8 @@ export interface GetOptions {
  * The connections to one configured origin: an undici Pool (pipelining 1, so parallel fetches
  * really are parallel TCP connections, as the paper's x connections are), composed with undici's
  * redirect interceptor inside the same-origin guard. Paths are origin-relative (the configured
- * URL's path is put in front).
+ * URL's path is put in front). A refused redirect costs no connection: its short body is read and
+ * the connection kept (sameOriginRedirects bounds it).
  */
 export class OriginDispatcher {
   /** The origin's `scheme://host:port`. */
@@ -101,7 +102,8 @@ export class OriginDispatcher {
     }
     // Still a redirect: the interceptor stopped following at MAX_REDIRECTS.
     if (REDIRECT_STATUSES.has(res.statusCode)) {
-      await res.body.dump();
+      // Read to its end, the connection stays pooled; a larger body is cut (the guard's bound too).
+      await res.body.dump({ limit: MAX_REDIRECT_BODY_BYTES });
       const location = res.headers['location'];
       throw new EdgeError(
         'ERR_EDGE_ORIGIN_REDIRECT',

@@ -27,10 +27,13 @@ export interface ManifestFetchOptions {
 /**
  * GET a manifest as text, not scheduled behind segments (manifests are small and urgent),
  * following same-origin redirects, bounded to MAX_MANIFEST_BYTES and checked against its
- * Content-Length. Reported as kind 'manifest'; rejects with the edge's error.
+ * Content-Length. Reported as kind 'manifest', once, after the fetch's own error path: a bug in
+ * what the report feeds is not taken for an origin fault. Rejects with the edge's error; a bug of
+ * the edge's own (a TypeError, …) is ERR_EDGE_INTERNAL, reported to `onBug` once. What escapes
+ * raw (a throw from the report itself) is the caller's boundary's (OriginClient.fetchText).
  */
 export async function fetchManifestText(
-  t: Pick<OriginTransport, 'name' | 'dispatcher' | 'rtt' | 'sink'>,
+  t: Pick<OriginTransport, 'name' | 'dispatcher' | 'rtt' | 'sink' | 'onBug'>,
   path: string,
   o: ManifestFetchOptions = {},
 ): Promise<ManifestText> {
@@ -38,6 +41,7 @@ export async function fetchManifestText(
   const m = new FetchMeasure({ origin: t.name, path, kind: 'manifest', sink: t.sink });
   let bytes = 0;
   let inBody = false;
+  let got: ManifestText;
   try {
     const { res, path: finalPath } = await t.dispatcher.get(path, { signal });
     const ttfb = m.responded(res.statusCode);
@@ -66,19 +70,20 @@ export async function fetchManifestText(
     if (expected !== undefined && bytes !== expected) {
       throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `manifest ${path}: ${bytes} of ${expected} bytes`, { path, bytes, expected });
     }
-    m.report('ok', bytes);
-    return { text: Buffer.concat(chunks).toString('utf8'), headers: keptHeaders(res.headers), path: finalPath };
+    got = { text: Buffer.concat(chunks).toString('utf8'), headers: keptHeaders(res.headers), path: finalPath };
   } catch (e) {
     // The caller's signal: a timeout is the origin's, anything else (the stream closed while its
     // blocking reload waited at the origin) a cancellation — not an unreachable origin.
     const aborted = signal?.aborted === true && !(e instanceof EdgeError);
     const timedOut = aborted && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
     const err = !aborted
-      ? toEdgeError(e, { path, inBody })
+      ? toEdgeError(e, { path, inBody, onBug: t.onBug, where: 'manifest fetch' })
       : timedOut
         ? new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin manifest ${path} timed out`, { path }, { cause: e })
         : new EdgeError('ERR_EDGE_CANCELLED', `manifest fetch of ${path} cancelled: ${String(signal.reason)}`, { path }, { cause: e });
     m.report(outcomeOf(err), bytes);
     throw err;
   }
+  m.report('ok', bytes);
+  return got;
 }

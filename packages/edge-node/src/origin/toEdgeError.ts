@@ -6,9 +6,12 @@ import type { FetchSignal } from './FetchSignal.js';
 /** Reports a bug caught at a fetch's boundary (logged and counted by the edge). */
 export type OnBug = (where: string, error: unknown) => void;
 
+/** Which fetch boundary caught a bug (the `where` label of ethle_internal_errors_total). */
+export type FetchBoundary = 'origin fetch' | 'manifest fetch';
+
 /** A bug caught at a fetch's boundary: reported (logged, counted) once, and the fetch's error. */
-export function internalError(e: unknown, path: string, onBug: OnBug | undefined): EdgeError {
-  onBug?.('origin fetch', e);
+export function internalError(e: unknown, path: string, onBug: OnBug | undefined, where: FetchBoundary = 'origin fetch'): EdgeError {
+  onBug?.(where, e);
   return new EdgeError(
     'ERR_EDGE_INTERNAL',
     `fetch of ${path} failed inside the edge: ${(e as Error)?.message ?? String(e)}`,
@@ -18,19 +21,29 @@ export function internalError(e: unknown, path: string, onBug: OnBug | undefined
 }
 
 /**
+ * A bug of the edge's own (or the core's): undici reports network trouble, and the core bad
+ * input, with their own error classes, so these never stand for an origin fault.
+ */
+export function isOwnBug(e: unknown): boolean {
+  return e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError;
+}
+
+/**
  * Map an undici/socket error to the edge's catalogue. `inBody`: the headers had arrived (a break
  * then is a truncation, not an unreachable origin); `signal`: the fetch's own, to tell its
  * deadline from a cancellation.
  */
-export function toEdgeError(e: unknown, o: { path: string; inBody: boolean; signal?: FetchSignal; onBug?: OnBug | undefined }): EdgeError {
+export function toEdgeError(
+  e: unknown,
+  o: { path: string; inBody: boolean; signal?: FetchSignal; onBug?: OnBug | undefined; where?: FetchBoundary },
+): EdgeError {
   const { path, signal } = o;
   if (e instanceof EdgeError) return e;
   if (signal?.deadline.aborted)
     return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin fetch of ${path} missed its deadline`, { path, deadline: true }, { cause: e });
   if (signal?.cancel.aborted)
     return new EdgeError('ERR_EDGE_CANCELLED', `fetch of ${path} cancelled: ${String(signal.cancel.reason)}`, { path }, { cause: e });
-  // A bug of the edge's own (undici reports network trouble with its own error classes): said as one.
-  if (e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError) return internalError(e, path, o.onBug);
+  if (isOwnBug(e)) return internalError(e, path, o.onBug, o.where);
   const code = (e as { code?: string } | null)?.code;
   if (
     e instanceof undiciErrors.HeadersTimeoutError ||

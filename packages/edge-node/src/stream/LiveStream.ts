@@ -1,6 +1,6 @@
 import { deltaMediaPlaylist, timerMs, type HeldManifest, type ManifestView } from '@ethle/core';
 import { EdgeError } from '../errors/EdgeError.js';
-import { ManifestPoller, type LoadedVersion, type ManifestPollerOptions } from './ManifestPoller.js';
+import { ManifestPoller, type LoadedVersion, type ManifestPollerOptions, type PollBugWhere } from './ManifestPoller.js';
 import type { StreamPrefetcher } from './StreamPrefetcher.js';
 import { NODE_TIMERS, type Timers } from './Timers.js';
 
@@ -20,8 +20,11 @@ export interface LiveStreamOptions {
   prefetcher: StreamPrefetcher;
   /** A new origin version was loaded (the registry reads bitrate hints, the policy its context). */
   onVersion: (view: ManifestView) => void;
-  /** A bug in what a version sets off, in planning or in judging a parked request: reported, never an origin outage. */
-  onPlanError: (e: Error) => void;
+  /**
+   * A bug, reported and never taken for an origin outage: in what a version sets off, in planning
+   * or in judging a parked request (`planner`), or in the poll itself (`manifest poll`).
+   */
+  onBug: (e: Error, where: PollBugWhere) => void;
 }
 
 /** One origin manifest version as the stream keeps it. */
@@ -82,7 +85,7 @@ export class LiveStream {
         if (this.#current !== undefined) this.#current.fetchedAtMs = this.#o.now();
       },
       onPlan: () => this.prefetcher.plan(),
-      onBug: o.onPlanError,
+      onBug: o.onBug,
     });
   }
 
@@ -220,7 +223,7 @@ export class LiveStream {
         ok = b.satisfied(v);
       } catch (e) {
         // A bug in judging a request: answer it with what there is rather than leave it parked.
-        this.#o.onPlanError(e as Error);
+        this.#o.onBug(e as Error, 'planner');
         ok = true;
       }
       if (ok) b.settle(v);
@@ -231,7 +234,7 @@ export class LiveStream {
     try {
       fn();
     } catch (e) {
-      this.#o.onPlanError(e as Error);
+      this.#o.onBug(e as Error, 'planner');
     }
   }
 }

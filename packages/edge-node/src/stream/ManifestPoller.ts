@@ -1,7 +1,11 @@
 import { ETHLE_HEADERS, loadManifest, nextPollAt, POLL_TIMING, timerMs, type ManifestView, type NextPoll } from '@ethle/core';
 import { EdgeError, isEdgeError } from '../errors/EdgeError.js';
 import type { OriginClient } from '../origin/OriginClient.js';
+import { isOwnBug } from '../origin/toEdgeError.js';
 import { NODE_TIMERS, type Timers } from './Timers.js';
+
+/** Where a poller caught a bug (the `where` label of ethle_internal_errors_total). */
+export type PollBugWhere = 'planner' | 'manifest poll';
 
 /** One origin manifest version, parsed. */
 export interface LoadedVersion {
@@ -38,8 +42,12 @@ export interface ManifestPollerOptions {
   onError: (e: EdgeError) => void;
   /** Something about the origin's manifest worth an operator's attention (not an error). */
   onWarning: (message: string, details: Record<string, unknown>) => void;
-  /** A bug in a hook or in the schedule: reported, never taken for an origin outage. */
-  onBug: (e: Error) => void;
+  /**
+   * A bug, reported and never taken for an origin outage: in a hook (`planner`: what a version
+   * sets off), or in the poll itself or its schedule (`manifest poll`; that poll fails with
+   * ERR_EDGE_INTERNAL).
+   */
+  onBug: (e: Error, where: PollBugWhere) => void;
 }
 
 /**
@@ -127,7 +135,9 @@ export class ManifestPoller {
       this.#lastError = undefined;
       this.#failures = 0;
     } catch (e) {
-      const err = isEdgeError(e) ? e : new EdgeError('ERR_EDGE_ORIGIN_UNREACHABLE', String(e));
+      // The origin client rejects only with the edge's errors: anything else was thrown by the
+      // poll's own code (a bug), reported once and failing this poll as one.
+      const err = isEdgeError(e) ? e : this.#bugError(e);
       this.#lastError = err;
       this.#failures += 1;
       if (err.code !== 'ERR_EDGE_CLOSED' && !this.#closed) this.#hook(() => this.#o.onError(err));
@@ -155,6 +165,8 @@ export class ManifestPoller {
         previousCarry: this.#view?.carry,
       });
     } catch (e) {
+      // The core refuses bad input with a coded error; a TypeError from inside it is its bug.
+      if (isOwnBug(e)) throw e;
       throw new EdgeError(
         'ERR_EDGE_MANIFEST_UNPARSABLE',
         `origin manifest ${this.#o.path} cannot be parsed: ${(e as Error).message}`,
@@ -244,7 +256,7 @@ export class ManifestPoller {
     } catch (e) {
       // A bug in reading the view's cadence must not stop the stream (nor escape as a rejection
       // nobody awaits): reported, and the next poll comes at the slowest pace.
-      this.#o.onBug(e as Error);
+      this.#o.onBug(asError(e), 'manifest poll');
       next = { atMs: this.#now() + POLL_TIMING.maxBackoffMs, reason: 'backoff' };
     }
     this.#wait(next);
@@ -276,7 +288,23 @@ export class ManifestPoller {
     try {
       fn();
     } catch (e) {
-      this.#o.onBug(e as Error);
+      this.#o.onBug(asError(e), 'planner');
     }
   }
+
+  /** A bug in the poll's own code: reported, and the poll's error (ERR_EDGE_INTERNAL, as a fetch's bug is). */
+  #bugError(e: unknown): EdgeError {
+    this.#o.onBug(asError(e), 'manifest poll');
+    return new EdgeError(
+      'ERR_EDGE_INTERNAL',
+      `poll of ${this.#o.path} failed inside the edge: ${asError(e).message}`,
+      { path: this.#o.path },
+      { cause: e },
+    );
+  }
+}
+
+/** What was thrown, as an Error (a throw of a string or an object still has a message). */
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }

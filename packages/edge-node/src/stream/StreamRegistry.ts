@@ -18,6 +18,8 @@ export interface StreamRegistryOptions {
   log: Logger;
   now: () => number;
   rttFor: (origin: string) => number | undefined;
+  /** A bug in a stream's poll or planning: logged with its stack and counted (EdgeContext.bug). */
+  bug: (where: string, error: unknown, details?: Record<string, unknown>) => void;
 }
 
 /**
@@ -138,10 +140,7 @@ export class StreamRegistry {
   #create(origin: Origin, key: string, path: string): LiveStream {
     const { config, cache, policy, metrics, log, events, now } = this.#o;
     const name = origin.cfg.name;
-    const planError = (error: Error): void => {
-      events.emit('error', { where: 'planner', error });
-      log.error({ stream: key, err: error }, 'planning failed');
-    };
+    const planError = (error: Error): void => this.#o.bug('planner', error, { stream: key });
     const warning = (msg: string, details: Record<string, unknown>): void => log.warn({ stream: key, ...details }, msg);
     const prefetcher = new StreamPrefetcher({
       key,
@@ -192,6 +191,8 @@ export class StreamRegistry {
         acceptBackwardsAfterMs: config.manifestStaleMs / 2,
         onError: (e) => {
           metrics.manifestErrors.inc({ origin: name, reason: e.code });
+          // A bug was logged where it was caught, with its stack (once).
+          if (e.code === 'ERR_EDGE_INTERNAL') return;
           // A stream that never had a manifest is a request for a path the origin doesn't have
           // (or junk): not worth a warning each, or junk requests flood the log.
           if (stream.version === undefined)
@@ -210,7 +211,7 @@ export class StreamRegistry {
         // player shown this x starts with.
         if (view.kind !== 'hls-multivariant') policy.provisional(this.contextOf(stream, view, name));
       },
-      onPlanError: planError,
+      onBug: (error, where) => this.#o.bug(where, error, { stream: key }),
     });
     return stream;
   }

@@ -9,8 +9,11 @@ export type Fault =
   | { kind: 'hang-body' }
   /** A body without Content-Length, cut after this many bytes by closing the connection. */
   | { kind: 'close-delimited'; afterBytes: number }
-  /** Redirect to this location. */
-  | { kind: 'redirect'; status: number; location: string }
+  /**
+   * Redirect to this location, with a body of `bodyBytes` (default none) or an endless one
+   * (`'endless'`: written as the client takes it, until it closes the connection).
+   */
+  | { kind: 'redirect'; status: number; location: string; bodyBytes?: number | 'endless' }
   | { kind: 'hang' }
   | { kind: 'truncate'; afterBytes: number }
   | { kind: 'slow'; chunkBytes: number; intervalMs: number }
@@ -165,7 +168,20 @@ export async function startTestOrigin(
       return;
     }
     if (fault?.kind === 'redirect') {
-      res.writeHead(fault.status, { location: fault.location, 'content-length': 0 }).end();
+      const note = Buffer.alloc(16 * 1024, 'moved ');
+      if (fault.bodyBytes === 'endless') {
+        res.writeHead(fault.status, { location: fault.location, 'content-type': 'text/html' });
+        const more = (): void => {
+          let room = true;
+          while (room && !res.destroyed) room = res.write(note);
+          if (!res.destroyed) res.once('drain', more);
+        };
+        more();
+        return;
+      }
+      const n = fault.bodyBytes ?? 0;
+      res.writeHead(fault.status, { location: fault.location, 'content-type': 'text/html', 'content-length': n });
+      res.end(Buffer.alloc(n, 'moved '));
       return;
     }
     if (path.startsWith('/stats')) {
@@ -244,6 +260,9 @@ export async function startTestOrigin(
     }
     res.end(payload);
   };
+  /** TCP connections the origin accepted. */
+  let connections = 0;
+  server.on('connection', () => void (connections += 1));
   if (opts.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = opts.keepAliveTimeoutMs;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
@@ -290,6 +309,10 @@ export async function startTestOrigin(
       for (const r of hanging) r.destroy();
     },
     requests: (path: string) => requests.get(path) ?? 0,
+    /** TCP connections accepted so far (each a handshake the client paid). */
+    get connections() {
+      return connections;
+    },
     /** The most segments being sent at once since the last call (then counting starts anew). */
     takePeakSegmentsInProgress(): number {
       const p = peakOpen;

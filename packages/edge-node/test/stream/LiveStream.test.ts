@@ -55,7 +55,7 @@ function stream(first: { n: number }, onVersion: () => void = () => undefined) {
       onWarning: noop,
     },
     onVersion,
-    onPlanError: (e) => bugs.push(e),
+    onBug: (e) => bugs.push(e),
   });
   return { s, clock, bugs, fetched };
 }

@@ -86,6 +86,35 @@ describe('ManifestPoller', () => {
     expect(h.clock.delays).toEqual([1000]);
   });
 
+  // Issue 36: a throw of the edge's own code on the poll's path was taken for an unreachable (or
+  // unparsable) origin, and never reported as a bug.
+  it.each(['fetching', 'parsing'])(
+    'a throw of the edge’s own code while %s is a bug: reported once, and the poll fails with ERR_EDGE_INTERNAL',
+    async (what) => {
+      const planted = (): never => {
+        throw new TypeError('planted');
+      };
+      const origin = {
+        url: 'http://origin.test',
+        upstreamRttMs: undefined,
+        // The manifest's absolute URL is made for the core's loader, inside the parse step.
+        absolute: (p: string) => (what === 'parsing' ? planted() : `http://origin.test${p}`),
+        fetchText: async (path: string) => (what === 'fetching' ? planted() : { text: playlist(10), path, headers: {} }),
+      };
+      const bugs: string[] = [];
+      const h = harness(() => playlist(10), {
+        origin: origin as unknown as ManifestPollerOptions['origin'],
+        onBug: (e, where) => bugs.push(`${where}: ${e.message}`),
+      });
+      h.poller.poll();
+      await settle();
+      expect(bugs).toEqual(['manifest poll: planted']);
+      expect(h.errors.map((e) => e.code)).toEqual(['ERR_EDGE_INTERNAL']);
+      expect(h.poller.lastError?.code).toBe('ERR_EDGE_INTERNAL');
+      expect(h.versions).toEqual([]);
+    },
+  );
+
   it('polls at the cadence; the same text again is no new version', async () => {
     let first = 10;
     const h = harness(() => playlist(first));
