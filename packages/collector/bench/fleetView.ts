@@ -13,6 +13,7 @@ import { chromium } from '@playwright/test';
 import { createCollectorConfig } from '../src/config/createCollectorConfig.js';
 import { startCollector } from '../src/http/startCollector.js';
 import { openDuckDbStore } from '../src/store/duckdb/openDuckDbStore.js';
+import { SESSION_TOTALS_BACKFILL } from '../src/store/sessionTotals.js';
 import { startDemoServer } from '../../player-demo/server/startDemoServer.mjs';
 
 const { values } = parseArgs({
@@ -36,7 +37,7 @@ const t0 = performance.now();
 const store = await openDuckDbStore(db);
 const sql = (q: string) => store.all(q);
 const start = (i: string) => `(${now} - 3600000 + (hash(${i}) % 3000) * 1000)`;
-await sql(`INSERT INTO sessions SELECT 's-' || i, ${start('i')}, CASE WHEN i % 2 = 0 THEN 'hls' ELSE 'dash' END, CASE WHEN i % 2 = 0 THEN 'hls.js' ELSE 'dash.js' END,
+await sql(`INSERT INTO sessions (session_id, first_received_ms, target, player, stream, scheme, edge, meta) SELECT 's-' || i, ${start('i')}, CASE WHEN i % 2 = 0 THEN 'hls' ELSE 'dash' END, CASE WHEN i % 2 = 0 THEN 'hls.js' ELSE 'dash.js' END,
   CASE WHEN i % 3 = 0 THEN '50M-2s' ELSE '15M-2s' END, (['e2e', 'hold-0', 'hold-2', 'auto'])[i % 4 + 1], CASE WHEN i % 4 = 0 THEN 'direct' ELSE 'mec-' || (i % 5) END, '{}' FROM range(${SESSIONS}) t(i)`);
 await sql(`INSERT INTO batches SELECT 's-' || i, j, ${start('i')} + (j + 1) * 5000 + 40, ${start('i')} + (j + 1) * 5000, ${start('i')} + j * 5000, 8,
   CASE WHEN j = 0 THEN 800 + random() * 2500 ELSE NULL END, CASE WHEN hash(i) % 10 < 3 AND j % 12 = 5 THEN 1 ELSE 0 END, CASE WHEN hash(i) % 10 < 3 AND j % 12 = 5 THEN 1500 ELSE 0 END, 2, 7400000, j = ${BATCHES - 1}, 5000
@@ -49,6 +50,8 @@ await sql(
   `INSERT INTO stalls SELECT session_id, seq, received_ms, sent_ms - 3000, sent_ms - 1500, 1500, NULL FROM batches WHERE stall_count > 0`,
 );
 await sql(`INSERT INTO events SELECT session_id, seq, 0, 'latency', at_ms, '{}' FROM latency`);
+// Each session's totals, as ingest keeps them (sessionTotals.ts; the migration's backfill).
+await sql(SESSION_TOTALS_BACKFILL);
 const rows = Number((await sql('SELECT count(*) AS n FROM events'))[0]!['n']);
 await store.close();
 const generatedS = (performance.now() - t0) / 1000;

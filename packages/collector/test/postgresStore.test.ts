@@ -1,6 +1,9 @@
 import pg from 'pg';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
+import { LATEST_SCHEMA } from '../src/store/migrations.js';
 import { openPostgresStore } from '../src/store/postgres/openPostgresStore.js';
+import type { SqlValue } from '../src/store/Store.js';
+import { expectMigratedFromSchema3, seedSchema3 } from './sessionTotalsCheck.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './startThrowawayPostgres.js';
 import { storeContract } from './storeContract.js';
 
@@ -25,5 +28,29 @@ describe('PostgreSQL store (a throwaway cluster)', () => {
     await admin.end();
     const url = server.url.replace(/\/postgres$/, '/collector_contract');
     return { store: await openPostgresStore(url, 4), reopen: () => openPostgresStore(url, 4) };
+  });
+
+  it('migrates a database a schema-3 collector left: its sessions get their totals from their batches', async (ctx) => {
+    if (server === null) ctx.skip();
+    const admin = new pg.Client({ connectionString: server!.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE collector_schema3');
+    await admin.end();
+    const url = server!.url.replace(/\/postgres$/, '/collector_schema3');
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await seedSchema3(async (sql: string, params?: SqlValue[]) => {
+        await c.query(sql, params);
+      }, 'postgres');
+    } finally {
+      await c.end();
+    }
+    const store = await openPostgresStore(url, 2);
+    try {
+      await expectMigratedFromSchema3(store, LATEST_SCHEMA);
+    } finally {
+      await store.close();
+    }
   });
 });

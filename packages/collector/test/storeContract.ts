@@ -11,6 +11,7 @@ import { sessionsQuery } from '../src/query/sessionsQuery.js';
 import { LATEST_SCHEMA } from '../src/store/migrations.js';
 import type { Store } from '../src/store/Store.js';
 import { batch, ev, type BatchInput } from './fixtures.js';
+import { expectSameAsFullScan, totalsMismatches } from './sessionTotalsCheck.js';
 
 const T = 1_800_000_000_000;
 // As the collector does: validated, then stamped with its time watched. One clock per store under
@@ -283,5 +284,32 @@ export function storeContract(open: () => Promise<{ store: Store; reopen: () => 
       ['mec-1', 3, 7, 'hold-x'],
       ['mec-2', 0, 1, 'hold-x'],
     ]);
+  });
+
+  it("keeps each session's totals as a full scan of its batches computes them (resends, refused groups and all)", async (ctx) => {
+    if (skipped) ctx.skip();
+    expect(await totalsMismatches(store)).toEqual([]);
+  });
+
+  it('answers any range as a full scan of its batches would: sessions it holds whole from their totals, the others from batches', async (ctx) => {
+    if (skipped) ctx.skip();
+    const F = T + 3_600_000;
+    const G = T + 7_200_000;
+    const L = T + 10_800_000;
+    const byScheme = 'by=scheme&bucket=minute'; // lat's batches fall in two minutes
+    const whole = 'by=none&bucket=day';
+    const filtered = 'by=edge&bucket=hour&scheme=hold-2';
+    const cases = [
+      ...[byScheme, whole, filtered].map((split) => `from=0&to=${T + 86_400_000}&${split}`), // every session whole
+      `from=${F + 15_000}&to=${F + 3_600_000}&${byScheme}`, // cuts fa, fb, fc after their first batch
+      `from=${F}&to=${F + 15_000}&${filtered}`, // … and before their second
+      `from=${G + 5000}&to=${G + 15_000}&${whole}`, // gap's second batch only
+      `from=${L + 40_000}&to=${L + 80_000}&${byScheme}`, // the middle of lat's 20 batches, over two minutes
+      `from=${T + 1}&to=${T + 2}&${whole}`, // one of dup's batches
+    ];
+    for (const c of cases) {
+      // A range with nothing in it would prove nothing.
+      expect(await expectSameAsFullScan(store, parseFleetFilter(q(c), T)), c).toBeGreaterThan(0);
+    }
   });
 }

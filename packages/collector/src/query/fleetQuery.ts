@@ -2,6 +2,7 @@ import type { Row, Store } from '../store/Store.js';
 import { listOf } from '../store/toRow.js';
 import { binnedQuantiles, type ValueBin } from './binnedQuantiles.js';
 import { BUCKETS, dimensionWhere, groupExpr, Params, type FleetFilter } from './FleetFilter.js';
+import { BATCH_WATCH_MS, cutBy, wholeIn } from './sessionRange.js';
 
 /** One group's QoE over the range, as Mux Data / Conviva summarise a fleet. */
 export interface FleetGroup {
@@ -53,15 +54,6 @@ export interface FleetView {
   latencyBinS: number;
 }
 
-/** The batches in the range, each with the time watched it covers (WatchClock, at ingest). */
-function batchesCte(f: FleetFilter, p: Params): string {
-  return `b AS (
-    SELECT session_id, seq, received_ms, startup_ms, stall_count, stall_ms,
-      coalesce(watch_ms, greatest(0, sent_ms - first_at_ms)) AS watch_ms
-    FROM batches WHERE received_ms >= ${p.add(f.fromMs)} AND received_ms < ${p.add(f.toMs)}
-  )`;
-}
-
 /** Bins of the latency histogram, s: fine enough to see a 2 s hold step, and at most ~120 bins to 60 s. */
 const LATENCY_BIN_S = 0.5;
 /** Latencies above this go in the last bin (a stalled player's minutes-long latency would stretch the axis). */
@@ -84,34 +76,9 @@ function histogramBin(key: number, lo: number): number {
 }
 
 export async function fleetQuery(store: Store, f: FleetFilter): Promise<FleetView> {
-  const groups = await (async () => {
-    const p = new Params();
-    const sql = `WITH ${batchesCte(f, p)},
-      per AS (
-        SELECT s.session_id, ${groupExpr(f)} AS grp, min(b.startup_ms) AS startup_ms, sum(b.stall_count) AS stalls, sum(b.stall_ms) AS stall_ms, sum(b.watch_ms) AS watch_ms
-        FROM b JOIN sessions s ON s.session_id = b.session_id
-        WHERE true${dimensionWhere(f, p)}
-        GROUP BY s.session_id, grp
-      )
-      SELECT grp, count(*) AS sessions,
-        percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY startup_ms) AS startup_ps,
-        sum(stall_ms) / nullif(sum(watch_ms), 0) AS rebuffer_ratio,
-        sum(stalls) AS stalls,
-        sum(stalls) / nullif(sum(watch_ms) / 3600000.0, 0) AS stalls_per_hour,
-        count(*) FILTER (WHERE stalls > 0) AS sessions_with_stalls,
-        sum(watch_ms) / 3600000.0 AS watch_hours
-      FROM per GROUP BY grp ORDER BY grp`;
-    return store.all(sql, p.values);
-  })();
-  const latency = await (async () => {
-    const p = new Params();
-    const sql = `SELECT ${groupExpr(f)} AS grp, ${latencyBinSql('l.true_latency_s')} AS k, count(*) AS n,
-        min(l.true_latency_s) AS lo, max(l.true_latency_s) AS hi
-      FROM latency l JOIN sessions s ON s.session_id = l.session_id
-      WHERE l.true_latency_s IS NOT NULL AND l.received_ms >= ${p.add(f.fromMs)} AND l.received_ms < ${p.add(f.toMs)}${dimensionWhere(f, p)}
-      GROUP BY grp, k ORDER BY grp, k`;
-    return store.all(sql, p.values);
-  })();
+  // Three statements, asked at once: the stores run them side by side (DuckDB's readers, a
+  // PostgreSQL pool), so the view waits for the slowest, not for the sum.
+  const [groups, latency, series] = await Promise.all([groupsRows(store, f), latencyRows(store, f), seriesRows(store, f)]);
   // Per group: its sample bins in value order, and the histogram's counts.
   const latencyOf = new Map<string, { bins: ValueBin[]; histogram: Map<number, number> }>();
   for (const r of latency) {
@@ -123,18 +90,6 @@ export async function fleetQuery(store: Store, f: FleetFilter): Promise<FleetVie
     const h = histogramBin(Number(r['k']), bin.lo);
     g.histogram.set(h, (g.histogram.get(h) ?? 0) + bin.count);
   }
-  const series = await (async () => {
-    const p = new Params();
-    const cte = batchesCte(f, p);
-    const bucket = p.add(BUCKETS[f.bucket]);
-    const sql = `WITH ${cte}
-      SELECT floor(b.received_ms / ${bucket}) * ${bucket} AS t, ${groupExpr(f)} AS grp, count(DISTINCT b.session_id) AS sessions,
-        sum(b.stall_ms) / nullif(sum(b.watch_ms), 0) AS rebuffer_ratio, sum(b.stall_count) AS stalls, sum(b.watch_ms) / 3600000.0 AS watch_hours
-      FROM b JOIN sessions s ON s.session_id = b.session_id
-      WHERE true${dimensionWhere(f, p)}
-      GROUP BY t, grp ORDER BY t, grp`;
-    return store.all(sql, p.values);
-  })();
   const n = (v: Row[string] | undefined) => (v === null || v === undefined ? null : Number(v));
   return {
     filter: f,
@@ -172,4 +127,75 @@ export async function fleetQuery(store: Store, f: FleetFilter): Promise<FleetVie
     ),
     latencyBinS: LATENCY_BIN_S,
   };
+}
+
+/**
+ * Per group over its sessions in the range: a session's startup (its first), stalls, time stalled
+ * and watched — from its kept totals when the range holds all of its batches, else from its
+ * batches in the range.
+ */
+function groupsRows(store: Store, f: FleetFilter): Promise<Row[]> {
+  const p = new Params();
+  const from = p.add(f.fromMs);
+  const to = p.add(f.toMs);
+  const dims = dimensionWhere(f, p);
+  const sql = `WITH per AS (
+      SELECT s.session_id, ${groupExpr(f)} AS grp, s.startup_ms, s.stall_count AS stalls, s.stall_ms, s.watch_ms
+      FROM sessions s WHERE ${wholeIn(from, to)}${dims}
+      UNION ALL
+      SELECT s.session_id, ${groupExpr(f)} AS grp, min(b.startup_ms), sum(b.stall_count), sum(b.stall_ms), sum(${BATCH_WATCH_MS})
+      FROM batches b JOIN sessions s ON s.session_id = b.session_id
+      WHERE b.received_ms >= ${from} AND b.received_ms < ${to} AND ${cutBy(from, to)}${dims}
+      GROUP BY s.session_id, grp
+    )
+    SELECT grp, count(*) AS sessions,
+      percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY startup_ms) AS startup_ps,
+      sum(stall_ms) / nullif(sum(watch_ms), 0) AS rebuffer_ratio,
+      sum(stalls) AS stalls,
+      sum(stalls) / nullif(sum(watch_ms) / 3600000.0, 0) AS stalls_per_hour,
+      count(*) FILTER (WHERE stalls > 0) AS sessions_with_stalls,
+      sum(watch_ms) / 3600000.0 AS watch_hours
+    FROM per GROUP BY grp ORDER BY grp`;
+  return store.all(sql, p.values);
+}
+
+/** Every latency sample in the range, counted per group and sample bin (latencyBinSql). */
+function latencyRows(store: Store, f: FleetFilter): Promise<Row[]> {
+  const p = new Params();
+  const sql = `SELECT ${groupExpr(f)} AS grp, ${latencyBinSql('l.true_latency_s')} AS k, count(*) AS n,
+      min(l.true_latency_s) AS lo, max(l.true_latency_s) AS hi
+    FROM latency l JOIN sessions s ON s.session_id = l.session_id
+    WHERE l.true_latency_s IS NOT NULL AND l.received_ms >= ${p.add(f.fromMs)} AND l.received_ms < ${p.add(f.toMs)}${dimensionWhere(f, p)}
+    GROUP BY grp, k ORDER BY grp, k`;
+  return store.all(sql, p.values);
+}
+
+/**
+ * Per bucket and group: sessions, stalls, time stalled and watched. One row per session and
+ * bucket first — a session whose batches all fall in the range and in one bucket from its kept
+ * totals, any other from its batches in the range — so a session counts once per bucket.
+ */
+function seriesRows(store: Store, f: FleetFilter): Promise<Row[]> {
+  const p = new Params();
+  const from = p.add(f.fromMs);
+  const to = p.add(f.toMs);
+  const bucket = p.add(BUCKETS[f.bucket]);
+  const dims = dimensionWhere(f, p);
+  const oneBucket = `${wholeIn(from, to)} AND floor(s.min_received_ms / ${bucket}) = floor(s.max_received_ms / ${bucket})`;
+  const sql = `WITH per AS (
+      SELECT floor(s.min_received_ms / ${bucket}) * ${bucket} AS t, ${groupExpr(f)} AS grp, s.session_id,
+        s.stall_count AS stalls, s.stall_ms, s.watch_ms
+      FROM sessions s WHERE ${oneBucket}${dims}
+      UNION ALL
+      SELECT floor(b.received_ms / ${bucket}) * ${bucket} AS t, ${groupExpr(f)} AS grp, s.session_id,
+        sum(b.stall_count), sum(b.stall_ms), sum(${BATCH_WATCH_MS})
+      FROM batches b JOIN sessions s ON s.session_id = b.session_id
+      WHERE b.received_ms >= ${from} AND b.received_ms < ${to}
+        AND s.max_received_ms >= ${from} AND s.min_received_ms < ${to} AND NOT (${oneBucket})${dims}
+      GROUP BY t, grp, s.session_id
+    )
+    SELECT t, grp, count(*) AS sessions, sum(stall_ms) / nullif(sum(watch_ms), 0) AS rebuffer_ratio,
+      sum(stalls) AS stalls, sum(watch_ms) / 3600000.0 AS watch_hours
+    FROM per GROUP BY t, grp ORDER BY t, grp`;
+  return store.all(sql, p.values);
 }

@@ -1,3 +1,5 @@
+import { SESSION_TOTAL_COLUMNS, SESSION_TOTALS_BACKFILL } from './sessionTotals.js';
+
 /**
  * The schema, as numbered migrations applied in order, each in its own transaction with its row in
  * `schema_migrations`. Never edit an applied one: add the next number. The SQL is portable between
@@ -139,6 +141,14 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'batches.watch_ms: time watched, worked out at ingest',
     // Earlier rows keep NULL; the queries take sent_ms − first_at_ms for them.
     common: ['ALTER TABLE batches ADD COLUMN watch_ms DOUBLE PRECISION'],
+  },
+  {
+    version: 4,
+    name: "sessions' totals over their batches, kept at ingest",
+    // The fleet view and the session list read one row per session instead of every batch (36 per
+    // 3-minute session); the stores add each transaction's fresh batches to them (sessionTotals.ts).
+    // Nullable: an existing session gets its totals from the backfill below.
+    common: [...SESSION_TOTAL_COLUMNS.map(([name, type]) => `ALTER TABLE sessions ADD COLUMN ${name} ${type}`), SESSION_TOTALS_BACKFILL],
   },
 ];
 

@@ -1,4 +1,4 @@
-import { DuckDBInstance, listValue, VARCHAR, LIST, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
@@ -6,19 +6,26 @@ import type { ValidBatch } from '../../beacon/ValidBatch.js';
 import { CollectorError } from '../../errors/CollectorError.js';
 import { LATEST_SCHEMA, MIGRATIONS, SCHEMA_TABLE, migrationStatements } from '../migrations.js';
 import type { Row, SqlValue, Store } from '../Store.js';
-import { BATCH_TABLE, CHILD_TABLES, EDGE_SESSION_COLUMNS, edgeSessionRow, SESSION_TABLE, type TableSpec } from '../tables.js';
+import { sessionTotalRows, sessionUpsertSql } from '../sessionTotals.js';
+import { BATCH_TABLE, CHILD_TABLES, EDGE_SESSION_COLUMNS, edgeSessionRow, type TableSpec } from '../tables.js';
 import type { EdgeFactRow } from '../../beacon/parseEdgeReport.js';
 import { toRow } from '../toRow.js';
 
-/** Session ids the writer remembers as stored (then it forgets the older half). */
-const MAX_KNOWN_SESSIONS = 100_000;
+/**
+ * Reader connections: the dashboard's requests (the fleet view's three statements, the session
+ * list, the filter choices) run side by side on them instead of queuing on one. More buys little
+ * on a few cores: DuckDB already spreads each statement over its threads.
+ */
+const READERS = 4;
 
 /**
  * The embedded store: one DuckDB file (or ':memory:'). One connection writes (the group writer
- * calls writeBatches one at a time), another reads, so a fleet query never waits for a commit and
- * sees only committed batches. Rows go in through DuckDB's appender, inside the transaction
- * (an appender's rows roll back with it): an INSERT statement cost ~0.4 ms per row, and
- * INSERT … ON CONFLICT DO NOTHING ~3 ms, measured with @duckdb/node-api 1.5.6.
+ * calls writeBatches one at a time), READERS others read, so a fleet query never waits for a
+ * commit and sees only committed batches. A batch's rows go in through DuckDB's appender, inside
+ * the transaction (an appender's rows roll back with it): an INSERT statement cost ~0.4 ms per
+ * row, and INSERT … ON CONFLICT DO NOTHING ~3 ms, measured with @duckdb/node-api 1.5.6. The
+ * sessions' rows (new, or their totals added to) are one INSERT … ON CONFLICT DO UPDATE per
+ * transaction, whatever the number of batches in it.
  *
  * A transaction's cost is mostly fixed (a flush per table, the commit: ~8 ms of CPU for 1 batch,
  * ~0.3 ms more per batch), which is why the group writer batches them and the appenders stay open
@@ -45,26 +52,33 @@ export async function openDuckDbStore(path: string): Promise<Store> {
     );
   }
   const writer = await instance.connect();
-  const reader = await instance.connect();
+  const readers: DuckDBConnection[] = [];
+  for (let i = 0; i < READERS; i++) readers.push(await instance.connect());
   try {
     await migrate(writer);
   } catch (e) {
     writer.closeSync();
-    reader.closeSync();
+    for (const r of readers) r.closeSync();
     instance.closeSync();
     throw e;
   }
   const batchExists = await writer.prepare('SELECT 1 AS x FROM batches WHERE session_id = $1 AND seq = $2');
-  // One lookup per group for the sessions it does not know, not one per batch: after a start
-  // (or a restart) a thousand sessions' first batches would each pay a query.
-  const sessionsStored = await writer.prepare('SELECT session_id FROM sessions WHERE session_id IN (SELECT unnest($1))');
-  // Sessions known to be stored, so a batch of a known session costs no lookup. Only this process
-  // writes the file (DuckDB's lock), so what it committed is the truth; bounded, oldest forgotten.
-  const known = new Set<string>();
   let closed = false;
   let writing: Promise<unknown> = Promise.resolve();
-  /** Queries running on the reader, which close() waits for. */
+  /** Queries running on the readers, which close() waits for. */
   const reading = new Set<Promise<unknown>>();
+  /**
+   * Idle readers, and queries waiting for one (first come, first served). The wait is bounded by
+   * the queries asked at once: one per HTTP request the server is answering.
+   */
+  const idle = [...readers];
+  const waiting: ((c: DuckDBConnection) => void)[] = [];
+  const acquire = (): Promise<DuckDBConnection> | DuckDBConnection => idle.pop() ?? new Promise((r) => waiting.push(r));
+  const release = (c: DuckDBConnection) => {
+    const next = waiting.shift();
+    if (next) next(c);
+    else idle.push(c);
+  };
 
   const has = async (p: typeof batchExists, values: DuckDBValue[]) => {
     p.bind(values);
@@ -125,33 +139,30 @@ export async function openDuckDbStore(path: string): Promise<Store> {
   async function writeGroup(batches: readonly ValidBatch[], skip: ReadonlySet<number>): Promise<boolean[]> {
     const fresh: boolean[] = [];
     const seen = new Set<string>();
-    const sessions = new Set<string>();
-    const unknown = [...new Set(batches.filter((b, i) => !skip.has(i) && !known.has(b.session)).map((b) => b.session))];
+    const written: ValidBatch[] = [];
     await inTransaction(async (use) => {
       const rows = async (t: TableSpec, b: ValidBatch) => {
         const a = await use(t.name);
         for (const row of t.rows(b)) appendRow(a, t, row);
       };
-      if (unknown.length > 0) {
-        sessionsStored.bind([listValue(unknown)], [LIST(VARCHAR)]);
-        for (const r of (await sessionsStored.runAndReadAll()).getRowObjectsJS()) sessions.add(String(r['session_id']));
-      }
       for (const [i, b] of batches.entries()) {
         const key = `${b.seq}\u0000${b.session}`;
         const dup = skip.has(i) || seen.has(key);
         fresh.push(!dup);
         if (dup) continue;
         seen.add(key);
-        if (!known.has(b.session) && !sessions.has(b.session)) {
-          await rows(SESSION_TABLE, b);
-          sessions.add(b.session);
-        }
+        written.push(b);
         await rows(BATCH_TABLE, b);
         for (const t of CHILD_TABLES) await rows(t, b);
       }
+      // Each session's row, new or with these batches added to its totals: one statement. If a
+      // batch turns out stored before (the appender's flush meets the primary key), all of it
+      // rolls back with the transaction and writeBatches writes the group again without it.
+      if (written.length > 0) {
+        const { sql, params } = sessionUpsertSql(sessionTotalRows(written));
+        await writer.run(sql, params as DuckDBValue[]);
+      }
     });
-    for (const id of sessions) known.add(id);
-    if (known.size > MAX_KNOWN_SESSIONS) for (const id of [...known].slice(0, known.size - MAX_KNOWN_SESSIONS / 2)) known.delete(id);
     return fresh;
   }
 
@@ -212,7 +223,14 @@ export async function openDuckDbStore(path: string): Promise<Store> {
     writeEdgeFacts,
     async all(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
       if (closed) throw new CollectorError('COLLECTOR_ERR_CLOSING', 'the store is closed');
-      const run = reader.runAndReadAll(sql, params as DuckDBValue[]);
+      const run = (async () => {
+        const c = await acquire();
+        try {
+          return await c.runAndReadAll(sql, params as DuckDBValue[]);
+        } finally {
+          release(c);
+        }
+      })();
       reading.add(run);
       try {
         const r = await run;
@@ -229,8 +247,13 @@ export async function openDuckDbStore(path: string): Promise<Store> {
       }
     },
     async schemaVersion() {
-      const r = await reader.runAndReadAll('SELECT max(version) AS v FROM schema_migrations');
-      return Number(r.getRowObjectsJS()[0]?.['v'] ?? 0);
+      const c = await acquire();
+      try {
+        const r = await c.runAndReadAll('SELECT max(version) AS v FROM schema_migrations');
+        return Number(r.getRowObjectsJS()[0]?.['v'] ?? 0);
+      } finally {
+        release(c);
+      }
     },
     async close() {
       if (closed) return;
@@ -243,9 +266,8 @@ export async function openDuckDbStore(path: string): Promise<Store> {
       // A checkpoint folds the WAL into the file, so the next open replays nothing.
       await writer.run('CHECKPOINT').catch(() => undefined);
       batchExists.destroySync();
-      sessionsStored.destroySync();
       writer.closeSync();
-      reader.closeSync();
+      for (const r of readers) r.closeSync();
       instance.closeSync();
     },
   };

@@ -3,7 +3,8 @@ import type { ValidBatch } from '../../beacon/ValidBatch.js';
 import { CollectorError } from '../../errors/CollectorError.js';
 import { LATEST_SCHEMA, MIGRATIONS, SCHEMA_TABLE, migrationStatements } from '../migrations.js';
 import type { Row, SqlValue, Store } from '../Store.js';
-import { BATCH_TABLE, CHILD_TABLES, EDGE_SESSION_COLUMNS, edgeSessionRow, SESSION_TABLE, type TableSpec } from '../tables.js';
+import { SESSION_UPSERT_COLUMNS, sessionTotalRows, sessionUpsertSql } from '../sessionTotals.js';
+import { BATCH_TABLE, CHILD_TABLES, EDGE_SESSION_COLUMNS, edgeSessionRow, type TableSpec } from '../tables.js';
 import type { EdgeFactRow } from '../../beacon/parseEdgeReport.js';
 import { toRow } from '../toRow.js';
 
@@ -25,7 +26,8 @@ const types = {
  * The fleet store: the same tables and queries as DuckDB's, on a PostgreSQL server that many
  * collectors (one per region, behind a load balancer) share. Each group of batches is one
  * transaction: `INSERT … ON CONFLICT DO NOTHING RETURNING` on `batches` says which are new, and
- * only their rows are inserted, as multi-row INSERTs.
+ * only their rows are inserted, as multi-row INSERTs, and only they are added to their sessions'
+ * totals (sessionTotals.ts).
  */
 export async function openPostgresStore(url: string, poolSize: number): Promise<Store> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
@@ -75,16 +77,12 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
         for (const row of r.rows) stored.add(`${row.seq}\u0000${row.session_id}`);
       }
       const fresh = [...unique.values()].filter((b) => stored.has(key(b)));
-      // Sessions in a stable order, so two collectors inserting the same sessions cannot deadlock.
-      const sessions = new Map<string, ValidBatch>();
-      for (const b of fresh) if (!sessions.has(b.session)) sessions.set(b.session, b);
-      const ordered = [...sessions.values()].sort((a, b) => (a.session < b.session ? -1 : 1));
-      for (const chunk of chunks(ordered, SESSION_TABLE)) {
-        const { sql, params } = insertSql(
-          SESSION_TABLE,
-          chunk.flatMap((b) => SESSION_TABLE.rows(b)),
-          ' ON CONFLICT DO NOTHING',
-        );
+      // Each session's row, new or with the fresh batches added to its totals (in session order:
+      // two collectors upserting the same sessions take the row locks in one order, no deadlock).
+      const totals = sessionTotalRows(fresh);
+      const perStatement = Math.max(1, Math.floor(MAX_PARAMS / SESSION_UPSERT_COLUMNS.length));
+      for (let i = 0; i < totals.length; i += perStatement) {
+        const { sql, params } = sessionUpsertSql(totals.slice(i, i + perStatement));
         await c.query(sql, params);
       }
       for (const t of CHILD_TABLES) {
