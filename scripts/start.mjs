@@ -5,7 +5,7 @@
 // Options: `npm start -- --help` (scripts/parseStartArgs.mjs). A user's mistake — a bad flag, a
 // port in use — is one line on stderr and exit 2, never a stack trace.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseStartArgs, START_HELP, StartError } from './parseStartArgs.mjs';
 
@@ -79,6 +79,9 @@ try {
   // The collector's data stays across runs (gitignored), so the fleet view keeps earlier sessions.
   const dataDir = resolve(o.dataDir ?? join(root, '.ethle-data'));
   const dbFile = join(dataDir, 'collector.duckdb');
+  // The emulated network's edge runs in a namespace: its log (and the relays' counters at the end) go here.
+  const networkLog = join(dataDir, 'network.log');
+  const shown = (f) => (relative(process.cwd(), f).startsWith('..') ? f : relative(process.cwd(), f));
   const collector = await listen('collector-port', o.host, o.ports.collector, async () => {
     try {
       return await startCollector(createCollectorConfig({ host: o.host, port: o.ports.collector, store: { duckdb: dbFile } }));
@@ -95,7 +98,8 @@ try {
     const { startOverTestbed } = await import('../packages/player-demo/server/startOverTestbed.mjs');
     console.log(`building the emulated network (backhaul ${o.backhaulMs} ms RTT)…`);
     try {
-      network = await startOverTestbed({ rttMs: o.backhaulMs, hold: o.hold, host: o.host, ports: o.ports });
+      mkdirSync(dataDir, { recursive: true });
+      network = await startOverTestbed({ rttMs: o.backhaulMs, hold: o.hold, host: o.host, ports: o.ports, logFile: networkLog });
     } catch (e) {
       if (e?.flag)
         throw new StartError(
@@ -138,7 +142,7 @@ ETHLE demo is up (${o.stream}, ${{ hls: 'hls.js', dash: 'dash.js', shaka: 'Shaka
   dashboard   ${demo.url}/dashboard.html
   origin      ${origin.url}/${manifest}   (stats: ${origin.url}/stats)
   edge        ${edge.url}/${manifest}   (metrics: ${edge.url}/metrics, hold ${o.hold})
-  collector   ${collector.url}/v1/health   (the probes' beacons; DuckDB in ${relative(process.cwd(), dbFile).startsWith('..') ? dbFile : relative(process.cwd(), dbFile)})${network ? `\n  network     ${network.describe}\n              (the pages' requests enter the emulated network at the client through a forwarder)` : '\n  network     loopback (npm start -- --backhaul 224, as root, puts an emulated radio and backhaul in between)'}
+  collector   ${collector.url}/v1/health   (the probes' beacons; DuckDB in ${shown(dbFile)})${network ? `\n  network     ${network.describe}\n              (the pages' requests enter the emulated network at the client through a forwarder; the edge's log: ${shown(networkLog)})` : '\n  network     loopback (npm start -- --backhaul 224, as root, puts an emulated radio and backhaul in between)'}
 Ctrl-C to stop.`);
 
   let stopping = false;

@@ -26,6 +26,49 @@ function run(label, cmd, args, env = {}) {
   return r.status ?? 1;
 }
 
+/**
+ * `cmd` in the background, its output into `log` (a file, not a pipe: the stage in the foreground
+ * runs under spawnSync, which blocks this process's event loop, so a pipe would fill and stall the
+ * child on its next write). Returns what waits for it, prints its output whole (two commands'
+ * lines never interleave) and its wall time, and resolves to its exit status.
+ */
+function spawnToLog(label, cmd, args, log, env = {}) {
+  const t0 = Date.now();
+  const fd = openSync(log, 'w');
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const done = new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+  return async () => {
+    const status = await done;
+    console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+    process.stdout.write(readFileSync(log));
+    console.log(`=== ${label}: exit ${status}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    if (status !== 0) broken = true;
+    return status;
+  };
+}
+
+/** A check run in the background (spawnToLog), counted as one passed or failed when collected. */
+function runBeside(label, cmd, args) {
+  const wait = spawnToLog(label, cmd, args, join(out, `${label.replace(/[^a-z0-9]+/gi, '-')}.log`));
+  return async () => {
+    if ((await wait()) !== 0) failed += 1;
+    else passed += 1;
+  };
+}
+
+// Lint and format run beside the type checks: each is one process, and the box has two cores.
+const lintLane = [];
+if (want('lint')) {
+  // ESLint (eslint.config.js: typescript-eslint's recommended rules and the layering rules), then
+  // Prettier's check (.prettierrc.json): the style is the tools', not a reviewer's.
+  lintLane.push(
+    runBeside('lint (eslint) and format (prettier --check)', 'sh', [
+      '-c',
+      "npx eslint . && npx prettier --check --log-level warn '**/*.{ts,mts,mjs,js,cjs}'",
+    ]),
+  );
+}
 if (want('typecheck')) {
   if (run('typecheck', 'npx', ['tsc', '-b', 'tsconfig.build.json']) !== 0) failed += 1;
   else passed += 1;
@@ -37,6 +80,8 @@ if (want('typecheck')) {
   else passed += 1;
 }
 
+for (const collect of lintLane) await collect();
+
 /**
  * Runs a stage that writes a JSON report to `file` and adds its counts. The report is removed
  * first, so a stage that dies before writing one counts as a failure, not as the last run's result.
@@ -47,26 +92,12 @@ function stage(label, cmd, args, file, tally, env) {
   if (existsSync(file)) tally(JSON.parse(readFileSync(file, 'utf8')));
   else failed += 1;
 }
-/**
- * `stage` in the background: its output is kept and printed whole when it is collected, so two
- * stages' lines never interleave. Returns what `collect()` awaits.
- */
+/** `stage` in the background (spawnToLog). Returns what `collect()` awaits. */
 function stageBeside(label, cmd, args, file, tally, env = {}) {
   rmSync(file, { force: true });
-  const t0 = Date.now();
-  // Into a file, not a pipe: the stage beside it runs under spawnSync, which blocks this process's
-  // event loop, so a pipe would fill and stall the child on its next write.
-  const log = `${file}.log`;
-  const fd = openSync(log, 'w');
-  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  const done = new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+  const wait = spawnToLog(label, cmd, args, `${file}.log`, env);
   return async () => {
-    const status = await done;
-    console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
-    process.stdout.write(readFileSync(log));
-    console.log(`=== ${label}: exit ${status}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    if (status !== 0) broken = true;
+    await wait();
     if (existsSync(file)) tally(JSON.parse(readFileSync(file, 'utf8')));
     else failed += 1;
   };
@@ -95,16 +126,6 @@ const playwrightTally = (r) => {
   };
   for (const suite of r.suites ?? []) walk(suite, [suite.title]);
 };
-
-if (want('lint')) {
-  // ESLint (eslint.config.js: typescript-eslint's recommended rules and the layering rules) and
-  // Prettier's check (.prettierrc.json): the style is the tools', not a reviewer's.
-  if (run('lint (eslint)', 'npx', ['eslint', '.']) !== 0) failed += 1;
-  else passed += 1;
-  if (run('format (prettier --check)', 'npx', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,mts,mjs,js,cjs}']) !== 0)
-    failed += 1;
-  else passed += 1;
-}
 
 // Real kernel TCP through namespaces and the user-space relays. It runs beside the unit stage
 // (whose files are functional, with no timing bars), never beside the timing, soak or browser

@@ -4,7 +4,8 @@
  * (the same judgeRow and renderConformance a run uses; for a change to either without playing
  * the matrix again). Several runs (parts of the matrix, each `-g` run's test-results/conformance.json)
  * are merged into one page: they must agree on seconds, groups and versions; a row in two parts
- * is refused rather than one of them picked.
+ * is refused rather than one of them picked, unless `--replace` says that a later input's rows
+ * replace an earlier's (a row run again, merged into a page's own json: docs/conformance.json).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { judgeRow } from './judgeRow.js';
@@ -15,7 +16,8 @@ import { SEGMENT_SECONDS, SHAPES } from './SHAPES.js';
 const args = process.argv.slice(2);
 const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const out = flag('--out');
-const inputs = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+const replace = args.includes('--replace');
+const inputs = args.filter((a, i) => !a.startsWith('--') && (!args[i - 1]?.startsWith('--') || args[i - 1] === '--replace'));
 const runs = (inputs.length === 0 ? ['docs/conformance.json'] : inputs).map((f) => JSON.parse(readFileSync(f, 'utf8')) as ConformanceRun);
 const first = runs[0]!;
 for (const r of runs) {
@@ -28,7 +30,10 @@ for (const [i, r] of runs.entries()) {
   const mine = new Set<string>();
   for (const c of r.cells) {
     const key = `${c.player}/${c.shape}`;
-    if (!mine.has(key) && rows.has(key)) throw new Error(`ERR_REJUDGE_DUPLICATE_ROW: ${key} is in more than one run (${inputs[i] ?? ''})`);
+    if (!mine.has(key) && rows.has(key)) {
+      if (!replace) throw new Error(`ERR_REJUDGE_DUPLICATE_ROW: ${key} is in more than one run (${inputs[i] ?? ''})`);
+      rows.delete(key);
+    }
     mine.add(key);
     rows.set(key, [...(rows.get(key) ?? []), c]);
   }
@@ -55,7 +60,8 @@ const merged: ConformanceRun = {
     .sort()
     .at(-1)!,
   command: runs.length === 1 ? first.command : 'npm run conformance',
-  ...(runs.length > 1 ? { parts: runs.map((r) => r.command) } : {}),
+  // A merged input brings its own parts.
+  ...(runs.length > 1 ? { parts: [...new Set(runs.flatMap((r) => r.parts ?? [r.command]))] } : {}),
   load: loads.length === 0 ? '–' : `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
   // A run that did not record its commit is told it (--commit).
   commit: commits.length > 0 ? commits.join(', ') : flag('--commit'),

@@ -1,5 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { edgeStallTimeline, recordVideoEvents } from '../fixtures/edgeStallTimeline.js';
 import { startArgs } from '../fixtures/startArgs.js';
 
 // `npm start -- --backhaul 224`: the origin behind an emulated 224 ms backhaul and the LTE-A radio
@@ -32,11 +35,17 @@ test('--backhaul without root: one line with a code, exit 2; a bad RTT names the
 test.describe('as root', () => {
   test.skip(!isRoot, 'network namespaces need root');
   let proc: ChildProcess | undefined;
-  test.afterAll(async () => {
-    if (proc === undefined || proc.exitCode !== null) return;
+  let fresh: ReturnType<typeof startArgs> | undefined;
+  /** Stops npm start (its network log is complete once it has exited). */
+  const stop = async () => {
+    if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((r) => proc!.once('exit', r));
     proc.kill('SIGTERM');
     await exited;
+  };
+  test.afterAll(async () => {
+    await stop();
+    fresh?.cleanup();
   });
 
   test('the page shows the benefit: over the emulated network the direct player waits a backhaul round trip per segment and takes longer per segment; the edge player does neither and stalls no more', async ({
@@ -46,12 +55,11 @@ test.describe('as root', () => {
     // The defaults of --backhaul: 15M-2s (3.66 MB every 2 s: one E2E flow over 224 ms spends
     // about a segment's length in slow start; the radio carries it with headroom, so the edge
     // keeps its player) and --hold auto; each player has its own radio link.
-    const fresh = startArgs();
+    fresh = startArgs();
     proc = spawn(process.execPath, ['scripts/start.mjs', '--backhaul', '224', ...fresh.args], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    proc.once('exit', () => fresh.cleanup());
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
       const on = (c: Buffer) => {
@@ -66,6 +74,7 @@ test.describe('as root', () => {
     expect(out).toContain('backhaul 224 ms RTT');
     expect(out).toContain('ETHLE demo is up (15M-2s');
     await page.goto(`${url}/`);
+    await page.evaluate(recordVideoEvents);
     // 25 s of playback on the edge side, whatever the direct side does meanwhile.
     await page.waitForFunction(() => document.querySelectorAll('video')[1]!.currentTime > 0, undefined, { timeout: 90_000 });
     const t0 = await page.evaluate(() => document.querySelectorAll('video')[1]!.currentTime);
@@ -82,14 +91,27 @@ test.describe('as root', () => {
         edgeFetch: fetchMs(edge),
         stalls: [direct, edge].map((h: any) => h.probe.report().stalls),
         onEdge: edge.probe.report().holdSeconds,
+        edgeReport: edge.probe.report(),
+        timeline: (window as any).demo.snapshot(),
+        edgeVideo: (window as any).videoEvents[1],
       };
     });
     await page.screenshot({ path: info.outputPath('side-by-side-backhaul.png'), fullPage: true });
+    // Why the edge player stalled, if it did: its segments against the edge's timeline, its media
+    // events, the edge's hold changes and the relays' lateness (written as npm start stops).
+    await stop();
+    const log = readFileSync(join(fresh.dataDir, 'network.log'), 'utf8');
+    const story = edgeStallTimeline(seen.edgeReport, seen.timeline, seen.edgeVideo, log);
+    await info.attach('edge-player.json', {
+      body: JSON.stringify({ report: seen.edgeReport, timeline: seen.timeline, video: seen.edgeVideo, log }),
+      contentType: 'application/json',
+    });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const [direct, edge] = seen.stalls;
     const measured = `ttfb median direct ${median(seen.direct)} ms (n=${seen.direct.length}), edge ${median(seen.edge)} ms (n=${seen.edge.length}); segment fetch median direct ${median(seen.directFetch)} ms, edge ${median(seen.edgeFetch)} ms; stalls direct ${direct.count} (${direct.totalMs} ms), edge ${edge.count} (${edge.totalMs} ms); edge hold ${seen.onEdge} s`;
     info.annotations.push({ type: 'measured', description: measured });
     console.log(`demo --backhaul 224: ${measured}`);
+    console.log((seen.stalls[1].count > 0 ? story : story.filter((l) => l.startsWith('netlab') || l.startsWith('edge log'))).join('\n'));
     // Every direct request crosses the radio and the 224 ms backhaul: no answer sooner than that.
     expect(seen.direct.length).toBeGreaterThan(0);
     expect(Math.min(...seen.direct)).toBeGreaterThanOrEqual(224);

@@ -5,7 +5,7 @@
 // in their namespaces; the page's requests enter the client namespace through a forwarder
 // (forwardThroughNamespace.mjs), so both players' segments cross the radio, and the direct
 // player's the backhaul too. Needs root.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,8 +36,13 @@ function ready(p, re, what) {
   });
 }
 
+/** One direction of a relay, in one line: what it carried, dropped, and how late it sent. */
+const direction = (d) =>
+  `${d.sent} sent, ${d.drops} dropped (${d.lossDrops} modelled loss), ring full ${d.ringFull}, late p99 ${d.lateness.p99Ms.toFixed(1)} ms max ${d.lateness.maxMs.toFixed(1)} ms`;
+
 /**
- * @param {{ rttMs: number, hold: number | 'auto', host: string, ports: { origin: number, edge: number } }} o
+ * @param {{ rttMs: number, hold: number | 'auto', host: string, ports: { origin: number, edge: number }, logFile: string }} o
+ *   logFile: the edge's log (it runs in a namespace, out of sight) and, at close, the relays' counters.
  * @returns {Promise<{ originUrl: string, edgeUrl: string, describe: string, close(): Promise<void> }>}
  */
 export async function startOverTestbed(o) {
@@ -58,9 +63,16 @@ export async function startOverTestbed(o) {
   const procs = [];
   const forwarders = [];
   const dir = mkdtempSync(join(tmpdir(), 'ethle-demo-'));
+  const log = createWriteStream(o.logFile);
   const close = async () => {
     await Promise.allSettled(forwarders.map((f) => f.close()));
+    // The relays' lateness says whether a stall was the network modelled or the box's CPU.
+    const stats = await tb.stats().catch((e) => ({ error: String(e?.message ?? e) }));
     for (const p of procs) p.kill('SIGTERM');
+    const line = stats.error
+      ? `netlab: no relay counters (${stats.error})`
+      : ['ran', 'backhaul'].map((l) => `netlab ${l}: down ${direction(stats[l].down)}; up ${direction(stats[l].up)}`).join('\n');
+    await new Promise((r) => log.end(`${line}\n`, r));
     await tb.close();
     rmSync(dir, { recursive: true, force: true });
   };
@@ -106,6 +118,8 @@ export async function startOverTestbed(o) {
       String(o.hold),
     ]);
     procs.push(edge);
+    edge.stdout.pipe(log, { end: false });
+    edge.stderr.pipe(log, { end: false });
     await ready(edge, /listen/i, 'the edge');
     return {
       originUrl: urls.origin,

@@ -100,6 +100,9 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
   const attachedAt = clientNow();
   let probeTimer: ReturnType<typeof setTimeout> | undefined;
   let minRtt = Infinity;
+  // The round trips of the probe's last 3 GETs (network stack times), to aim the next one: the
+  // smallest of all responses is no guide once the server's or the page's load has changed.
+  let rtts: number[] = [];
   const abort = new AbortController();
   // Clock first (bisecting the Date second), then the adapter's own timing (HLS: when the
   // playlist's edge advances).
@@ -111,18 +114,24 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
     // drift has widened since.
     const budget = o.syncProbes && o.syncProbes + Math.floor((now - attachedAt) / 60_000);
     if (probeTimer || probesUsed >= budget || destroyed || !url || !e) return;
-    // At most 2/3 of the budget for the clock while the adapter has timing of its own to measure
-    // (HLS: when the playlist's edge advances), so it gets its share even where the clock cannot
-    // get below the target (bisection bottoms out near RTT/2).
+    // While the adapter has timing of its own to measure (HLS: when the playlist's edge advances),
+    // the clock yields to it at most 2/3 of the budget in, or once its bound is within the round
+    // trip (bisection bottoms out near RTT/2). Otherwise clock GETs go on, within the budget, until
+    // ±10 ms: a round trip measured under load must not stop them for good (only GETs measure it
+    // again; dash.js's low-latency segments, timed to their last byte, never do).
     const own = adapter.nextProbeAt?.(now) ?? null;
-    const clockTurn = e.precisionMs > Math.max(10, minRtt) && (own === null || probesUsed < Math.ceil((budget * 2) / 3));
-    const at = clockTurn ? clock.nextProbeAt(now + 20, minRtt) : own;
+    const rtt = rtts.length > 0 ? Math.min(...rtts) : minRtt;
+    const clockTurn = e.precisionMs > 10 && (own === null || (e.precisionMs > rtt && probesUsed < Math.ceil((budget * 2) / 3)));
+    const at = clockTurn ? clock.nextProbeAt(now + 20, rtt) : own;
     if (at === null) return;
     probeTimer = setTimeout(
       async () => {
-        // Fired late (a busy main thread): the request would miss the instant it was timed for.
-        // Try again at the next one, without spending a GET.
-        if (clientNow() - at > 10) {
+        // Fired late (a busy main thread): the GET lands that much after the instant it was timed
+        // for. A clock GET still cuts the bound while that is under half of it (it then leaves at
+        // most 3/4); the adapter's own timing wants 10 ms. Later than that, try again at the next
+        // instant without spending a GET. (10 ms for the clock too starved it on a page whose
+        // timers are late at nearly every second: no GET went out and the bound never settled.)
+        if (clientNow() - at > Math.max(10, clockTurn ? e.precisionMs / 2 : 0)) {
           probeTimer = undefined;
           return scheduleClockProbe();
         }
@@ -144,6 +153,7 @@ export function attachProbe(target: unknown, options?: ProbeOptions): QoeProbe {
             await new Promise((r) => setTimeout(r, 50));
           }
           probeTimer = undefined;
+          rtts = [...rtts.slice(-2), recv - send];
           sink.clock(send, recv, res.headers.get('date'));
           adapter.observe?.(send, recv, body);
           scheduleClockProbe();

@@ -11,4 +11,12 @@ export const HOLD_POLICY_DEFAULTS = {
   initialWindow: 10,
   /** Radio throughput when nothing better is known, Mbit/s. */
   defaultRanMbps: 100,
+  /**
+   * Lowering x: the measured backhaul must support x − 1 for this many segment periods and this
+   * many samples in a row first (nextStreamHold's dwell): raise fast, lower slowly.
+   */
+  lowerAfterSegments: 4,
+  lowerAfterSamples: 3,
+  /** auto's floor for x: the model's x (HoldPolicyConfig.holdFloor). */
+  holdFloor: 'model',
 } as const;

@@ -1,4 +1,5 @@
 import { LIMITS, requireInteger, requireRange } from '../model/validate.js';
+import { HOLD_POLICY_DEFAULTS } from './HOLD_POLICY_DEFAULTS.js';
 
 /** Plain data, so the edge can keep one per stream and log it. */
 export interface StreamHoldState {
@@ -62,8 +63,8 @@ const EPS = 1e-9;
 const FLAP_DWELLS = 2;
 /** The dwell grows to at most this many times its configured length. */
 export const MAX_DWELL_SCALE = 8;
-/** StreamHoldOptions.dwellSegments when unset. */
-export const DEFAULT_DWELL_SEGMENTS = 4;
+/** StreamHoldOptions.dwellSegments when unset: the policy's default, which the edges' configs show. */
+export const DEFAULT_DWELL_SEGMENTS = HOLD_POLICY_DEFAULTS.lowerAfterSegments;
 
 /**
  * x raised to `hold` at `nowMs` (by a sample, the model or a missed deadline). A raise within
@@ -114,7 +115,7 @@ export function nextStreamHold(
   const maxHold = requireInteger('maxHold', options.maxHold, 0, LIMITS.maxHold);
   const floor = Math.min(requireInteger('modelHold', options.modelHold, 0, LIMITS.maxHold), maxHold);
   const dwellSegments = requireRange('dwellSegments', options.dwellSegments ?? DEFAULT_DWELL_SEGMENTS, 0, 1000);
-  const dwellSamples = requireInteger('dwellSamples', options.dwellSamples ?? 3, 1, 1000);
+  const dwellSamples = requireInteger('dwellSamples', options.dwellSamples ?? HOLD_POLICY_DEFAULTS.lowerAfterSamples, 1, 1000);
   const margin = requireRange('margin', options.margin ?? 0.2, 0, 10);
   requireRange('nowMs', nowMs, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
   const hold = requireInteger('state.hold', state.hold, 0, LIMITS.maxHold);
