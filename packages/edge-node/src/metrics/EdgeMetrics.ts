@@ -35,6 +35,12 @@ export class EdgeMetrics {
     labelNames: ['origin', 'kind', 'outcome'],
     registers: [this.registry],
   });
+  readonly originTimeouts = new Counter({
+    name: 'ethle_origin_timeouts_total',
+    help: 'origin fetches that ran out of time (outcome="timeout"), by which limit: idle (no byte for the idle timeout), slow (at its recent rate the rest would not arrive within its deadline), deadline (the outer bound), or undici timeouts (headers, body, connect)',
+    labelNames: ['origin', 'kind', 'reason'],
+    registers: [this.registry],
+  });
   readonly cacheRequests = new Counter({
     name: 'ethle_cache_requests_total',
     help: 'segment requests by cache result (hit, coalesced, miss)',

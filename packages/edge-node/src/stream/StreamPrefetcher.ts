@@ -11,7 +11,7 @@ import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
 import type { OriginClient } from '../origin/OriginClient.js';
 import type { SplitFetch } from '../origin/SegmentFetchOptions.js';
-import { fetchDeadlineMs } from '../origin/fetchDeadlineMs.js';
+import { fetchLimits, type FetchLimits } from '../origin/fetchLimits.js';
 import { describeMiss } from './describeMiss.js';
 import { RecentRates } from './RecentRates.js';
 import { NODE_TIMERS, type Timers } from './Timers.js';
@@ -54,7 +54,7 @@ export interface StreamPrefetcherOptions {
   flowMbps: () => number | undefined;
   /** Backhaul RTT (ms), if known: a new fetch's first byte waits for it. */
   rttMs: () => number | undefined;
-  /** Shortest deadline of one segment fetch (ms); longer segments get 4 × their duration. */
+  /** Shortest idle timeout and deadline of one segment fetch (ms); longer segments scale them (fetchLimits). */
   minFetchDeadlineMs: number;
   /** LL-HLS: parts to prefetch beyond the preload hint (the held ones and the few players read behind them). */
   prefetchParts: number;
@@ -138,9 +138,9 @@ export class StreamPrefetcher {
     return approxBytes === undefined ? undefined : { parts: this.#o.maxParallel, approxBytes };
   }
 
-  /** How long one fetch of a segment of this duration may take (ms). */
-  deadlineMs(durationSeconds: number): number {
-    return fetchDeadlineMs(durationSeconds, this.#o.minFetchDeadlineMs);
+  /** How long one fetch of a segment of this duration may go without a byte, and take in all. */
+  limits(durationSeconds: number): FetchLimits {
+    return fetchLimits(durationSeconds, this.#o.minFetchDeadlineMs);
   }
 
   /** Ask the core planner what to fetch now and start those fetches. A bug here is reported, not thrown. */
@@ -312,7 +312,7 @@ export class StreamPrefetcher {
     this.#o.origin.fetchInto(path, entry, {
       priority: 'prefetch',
       group: this.#o.key,
-      deadlineMs: this.deadlineMs(durationSeconds),
+      limits: this.limits(durationSeconds),
       ...(split === undefined ? {} : { split }),
     });
     const settled = (): void => void this.#prefetching.delete(entry);
