@@ -155,6 +155,12 @@ export class EdgeMetrics {
     labelNames: ['origin', 'reason'],
     registers: [this.registry],
   });
+  readonly prefetchSkipped = new Counter({
+    name: 'ethle_prefetch_skipped_total',
+    help: 'segment prefetches the plan wanted and the edge did not start, by reason (budget: it did not fit the byte budget without evicting what receivers still need)',
+    labelNames: ['origin', 'reason'],
+    registers: [this.registry],
+  });
   readonly prefetchBursts = new Counter({
     name: 'ethle_prefetch_bursts_total',
     help: 'segment prefetches started beyond x + 1 parallel fetches because waiting for a slot would miss their deadline',

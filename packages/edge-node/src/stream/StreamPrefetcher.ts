@@ -31,9 +31,23 @@ export interface PrefetchHooks {
   burst: (ids: number[]) => void;
   /** A held segment's fetch, started in time, is projected late within the tolerance: x is not raised for it (once per segment). */
   tolerated: (miss: string) => void;
-  warning: (message: string, details: Record<string, unknown>) => void;
+  /**
+   * A prefetch the plan wants does not fit the byte budget (without evicting what receivers still
+   * need): skipped this tick. Told at every skip — counted, and logged summed by the caller.
+   */
+  budgetFull: (details: PrefetchBudgetFull) => void;
   /** A bug in planning (not an origin fault): reported, never thrown into a poll or a request. */
   planError: (e: Error) => void;
+}
+
+/** Why a planned prefetch did not fit: what it needed, and what the budget held then (bytes). */
+export interface PrefetchBudgetFull {
+  segmentBytes: number;
+  /** The stream's prefetches started but not admitted yet (queued, or waiting for headers), at their estimates. */
+  pendingBytes: number;
+  cacheBytes: number;
+  transitBytes: number;
+  maxBytes: number;
 }
 
 export interface StreamPrefetcherOptions {
@@ -72,14 +86,15 @@ export class StreamPrefetcher {
   readonly #timers: Timers;
   #view: ManifestView | undefined;
   #closed = false;
-  /** Prefetches this stream started and that are not finished: cancelled when it closes. */
-  readonly #prefetching = new Set<CacheEntry>();
+  /**
+   * Prefetches this stream started and that are not finished (cancelled when it closes), each
+   * with the bytes it was expected to take: its own track's segment size, or a part's share of it.
+   */
+  readonly #prefetching = new Map<CacheEntry, number>();
   readonly #sizeWaiters: Array<() => void> = [];
   readonly #rates = new RecentRates();
   /** Per track (a stream has a few), the newest segment whose tolerated miss was reported. */
   readonly #toleratedUpTo = new Map<string, number>();
-  /** The cache could not take what the planner wanted: said once per episode, not per tick. */
-  #budgetWarned = false;
 
   constructor(o: StreamPrefetcherOptions) {
     this.#o = o;
@@ -157,7 +172,7 @@ export class StreamPrefetcher {
     this.#view = undefined;
     this.#o.on.window([], this.progress.setWindow([]).removed);
     // Prefetches nobody reads any more are not worth the backhaul.
-    for (const e of this.#prefetching) if (e.readers === 0) e.abort.abort('stream closed');
+    for (const e of this.#prefetching.keys()) if (e.readers === 0) e.abort.abort('stream closed');
     this.#prefetching.clear();
     for (const w of this.#sizeWaiters.splice(0)) w();
   }
@@ -261,22 +276,21 @@ export class StreamPrefetcher {
     const size = this.progress.sizes.track(s.track);
     // Prefetches started but not admitted yet will take room too: planned in one tick, each
     // would otherwise see the same free space, and all but one would be dropped at their headers.
+    // Each counts what it will take (a part a part's bytes, another track its own track's size).
     let pending = 0;
-    for (const e of this.#prefetching) if (!e.admitted && e.state === 'pending') pending += size ?? 0;
+    for (const [e, bytes] of this.#prefetching) if (!e.admitted && e.state === 'pending') pending += bytes;
     if (size !== undefined && !cache.hasRoom(size + pending)) {
-      if (!this.#budgetWarned) {
-        this.#budgetWarned = true;
-        this.#o.on.warning('cache too small for what the planner wants: prefetching less', {
-          segmentBytes: Math.round(size),
-          cacheBytes: cache.bytes,
-          maxBytes: cache.maxBytes,
-        });
-      }
+      this.#o.on.budgetFull({
+        segmentBytes: Math.round(size),
+        pendingBytes: Math.round(pending),
+        cacheBytes: cache.bytes,
+        transitBytes: cache.budget.held('transit'),
+        maxBytes: cache.maxBytes,
+      });
       return;
     }
-    this.#budgetWarned = false;
     // Wanted from the start: held segments no receiver asked for yet are evicted last.
-    const entry = this.#start(key, s.path, s.durationSeconds, true, split);
+    const entry = this.#start(key, s.path, s.durationSeconds, size ?? 0, true, split);
     entry.whenHeaders().then(
       () => {
         if (entry.expectedBytes !== undefined) this.noteSize(s.track, entry.expectedBytes);
@@ -297,18 +311,20 @@ export class StreamPrefetcher {
     const ll = view.lowLatency;
     if (ll === undefined || view.kind !== 'hls-media') return;
     const cache = this.#o.cache;
+    // A part is its share of a segment (an HLS media playlist is one track: total is its size).
+    const partBytes = view.segmentSeconds > 0 ? ((this.progress.sizes.total ?? 0) * ll.partSeconds) / view.segmentSeconds : 0;
     for (const path of ll.partPaths.slice(0, this.#o.prefetchParts + 1)) {
       const key = this.#cacheKey(path);
       if (cache.has(key) || cache.droppedWithin(key, Math.max(1000, ll.partSeconds * 1000 * 4))) continue;
-      this.#start(key, path, ll.partSeconds, false);
+      this.#start(key, path, ll.partSeconds, partBytes, false);
     }
   }
 
-  /** One prefetch into a new cache entry, owned by this stream until it settles. */
-  #start(key: string, path: string, durationSeconds: number, wanted: boolean, split?: SplitFetch): CacheEntry {
+  /** One prefetch into a new cache entry of about `bytes`, owned by this stream until it settles. */
+  #start(key: string, path: string, durationSeconds: number, bytes: number, wanted: boolean, split?: SplitFetch): CacheEntry {
     const entry = this.#o.cache.create(key);
     if (wanted) entry.wanted = true;
-    this.#prefetching.add(entry);
+    this.#prefetching.set(entry, bytes);
     this.#o.origin.fetchInto(path, entry, {
       priority: 'prefetch',
       group: this.#o.key,
