@@ -8,10 +8,11 @@ export type FetchTimeoutRule = 'idle' | 'slow' | 'deadline';
  * (ms, the edge's own waits excluded) and the bytes received by then:
  *
  * - `idle`: no byte for `idleMs` — a stalled origin;
- * - `slow`: at the rate of the last `idleMs` (a sliding window), the bytes still missing of an
- *   object of known size would not arrive before `deadlineMs` — an origin trickling 1 KB/s never
- *   trips an idle timer, and waiting for the outer bound only delays the retry. A fetch whose
- *   recent rate brings the rest in time is never ended by it, however long it takes;
+ * - `slow`: bytes arrived since the last sample, but at the rate of the last `idleMs` (a sliding
+ *   window) the bytes still missing of an object of known size would not arrive before
+ *   `deadlineMs` — an origin trickling 1 KB/s never trips an idle timer, and waiting for the
+ *   outer bound only delays the retry. A fetch whose recent rate brings the rest in time is never
+ *   ended by it, however long it takes; one that stopped is left to `idle`;
  * - `deadline`: `deadlineMs` of running time reached.
  *
  * Pure (no clock, no timer): FetchSignal samples it from its one timer.
@@ -36,7 +37,8 @@ export class FetchPace {
    * time order.
    */
   sample(ms: number, bytes: number, size: number | undefined): FetchTimeoutRule | undefined {
-    if (bytes !== this.#lastBytes) {
+    const progressed = bytes !== this.#lastBytes;
+    if (progressed) {
       this.#lastBytes = bytes;
       this.#lastChangeMs = ms;
     } else if (ms - this.#lastChangeMs >= this.#idleMs) return 'idle';
@@ -45,7 +47,8 @@ export class FetchPace {
     s.push([ms, bytes]);
     while (s.length > 1 && s[1]![0] <= ms - this.#idleMs) s.shift();
     const [t0, b0] = s[0]!;
-    if (size === undefined || bytes >= size || ms - t0 < this.#idleMs) return undefined;
+    // Slow is said of a fetch that is progressing, too slowly; one that stopped is the idle rule's.
+    if (!progressed || size === undefined || bytes >= size || ms - t0 < this.#idleMs) return undefined;
     const perMs = (bytes - b0) / (ms - t0);
     return perMs * (this.#deadlineMs - ms) < size - bytes ? 'slow' : undefined;
   }

@@ -11,12 +11,13 @@ describe('FetchPace: what ends a fetch, judged on samples of its running time', 
     for (let ms = 250; ms < 10_000; ms += 250) expect(p.sample(ms, ms * 100, 990_000)).toBeUndefined();
   });
 
-  it('idle: no byte for idleMs, whatever came before', () => {
+  it('idle: no byte for idleMs, whatever came before — a stalled fetch is idle, not slow', () => {
     const p = new FetchPace(limits);
-    expect(p.sample(250, 5_000, undefined)).toBeUndefined();
-    expect(p.sample(500, 5_000, undefined)).toBeUndefined();
-    expect(p.sample(1_000, 5_000, undefined)).toBeUndefined();
-    expect(p.sample(1_250, 5_000, undefined)).toBe('idle');
+    expect(p.sample(250, 5_000, 1_000_000)).toBeUndefined();
+    expect(p.sample(500, 5_000, 1_000_000)).toBeUndefined();
+    // A whole window whose rate (5 kB/s) would not bring the rest in time: but nothing came since 250 ms.
+    expect(p.sample(1_000, 5_000, 1_000_000)).toBeUndefined();
+    expect(p.sample(1_250, 5_000, 1_000_000)).toBe('idle');
   });
 
   it('slow: at the last window’s rate the rest would not arrive by the deadline — judged only once a whole window is seen', () => {
