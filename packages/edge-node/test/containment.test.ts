@@ -80,7 +80,11 @@ describe('a bug stays with its fetch', () => {
       const after = cache.create('o/live/a/seg2.ts');
       // One slot: the broken fetch starts from the first one's completion.
       client.fetchInto('/live/a/seg0.ts', first, { priority: 'prefetch', group: 's', limits: { idleMs: 5_000, deadlineMs: 5_000 } });
-      client.fetchInto('/live/a/seg1.ts', broken, { priority: 'prefetch', group: 's', limits: { idleMs: Number.NaN, deadlineMs: Number.NaN } });
+      client.fetchInto('/live/a/seg1.ts', broken, {
+        priority: 'prefetch',
+        group: 's',
+        limits: { idleMs: Number.NaN, deadlineMs: Number.NaN },
+      });
       client.fetchInto('/live/a/seg2.ts', after, { priority: 'prefetch', group: 's', limits: { idleMs: 5_000, deadlineMs: 5_000 } });
       await expect(broken.whenComplete()).rejects.toMatchObject({ code: 'ERR_EDGE_INTERNAL' });
       await after.whenComplete();

@@ -187,7 +187,12 @@ describe('objects fetched as parallel byte ranges', () => {
           clients.push(client);
           const entry = cache.create('o/live/a/seg0.ts');
           const approxBytes = Math.max(1, Math.round(size * misestimate));
-          client.fetchInto('/live/a/seg0.ts', entry, { priority: 'player', group: 's', limits: { idleMs: 10_000, deadlineMs: 10_000 }, split: { parts, approxBytes } });
+          client.fetchInto('/live/a/seg0.ts', entry, {
+            priority: 'player',
+            group: 's',
+            limits: { idleMs: 10_000, deadlineMs: 10_000 },
+            split: { parts, approxBytes },
+          });
           await entry.whenComplete();
           expect(entry.bytes).toBe(size);
           expect(Buffer.concat(entry.chunks).equals(origin.body(0))).toBe(true);

@@ -157,7 +157,8 @@ export class OriginClient {
           onPassThrough: this.#o.onPassThrough,
         });
         const f = { path, kind, fill, signal };
-        const run = parts >= 2 ? fetchRanges(this.#transport, f, { parts, approxBytes: o.split!.approxBytes }) : fetchWhole(this.#transport, f);
+        const run =
+          parts >= 2 ? fetchRanges(this.#transport, f, { parts, approxBytes: o.split!.approxBytes }) : fetchWhole(this.#transport, f);
         // Neither rejects; over either way, the fetch's clock stops.
         return run.finally(stop);
       } catch (e) {

@@ -11,7 +11,11 @@ import type { SegmentFetch } from './OriginTransport.js';
  * BURST_BYTES (or half a smaller object) took is noted there: how a window opens shows in these
  * bytes; a large object's whole time is the bottleneck's.
  */
-export async function readWhole(f: Pick<SegmentFetch, 'path' | 'fill' | 'signal'>, res: Dispatcher.ResponseData, probe?: ConnectionProbe): Promise<void> {
+export async function readWhole(
+  f: Pick<SegmentFetch, 'path' | 'fill' | 'signal'>,
+  res: Dispatcher.ResponseData,
+  probe?: ConnectionProbe,
+): Promise<void> {
   const { path, fill, signal } = f;
   const { entry } = fill;
   const expected = contentLength(res.headers);

@@ -61,7 +61,12 @@ export function toEdgeError(
           ? 'connect'
           : undefined;
   if (undiciTimeout !== undefined) {
-    return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin timed out on ${path}`, { path, undici: code, timeout: undiciTimeout }, { cause: e });
+    return new EdgeError(
+      'ERR_EDGE_ORIGIN_TIMEOUT',
+      `origin timed out on ${path}`,
+      { path, undici: code, timeout: undiciTimeout },
+      { cause: e },
+    );
   }
   if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') {
     return new EdgeError('ERR_EDGE_CLOSED', `edge closed during ${path}`, { path }, { cause: e });
