@@ -203,17 +203,20 @@ export class StreamPrefetcher {
       const plan = planPrefetch(input);
       if (plan.burst !== undefined) this.#o.on.burst(plan.burst);
       const splits = new Map((plan.split ?? []).map((d) => [d.id, d.ranges] as const));
-      for (const [i, id] of plan.fetch.entries()) {
+      const visible = new Set(plan.visible);
+      for (const id of plan.fetch) {
         const s = this.progress.segment(track, id);
         if (s === undefined) continue;
-        // Before any receiver request the first one is where a new player starts: it will be
-        // waited for at once, so it comes as parallel ranges; so does a held segment whose
-        // single-flow fetch would miss the moment it becomes visible (deadline-aware plan).
+        // A segment receivers already see (the plan's `visible`: a new player's start segments,
+        // every one of them; a backlog) is waited for at once, as a miss is: maxParallel ranges.
+        // A held one whose single-flow fetch would miss the moment it becomes visible: the deadline
+        // plan's ranges. Either way it is one of the plan's fetches (x + 1, a burst up to
+        // maxParallel + 1), of at most maxParallel ranges: the stream's connections stay bounded.
         const ranges = splits.get(id);
         const approx = this.progress.sizes.track(track);
         this.#prefetch(
           s,
-          most === undefined && i === 0
+          visible.has(id)
             ? this.splitFor(s)
             : ranges !== undefined && approx !== undefined
               ? { parts: ranges, approxBytes: approx }
