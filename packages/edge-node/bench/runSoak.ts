@@ -79,8 +79,12 @@ export interface SoakResult {
   errors: number;
   fdsBefore: number;
   fdsAfter: number;
-  /** The edge's warnings and errors by message, with how many. */
+  /** The edge's warnings and errors by message, with how many lines. */
   edgeWarnings: Record<string, number>;
+  /** Origin fetches that timed out, by which limit (ethle_origin_timeouts_total, every process of a box). */
+  originTimeouts: Record<string, number>;
+  /** Prefetches the plan wanted that did not fit the byte budget (ethle_prefetch_skipped_total, every process). */
+  prefetchSkipped: number;
 }
 
 const URI_LINE = /^[^#\s].*$/gm;
@@ -367,6 +371,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     fdsAfter = await metric('process_open_fds');
   }
   await sample();
+  const originTimeouts: Record<string, number> = {};
+  for (const reason of ['idle', 'slow', 'deadline', 'headers', 'body', 'connect', 'unknown']) {
+    const n = await metric('ethle_origin_timeouts_total', `reason="${reason}"`);
+    if (n > 0) originTimeouts[reason] = n;
+  }
+  const skipped = await metric('ethle_prefetch_skipped_total');
   const result: SoakResult = {
     samples,
     originBytesRatio: await ratio(),
@@ -381,6 +391,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     fdsBefore,
     fdsAfter,
     edgeWarnings: Object.fromEntries(edgeWarnings),
+    originTimeouts,
+    prefetchSkipped: Number.isNaN(skipped) ? 0 : skipped,
   };
   await checkAgent.close();
   await edge.stop();

@@ -75,6 +75,8 @@ console.log(
     fdsBefore: r.fdsBefore,
     fdsAfter: r.fdsAfter,
     edgeWarnings: r.edgeWarnings,
+    originTimeouts: r.originTimeouts,
+    prefetchSkipped: r.prefetchSkipped,
   }),
 );
 for (const g of goals) console.log(`${g.met ? 'met    ' : 'MISSED '} ${g.goal}: ${g.value}`);

@@ -91,7 +91,7 @@ describe('OriginClient reports how many flows shared the backhaul with each segm
     const fetch = (path: string): Promise<OriginFetchReport> =>
       new Promise((resolve) => {
         waiters.set(path, resolve);
-        client.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
+        client.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', limits: { idleMs: 5_000, deadlineMs: 5_000 } });
       });
     return { reports, fetch };
   }
@@ -188,7 +188,7 @@ describe('OriginClient: connections are told apart per client', () => {
       return (path: string) =>
         new Promise<OriginFetchReport>((resolve) => {
           waiters.set(path, resolve);
-          c.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
+          c.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', limits: { idleMs: 5_000, deadlineMs: 5_000 } });
         });
     };
     const warm = make();
@@ -235,7 +235,7 @@ describe('OriginClient keeps idle connections past a segment period', () => {
     const fetch = (path: string) =>
       new Promise<OriginFetchReport>((resolve) => {
         waiters.set(path, resolve);
-        c.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
+        c.fetchInto(path, cache.create(path), { priority: 'prefetch', group: 's', limits: { idleMs: 5_000, deadlineMs: 5_000 } });
       });
     const first = await fetch('/live/a/seg0.ts');
     // The idle gap is what is tested: a segment period of 4.5 s.

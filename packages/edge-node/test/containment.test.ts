@@ -79,9 +79,13 @@ describe('a bug stays with its fetch', () => {
       const broken = cache.create('o/live/a/seg1.ts');
       const after = cache.create('o/live/a/seg2.ts');
       // One slot: the broken fetch starts from the first one's completion.
-      client.fetchInto('/live/a/seg0.ts', first, { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
-      client.fetchInto('/live/a/seg1.ts', broken, { priority: 'prefetch', group: 's', deadlineMs: Number.NaN });
-      client.fetchInto('/live/a/seg2.ts', after, { priority: 'prefetch', group: 's', deadlineMs: 5_000 });
+      client.fetchInto('/live/a/seg0.ts', first, { priority: 'prefetch', group: 's', limits: { idleMs: 5_000, deadlineMs: 5_000 } });
+      client.fetchInto('/live/a/seg1.ts', broken, {
+        priority: 'prefetch',
+        group: 's',
+        limits: { idleMs: Number.NaN, deadlineMs: Number.NaN },
+      });
+      client.fetchInto('/live/a/seg2.ts', after, { priority: 'prefetch', group: 's', limits: { idleMs: 5_000, deadlineMs: 5_000 } });
       await expect(broken.whenComplete()).rejects.toMatchObject({ code: 'ERR_EDGE_INTERNAL' });
       await after.whenComplete();
       expect(Buffer.concat(after.chunks).equals(origin.body(2))).toBe(true);

@@ -9,7 +9,7 @@ import { SegmentCache } from '../src/cache/SegmentCache.js';
 import { serveEntry } from '../src/cache/serveEntry.js';
 import { parseRange } from '../src/http/parseRange.js';
 import { sendDeadlineMs } from '../src/http/sendDeadlineMs.js';
-import { DEADLINE_SEGMENTS, fetchDeadlineMs } from '../src/origin/fetchDeadlineMs.js';
+import { DEADLINE_SEGMENTS, fetchLimits, IDLE_SEGMENTS } from '../src/origin/fetchLimits.js';
 import { OriginClient } from '../src/origin/OriginClient.js';
 import type { OriginFetchReport } from '../src/origin/OriginFetchReport.js';
 import { RangeAssembler } from '../src/origin/RangeAssembler.js';
@@ -30,15 +30,21 @@ const durationSeconds = fc.oneof(
 );
 
 describe('deadlines from origin durations', () => {
-  it('fetchDeadlineMs: a whole number AbortSignal.timeout() takes, ≥ the minimum and ≥ 4 durations (never rounded shorter)', () => {
+  it('fetchLimits: whole numbers AbortSignal.timeout() takes, ≥ the minimum and ≥ their durations (never rounded shorter), idle ≤ deadline', () => {
     fc.assert(
-      fc.property(durationSeconds, fc.integer({ min: 10, max: 600_000 }), (d, minMs) => {
-        const t = fetchDeadlineMs(d, minMs);
-        expect(Number.isInteger(t)).toBe(true);
-        expect(t).toBeGreaterThanOrEqual(minMs);
-        expect(t).toBeLessThanOrEqual(MAX_TIMER_MS);
-        if (DEADLINE_SEGMENTS * d * 1000 < MAX_TIMER_MS) expect(t).toBeGreaterThanOrEqual(DEADLINE_SEGMENTS * d * 1000 - 1e-6);
-        AbortSignal.timeout(t);
+      fc.property(fc.option(durationSeconds, { nil: undefined }), fc.integer({ min: 10, max: 600_000 }), (d, minMs) => {
+        const { idleMs, deadlineMs } = fetchLimits(d, minMs);
+        for (const [t, segments] of [
+          [idleMs, IDLE_SEGMENTS],
+          [deadlineMs, DEADLINE_SEGMENTS],
+        ] as const) {
+          expect(Number.isInteger(t)).toBe(true);
+          expect(t).toBeGreaterThanOrEqual(minMs);
+          expect(t).toBeLessThanOrEqual(MAX_TIMER_MS);
+          if (d !== undefined && segments * d * 1000 < MAX_TIMER_MS) expect(t).toBeGreaterThanOrEqual(segments * d * 1000 - 1e-6);
+          AbortSignal.timeout(t);
+        }
+        expect(idleMs).toBeLessThanOrEqual(deadlineMs);
       }),
     );
   });
@@ -181,7 +187,12 @@ describe('objects fetched as parallel byte ranges', () => {
           clients.push(client);
           const entry = cache.create('o/live/a/seg0.ts');
           const approxBytes = Math.max(1, Math.round(size * misestimate));
-          client.fetchInto('/live/a/seg0.ts', entry, { priority: 'player', group: 's', deadlineMs: 10_000, split: { parts, approxBytes } });
+          client.fetchInto('/live/a/seg0.ts', entry, {
+            priority: 'player',
+            group: 's',
+            limits: { idleMs: 10_000, deadlineMs: 10_000 },
+            split: { parts, approxBytes },
+          });
           await entry.whenComplete();
           expect(entry.bytes).toBe(size);
           expect(Buffer.concat(entry.chunks).equals(origin.body(0))).toBe(true);

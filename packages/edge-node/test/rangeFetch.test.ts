@@ -64,14 +64,25 @@ describe('parallel byte ranges for a waited-for segment', () => {
     ]);
   });
 
-  it('before any receiver request, the start segment a new player will ask for is fetched as ranges', async () => {
+  it('before any receiver request, every segment a new player starts on is fetched as ranges', async () => {
     await setup({ ranges: true });
     await get('/live/a/index.m3u8');
-    // hold 0: hls.js starts at the third segment from the end (seg5).
-    await until(() => origin.ranges('/live/a/seg5.ts').length === 4, 'seg5 as 4 ranges');
+    // hold 0: the player is shown seg0..seg7 and starts at the third from the end (seg5), then asks
+    // for seg6 and seg7 as soon as it has the one before: the edge has no lead on any of them.
+    for (const id of [5, 6, 7]) await until(() => origin.ranges(`/live/a/seg${id}.ts`).length === 4, `seg${id} as 4 ranges`);
+    for (const id of [5, 6, 7]) expect((await get(`/live/a/seg${id}.ts`)).body.equals(origin.body(id))).toBe(true);
+  });
+
+  it('with x held, the start segments come as ranges and the held ones on one connection each', async () => {
+    await setup({ ranges: true, hold: 2 });
+    await get('/live/a/index.m3u8');
+    // hold 2: the player is shown seg0..seg5, starts at seg3 and asks for seg4 and seg5 right
+    // after. seg6 and seg7 become visible a segment length apart: one flow each, as the paper's x.
+    for (const id of [3, 4, 5]) await until(() => origin.ranges(`/live/a/seg${id}.ts`).length === 4, `seg${id} as 4 ranges`);
+    await until(() => origin.requests('/live/a/seg6.ts') > 0 && origin.requests('/live/a/seg7.ts') > 0, 'held seg6 and seg7 prefetched');
     expect(origin.ranges('/live/a/seg6.ts')).toEqual([]);
-    const r = await get('/live/a/seg5.ts');
-    expect(r.body.equals(origin.body(5))).toBe(true);
+    expect(origin.ranges('/live/a/seg7.ts')).toEqual([]);
+    expect(origin.requests('/live/a/seg6.ts')).toBe(1);
   });
 
   // The start segment is sized from the advertised bitrate (later ones from measured sizes).

@@ -1,9 +1,10 @@
-// Why do segments the edge already holds cross the emulated radio slowly? (issue 16, item 1.)
+// Do segments the edge already holds cross the emulated radio as fast as a fresh flow? (issue 16, item 1.)
 // A server in the edge namespace serves N-byte objects; a client in the client namespace fetches
 // several one after another over ONE keep-alive connection with a pause between them — as a player
 // fetches segments — and `ss -ti` on the edge side is sampled every 50 ms for that connection
 // (cwnd, rtt, delivery rate, and the kernel's busy / rwnd-limited / sndbuf-limited time), plus the
-// client side's receive buffer. Findings: docs/netlab.md ("Held segments over the radio").
+// client side's receive buffer, then the links' packet account. What it is for and what it has not
+// yet measured with the account: docs/netlab.md ("Held segments over the radio").
 // Run as root: npx tsx packages/netlab/scripts/heldSegments.ts [--client node|chromium]
 //   [--ran lte-a|walk|const] [--idle-restart on|off] [--segments 6] [--gap-ms 2000] [--bytes 24400000] [--load] [--cc bbr|cubic]
 //   [--pattern 25,25,0,0] (Mbit/s per object, 0 = full speed; repeats)

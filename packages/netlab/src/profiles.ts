@@ -67,8 +67,8 @@ export function othersForLoad(load: number): { users: number; meanOnMs: number; 
 /**
  * The earlier LTE-A model, kept so its results stay reproducible: 112 Mbit/s downlink cap, the
  * one-way delay a bounded random walk of 10–90 ms (±4 ms every 10 ms) in each direction,
- * independent of traffic. It makes the path's base RTT change ninefold within seconds, which BBR
- * v1 reads as a longer wire: see docs/netlab.md ("Held segments over the radio").
+ * independent of traffic. It makes the path's base RTT change ninefold within seconds, which no
+ * real cell does (docs/netlab.md, "The LTE-A radio model").
  */
 export function lteAWalk(o: { seed?: number } = {}): LinkSpec {
   const seed = o.seed;

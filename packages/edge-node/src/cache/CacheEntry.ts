@@ -1,6 +1,7 @@
 import { CORS, HEADERS } from '../http/HEADERS.js';
 import type { EdgeError } from '../errors/EdgeError.js';
 import type { ByteBudget } from './ByteBudget.js';
+import type { EdgeWait } from './EdgeWait.js';
 
 export type CacheEntryState = 'pending' | 'streaming' | 'complete' | 'failed';
 
@@ -175,14 +176,17 @@ export class CacheEntry {
    * Resolves once the fastest reader is at most `window` bytes behind what has arrived (or none
    * is attached): the pass-through fetch reads on from its origin only then. Paced by the
    * fastest, a slow reader does not hold back a fast one; what the slowest has not taken yet is
-   * kept for it, counted in the budget, until its send deadline cuts it. Rejects when `signal` aborts.
+   * kept for it, counted in the budget, until its send deadline cuts it. The fetch's clock stops
+   * while it really waits (`wait.pause`). Rejects when `wait.signal` aborts.
    */
-  whenConsumed(window: number, signal: AbortSignal): Promise<void> {
+  whenConsumed(window: number, wait: EdgeWait): Promise<void> {
     if (this.#untaken() <= window) return Promise.resolve();
+    const { signal } = wait;
     if (signal.aborted) return Promise.reject(signal.reason);
     // A reader sets the pace now.
     this.seal();
-    return new Promise((resolve, reject) => {
+    const resume = wait.pause?.();
+    return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
         this.#consumedWaiter = undefined;
         reject(signal.reason);
@@ -194,7 +198,7 @@ export class CacheEntry {
         resolve();
       };
       signal.addEventListener('abort', onAbort, { once: true });
-    });
+    }).finally(() => resume?.());
   }
 
   /**

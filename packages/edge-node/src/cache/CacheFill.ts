@@ -1,6 +1,7 @@
 import { EdgeError } from '../errors/EdgeError.js';
 import { admissionAtHeaders, admitAtEnd, isForReceiver, keepLimit, PASS_THROUGH_WINDOW } from './admission.js';
 import type { CacheEntry, EntryHeaders } from './CacheEntry.js';
+import type { EdgeWait } from './EdgeWait.js';
 import type { SegmentCache } from './SegmentCache.js';
 
 export interface CacheFillOptions {
@@ -10,10 +11,8 @@ export interface CacheFillOptions {
   path: string;
   /** A prefetch: kept only if it fits without evicting what receivers need (isForReceiver). */
   prefetch: boolean;
-  /** Aborts the waits for room (the fetch's deadline or cancel). */
-  signal: AbortSignal;
-  /** Stops the fetch's deadline while it waits on the edge (FetchSignal.pauseDeadline); returns the resume. */
-  pauseDeadline?: (() => () => void) | undefined;
+  /** How the fetch waits for room and for its readers: what ends it, what stops its clock meanwhile. */
+  wait: EdgeWait;
   /** An object is streamed through without a whole copy (CacheEntry.passThrough). */
   onPassThrough?: (() => void) | undefined;
 }
@@ -44,14 +43,14 @@ export class CacheFill {
    * cannot be kept.
    */
   async reserve(size: number): Promise<void> {
-    const { cache, entry, path, signal } = this.#o;
+    const { cache, entry, path, wait } = this.#o;
     // A receiver waits: what does not fit now is served through. A prefetch waits for the room
     // that receivers reading cached entries hold, and is dropped only if nothing would free it.
     if (this.#forReceiver) {
       cache.admit(entry, size, true);
       return;
     }
-    if ((await this.#edgeWait(() => cache.admitWhenRead(entry, size, signal))) || entry.readers > 0) return;
+    if ((await cache.admitWhenRead(entry, size, wait)) || entry.readers > 0) return;
     throw new EdgeError('ERR_EDGE_CACHE_FULL', `prefetch of ${path} (${size} bytes) does not fit the cache`, { path, size });
   }
 
@@ -69,7 +68,8 @@ export class CacheFill {
    * in the byte budget): a pass-through entry first waits until its readers have taken what it
    * holds, then any such entry until the budget has room. Not reading on meanwhile holds the
    * origin connection back (TCP flow control): the origin waits instead of the edge's memory
-   * growing. Admitted entries have their room reserved already: nothing to wait for.
+   * growing. Admitted entries have their room reserved already: nothing to wait for. The fetch's
+   * clock stops only while one of these waits really waits (EdgeWait).
    */
   async room(n: number): Promise<void> {
     const { entry, cache } = this;
@@ -79,21 +79,11 @@ export class CacheFill {
       // Kept for nobody (a prefetch, a receiver gone before the headers): not worth the backhaul.
       if (entry.readers === 0)
         throw new EdgeError('ERR_EDGE_CACHE_FULL', `${entry.key} streams through and nobody reads it`, { key: entry.key });
-      await this.#edgeWait(() => entry.whenConsumed(PASS_THROUGH_WINDOW, this.#o.signal));
+      await entry.whenConsumed(PASS_THROUGH_WINDOW, this.#o.wait);
       // Kept whole for receivers that may still join, as long as the budget has room for it.
       if (cache.budget.free < n) entry.seal();
     }
-    await this.#edgeWait(() => cache.hold(entry, n, this.#forReceiver, this.#o.signal));
-  }
-
-  /** A wait on the edge itself (room, readers): the origin's deadline does not run meanwhile. */
-  async #edgeWait<T>(wait: () => Promise<T>): Promise<T> {
-    const resume = this.#o.pauseDeadline?.();
-    try {
-      return await wait();
-    } finally {
-      resume?.();
-    }
+    await cache.hold(entry, n, this.#forReceiver, this.#o.wait);
   }
 
   /** The body is complete: check its length, offer one of unknown length to the cache, end it. */

@@ -1,5 +1,6 @@
 import { ByteBudget } from './ByteBudget.js';
 import { CacheEntry } from './CacheEntry.js';
+import type { EdgeWait } from './EdgeWait.js';
 
 export interface SegmentCacheOptions {
   /** The bound on every media byte the edge holds, cached or in transit (ByteBudget). */
@@ -132,18 +133,25 @@ export class SegmentCache {
    * rather than drop the prefetch — its origin connection waits meanwhile. False (bypassed) when
    * the room is taken by what the planner still wants or by transit, which reading ends no sooner.
    * Once a receiver waits for the entry it is admitted like any receiver's (or served through).
+   * The fetch's clock stops from the first real wait to the answer (`wait.pause`).
    */
-  async admitWhenRead(entry: CacheEntry, size: number, signal: AbortSignal): Promise<boolean> {
-    let waited = false;
-    for (;;) {
-      if (entry.admitted) return true;
-      // A receiver asked for it meanwhile: it waits no longer (admitted, or served through).
-      if (entry.readers > 0) return this.admit(entry, size, true);
-      if (size <= this.#o.maxBytes && this.#evictFor(size - entry.transitBytes, false, entry)) return this.admit(entry, size, false);
-      if (!this.#fitsOnceRead(size - entry.transitBytes, entry)) return this.admit(entry, size, false);
-      if (!waited) this.#o.onWait?.();
-      waited = true;
-      await this.budget.changed(signal);
+  async admitWhenRead(entry: CacheEntry, size: number, wait: EdgeWait): Promise<boolean> {
+    let resume: (() => void) | undefined;
+    try {
+      for (let waited = false; ; waited = true) {
+        if (entry.admitted) return true;
+        // A receiver asked for it meanwhile: it waits no longer (admitted, or served through).
+        if (entry.readers > 0) return this.admit(entry, size, true);
+        if (size <= this.#o.maxBytes && this.#evictFor(size - entry.transitBytes, false, entry)) return this.admit(entry, size, false);
+        if (!this.#fitsOnceRead(size - entry.transitBytes, entry)) return this.admit(entry, size, false);
+        if (!waited) {
+          this.#o.onWait?.();
+          resume = wait.pause?.();
+        }
+        await this.budget.changed(wait.signal);
+      }
+    } finally {
+      resume?.();
     }
   }
 
@@ -151,14 +159,20 @@ export class SegmentCache {
    * Count `n` more bytes of a not-admitted entry as transit, once they fit: evicting what nobody
    * reads, else waiting until something is given back or unpinned. The fetch awaits this before
    * reading on, so a full budget holds the origin connection back rather than growing past it.
-   * Rejects when `signal` aborts (the fetch's deadline or cancel).
+   * The fetch's clock stops only if it has to wait (`wait.pause`): a chunk that fits touches no
+   * timer. Rejects when `wait.signal` aborts (the fetch's limits or cancel).
    */
-  async hold(entry: CacheEntry, n: number, forReceiver: boolean, signal: AbortSignal): Promise<void> {
-    let waited = false;
-    while (!this.#evictFor(n, forReceiver, entry)) {
-      if (!waited) this.#o.onWait?.();
-      waited = true;
-      await this.budget.changed(signal);
+  async hold(entry: CacheEntry, n: number, forReceiver: boolean, wait: EdgeWait): Promise<void> {
+    if (!this.#evictFor(n, forReceiver, entry)) {
+      this.#o.onWait?.();
+      const resume = wait.pause?.();
+      try {
+        do {
+          await this.budget.changed(wait.signal);
+        } while (!this.#evictFor(n, forReceiver, entry));
+      } finally {
+        resume?.();
+      }
     }
     this.budget.take('transit', n);
     entry.addTransit(n);

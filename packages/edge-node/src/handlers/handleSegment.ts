@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { serveEntry } from '../cache/serveEntry.js';
 import type { EdgeContext, Origin } from '../EdgeContext.js';
 import { retryAfterFor, sendError, statusFor } from '../http/sendError.js';
+import { fetchLimits } from '../origin/fetchLimits.js';
 import { MIN_RADIO_BYTES } from '../radio/RadioMeter.js';
 import { readCmcd } from '../radio/readCmcd.js';
 import { receiverKey } from '../radio/receiverKey.js';
@@ -20,7 +21,7 @@ const MEDIA_PATH_RE = /\.(m4s|mp4|m4v|m4a|cmfv|cmfa|ts|aac)$/i;
  */
 export function createSegmentHandler(ctx: EdgeContext) {
   const { cache, metrics, events, streams } = ctx;
-  const unplannedDeadlineMs = Math.max(ctx.config.originHeadersTimeoutMs, 60_000);
+  const unplannedLimits = fetchLimits(undefined, ctx.config.originHeadersTimeoutMs);
 
   /**
    * The receiver's delivery rate on a segment-scale response: from the first byte handed to the
@@ -63,7 +64,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
     if (cache.get(key) !== undefined) return;
     const e = cache.create(key);
     hinted += 1;
-    origin.client.fetchInto(next, e, { priority: 'prefetch', group: UNPLANNED, deadlineMs: unplannedDeadlineMs });
+    origin.client.fetchInto(next, e, { priority: 'prefetch', group: UNPLANNED, limits: unplannedLimits });
     // Counted until the fetch ends, either way (also if it failed at once: the queue was full).
     let done = false;
     const end = () => {
@@ -109,7 +110,7 @@ export function createSegmentHandler(ctx: EdgeContext) {
       origin.client.fetchInto(fetchPath, e, {
         priority: 'player',
         group: owner?.key ?? UNPLANNED,
-        deadlineMs: owner !== undefined && seg !== undefined ? owner.prefetcher.deadlineMs(seg.durationSeconds) : unplannedDeadlineMs,
+        limits: owner !== undefined && seg !== undefined ? owner.prefetcher.limits(seg.durationSeconds) : unplannedLimits,
         ...(split === undefined ? {} : { split }),
       });
       if (owner !== undefined && seg !== undefined) {

@@ -35,6 +35,12 @@ export class EdgeMetrics {
     labelNames: ['origin', 'kind', 'outcome'],
     registers: [this.registry],
   });
+  readonly originTimeouts = new Counter({
+    name: 'ethle_origin_timeouts_total',
+    help: 'origin fetches that ran out of time (outcome="timeout"), by which limit: idle (no byte for the idle timeout), slow (at its recent rate the rest would not arrive within its deadline), deadline (the outer bound), or undici timeouts (headers, body, connect)',
+    labelNames: ['origin', 'kind', 'reason'],
+    registers: [this.registry],
+  });
   readonly cacheRequests = new Counter({
     name: 'ethle_cache_requests_total',
     help: 'segment requests by cache result (hit, coalesced, miss)',
@@ -146,6 +152,12 @@ export class EdgeMetrics {
   readonly manifestErrors = new Counter({
     name: 'ethle_manifest_errors_total',
     help: 'origin manifests that could not be fetched or parsed',
+    labelNames: ['origin', 'reason'],
+    registers: [this.registry],
+  });
+  readonly prefetchSkipped = new Counter({
+    name: 'ethle_prefetch_skipped_total',
+    help: 'segment prefetches the plan wanted and the edge did not start, by reason (budget: it did not fit the byte budget without evicting what receivers still need)',
     labelNames: ['origin', 'reason'],
     registers: [this.registry],
   });

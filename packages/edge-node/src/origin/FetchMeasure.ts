@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
+import type { EdgeError } from '../errors/EdgeError.js';
 import type { ConnectionProbe } from './ConnectionWatch.js';
 import type { FlowSpan } from './FlowMeter.js';
-import type { FetchKind, FetchOutcome, OriginFetchReport } from './OriginFetchReport.js';
+import type { FetchKind, FetchOutcome, FetchTimeoutReason, OriginFetchReport } from './OriginFetchReport.js';
+import { outcomeOf, timeoutOf } from './outcomeOf.js';
 
 /** Where every fetch's report goes (metrics, events, the model's backhaul samples). */
 export type FetchSink = (report: OriginFetchReport) => void;
@@ -43,11 +45,16 @@ export class FetchMeasure {
     return this.ttfbMs;
   }
 
+  /** The fetch failed with `err` after `bytes`: its outcome, and which limit if it timed out. */
+  failed(err: EdgeError, bytes: number): void {
+    this.report(outcomeOf(err), bytes, undefined, timeoutOf(err));
+  }
+
   /**
    * The fetch ended with `outcome` after `bytes`; `parts` overrides the planned count (an origin
    * that ignored Range sent the whole object on one request).
    */
-  report(outcome: FetchOutcome, bytes: number, parts = this.#o.parts ?? 1): void {
+  report(outcome: FetchOutcome, bytes: number, parts = this.#o.parts ?? 1, timeout?: FetchTimeoutReason): void {
     const { span } = this.#o;
     // A failed fetch says nothing of its connection's window: the probe's facts go with success only.
     const probe = outcome === 'ok' ? this.#o.probe : undefined;
@@ -57,6 +64,7 @@ export class FetchMeasure {
       path: this.#o.path,
       kind: this.#o.kind,
       outcome,
+      ...(timeout === undefined ? {} : { timeout }),
       status: this.status,
       bytes,
       ttfbMs: this.ttfbMs,

@@ -15,7 +15,6 @@ import { FlowMeter } from './FlowMeter.js';
 import { OriginDispatcher } from './OriginDispatcher.js';
 import type { FetchKind } from './OriginFetchReport.js';
 import type { OriginTransport } from './OriginTransport.js';
-import { outcomeOf } from './outcomeOf.js';
 import { planSplit } from './planSplit.js';
 import { RttEstimator } from './RttEstimator.js';
 import type { SegmentFetchOptions } from './SegmentFetchOptions.js';
@@ -45,8 +44,8 @@ export interface OriginClientOptions {
  * same-origin redirects), a fair, bounded scheduler for segment fetches, the edge's own RTT
  * measurement from connect times and TTFB, and which connection carried each segment
  * (ConnectionWatch). Every segment fetch has an owner that can stop it: the entry's
- * AbortController (nobody waits any more) and a deadline (FetchSignal). Fetching only: what is
- * kept is the cache's decision (CacheFill).
+ * AbortController (nobody waits any more) and its limits (FetchSignal: idle, rate, an outer
+ * deadline). Fetching only: what is kept is the cache's decision (CacheFill).
  */
 export class OriginClient {
   readonly name: string;
@@ -145,20 +144,25 @@ export class OriginClient {
         cache.release(entry);
         return Promise.resolve();
       }
+      let stop: (() => void) | undefined;
       try {
-        const signal = fetchSignal(entry.abort.signal, o.deadlineMs);
+        const signal = fetchSignal(entry.abort.signal, o.limits);
+        stop = () => signal.close();
         const fill = new CacheFill({
           cache,
           entry,
           path,
           prefetch: kind === 'prefetch',
-          signal: signal.any,
-          pauseDeadline: signal.pauseDeadline,
+          wait: { signal: signal.any, pause: () => signal.pauseDeadline() },
           onPassThrough: this.#o.onPassThrough,
         });
         const f = { path, kind, fill, signal };
-        return parts >= 2 ? fetchRanges(this.#transport, f, { parts, approxBytes: o.split!.approxBytes }) : fetchWhole(this.#transport, f);
+        const run =
+          parts >= 2 ? fetchRanges(this.#transport, f, { parts, approxBytes: o.split!.approxBytes }) : fetchWhole(this.#transport, f);
+        // Neither rejects; over either way, the fetch's clock stops.
+        return run.finally(stop);
       } catch (e) {
+        stop?.();
         // A bug before the fetch could start (it ran from another fetch's completion, where a
         // throw reached nobody and ended the process): this fetch fails, its readers are told.
         this.#failUnstarted(path, entry, kind, internalError(e, path, this.#o.onBug), parts);
@@ -211,6 +215,6 @@ export class OriginClient {
     const bytes = entry.bytes;
     entry.fail(err);
     this.#o.cache.release(entry);
-    new FetchMeasure({ origin: this.name, path, kind, sink: this.#o.onFetch, parts }).report(outcomeOf(err), bytes);
+    new FetchMeasure({ origin: this.name, path, kind, sink: this.#o.onFetch, parts }).failed(err, bytes);
   }
 }

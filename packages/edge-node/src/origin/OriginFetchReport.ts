@@ -14,12 +14,20 @@ export type FetchOutcome =
   | 'overloaded'
   | 'internal';
 
+/**
+ * Which limit a timed-out fetch ran into: the edge's own (FetchPace: `idle`, `slow`, `deadline`)
+ * or undici's (`headers`, `body`: no byte while the body was read, `connect`).
+ */
+export type FetchTimeoutReason = 'idle' | 'slow' | 'deadline' | 'headers' | 'body' | 'connect';
+
 /** What one origin fetch did; feeds metrics, events and the throughput check of the model. */
 export interface OriginFetchReport {
   origin: string;
   path: string;
   kind: FetchKind;
   outcome: FetchOutcome;
+  /** Outcome `timeout`: which limit (undefined when the error did not say). */
+  timeout?: FetchTimeoutReason;
   status: number | undefined;
   bytes: number;
   /** From sending the request to the first response byte (ms). */

@@ -1,3 +1,4 @@
+import type { FetchLimits } from './fetchLimits.js';
 import type { FetchPriority } from './FetchScheduler.js';
 
 /** Fetch one segment as this many concurrent byte ranges, sized from an estimate of its length. */
@@ -12,9 +13,9 @@ export interface SegmentFetchOptions {
   /** Fairness group in the origin's scheduler (the stream's key; unplanned objects share one). */
   group: string;
   /**
-   * The whole fetch — queue wait excluded — must end within this (ms): undici's body timeout is
-   * an idle timer, and an origin trickling 1 KB/s never trips it.
+   * How long the fetch — queue wait excluded — may go without a byte, and may take in all
+   * (fetchLimits; FetchSignal applies them, with the rate rule between the two).
    */
-  deadlineMs: number;
+  limits: FetchLimits;
   split?: SplitFetch;
 }

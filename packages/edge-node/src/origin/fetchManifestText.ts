@@ -3,7 +3,6 @@ import { EdgeError } from '../errors/EdgeError.js';
 import { FetchMeasure } from './FetchMeasure.js';
 import { contentLength, keptHeaders } from './originHeaders.js';
 import type { OriginTransport } from './OriginTransport.js';
-import { outcomeOf } from './outcomeOf.js';
 import { statusError, toEdgeError } from './toEdgeError.js';
 
 /** A manifest larger than this is refused (ERR_EDGE_ORIGIN_TOO_LARGE): it is read whole. */
@@ -79,9 +78,9 @@ export async function fetchManifestText(
     const err = !aborted
       ? toEdgeError(e, { path, inBody, onBug: t.onBug, where: 'manifest fetch' })
       : timedOut
-        ? new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin manifest ${path} timed out`, { path }, { cause: e })
+        ? new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin manifest ${path} timed out`, { path, timeout: 'deadline' }, { cause: e })
         : new EdgeError('ERR_EDGE_CANCELLED', `manifest fetch of ${path} cancelled: ${String(signal.reason)}`, { path }, { cause: e });
-    m.report(outcomeOf(err), bytes);
+    m.failed(err, bytes);
     throw err;
   }
   m.report('ok', bytes);

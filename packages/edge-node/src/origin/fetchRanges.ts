@@ -4,7 +4,6 @@ import { EdgeError } from '../errors/EdgeError.js';
 import { FetchMeasure } from './FetchMeasure.js';
 import { contentRange, isStorable, keptHeaders, validators } from './originHeaders.js';
 import type { OriginTransport, SegmentFetch } from './OriginTransport.js';
-import { outcomeOf } from './outcomeOf.js';
 import { RangeAssembler } from './RangeAssembler.js';
 import { readWhole } from './readWhole.js';
 import type { SplitFetch } from './SegmentFetchOptions.js';
@@ -49,7 +48,7 @@ export async function fetchRanges(t: OriginTransport, f: SegmentFetch, split: Sp
       abortFrom(1);
       t.rangesIgnored();
       inBody = true;
-      await readWhole(path, fill, first);
+      await readWhole(f, first);
       m.report('ok', entry.bytes, 1);
       return;
     }
@@ -66,6 +65,7 @@ export async function fetchRanges(t: OriginTransport, f: SegmentFetch, split: Sp
         size: total,
       });
     }
+    f.signal.expect(total);
     const version = validators(first.headers);
     const storable = isStorable(first.headers);
     if (storable) await fill.reserve(total);
@@ -75,6 +75,7 @@ export async function fetchRanges(t: OriginTransport, f: SegmentFetch, split: Sp
     const read = async (i: number, res: Dispatcher.ResponseData, want: number): Promise<void> => {
       let got = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        f.signal.received(chunk.length);
         got += chunk.length;
         if (got > want) throw new EdgeError('ERR_EDGE_ORIGIN_TRUNCATED', `origin sent more than range ${i} of ${path}`, { path });
         // Not admitted: a later part's bytes wait in the assembler, and count in the budget there.
@@ -131,6 +132,6 @@ export async function fetchRanges(t: OriginTransport, f: SegmentFetch, split: Sp
   } catch (e) {
     abortFrom(0);
     const err = toEdgeError(e, { path, inBody, signal: f.signal, onBug: t.onBug });
-    m.report(outcomeOf(err), fill.fail(err));
+    m.failed(err, fill.fail(err));
   }
 }

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { FetchMeasure } from './FetchMeasure.js';
 import type { OriginTransport, SegmentFetch } from './OriginTransport.js';
-import { outcomeOf } from './outcomeOf.js';
 import { readWhole } from './readWhole.js';
 import { statusError, toEdgeError } from './toEdgeError.js';
 
@@ -26,11 +25,11 @@ export async function fetchWhole(t: OriginTransport, f: SegmentFetch): Promise<v
       throw statusError(path, res.statusCode, res.headers);
     }
     inBody = true;
-    await readWhole(path, fill, res, probe);
+    await readWhole(f, res, probe);
     m.report('ok', fill.entry.bytes);
   } catch (e) {
     const err = toEdgeError(e, { path, inBody, signal: f.signal, onBug: t.onBug });
-    m.report(outcomeOf(err), fill.fail(err));
+    m.failed(err, fill.fail(err));
   } finally {
     t.connections.done(sent, probe);
   }

@@ -1,5 +1,5 @@
 import type { EdgeError } from '../errors/EdgeError.js';
-import type { FetchOutcome } from './OriginFetchReport.js';
+import type { FetchOutcome, FetchTimeoutReason } from './OriginFetchReport.js';
 
 /** The report's outcome for a fetch that failed with `e`. */
 export function outcomeOf(e: EdgeError): FetchOutcome {
@@ -29,4 +29,9 @@ export function outcomeOf(e: EdgeError): FetchOutcome {
     default:
       return 'unreachable';
   }
+}
+
+/** Which limit a fetch that failed with `e` ran into, if it timed out (toEdgeError's `timeout` detail). */
+export function timeoutOf(e: EdgeError): FetchTimeoutReason | undefined {
+  return e.code === 'ERR_EDGE_ORIGIN_TIMEOUT' ? (e.details.timeout as FetchTimeoutReason | undefined) : undefined;
 }

@@ -31,6 +31,7 @@ export function recordOriginFetch(o: {
   const { metrics, policy, events, log, config } = o;
   return (r: OriginFetchReport): void => {
     metrics.originFetches.inc({ origin: r.origin, kind: r.kind, outcome: r.outcome });
+    if (r.outcome === 'timeout') metrics.originTimeouts.inc({ origin: r.origin, kind: r.kind, reason: r.timeout ?? 'unknown' });
     metrics.bytesIn.inc({ origin: r.origin }, r.bytes);
     if (r.outcome === 'ok' && r.kind !== 'manifest' && r.parts === 1 && r.bytes > 0 && r.totalMs > 0) {
       const measured = (r.bytes * 8) / (r.totalMs * 1000);
@@ -104,10 +105,10 @@ export function recordOriginFetch(o: {
       }
     }
     if (r.outcome !== 'ok' && r.outcome !== 'closed' && r.outcome !== 'cancelled') {
-      const fields = { origin: r.origin, path: r.path, kind: r.kind, outcome: r.outcome, status: r.status };
+      const fields = { origin: r.origin, path: r.path, kind: r.kind, outcome: r.outcome, timeout: r.timeout, status: r.status };
       // Each one at debug (an experiment's edge log); at warn, summed per kind.
       if (log.isLevelEnabled('debug')) log.debug(fields, 'origin fetch failed');
-      o.warnings.warn(`origin-fetch|${r.origin}|${r.kind}|${r.outcome}|${r.status}`, fields, 'origin fetch failed');
+      o.warnings.warn(`origin-fetch|${r.origin}|${r.kind}|${r.outcome}|${r.timeout}|${r.status}`, fields, 'origin fetch failed');
     }
     events.emit('origin-fetch', r);
   };

@@ -39,18 +39,34 @@ export function toEdgeError(
 ): EdgeError {
   const { path, signal } = o;
   if (e instanceof EdgeError) return e;
-  if (signal?.deadline.aborted)
-    return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin fetch of ${path} missed its deadline`, { path, deadline: true }, { cause: e });
+  if (signal?.deadline.aborted) {
+    const why = (signal.deadline.reason as Error | undefined)?.message ?? 'out of time';
+    return new EdgeError(
+      'ERR_EDGE_ORIGIN_TIMEOUT',
+      `origin fetch of ${path} ended: ${why}`,
+      { path, timeout: signal.timedOut ?? 'deadline' },
+      { cause: e },
+    );
+  }
   if (signal?.cancel.aborted)
     return new EdgeError('ERR_EDGE_CANCELLED', `fetch of ${path} cancelled: ${String(signal.cancel.reason)}`, { path }, { cause: e });
   if (isOwnBug(e)) return internalError(e, path, o.onBug, o.where);
   const code = (e as { code?: string } | null)?.code;
-  if (
-    e instanceof undiciErrors.HeadersTimeoutError ||
-    e instanceof undiciErrors.BodyTimeoutError ||
-    e instanceof undiciErrors.ConnectTimeoutError
-  ) {
-    return new EdgeError('ERR_EDGE_ORIGIN_TIMEOUT', `origin timed out on ${path}`, { path, undici: code }, { cause: e });
+  const undiciTimeout =
+    e instanceof undiciErrors.HeadersTimeoutError
+      ? 'headers'
+      : e instanceof undiciErrors.BodyTimeoutError
+        ? 'body'
+        : e instanceof undiciErrors.ConnectTimeoutError
+          ? 'connect'
+          : undefined;
+  if (undiciTimeout !== undefined) {
+    return new EdgeError(
+      'ERR_EDGE_ORIGIN_TIMEOUT',
+      `origin timed out on ${path}`,
+      { path, undici: code, timeout: undiciTimeout },
+      { cause: e },
+    );
   }
   if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') {
     return new EdgeError('ERR_EDGE_CLOSED', `edge closed during ${path}`, { path }, { cause: e });

@@ -11,7 +11,7 @@ import type { CacheEntry } from '../cache/CacheEntry.js';
 import type { SegmentCache } from '../cache/SegmentCache.js';
 import type { OriginClient } from '../origin/OriginClient.js';
 import type { SplitFetch } from '../origin/SegmentFetchOptions.js';
-import { fetchDeadlineMs } from '../origin/fetchDeadlineMs.js';
+import { fetchLimits, type FetchLimits } from '../origin/fetchLimits.js';
 import { describeMiss } from './describeMiss.js';
 import { RecentRates } from './RecentRates.js';
 import { NODE_TIMERS, type Timers } from './Timers.js';
@@ -31,9 +31,23 @@ export interface PrefetchHooks {
   burst: (ids: number[]) => void;
   /** A held segment's fetch, started in time, is projected late within the tolerance: x is not raised for it (once per segment). */
   tolerated: (miss: string) => void;
-  warning: (message: string, details: Record<string, unknown>) => void;
+  /**
+   * A prefetch the plan wants does not fit the byte budget (without evicting what receivers still
+   * need): skipped this tick. Told at every skip — counted, and logged summed by the caller.
+   */
+  budgetFull: (details: PrefetchBudgetFull) => void;
   /** A bug in planning (not an origin fault): reported, never thrown into a poll or a request. */
   planError: (e: Error) => void;
+}
+
+/** Why a planned prefetch did not fit: what it needed, and what the budget held then (bytes). */
+export interface PrefetchBudgetFull {
+  segmentBytes: number;
+  /** The stream's prefetches started but not admitted yet (queued, or waiting for headers), at their estimates. */
+  pendingBytes: number;
+  cacheBytes: number;
+  transitBytes: number;
+  maxBytes: number;
 }
 
 export interface StreamPrefetcherOptions {
@@ -54,7 +68,7 @@ export interface StreamPrefetcherOptions {
   flowMbps: () => number | undefined;
   /** Backhaul RTT (ms), if known: a new fetch's first byte waits for it. */
   rttMs: () => number | undefined;
-  /** Shortest deadline of one segment fetch (ms); longer segments get 4 × their duration. */
+  /** Shortest idle timeout and deadline of one segment fetch (ms); longer segments scale them (fetchLimits). */
   minFetchDeadlineMs: number;
   /** LL-HLS: parts to prefetch beyond the preload hint (the held ones and the few players read behind them). */
   prefetchParts: number;
@@ -72,14 +86,15 @@ export class StreamPrefetcher {
   readonly #timers: Timers;
   #view: ManifestView | undefined;
   #closed = false;
-  /** Prefetches this stream started and that are not finished: cancelled when it closes. */
-  readonly #prefetching = new Set<CacheEntry>();
+  /**
+   * Prefetches this stream started and that are not finished (cancelled when it closes), each
+   * with the bytes it was expected to take: its own track's segment size, or a part's share of it.
+   */
+  readonly #prefetching = new Map<CacheEntry, number>();
   readonly #sizeWaiters: Array<() => void> = [];
   readonly #rates = new RecentRates();
   /** Per track (a stream has a few), the newest segment whose tolerated miss was reported. */
   readonly #toleratedUpTo = new Map<string, number>();
-  /** The cache could not take what the planner wanted: said once per episode, not per tick. */
-  #budgetWarned = false;
 
   constructor(o: StreamPrefetcherOptions) {
     this.#o = o;
@@ -138,9 +153,9 @@ export class StreamPrefetcher {
     return approxBytes === undefined ? undefined : { parts: this.#o.maxParallel, approxBytes };
   }
 
-  /** How long one fetch of a segment of this duration may take (ms). */
-  deadlineMs(durationSeconds: number): number {
-    return fetchDeadlineMs(durationSeconds, this.#o.minFetchDeadlineMs);
+  /** How long one fetch of a segment of this duration may go without a byte, and take in all. */
+  limits(durationSeconds: number): FetchLimits {
+    return fetchLimits(durationSeconds, this.#o.minFetchDeadlineMs);
   }
 
   /** Ask the core planner what to fetch now and start those fetches. A bug here is reported, not thrown. */
@@ -157,7 +172,7 @@ export class StreamPrefetcher {
     this.#view = undefined;
     this.#o.on.window([], this.progress.setWindow([]).removed);
     // Prefetches nobody reads any more are not worth the backhaul.
-    for (const e of this.#prefetching) if (e.readers === 0) e.abort.abort('stream closed');
+    for (const e of this.#prefetching.keys()) if (e.readers === 0) e.abort.abort('stream closed');
     this.#prefetching.clear();
     for (const w of this.#sizeWaiters.splice(0)) w();
   }
@@ -188,17 +203,20 @@ export class StreamPrefetcher {
       const plan = planPrefetch(input);
       if (plan.burst !== undefined) this.#o.on.burst(plan.burst);
       const splits = new Map((plan.split ?? []).map((d) => [d.id, d.ranges] as const));
-      for (const [i, id] of plan.fetch.entries()) {
+      const visible = new Set(plan.visible);
+      for (const id of plan.fetch) {
         const s = this.progress.segment(track, id);
         if (s === undefined) continue;
-        // Before any receiver request the first one is where a new player starts: it will be
-        // waited for at once, so it comes as parallel ranges; so does a held segment whose
-        // single-flow fetch would miss the moment it becomes visible (deadline-aware plan).
+        // A segment receivers already see (the plan's `visible`: a new player's start segments,
+        // every one of them; a backlog) is waited for at once, as a miss is: maxParallel ranges.
+        // A held one whose single-flow fetch would miss the moment it becomes visible: the deadline
+        // plan's ranges. Either way it is one of the plan's fetches (x + 1, a burst up to
+        // maxParallel + 1), of at most maxParallel ranges: the stream's connections stay bounded.
         const ranges = splits.get(id);
         const approx = this.progress.sizes.track(track);
         this.#prefetch(
           s,
-          most === undefined && i === 0
+          visible.has(id)
             ? this.splitFor(s)
             : ranges !== undefined && approx !== undefined
               ? { parts: ranges, approxBytes: approx }
@@ -261,22 +279,21 @@ export class StreamPrefetcher {
     const size = this.progress.sizes.track(s.track);
     // Prefetches started but not admitted yet will take room too: planned in one tick, each
     // would otherwise see the same free space, and all but one would be dropped at their headers.
+    // Each counts what it will take (a part a part's bytes, another track its own track's size).
     let pending = 0;
-    for (const e of this.#prefetching) if (!e.admitted && e.state === 'pending') pending += size ?? 0;
+    for (const [e, bytes] of this.#prefetching) if (!e.admitted && e.state === 'pending') pending += bytes;
     if (size !== undefined && !cache.hasRoom(size + pending)) {
-      if (!this.#budgetWarned) {
-        this.#budgetWarned = true;
-        this.#o.on.warning('cache too small for what the planner wants: prefetching less', {
-          segmentBytes: Math.round(size),
-          cacheBytes: cache.bytes,
-          maxBytes: cache.maxBytes,
-        });
-      }
+      this.#o.on.budgetFull({
+        segmentBytes: Math.round(size),
+        pendingBytes: Math.round(pending),
+        cacheBytes: cache.bytes,
+        transitBytes: cache.budget.held('transit'),
+        maxBytes: cache.maxBytes,
+      });
       return;
     }
-    this.#budgetWarned = false;
     // Wanted from the start: held segments no receiver asked for yet are evicted last.
-    const entry = this.#start(key, s.path, s.durationSeconds, true, split);
+    const entry = this.#start(key, s.path, s.durationSeconds, size ?? 0, true, split);
     entry.whenHeaders().then(
       () => {
         if (entry.expectedBytes !== undefined) this.noteSize(s.track, entry.expectedBytes);
@@ -297,22 +314,24 @@ export class StreamPrefetcher {
     const ll = view.lowLatency;
     if (ll === undefined || view.kind !== 'hls-media') return;
     const cache = this.#o.cache;
+    // A part is its share of a segment (an HLS media playlist is one track: total is its size).
+    const partBytes = view.segmentSeconds > 0 ? ((this.progress.sizes.total ?? 0) * ll.partSeconds) / view.segmentSeconds : 0;
     for (const path of ll.partPaths.slice(0, this.#o.prefetchParts + 1)) {
       const key = this.#cacheKey(path);
       if (cache.has(key) || cache.droppedWithin(key, Math.max(1000, ll.partSeconds * 1000 * 4))) continue;
-      this.#start(key, path, ll.partSeconds, false);
+      this.#start(key, path, ll.partSeconds, partBytes, false);
     }
   }
 
-  /** One prefetch into a new cache entry, owned by this stream until it settles. */
-  #start(key: string, path: string, durationSeconds: number, wanted: boolean, split?: SplitFetch): CacheEntry {
+  /** One prefetch into a new cache entry of about `bytes`, owned by this stream until it settles. */
+  #start(key: string, path: string, durationSeconds: number, bytes: number, wanted: boolean, split?: SplitFetch): CacheEntry {
     const entry = this.#o.cache.create(key);
     if (wanted) entry.wanted = true;
-    this.#prefetching.add(entry);
+    this.#prefetching.set(entry, bytes);
     this.#o.origin.fetchInto(path, entry, {
       priority: 'prefetch',
       group: this.#o.key,
-      deadlineMs: this.deadlineMs(durationSeconds),
+      limits: this.limits(durationSeconds),
       ...(split === undefined ? {} : { split }),
     });
     const settled = (): void => void this.#prefetching.delete(entry);

@@ -5,6 +5,7 @@ import type { EdgeConfig } from '../config/EdgeConfig.js';
 import type { Origin } from '../EdgeContext.js';
 import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeEvents } from '../events/EdgeEvents.js';
+import { SummedWarnings } from '../log/SummedWarnings.js';
 import type { EdgeMetrics } from '../metrics/EdgeMetrics.js';
 import { LiveStream } from './LiveStream.js';
 import { StreamPrefetcher } from './StreamPrefetcher.js';
@@ -42,9 +43,15 @@ export class StreamRegistry {
    */
   readonly #variantBitrates = new Map<string, number>();
   readonly #maxHints: number;
+  /**
+   * Prefetches skipped for want of room are told at every skip (a busy box: thousands); one line
+   * per stream per 10 s says so, ethle_prefetch_skipped_total counts each.
+   */
+  readonly #budgetWarnings: SummedWarnings;
 
   constructor(o: StreamRegistryOptions) {
     this.#o = o;
+    this.#budgetWarnings = new SummedWarnings(o.log, 10_000, o.now);
     this.#identityParams = new Set(o.config.streamQueryParams);
     this.#maxHints = 4 * o.config.maxStreams;
   }
@@ -172,7 +179,10 @@ export class StreamRegistry {
           log.debug({ stream: key, ids }, 'prefetch beyond x + 1: waiting for a slot would miss the deadline');
         },
         tolerated: (miss) => log.debug({ stream: key, miss }, 'a held segment is projected late within half a segment: x not raised'),
-        warning,
+        budgetFull: (details) => {
+          metrics.prefetchSkipped.inc({ origin: name, reason: 'budget' });
+          this.#budgetWarnings.warn(key, { stream: key, ...details }, 'cache too small for what the planner wants: prefetching less');
+        },
         planError,
       },
     });

@@ -36,7 +36,7 @@ function stream(first: { n: number }, onVersion: () => void = () => undefined) {
     rttMs: () => undefined,
     minFetchDeadlineMs: 1000,
     prefetchParts: 0,
-    on: { lead: noop, window: noop, needsHold: noop, burst: noop, tolerated: noop, warning: noop, planError: (e) => bugs.push(e) },
+    on: { lead: noop, window: noop, needsHold: noop, burst: noop, tolerated: noop, budgetFull: noop, planError: (e) => bugs.push(e) },
   });
   const s = new LiveStream({
     key: 'o/live/index.m3u8',

@@ -25,7 +25,12 @@ export interface OutpaceInput {
  *
  * The value awaits measurement. The CUBIC head timings it was chosen from were taken on a testbed
  * that silently dropped 2-4 % of the backhaul's packets (issue 35), so they timed those losses,
- * not CUBIC. To re-measure on the fixed testbed:
+ * not CUBIC. What it rests on until then: the argument above, and a lower bound from BBR heads
+ * (taken on that testbed too; BBR does not halve its window on a loss): 1 MiB at 224 ms in
+ * 0.03-0.08 s after the request's RTT, where a quarter of slow start is 0.35 s. Nothing measured
+ * bounds it from above: if a restarting CUBIC origin's heads come in under a quarter of slow
+ * start, the learner reads those fetches as warm, the mistake that stalls receivers. To re-measure
+ * on the fixed testbed:
  *   EXP_EDGE_LOG=1 npm run experiment -- --receiver virtual --rtt 224 --cc cubic \
  *     --stream 15M-2s,50M-2s --scheme auto-learn --repeats 3 --duration 120 --out results/outpace-cubic
  * and the same with `--cc bbr --out results/outpace-bbr`; then compare the `idle fetch` lines'

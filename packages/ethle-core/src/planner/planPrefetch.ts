@@ -78,6 +78,16 @@ export interface PrefetchPlan {
   needsHold?: number;
   /** With `deadlines`: ids in `fetch` started beyond `maxParallel` (burstParallel) to meet their deadline. */
   burst?: number[];
+  /**
+   * Ids in `fetch` the hold-x group already sees (id ≤ newest − x): the segments a new player
+   * starts on, or a backlog. A player fetches what it is shown back to back, each as soon as it
+   * has the one before, so the edge has no lead on any of them: each is wanted now, as a miss is,
+   * and is taken as parallel byte ranges — on one fresh connection over a long backhaul, the
+   * second start segment is still in slow start when the first has played out. Held ones (newer)
+   * become visible a segment length apart and come one per connection (the paper's x
+   * connections). Omitted when there are none.
+   */
+  visible?: number[];
 }
 
 /**
@@ -91,7 +101,10 @@ export interface PrefetchPlan {
  *
  * Before any segment request (a player has only fetched the manifest) the edge anticipates where
  * the player will start — `startBehind` segments behind the newest it is shown, which is x behind
- * the newest produced — so startup is served locally.
+ * the newest produced — so startup is served locally. Fetches of segments players are already
+ * shown (each of the start segments; a backlog) are marked `visible`: wanted at once, they are
+ * taken as byte ranges. Each still counts as one fetch against `maxParallel`: splitting changes
+ * how a segment arrives, not how many are in flight.
  */
 export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   const { produced, mostAdvanced, cached, inFlight } = input;
@@ -173,12 +186,20 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   else if (top === undefined) reason = 'anticipate-start';
   else reason = fetch.length > 1 ? 'catch-up' : 'keep-lead';
   const plan: PrefetchPlan = { fetch, want: mainFrom <= mainTo ? { from: mainFrom, to: mainTo } : undefined, lead, reason };
-  if (input.deadlines === undefined) return plan;
+  // The newest segment the hold-x group's playlist lists.
+  const shown = newest - hold;
+  if (input.deadlines === undefined) return withVisible(plan, shown);
   // The planner runs on every request and manifest refresh: only a deadline plan pays for this.
   const fetching = [...new Set([...(input.waiting ?? []), ...ids])].filter((id) => inFlight.has(id) && !cached.has(id));
   // Wanted, produced, not local and without a slot: in the order they would get one.
   const queued = order.filter((id) => !local(id) && !taken.has(id) && isProduced(id));
-  return withDeadlines(input, plan, fetching, budget, queued);
+  return withVisible(withDeadlines(input, plan, fetching, budget, queued), shown);
+}
+
+/** Marks the fetches of segments the hold-x group already sees (PrefetchPlan.visible). */
+function withVisible(plan: PrefetchPlan, shown: number): PrefetchPlan {
+  const visible = plan.fetch.filter((id) => id <= shown);
+  return visible.length === 0 ? plan : { ...plan, visible };
 }
 
 /** Earliest deadline first; segments without one after, oldest first (the default order). */

@@ -9,11 +9,14 @@ const slow = slowStartDeliverySeconds({ bytes: MIB, rttSeconds: 0.224 });
 describe('outpacesSlowStart: a window already open when the request came', () => {
   it("a head at a kept window's rate outpaces; one in slow start does not, nor one on a window halved a few times", () => {
     expect(slow).toBeGreaterThan(1.3);
-    // Measured at 224 ms: a BBR origin's 1 MiB heads took 251–299 ms, one RTT and a little.
+    // Measured at 224 ms (before the packet accounting; BBR does not halve its window on a loss):
+    // a BBR origin's 1 MiB heads took 251–299 ms, one RTT and a little.
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.26, rttSeconds: 0.224 })).toBe(true);
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + (MIB * 8) / 60e6, rttSeconds: 0.224 })).toBe(true);
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + slow, rttSeconds: 0.224 })).toBe(false);
     // A restarting origin after a short idle gap (its window halved, not reset) takes a few round trips.
+    // 0.686 s is the fastest CUBIC head seen before the testbed counted its drops (issue 35): an
+    // example, not a measurement, until the run named at OUTPACE_SHARE re-measures it.
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.686, rttSeconds: 0.224 })).toBe(false);
     // The margin: just under OUTPACE_SHARE of slow start's time counts, just over does not.
     expect(outpacesSlowStart({ bytes: MIB, seconds: 0.224 + OUTPACE_SHARE * slow * 0.99, rttSeconds: 0.224 })).toBe(true);

@@ -85,6 +85,39 @@ describe('planPrefetch replays the paper', () => {
     expect(p.reason).toBe('anticipate-start');
   });
 
+  it('every segment a new player is shown from its start on is marked visible (taken as ranges); held ones are not', () => {
+    const base = {
+      produced: range(1, 20),
+      cached: new Set<number>(),
+      inFlight: new Set<number>(),
+      inFlightCount: 0,
+      hold: 2,
+      maxParallel: 8,
+    };
+    // Shown up to 18, the player starts at 16 and asks for 17 and 18 as soon as it has the one
+    // before; 19 and 20 become visible a segment length apart.
+    const start = planPrefetch({ ...base, mostAdvanced: undefined });
+    expect(start.fetch).toEqual([16, 17, 18, 19, 20]);
+    expect(start.visible).toEqual([16, 17, 18]);
+    // Under x + 1 = 3 the start segments take the slots, each as one fetch: not only the first is marked.
+    expect(planPrefetch({ ...base, mostAdvanced: undefined, maxParallel: 3 })).toMatchObject({
+      fetch: [16, 17, 18],
+      visible: [16, 17, 18],
+    });
+    // The player has asked for 16 (here); the edge is not x ahead yet: 17 and 18 are still wanted at once.
+    const asked = planPrefetch({ ...base, mostAdvanced: 16, cached: new Set([16]) });
+    expect(asked).toMatchObject({ fetch: [17, 18], visible: [17, 18] });
+    // x ahead: the one new segment is held, on one connection.
+    const steady = planPrefetch({ ...base, produced: range(1, 21), mostAdvanced: 18, cached: new Set([18, 19]) });
+    expect(steady.fetch).toEqual([20]);
+    expect(steady.visible).toBeUndefined();
+    // hold 0: everything produced is shown.
+    expect(planPrefetch({ ...base, hold: 0, mostAdvanced: undefined, maxParallel: 2 })).toMatchObject({
+      fetch: [18, 19],
+      visible: [18, 19],
+    });
+  });
+
   it('waited-for segments go before bulk prefetch under the parallel cap', () => {
     const p = planPrefetch({
       produced: range(1, 20),
@@ -129,6 +162,9 @@ describe('planPrefetch invariants', () => {
         });
         expect(new Set(p.fetch).size).toBe(p.fetch.length);
         expect(inFlight.size + p.fetch.length).toBeLessThanOrEqual(Math.max(s.maxParallel, inFlight.size));
+        // visible: exactly the fetches of segments the hold-x group's playlist lists.
+        const shown = produced[produced.length - 1]! - s.hold;
+        expect(p.visible ?? []).toEqual(p.fetch.filter((id) => id <= shown));
         for (const id of p.fetch) {
           expect(cached.has(id) || inFlight.has(id)).toBe(false);
           expect(id).toBeGreaterThanOrEqual(produced[0]!);

@@ -11,7 +11,7 @@ export interface RealtimeOptions {
    * loop, an orphan reading a dead socket) and, at real-time priority, starves the whole box —
    * seen once: two such relays held a core each for ten minutes. The kernel sends SIGXCPU at this
    * limit (which ends a Node process or socat) and SIGKILL a second later. Default 10 s: far above
-   * anything a working relay does, even saturated at the box's ~400 Mbit/s ceiling.
+   * anything a working relay does, even one saturated with traffic.
    */
   maxSpinMs?: number;
 }
