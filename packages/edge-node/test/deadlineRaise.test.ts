@@ -1,16 +1,38 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import { request } from 'undici';
-import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
-import { metricValue, startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
+import { createEdgeConfig, startEdge, type EdgeConfigInput, type RunningEdge } from '../src/index.js';
+import { metricValue, startTestOrigin, until } from './helpers/startTestOrigin.js';
 
-let origin: TestOrigin;
-let edge: RunningEdge;
-let producer: NodeJS.Timeout | undefined;
-afterEach(async () => {
-  clearInterval(producer);
-  await edge?.close();
-  await origin?.close();
-});
+/**
+ * 256 KiB segments of 1 s (2.1 Mbit/s), produced once a second like a live origin, and an edge in
+ * front of it; closed when the test ends (edge, producer, origin). Each test has its own: they run
+ * side by side, each waiting on its origin's clock.
+ */
+async function liveOriginAndEdge(
+  { onTestFinished }: TestContext,
+  config: Partial<EdgeConfigInput>,
+  onProduce: (n: number) => void = () => undefined,
+): Promise<{ origin: Awaited<ReturnType<typeof startTestOrigin>>; edge: RunningEdge }> {
+  const origin = await startTestOrigin({
+    segmentBytes: 256 * 1024,
+    window: 10,
+    targetDuration: 1,
+    bitrateKbps: 2097,
+    programDateTime: true,
+  });
+  onTestFinished(() => origin.close());
+  origin.produce(6);
+  const producer = setInterval(() => {
+    onProduce(origin.produced);
+    origin.produce(1);
+  }, 1000);
+  onTestFinished(() => clearInterval(producer));
+  // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
+  // origin's fetches, and loopback delivers like an origin that keeps its window).
+  const edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, ...config }));
+  onTestFinished(() => edge.close());
+  return { origin, edge };
+}
 
 /**
  * A receiver whose radio (2.2 Mbit/s, measured: it has media buffered) just carries the stream:
@@ -42,20 +64,12 @@ async function heldAndMeasured(e: RunningEdge, play: () => Promise<number>): Pro
   );
 }
 
-describe('deadline-aware prefetch at the edge (issue 19)', () => {
-  it('a held segment whose fetch will end after it becomes visible raises x at once, before its slow sample arrives', async () => {
-    // 256 KiB segments of 1 s (2.1 Mbit/s), produced once a second like a live origin.
-    origin = await startTestOrigin({ segmentBytes: 256 * 1024, window: 10, targetDuration: 1, bitrateKbps: 2097, programDateTime: true });
-    origin.produce(6);
+describe.concurrent('deadline-aware prefetch at the edge (issue 19)', () => {
+  it('a held segment whose fetch will end after it becomes visible raises x at once, before its slow sample arrives', async (ctx) => {
+    const { expect } = ctx;
     const producedAt = new Map<number, number>();
-    producer = setInterval(() => {
-      producedAt.set(origin.produced, Date.now());
-      origin.produce(1);
-    }, 1000);
-    // Loopback with a told backhaul RTT: the paper's model, pinned (the default learns from the
-    // origin's fetches, and loopback delivers like an origin that keeps its window).
-    edge = await startEdge(
-      createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, segmentStart: 'slow-start', hold: 'auto' }),
+    const { origin, edge } = await liveOriginAndEdge(ctx, { segmentStart: 'slow-start', hold: 'auto' }, (n) =>
+      producedAt.set(n, Date.now()),
     );
     const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
     edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
@@ -83,12 +97,10 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     expect(raised.atMs).toBeLessThan(visibleAt);
   }, 30_000);
 
-  it('a held segment that would miss its deadline waiting for a parallel slot is fetched at once, beyond x + 1 (up to maxHold + 1)', async () => {
-    origin = await startTestOrigin({ segmentBytes: 256 * 1024, window: 10, targetDuration: 1, bitrateKbps: 2097, programDateTime: true });
-    origin.produce(6);
-    producer = setInterval(() => origin.produce(1), 1000);
+  it('a held segment that would miss its deadline waiting for a parallel slot is fetched at once, beyond x + 1 (up to maxHold + 1)', async (ctx) => {
+    const { expect } = ctx;
     // A fixed x = 1, so x cannot grow instead: 2 parallel fetches, up to 5 (maxHold + 1) in a burst.
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', backhaulRttMs: 20, hold: 1, maxHold: 4 }));
+    const { origin, edge } = await liveOriginAndEdge(ctx, { hold: 1, maxHold: 4 });
     const play = holdXReceiver(edge);
     await heldAndMeasured(edge, play);
     const bursts = async () =>
@@ -115,23 +127,15 @@ describe('deadline-aware prefetch at the edge (issue 19)', () => {
     expect(peak).toBeLessThanOrEqual(5);
   }, 40_000);
 
-  it('x both ways: raised on a slow patch, lowered once the backhaul has recovered for the configured dwell (lowerHoldAfterSegments/Samples)', async () => {
-    origin = await startTestOrigin({ segmentBytes: 256 * 1024, window: 10, targetDuration: 1, bitrateKbps: 2097, programDateTime: true });
-    origin.produce(6);
-    producer = setInterval(() => origin.produce(1), 1000);
+  it('x both ways: raised on a slow patch, lowered once the backhaul has recovered for the configured dwell (lowerHoldAfterSegments/Samples)', async (ctx) => {
+    const { expect } = ctx;
     // A dwell of 2 segment periods and 2 samples, so the test sees x come down in seconds.
-    edge = await startEdge(
-      createEdgeConfig({
-        origin: origin.url,
-        port: 0,
-        logLevel: 'silent',
-        backhaulRttMs: 20,
-        segmentStart: 'slow-start',
-        hold: 'auto',
-        lowerHoldAfterSegments: 2,
-        lowerHoldAfterSamples: 2,
-      }),
-    );
+    const { origin, edge } = await liveOriginAndEdge(ctx, {
+      segmentStart: 'slow-start',
+      hold: 'auto',
+      lowerHoldAfterSegments: 2,
+      lowerHoldAfterSamples: 2,
+    });
     const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
     edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
     const play = holdXReceiver(edge);

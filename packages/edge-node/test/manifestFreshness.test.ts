@@ -1,21 +1,15 @@
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
 import { capturedLogger } from './helpers/capturedLogger.js';
-import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
+import { startTestOrigin, until } from './helpers/startTestOrigin.js';
 
 // Issue 36, minor: a hanging origin playlist was served ~11 s without the stale marker (the poll
 // failed only at its 10 s deadline), and a playlist that went backwards was passed on.
-let origin: TestOrigin | undefined;
-let edge: RunningEdge | undefined;
-afterEach(async () => {
-  await edge?.close();
-  await origin?.close();
-  edge = origin = undefined;
-});
-
-const playlist = async (path = '/live/a/index.m3u8') => {
-  const r = await request(`${edge!.url}${path}`);
+// The two run side by side (each has its own origin and edge, and waits on the edge's polls):
+// expect and onTestFinished come from each test's context.
+const playlist = async (edge: RunningEdge, path = '/live/a/index.m3u8') => {
+  const r = await request(`${edge.url}${path}`);
   const text = await r.body.text();
   return {
     status: r.statusCode,
@@ -24,18 +18,23 @@ const playlist = async (path = '/live/a/index.m3u8') => {
   };
 };
 
-describe('manifest freshness', () => {
-  it('an origin playlist that hangs: the version is marked stale within two segment durations, not at the 10 s fetch deadline', async () => {
-    origin = await startTestOrigin({ targetDuration: 1 });
+describe.concurrent('manifest freshness', () => {
+  it('an origin playlist that hangs: the version is marked stale within two segment durations, not at the 10 s fetch deadline', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const origin = await startTestOrigin({ targetDuration: 1 });
+    onTestFinished(() => origin.close());
     origin.produce(6);
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0, logLevel: 'silent' }));
-    expect((await playlist()).stale).toBeUndefined();
+    const edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0, logLevel: 'silent' }));
+    onTestFinished(() => edge.close());
+    expect((await playlist(edge)).stale).toBeUndefined();
     origin.fault('/live/a/index.m3u8', { kind: 'hang' });
     const hungAt = Date.now();
     // Still served (the last good version), and now said to be stale.
     const marked = await until(
       async () => {
-        const p = await playlist();
+        const p = await playlist(edge);
         expect(p.status).toBe(200);
         return p.stale === undefined ? undefined : p;
       },
@@ -47,20 +46,25 @@ describe('manifest freshness', () => {
     expect(Number(marked.stale)).toBeGreaterThan(1);
   });
 
-  it('a playlist that goes backwards is not passed on until the origin has answered so for half of manifestStaleMs (a restart), and is served stale meanwhile', async () => {
+  it('a playlist that goes backwards is not passed on until the origin has answered so for half of manifestStaleMs (a restart), and is served stale meanwhile', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const log = capturedLogger('warn');
-    origin = await startTestOrigin({ window: 3, targetDuration: 1 });
+    const origin = await startTestOrigin({ window: 3, targetDuration: 1 });
+    onTestFinished(() => origin.close());
     origin.produce(10);
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0, manifestStaleMs: 6000 }), {
+    const edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0, manifestStaleMs: 6000 }), {
       logger: log.logger,
     });
-    expect((await playlist()).seq).toBe(7);
+    onTestFinished(() => edge.close());
+    expect((await playlist(edge)).seq).toBe(7);
     origin.produce(-5);
     const rewoundAt = Date.now();
     // Until 3 s of backwards answers: the last version (7), marked stale once a poll saw it.
     let sawStale = false;
     for (;;) {
-      const p = await playlist();
+      const p = await playlist(edge);
       expect(p.status).toBe(200);
       if (p.seq !== 7) {
         expect(p.seq).toBe(2);

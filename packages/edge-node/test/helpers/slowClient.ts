@@ -31,10 +31,14 @@ export async function openSlowClient(url: string, o: { localAddress?: string } =
   /** Bytes read from the connection so far (headers included). */
   let received = 0;
 
-  /** GET `path`; its body read at most `bytesPerTick` per `tickMs` (Infinity: as fast as it comes). */
+  /**
+   * GET `path`; its body read at most `bytesPerTick` per `tickMs`. A tick takes what the socket has
+   * buffered (about 64 KiB at most), so the rate is bounded by the tick as well: the default, a
+   * tick a millisecond with no budget, reads as fast as it comes (a 5 ms tick took ~1 s for 12 MB).
+   */
   const get = (
     path: string,
-    rate: { bytesPerTick: number; tickMs: number } = { bytesPerTick: Infinity, tickMs: 5 },
+    rate: { bytesPerTick: number; tickMs: number } = { bytesPerTick: Infinity, tickMs: 1 },
   ): Promise<SlowResponse> =>
     new Promise((resolve) => {
       socket.write(`GET ${path} HTTP/1.1\r\nhost: ${u.host}\r\n\r\n`);
