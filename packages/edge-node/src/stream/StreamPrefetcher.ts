@@ -201,6 +201,7 @@ export class StreamPrefetcher {
         { hold: x, maxHold: this.#o.maxParallel, ...(deadlines === undefined ? {} : { deadlines }) },
       );
       const plan = planPrefetch(input);
+      if (most === undefined) this.#unwantOutside(track, plan.want);
       if (plan.burst !== undefined) this.#o.on.burst(plan.burst);
       const splits = new Map((plan.split ?? []).map((d) => [d.id, d.ranges] as const));
       const visible = new Set(plan.visible);
@@ -239,6 +240,22 @@ export class StreamPrefetcher {
       if (l !== undefined) lead = lead === undefined ? l : Math.min(lead, l);
     }
     if (lead !== undefined) this.#o.on.lead(lead);
+  }
+
+  /**
+   * Before any receiver asked for a segment of a track, what the plan wants is where a new player
+   * would start (plan.want); the rest of the window is held for nobody and is evicted like any
+   * read segment. Without this every segment of such a track stayed wanted while the origin
+   * listed it — an LL-HLS stream whose players fetch parts never asks for a segment, and its
+   * origin's 120 s window of 50M-2s segments (732 MB) outgrew a 512 MB budget that could then
+   * evict none of it for a prefetch.
+   */
+  #unwantOutside(track: string, want: { from: number; to: number } | undefined): void {
+    for (const s of this.progress.segments(track)) {
+      if (want !== undefined && s.id >= want.from && s.id <= want.to) continue;
+      const e = this.#o.cache.peek(this.#cacheKey(s.path));
+      if (e !== undefined) e.wanted = false;
+    }
   }
 
   /** The deadline plan's inputs (core StreamProgress.deadlines) once the origin's per-flow rate is measured. */

@@ -62,7 +62,7 @@ function prefetcher(maxBytes: number) {
       planError: (e) => bugs.push(e),
     },
   });
-  return { p, fetched, full, bugs };
+  return { p, fetched, full, bugs, cache };
 }
 
 describe('StreamPrefetcher: what a prefetch counts as already on its way', () => {
@@ -86,5 +86,38 @@ describe('StreamPrefetcher: what a prefetch counts as already on its way', () =>
     // Before: 6 × 10 MB + 10 MB = 70 MB wanted of a 30 MB budget — no segment prefetched at all.
     expect(fetched.filter((f) => /\/s\d+\.mp4$/.test(f))).toEqual(['/live/a/ll/s266.mp4']);
     expect(full).toEqual([{ segmentBytes: 10 * MB, pendingBytes: 25 * MB, cacheBytes: 0, transitBytes: 0, maxBytes: 30 * MB }]);
+  });
+
+  it('before any segment request, only where a new player starts is wanted: the rest of the window is evictable for a prefetch', () => {
+    // An LL-HLS stream's players fetch parts: no segment of it is ever asked for. Ten segments
+    // listed, three old ones cached (30 MB of a 40 MB budget); x = 1, so a new player would start
+    // at s106 and the plan fetches s106 and s107 (two slots).
+    const text = `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:100\n${Array.from({ length: 10 }, (_, i) => `#EXTINF:2.0,\ns${100 + i}.mp4\n`).join('')}`;
+    const view = loadManifest(text, {
+      manifestUrl: 'http://o.test/live/a/index.m3u8',
+      originBase: 'http://o.test',
+      routing: 'edge',
+      edgePathPrefix: '',
+      nowMs: 0,
+      previousCarry: undefined,
+    });
+    const { p, fetched, full, bugs, cache } = prefetcher(40 * MB);
+    p.noteSize(view.segments(0)[0]!.track, 10 * MB);
+    const old = [100, 101, 102].map((n) => {
+      const e = cache.create(`o/live/a/s${n}.mp4`);
+      e.setHeaders({}, 10 * MB);
+      cache.admit(e, 10 * MB, true);
+      e.end();
+      return e;
+    });
+    p.onVersion(view, false);
+    p.plan();
+    expect(bugs).toEqual([]);
+    // Before: every listed segment of a track nobody asked for was wanted, and never evicted for
+    // a prefetch — only s106 fitted (10 MB free), s107 was skipped.
+    expect(old.map((e) => e.wanted)).toEqual([false, false, false]);
+    expect(fetched).toEqual(['/live/a/s106.mp4', '/live/a/s107.mp4']);
+    expect(full).toEqual([]);
+    expect(cache.peek('o/live/a/s106.mp4')?.wanted).toBe(true);
   });
 });
