@@ -46,7 +46,9 @@ export default defineConfig({
     // Vitest's default is one worker per core minus one: a single worker on a 2-core box. Most of
     // these files wait on real sockets and live-stream timers, not on the CPU, so three at a time
     // finish the stage in about 40 % of the time (348 s to 144 s); CPU-bound timing tests run in their own stages.
-    maxWorkers: Number(process.env.ETHLE_VITEST_WORKERS ?? 3),
+    // Four by default: a fourth file overlaps more waiting at little CPU (docs/benchmarks.md, edge-node
+    // tests). CI's unit stage keeps three (scripts/test.mjs): it runs beside the netlab stage.
+    maxWorkers: Number(process.env.ETHLE_VITEST_WORKERS ?? 4),
     projects: [
       // Without isolation a worker evaluates the workspace's modules (undici, pino, DuckDB, the
       // edge) once, not once per file: the unit stage went from 165 s to 75-79 s, of which importing

@@ -161,6 +161,8 @@ if (want('unit')) {
     ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${file}`],
     file,
     vitestTally,
+    // Three files at a time beside the netlab stage (vitest.config.ts's default is four).
+    { ETHLE_VITEST_WORKERS: process.env.ETHLE_VITEST_WORKERS ?? '3' },
   );
 }
 

@@ -5,8 +5,10 @@ import { metricValue, startTestOrigin, until } from './helpers/startTestOrigin.j
 
 /**
  * 256 KiB segments of 1 s (2.1 Mbit/s), produced once a second like a live origin, and an edge in
- * front of it; closed when the test ends (edge, producer, origin). Each test has its own: they run
- * side by side, each waiting on its origin's clock.
+ * front of it; closed when the test ends (edge, producer, origin). Each test has its own: the last
+ * two run side by side, each waiting on its origin's clock (their bounds are on counts and a
+ * lower bound on time). The first judges a raise against a deadline in real time (before the
+ * segment becomes visible): alone, as a lagging event loop could make it late.
  */
 async function liveOriginAndEdge(
   { onTestFinished }: TestContext,
@@ -64,7 +66,7 @@ async function heldAndMeasured(e: RunningEdge, play: () => Promise<number>): Pro
   );
 }
 
-describe.concurrent('deadline-aware prefetch at the edge (issue 19)', () => {
+describe('deadline-aware prefetch at the edge (issue 19)', () => {
   it('a held segment whose fetch will end after it becomes visible raises x at once, before its slow sample arrives', async (ctx) => {
     const { expect } = ctx;
     const producedAt = new Map<number, number>();
@@ -97,65 +99,73 @@ describe.concurrent('deadline-aware prefetch at the edge (issue 19)', () => {
     expect(raised.atMs).toBeLessThan(visibleAt);
   }, 30_000);
 
-  it('a held segment that would miss its deadline waiting for a parallel slot is fetched at once, beyond x + 1 (up to maxHold + 1)', async (ctx) => {
-    const { expect } = ctx;
-    // A fixed x = 1, so x cannot grow instead: 2 parallel fetches, up to 5 (maxHold + 1) in a burst.
-    const { origin, edge } = await liveOriginAndEdge(ctx, { hold: 1, maxHold: 4 });
-    const play = holdXReceiver(edge);
-    await heldAndMeasured(edge, play);
-    const bursts = async () =>
-      metricValue(await (await request(`${edge.url}/metrics`)).body.text(), 'ethle_prefetch_bursts_total', { origin: 'origin' }) ?? 0;
-    expect(await bursts()).toBe(0);
-    // Every segment now takes ~3.2 s (16 KiB per 200 ms) and one is produced a second: x + 1
-    // slots fill, and the next segment would wait for one past its deadline.
-    origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 200 });
-    origin.takePeakSegmentsInProgress();
-    let servedX = 0;
-    await until(
-      async () => {
-        servedX = Math.max(servedX, await play());
-        return (await bursts()) > 0;
-      },
-      'a prefetch beyond x + 1',
-      20_000,
-    );
-    // The origin saw more segments sent at once than x + 1 (the receiver's own fetch of the newest
-    // listed segment is one of them), and no more than maxHold + 1.
-    expect(servedX).toBe(1);
-    const peak = origin.takePeakSegmentsInProgress();
-    expect(peak).toBeGreaterThan(2);
-    expect(peak).toBeLessThanOrEqual(5);
-  }, 40_000);
+  it.concurrent(
+    'a held segment that would miss its deadline waiting for a parallel slot is fetched at once, beyond x + 1 (up to maxHold + 1)',
+    async (ctx) => {
+      const { expect } = ctx;
+      // A fixed x = 1, so x cannot grow instead: 2 parallel fetches, up to 5 (maxHold + 1) in a burst.
+      const { origin, edge } = await liveOriginAndEdge(ctx, { hold: 1, maxHold: 4 });
+      const play = holdXReceiver(edge);
+      await heldAndMeasured(edge, play);
+      const bursts = async () =>
+        metricValue(await (await request(`${edge.url}/metrics`)).body.text(), 'ethle_prefetch_bursts_total', { origin: 'origin' }) ?? 0;
+      expect(await bursts()).toBe(0);
+      // Every segment now takes ~3.2 s (16 KiB per 200 ms) and one is produced a second: x + 1
+      // slots fill, and the next segment would wait for one past its deadline.
+      origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 200 });
+      origin.takePeakSegmentsInProgress();
+      let servedX = 0;
+      await until(
+        async () => {
+          servedX = Math.max(servedX, await play());
+          return (await bursts()) > 0;
+        },
+        'a prefetch beyond x + 1',
+        20_000,
+      );
+      // The origin saw more segments sent at once than x + 1 (the receiver's own fetch of the newest
+      // listed segment is one of them), and no more than maxHold + 1.
+      expect(servedX).toBe(1);
+      const peak = origin.takePeakSegmentsInProgress();
+      expect(peak).toBeGreaterThan(2);
+      expect(peak).toBeLessThanOrEqual(5);
+    },
+    40_000,
+  );
 
-  it('x both ways: raised on a slow patch, lowered once the backhaul has recovered for the configured dwell (lowerHoldAfterSegments/Samples)', async (ctx) => {
-    const { expect } = ctx;
-    // A dwell of 2 segment periods and 2 samples, so the test sees x come down in seconds.
-    const { origin, edge } = await liveOriginAndEdge(ctx, {
-      segmentStart: 'slow-start',
-      hold: 'auto',
-      lowerHoldAfterSegments: 2,
-      lowerHoldAfterSamples: 2,
-    });
-    const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
-    edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
-    const play = holdXReceiver(edge);
-    await heldAndMeasured(edge, play);
-    const before = await play();
-    origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 100 });
-    const raised = await until(async () => (await play(), changes.find((c) => c.hold > before)), 'x raised', 20_000);
-    // The slow patch ends: fetches are fast again, and after the dwell x comes back down.
-    origin.faultPrefix('/live/a/seg', undefined);
-    const recoveredAt = Date.now();
-    const lowered = await until(
-      async () => (await play(), changes.find((c) => c.atMs > raised.atMs && c.hold < raised.hold)),
-      'x lowered',
-      25_000,
-    );
-    expect(lowered.reason).toMatch(/^lowered: /);
-    expect(lowered.hold).toBeGreaterThanOrEqual(before);
-    // Not before the dwell: two segment periods (2 s) of fast samples after the patch ended.
-    expect(lowered.atMs - recoveredAt).toBeGreaterThanOrEqual(2000);
-    // And the served playlist says so.
-    await until(async () => (await play()) === lowered.hold, 'the lowered x served', 5_000);
-  }, 60_000);
+  it.concurrent(
+    'x both ways: raised on a slow patch, lowered once the backhaul has recovered for the configured dwell (lowerHoldAfterSegments/Samples)',
+    async (ctx) => {
+      const { expect } = ctx;
+      // A dwell of 2 segment periods and 2 samples, so the test sees x come down in seconds.
+      const { origin, edge } = await liveOriginAndEdge(ctx, {
+        segmentStart: 'slow-start',
+        hold: 'auto',
+        lowerHoldAfterSegments: 2,
+        lowerHoldAfterSamples: 2,
+      });
+      const changes: Array<{ hold: number; reason: string; atMs: number }> = [];
+      edge.events.on('hold-change', (e) => changes.push({ hold: e.hold, reason: e.reason, atMs: Date.now() }));
+      const play = holdXReceiver(edge);
+      await heldAndMeasured(edge, play);
+      const before = await play();
+      origin.faultPrefix('/live/a/seg', { kind: 'slow', chunkBytes: 16 * 1024, intervalMs: 100 });
+      const raised = await until(async () => (await play(), changes.find((c) => c.hold > before)), 'x raised', 20_000);
+      // The slow patch ends: fetches are fast again, and after the dwell x comes back down.
+      origin.faultPrefix('/live/a/seg', undefined);
+      const recoveredAt = Date.now();
+      const lowered = await until(
+        async () => (await play(), changes.find((c) => c.atMs > raised.atMs && c.hold < raised.hold)),
+        'x lowered',
+        25_000,
+      );
+      expect(lowered.reason).toMatch(/^lowered: /);
+      expect(lowered.hold).toBeGreaterThanOrEqual(before);
+      // Not before the dwell: two segment periods (2 s) of fast samples after the patch ended.
+      expect(lowered.atMs - recoveredAt).toBeGreaterThanOrEqual(2000);
+      // And the served playlist says so.
+      await until(async () => (await play()) === lowered.hold, 'the lowered x served', 5_000);
+    },
+    60_000,
+  );
 });
