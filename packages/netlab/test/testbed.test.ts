@@ -27,8 +27,11 @@ d('testbed: client — RAN — edge — backhaul (224 ms) — origin', () => {
   });
 
   it('measured RTT is within 2 ms of the configured one, per link and end to end through the edge', async () => {
-    expect(Math.abs((await tcpRttMs(tb, 'edge', tb.hosts.origin.ip, 9000, 10, probe)) - 224)).toBeLessThanOrEqual(2);
-    expect(Math.abs((await tcpRttMs(tb, 'client', tb.hosts.origin.ip, 9000, 10, probe)) - 234)).toBeLessThanOrEqual(2);
+    // The smallest of 20 handshakes: in CI this file runs beside the unit stage, and a relay or probe
+    // held back a few ms by the other jobs adds to a sample; the link's own delay is what the least
+    // delayed handshake shows (with 10, every one of them was 2.15 ms late once).
+    expect(Math.abs((await tcpRttMs(tb, 'edge', tb.hosts.origin.ip, 9000, 20, probe)) - 224)).toBeLessThanOrEqual(2);
+    expect(Math.abs((await tcpRttMs(tb, 'client', tb.hosts.origin.ip, 9000, 20, probe)) - 234)).toBeLessThanOrEqual(2);
   });
 
   it('congestion control is set per namespace', async () => {
