@@ -20,7 +20,8 @@ export { startRelay, type Relay, type LinkStats, type DirectionStats } from './r
 export { LatenessHistogram, type LatenessSummary } from './relay/LatenessHistogram.js';
 export type { RelayConfig } from './relay/relayMain.js';
 export { freePorts } from './testbed/freePorts.js';
-export { makeRealtime, type RealtimeOptions } from './testbed/makeRealtime.js';
+export { DEFAULT_SENDER_PRIORITY, makeRealtime, PATH_PRIORITY, setThreadPriority, type RealtimeOptions } from './testbed/makeRealtime.js';
+export { parseSchedstat, threadTimes, type ThreadTimes } from './relay/threadTimes.js';
 export { NetlabError, type NetlabErrorCode } from './errors/NetlabError.js';
 export { relayTimingProblems, lateRelays, LATE_P99_LIMIT_MS } from './relay/relayTimingProblems.js';
 export {

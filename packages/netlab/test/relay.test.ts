@@ -1,10 +1,20 @@
+import { execFileSync } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePorts, linkBuffers, parseMahimahiTrace, startRelay, type LatenessInjection, type LinkSpec } from '@ethle/netlab';
+import {
+  freePorts,
+  linkBuffers,
+  makeRealtime,
+  parseMahimahiTrace,
+  setThreadPriority,
+  startRelay,
+  type LatenessInjection,
+  type LinkSpec,
+} from '@ethle/netlab';
 import { syntheticMahimahiTrace } from './fixtures/syntheticTrace.js';
 
 // The relay process on its own, over loopback UDP (no namespaces, no root): side A and side B are
@@ -28,7 +38,7 @@ describe('relay process', () => {
       dir,
       'test',
     );
-    cleanup.unshift(() => relay.process.kill('SIGKILL'));
+    cleanup.unshift(() => (relay.stopping(), relay.process.kill('SIGKILL')));
     const bind = async (port: number) => {
       const s = createSocket('udp4');
       sides.push(s);
@@ -55,6 +65,43 @@ describe('relay process', () => {
     expect([stats.down.packets, stats.up.packets]).toEqual([1, 1]);
     // Each datagram's departure lateness is recorded (its value is timing, not asserted here).
     expect([stats.down.lateness.count, stats.up.lateness.count]).toEqual([1, 1]);
+  }, 30_000);
+
+  it("names its sending thread and reports both threads' CPU time and wait; the sending thread's priority can be raised alone", async () => {
+    const r = await relayWith({ down: { delayMs: 2 }, up: { delayMs: 2 } });
+    const tid = r.relay.senderTid!;
+    expect(tid).toBeGreaterThan(0);
+    expect(tid).not.toBe(r.relay.process.pid);
+    const down = once(r.a, 'message');
+    r.b.send(Buffer.from('x'), r.bListen, '127.0.0.1');
+    await down;
+    const { threads } = await r.relay.stats();
+    expect(threads!.sending.runMs).toBeGreaterThan(0);
+    expect(threads!.receiving.runMs).toBeGreaterThan(0);
+    expect(threads!.sending.waitMs).toBeGreaterThanOrEqual(0);
+    if (process.getuid?.() !== 0) return; // chrt on another process needs root (CI is root)
+    const policy = (t: number) => execFileSync('chrt', ['-p', String(t)]).toString();
+    await makeRealtime(r.relay.process.pid!, { priority: 50 });
+    await setThreadPriority(tid, 60);
+    expect(policy(tid)).toMatch(/SCHED_FIFO[\s\S]*priority: 60/);
+    expect(policy(r.relay.process.pid!)).toMatch(/SCHED_FIFO[\s\S]*priority: 50/);
+    await expect(setThreadPriority(2 ** 22 + 7, 60)).rejects.toMatchObject({ code: 'NETLAB_REALTIME' });
+  }, 30_000);
+
+  it('ended by SIGXCPU, it first says which of its threads was on a core, and its end says what SIGXCPU means', async () => {
+    // The kernel sends SIGXCPU to a real-time thread that ran RLIMIT_RTTIME without sleeping
+    // (makeRealtime); here it is sent by hand, with nothing spinning: the report still lists the
+    // busiest threads by id, and the signal still ends the relay.
+    const r = await relayWith({ down: { delayMs: 2 }, up: { delayMs: 2 } });
+    const down = once(r.a, 'message');
+    r.b.send(Buffer.from('x'), r.bListen, '127.0.0.1');
+    await down;
+    const exited = once(r.relay.process, 'exit');
+    process.kill(r.relay.process.pid!, 'SIGXCPU');
+    expect((await exited)[1]).toBe('SIGXCPU');
+    await expect(r.relay.stats()).rejects.toThrow(
+      /SIGXCPU — .*RLIMIT_RTTIME.*of the 50 ms after SIGXCPU: .*thread \(tid \d+\) ran [\d.]+ ms/,
+    );
   }, 30_000);
 
   it('shapes by a cell (the LTE-A model): its counters come back and its share spreads a burst', async () => {

@@ -1,7 +1,8 @@
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { once } from 'node:events';
-import { backhaul, createTestbed, symmetric, type Testbed } from '@ethle/netlab';
+import { readdirSync, readFileSync } from 'node:fs';
+import { backhaul, createTestbed, DEFAULT_SENDER_PRIORITY, NS_PREFIX, PATH_PRIORITY, symmetric, type Testbed } from '@ethle/netlab';
 import { modelHold } from '@ethle/core';
 import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
 
@@ -107,6 +108,65 @@ d('testbed: rate cap', () => {
       await tb.close();
     }
   }, 30_000);
+
+  it("lateness injected into one link freezes only that link's relay; a link it does not have is refused", async () => {
+    const lateness = { p99Ms: 2, stallsPerMinute: 0, seed: 7 };
+    await expect(
+      createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2), lateness: { ...lateness, link: 'radio' as 'ran' } }),
+    ).rejects.toThrow(/lateness.link/);
+    await expect(createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2), senderPriority: 99 })).rejects.toThrow(
+      /senderPriority/,
+    );
+    const tb = await createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2), lateness: { ...lateness, link: 'ran' } });
+    try {
+      const s = await tb.stats();
+      expect(s.ran.injected).toBeDefined();
+      expect(s.backhaul.injected).toBeUndefined();
+    } finally {
+      await tb.close();
+    }
+  }, 30_000);
+
+  it("each relay's sending thread runs above the path's other threads (60 over 50), or at the priority asked", async () => {
+    // The relays' processes by their config files, which live in this testbed's temp directory.
+    const priorities = (tb: Awaited<ReturnType<typeof createTestbed>>) => {
+      const id = tb.hosts.client.ns.slice(NS_PREFIX.length).split('-')[0]!;
+      const out: number[] = [];
+      for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+        let cmd: string;
+        try {
+          cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        } catch {
+          continue; // gone since the listing
+        }
+        if (!cmd.includes('relayMain') || !cmd.includes(`ethle-netlab-${id}-`)) continue;
+        for (const tid of readdirSync(`/proc/${pid}/task`)) {
+          const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+          // Fields after the command's closing parenthesis; rt_priority is field 40 of stat.
+          out.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[37]));
+        }
+      }
+      return out;
+    };
+    for (const [senderPriority, expected] of [
+      [undefined, DEFAULT_SENDER_PRIORITY],
+      [PATH_PRIORITY, PATH_PRIORITY],
+    ] as const) {
+      const tb = await createTestbed({
+        ran: symmetric({ delayMs: 1 }),
+        backhaul: backhaul(2),
+        ...(senderPriority ? { senderPriority } : {}),
+      });
+      try {
+        const p = priorities(tb);
+        // Two relays: each a sending thread at `expected`, every other thread at the path's 50.
+        expect(p.filter((x) => x === expected).length).toBe(expected === PATH_PRIORITY ? p.length : 2);
+        expect(p.every((x) => x === PATH_PRIORITY || x === expected)).toBe(true);
+      } finally {
+        await tb.close();
+      }
+    }
+  }, 60_000);
 
   it('close() removes every namespace and ends every process still running in them', async () => {
     const tb = await createTestbed({ ran: symmetric({ delayMs: 1 }), backhaul: backhaul(2) });

@@ -37,7 +37,7 @@ d('testbed under CPU load: the links keep their timing (relays and socats at rea
   // 3 %, as the 50 Mbit/s test: under the hogs one vCPU pause of this VM (seen up to 53 ms, 0 %
   // steal) can drain the bottleneck queue, 1.4 % of the ~3.7 s steady-state window; a cap counted
   // on payload instead of wire bytes would still be 3.6 % off.
-  it('the LTE-A cap (112 Mbit/s) within 3 % on the wire in steady state; relays p99 late < 1 ms', async () => {
+  it('the LTE-A cap (112 Mbit/s) within 3 % on the wire in steady state; relay lateness reported', async () => {
     const tb = await createTestbed({ ran: symmetric({ delayMs: 0.5 }), backhaul: backhaul(20, 112) });
     try {
       const stop = await startBulkServer(tb, 'origin', 9000, probe);
@@ -50,13 +50,10 @@ d('testbed under CPU load: the links keep their timing (relays and socats at rea
       expect(Math.abs(wire / 112e6 - 1), `wire ${(wire / 1e6).toFixed(1)} Mbit/s`).toBeLessThan(0.03);
       const late = relayTimingProblems(await tb.stats());
       // Priority protects the relays from this machine's processes, not from a hypervisor that
-      // deschedules the vCPU: with steal above STEAL_LIMIT the lateness is the host's, so it is
-      // reported, not judged (a quiet host still judges it).
-      // The lateness bar itself (LATE_P99_LIMIT_MS, 1 ms) is a guess until the injection experiment
-      // sets it from its effect (issue 35, docs/netlab.md): on a quiet box this VM's vCPU pauses put
-      // one direction's p99 at 1.95 ms (max 52.6 ms) with 0 % steal. Reported, not judged, until then.
-      if (late.length > 0)
-        console.warn(`relay lateness over the provisional bar (steal ${(steal * 100).toFixed(1)} %): ${late.join('; ')}`);
+      // deschedules the vCPU: this VM's pauses put one direction's p99 at 1.95 ms (max 52.6 ms)
+      // with 0 % steal on a quiet box, at the bar (LATE_P99_LIMIT_MS) now and then. Reported, not
+      // judged: a failure here would be the host's; the experiments judge every run.
+      if (late.length > 0) console.warn(`relay lateness over the bar (steal ${(steal * 100).toFixed(1)} %): ${late.join('; ')}`);
     } finally {
       await tb.close();
     }

@@ -76,6 +76,7 @@ export interface LinkAccount {
   down: DirectionAccount;
   ring: LinkStats['ring'];
   injected?: LinkStats['injected'];
+  threads?: LinkStats['threads'];
 }
 
 const sum = (o: object) => Object.values(o).reduce((a: number, b: number) => a + b, 0);
@@ -135,6 +136,7 @@ export function accountLink(c: LinkCounters): LinkAccount {
     down: accountDirection(c, 'down'),
     ring: c.relay.ring,
     ...(c.relay.injected ? { injected: c.relay.injected } : {}),
+    ...(c.relay.threads ? { threads: c.relay.threads } : {}),
   };
 }
 

@@ -7,7 +7,9 @@ export type NetlabErrorCode =
   /** A link's counters could not be read. */
   | 'NETLAB_ACCOUNT'
   /** A link's relay process ended while its testbed was up (its exit code or signal says how). */
-  | 'NETLAB_RELAY_EXITED';
+  | 'NETLAB_RELAY_EXITED'
+  /** A relay could not bind a port chosen free: another process took it in between (the testbed retries). */
+  | 'NETLAB_PORT_TAKEN';
 
 /** An error from building a testbed: a code plus structured details. */
 export class NetlabError extends Error {

@@ -13,9 +13,11 @@ import { DirectionShaper } from './DirectionShaper.js';
 import { latenessInjectionProblem, type LatenessInjection } from './FreezeSchedule.js';
 import { LatenessHistogram } from './LatenessHistogram.js';
 import { seededRandom } from './seededRandom.js';
+import { spinReport, threadRunMs } from './spinReport.js';
 import type { LinkSpec } from './LinkSpec.js';
 import type { ShaperStats } from './DirectionShaper.js';
 import type { SenderData } from './senderMain.js';
+import { threadTimes } from './threadTimes.js';
 
 export interface RelayConfig {
   /** Port the relay listens on for side A's socat; side A's socat listens on aPeer. */
@@ -105,7 +107,7 @@ function direction(
 async function startSender(
   cfg: RelayConfig,
   ring: DepartureRing,
-): Promise<{ worker: Worker; toB: Pipes; toA: Pipes; injected?: Float64Array }> {
+): Promise<{ worker: Worker; toB: Pipes; toA: Pipes; injected?: Float64Array; tid?: number }> {
   const users = cfg.cell && cfg.cell.users > 1 ? cfg.cell.users : 1;
   const inject = cfg.lateness && (cfg.lateness.p99Ms > 0 || cfg.lateness.stallsPerMinute > 0) ? cfg.lateness : undefined;
   const toB: Pipes = { ids: [], lateness: new LatenessHistogram(), ...(inject ? { natural: new LatenessHistogram() } : {}) };
@@ -133,11 +135,12 @@ async function startSender(
     }
   }
   const worker = new Worker(new URL('./senderMain.js', import.meta.url), { workerData: data });
-  await new Promise<void>((resolve, reject) => {
-    worker.once('online', resolve);
+  // Its first message is its thread id (undefined without /proc/thread-self).
+  const tid = await new Promise<number | undefined>((resolve, reject) => {
+    worker.once('message', (m: { type: string; tid?: number }) => resolve(m.type === 'tid' ? m.tid : undefined));
     worker.once('error', reject);
   });
-  return { worker, toB, toA, ...(injected ? { injected } : {}) };
+  return { worker, toB, toA, ...(injected ? { injected } : {}), ...(tid !== undefined ? { tid } : {}) };
 }
 
 async function start(cfg: RelayConfig): Promise<void> {
@@ -159,7 +162,7 @@ async function start(cfg: RelayConfig): Promise<void> {
   let bound = 0;
   const ready = () => {
     bound += 1;
-    if (bound === 2) process.send?.({ type: 'ready' });
+    if (bound === 2) process.send?.({ type: 'ready', ...(sender.tid !== undefined ? { senderTid: sender.tid } : {}) });
   };
   for (const s of [a, b]) {
     s.on('error', (e) => {
@@ -181,8 +184,29 @@ async function start(cfg: RelayConfig): Promise<void> {
     if (msg.type === 'stats') {
       const ringStats = { bytes: ring.capacityBytes, highWaterBytes: ringUse.highWaterBytes };
       const injected = sender.injected ? { injected: { freezes: sender.injected[0]!, frozenMs: sender.injected[1]! } } : {};
-      process.send?.({ type: 'stats', up: toB.stats(), down: toA.stats(), ring: ringStats, ...injected });
+      const receiving = threadTimes(process.pid, process.pid);
+      const sending = sender.tid !== undefined ? threadTimes(process.pid, sender.tid) : undefined;
+      const threads = receiving && sending ? { threads: { receiving, sending } } : {};
+      process.send?.({ type: 'stats', up: toB.stats(), down: toA.stats(), ring: ringStats, ...injected, ...threads });
     }
+  });
+  // SIGXCPU: a thread of this process ran its RLIMIT_RTTIME at real-time priority without sleeping.
+  // Its default ends the process at once and says nothing of which thread; here this thread —
+  // unless it is the one spinning, when the hard limit's SIGKILL follows — first measures which
+  // thread is on a core, says so, then lets the signal end the process as before.
+  process.once('SIGXCPU', () => {
+    const windowMs = 50;
+    const before = threadRunMs(process.pid);
+    setTimeout(() => {
+      const names: Record<number, string> = {
+        [process.pid]: 'receiving',
+        ...(sender.tid !== undefined ? { [sender.tid]: 'sending' } : {}),
+      };
+      const report = spinReport(before, threadRunMs(process.pid), names, windowMs);
+      console.error(`relay (pid ${process.pid}): SIGXCPU, ${report}`);
+      process.send?.({ type: 'spin', report }, () => process.kill(process.pid, 'SIGXCPU'));
+      if (!process.send) process.kill(process.pid, 'SIGXCPU');
+    }, windowMs);
   });
   process.on('disconnect', () => {
     ring.stop();

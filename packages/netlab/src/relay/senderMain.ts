@@ -1,13 +1,14 @@
 // A relay's sending thread: takes shaped datagrams from the DepartureRing and sends each at its
 // departure time. It sleeps in Atomics.wait, which wakes within ~0.1 ms (measured: p99 0.09 ms at
 // SCHED_FIFO, 0.03 ms with both cores busy), where a Node timer fires on whole milliseconds
-// (p99 0.84–0.89 ms late even on an idle box): with timers, a relay's own lateness sat on the
-// 1 ms bar that marks a run invalid, and any load pushed it over.
+// (p99 0.84–0.89 ms late even on an idle box): with timers, a relay's own lateness alone would
+// take most of the lateness bar (LATE_P99_LIMIT_MS) and any load push it over.
 import { createSocket, type Socket } from 'node:dgram';
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { DepartureRing, RING_SEQ } from './DepartureRing.js';
 import { FreezeSchedule, type LatenessInjection } from './FreezeSchedule.js';
 import { LatenessHistogram } from './LatenessHistogram.js';
+import { ownThreadId } from './threadTimes.js';
 
 export interface SenderData {
   ring: SharedArrayBuffer;
@@ -134,4 +135,6 @@ async function run(data: SenderData): Promise<void> {
   for (const s of sockets.values()) s.close();
 }
 
+// Its thread id, so the testbed can raise its priority above the forwarding threads' and read its times.
+parentPort?.postMessage({ type: 'tid', tid: ownThreadId() });
 void run(workerData as SenderData);

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { NetlabError } from '../errors/NetlabError.js';
 import { distFile } from '../testbed/sh.js';
 import type { ShaperStats } from './DirectionShaper.js';
+import { relayExitMeaning } from './relayExitMeaning.js';
 import type { FreezeStats } from './FreezeSchedule.js';
 import type { LatenessSummary } from './LatenessHistogram.js';
 import type { RelayConfig } from './relayMain.js';
+import type { ThreadTimes } from './threadTimes.js';
 
 /**
  * One direction's counters: the shaper's, and how late the relay sent (its own timing error).
@@ -36,11 +38,15 @@ export interface LinkStats {
   ring: { bytes: number; highWaterBytes: number };
   /** The freezes put into its sending thread, when lateness is injected. */
   injected?: FreezeStats;
+  /** Its two threads' CPU time and time waiting for a CPU since they started (absent where the kernel keeps no schedstat). */
+  threads?: { receiving: ThreadTimes; sending: ThreadTimes };
 }
 
 /** A running relay: its process and its counters. */
 export interface Relay {
   process: ChildProcess;
+  /** Its sending thread's id (for its priority); undefined where /proc/thread-self is missing. */
+  senderTid?: number;
   stats(): Promise<LinkStats>;
   /** Marks the end as expected (the testbed is closing): its exit is not reported. */
   stopping(): void;
@@ -57,9 +63,15 @@ export async function startRelay(cfg: RelayConfig, dir: string, name: string): P
   const file = join(dir, `relay-${name}.json`);
   writeFileSync(file, JSON.stringify(cfg));
   const relay = fork(RELAY, [file], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise<void>((resolve, reject) => {
-    relay.once('message', (m: { type: string; message?: string }) =>
-      m.type === 'ready' ? resolve() : reject(new Error(`relay ${name}: ${m.message}`)),
+  const senderTid = await new Promise<number | undefined>((resolve, reject) => {
+    relay.once('message', (m: { type: string; message?: string; senderTid?: number }) =>
+      m.type === 'ready'
+        ? resolve(m.senderTid)
+        : reject(
+            m.message?.includes('EADDRINUSE')
+              ? new NetlabError('NETLAB_PORT_TAKEN', `relay ${name}: ${m.message}`, { relay: name })
+              : new Error(`relay ${name}: ${m.message}`),
+          ),
     );
     relay.once('error', reject);
     relay.once('exit', (c) => reject(new Error(`relay ${name} exited with ${c}`)));
@@ -67,17 +79,21 @@ export async function startRelay(cfg: RelayConfig, dir: string, name: string): P
   // A relay that ends mid-run (a crash, SIGXCPU from its RLIMIT_RTTIME, a stray kill) takes its
   // link down: say so at once on stderr and in every later stats() call, with how it ended.
   let exited: NetlabError | undefined;
+  // Before a SIGXCPU ends it, the relay says which of its threads was on a core (relayMain).
+  let spin: string | undefined;
+  relay.on('message', (m: { type: string; report?: string }) => void (m.type === 'spin' && (spin = m.report)));
   relay.once('exit', (code, signal) => {
     exited = new NetlabError(
       'NETLAB_RELAY_EXITED',
-      `relay ${name} (pid ${relay.pid}) ended: ${signal ? `signal ${signal}` : `exit code ${code}`}`,
-      { name, code, signal },
+      `relay ${name} (pid ${relay.pid}) ended: ${signal ? `signal ${signal}` : `exit code ${code}`} — ${relayExitMeaning(code, signal)}; ${spin ? `${spin}; ` : ''}its link is down`,
+      { name, code, signal, ...(spin ? { spin } : {}) },
     );
     if (!stopping) console.error(`netlab: ${exited.message}`);
   });
   let stopping = false;
   return {
     process: relay,
+    ...(senderTid !== undefined ? { senderTid } : {}),
     stats: () => (exited ? Promise.reject(exited) : relayStats(relay, () => exited)),
     stopping: () => void (stopping = true),
   };
@@ -92,7 +108,13 @@ function relayStats(relay: ChildProcess, exited: () => NetlabError | undefined):
     const on = (m: { type: string } & LinkStats) => {
       if (m.type !== 'stats') return;
       done();
-      resolve({ up: m.up, down: m.down, ring: m.ring, ...(m.injected ? { injected: m.injected } : {}) });
+      resolve({
+        up: m.up,
+        down: m.down,
+        ring: m.ring,
+        ...(m.injected ? { injected: m.injected } : {}),
+        ...(m.threads ? { threads: m.threads } : {}),
+      });
     };
     const gone = () => {
       done();

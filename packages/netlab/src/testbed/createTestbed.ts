@@ -15,7 +15,7 @@ import { startRelay, type LinkStats, type Relay } from '../relay/startRelay.js';
 import { freePorts } from './freePorts.js';
 import { holdSysctls, releaseSysctls } from './holdSysctls.js';
 import { linkBuffers, type LinkBuffers } from './linkBuffers.js';
-import { makeRealtime } from './makeRealtime.js';
+import { DEFAULT_SENDER_PRIORITY, makeRealtime, PATH_PRIORITY, setThreadPriority } from './makeRealtime.js';
 import { inNs, killNsProcesses, sh, spawnInNs } from './sh.js';
 
 export type CongestionControl = 'bbr' | 'cubic' | 'reno';
@@ -40,16 +40,25 @@ export interface TestbedOptions {
    */
   realtime?: boolean;
   /**
+   * SCHED_FIFO priority of each relay's sending thread, with `realtime` (default
+   * DEFAULT_SENDER_PRIORITY, 60: above the receiving threads and socats at 50). FIFO threads of one
+   * priority never preempt each other, so at 50 a departure that falls due waits for the
+   * forwarding work on the core (a burst through the other link); above it, the departure goes
+   * first. Each relay's account (`threads`) says how long its threads waited for a CPU.
+   */
+  senderPriority?: number;
+  /**
    * Several receivers in the RAN's cell (default one): user i is the client address
    * 10.77.1.(2 + i), all in the one client namespace; the RAN relay shapes each user's traffic as
    * its own link (`per-user`) or all of it through the `ran` spec's one rate cap (`shared`).
    */
   cell?: CellSpec;
   /**
-   * Extra departure lateness in every relay, on purpose (FreezeSchedule): to measure what a given
-   * lateness does to the results. Each link's freezes are seeded from `seed` and its name.
+   * Extra departure lateness in the relays, on purpose (FreezeSchedule): to measure what a given
+   * lateness does to the results. Each link's freezes are seeded from `seed` and its name. `link`:
+   * only that link's relay (both its directions: one sending thread serves them); default both.
    */
-  lateness?: LatenessInjection;
+  lateness?: LatenessInjection & { link?: 'ran' | 'backhaul' };
 }
 
 /**
@@ -146,9 +155,13 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     throw new RangeError(`cell.users must be an integer in [1, ${MAX_CELL_USERS}], got ${users}`);
   if (o.cell && o.cell.mode !== 'shared' && o.cell.mode !== 'per-user')
     throw new RangeError(`cell.mode must be shared or per-user, got ${String(o.cell.mode)}`);
+  if (o.senderPriority !== undefined && !(Number.isInteger(o.senderPriority) && o.senderPriority >= 1 && o.senderPriority <= 98))
+    throw new RangeError(`senderPriority must be an integer SCHED_FIFO priority in [1, 98], got ${o.senderPriority}`);
   const injection = o.lateness;
   const injectionProblem = injection && latenessInjectionProblem(injection);
   if (injectionProblem) throw new RangeError(`lateness: ${injectionProblem}`);
+  if (injection?.link !== undefined && injection.link !== 'ran' && injection.link !== 'backhaul')
+    throw new RangeError(`lateness.link must be ran or backhaul, got ${String(injection.link)}`);
   const clientIps = Array.from({ length: users }, (_, i) => `10.77.1.${2 + i}`);
   const realtime = o.realtime ?? true;
   const buffers = linkBuffers(o.tcpBufferBytes);
@@ -183,13 +196,15 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
     spec: LinkSpec,
     cell?: RelayConfig['cell'],
   ): Promise<LinkHandle> {
-    // A port chosen free can be taken by another process before socat binds it (socat then exits
-    // and its TUN never appears): take fresh ports and device names and try again.
+    // A port chosen free can be taken by another process before the relay or socat binds it (the
+    // relay then fails its bind; socat exits and its TUN never appears): take fresh ports and
+    // device names and try again.
     for (let attempt = 0; ; attempt++) {
       try {
         return await linkOnce(name, attempt, aNs, aIp, bNs, bIp, spec, cell);
       } catch (e) {
-        if (!(e instanceof SocatExit) || attempt >= 2) throw e;
+        const portTaken = e instanceof SocatExit || (e instanceof NetlabError && e.code === 'NETLAB_PORT_TAKEN');
+        if (!portTaken || attempt >= 2) throw e;
       }
     }
   }
@@ -206,7 +221,15 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
   ): Promise<LinkHandle> {
     const [aListen, aPeer, bListen, bPeer] = (await freePorts(4)) as [number, number, number, number];
     // Each link its own freezes, the same for every run with the injection's seed.
-    const lateness = injection ? { ...injection, seed: (injection.seed ^ (name === 'ran' ? 0x2545f491 : 0x9e3779b9)) >>> 0 } : undefined;
+    const injected = injection && (injection.link === undefined || injection.link === name) ? injection : undefined;
+    const lateness = injected
+      ? {
+          p99Ms: injected.p99Ms,
+          stallsPerMinute: injected.stallsPerMinute,
+          ...(injected.stallMs ? { stallMs: injected.stallMs } : {}),
+          seed: (injected.seed ^ (name === 'ran' ? 0x2545f491 : 0x9e3779b9)) >>> 0,
+        }
+      : undefined;
     const cfg: RelayConfig = {
       aListen,
       aPeer,
@@ -218,7 +241,17 @@ export async function createTestbed(o: TestbedOptions): Promise<Testbed> {
       ...(lateness ? { lateness } : {}),
     };
     const relay = await startRelay(cfg, tmp, `${name}${attempt}`);
-    if (realtime) await makeRealtime(relay.process.pid!).catch((e) => (relay.stopping(), relay.process.kill('SIGKILL'), Promise.reject(e)));
+    if (realtime) {
+      const raise = async () => {
+        await makeRealtime(relay.process.pid!);
+        const priority = o.senderPriority ?? DEFAULT_SENDER_PRIORITY;
+        if (priority === PATH_PRIORITY) return;
+        if (relay.senderTid === undefined)
+          throw new NetlabError('NETLAB_REALTIME', 'senderPriority: the relay could not name its sending thread (no /proc/thread-self)');
+        await setThreadPriority(relay.senderTid, priority);
+      };
+      await raise().catch((e) => (relay.stopping(), relay.process.kill('SIGKILL'), Promise.reject(e)));
+    }
     const handle: LinkHandle = { relay, socats: [], ports: { aListen, aPeer, bListen, bPeer }, tun: {} };
     links.push(handle);
     for (const [side, nsName, ip, listen, peer] of [
