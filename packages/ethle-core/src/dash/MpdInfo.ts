@@ -45,6 +45,8 @@ export interface MpdRepresentation {
    */
   addressing: 'template' | 'list' | 'base' | 'none';
   adaptationSetId: string | undefined;
+  /** The position of its AdaptationSet in its Period (0-based): which Representations are one set. */
+  adaptationSetIndex: number;
 }
 
 export interface MpdPeriod {

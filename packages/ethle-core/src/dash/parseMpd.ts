@@ -130,7 +130,7 @@ export function parseMpd(text: string): MpdInfo {
     const duration = dur(p, 'duration');
     const reps: MpdRepresentation[] = [];
     const pTemplates = kids(p, 'SegmentTemplate');
-    for (const as of kids(p, 'AdaptationSet')) {
+    for (const [asIndex, as] of kids(p, 'AdaptationSet').entries()) {
       const asTemplates = kids(as, 'SegmentTemplate');
       for (const r of kids(as, 'Representation')) {
         const rTemplates = kids(r, 'SegmentTemplate');
@@ -147,6 +147,7 @@ export function parseMpd(text: string): MpdInfo {
           template: addressing === 'template' ? readTemplate([...pTemplates, ...asTemplates, ...rTemplates]) : undefined,
           addressing,
           adaptationSetId: attr(as, 'id'),
+          adaptationSetIndex: asIndex,
         });
       }
     }

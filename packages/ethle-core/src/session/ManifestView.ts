@@ -14,6 +14,19 @@ export interface SegmentRef {
   availableAtMs?: number;
 }
 
+/**
+ * One Representation of a DASH ladder as the edge plans it: its track (SegmentRef.track), the
+ * adaptation set it belongs to (one key across Periods: the set's @id, else its mime or content
+ * type), its advertised bits/s, and whether it is the one a player starts that set on
+ * (dash/startRepresentation).
+ */
+export interface Rendition {
+  track: string;
+  set: string;
+  bandwidthBps: number;
+  start: boolean;
+}
+
 /** A held manifest text, rewritten once per origin version × x. */
 export interface HeldManifest {
   text: string;
@@ -85,10 +98,18 @@ export interface ManifestView {
   nextSegmentDueMs?: number;
   /**
    * The bitrate the manifest advertises for its segments, bits/s (HLS EXT-X-BITRATE of the newest
-   * segment; DASH: per adaptation set the highest Representation@bandwidth, summed — ETHLE serves
-   * the top quality, paper V-B). Gives the model s_seg before any segment has been fetched.
+   * segment; DASH: per adaptation set the @bandwidth of the Representation players start on,
+   * summed: a single-Representation set's one, a ladder's start choice). Gives the model s_seg
+   * before any segment has been fetched.
    */
   bitrateHintBps?: number;
+  /**
+   * DASH with an ABR ladder (some adaptation set of a Period has more than one Representation):
+   * every Representation of the MPD, in MPD order. The edge then prefetches per adaptation set
+   * what its receivers play and sizes s_seg by it (StreamProgress.plannedTracks,
+   * segmentBytesEstimate). Absent for any other manifest: every track is planned as it is listed.
+   */
+  ladder?: readonly Rendition[];
   /** Multivariant playlists: each variant's media playlist (origin path) and its advertised bits/s. */
   variantBitrates?: ReadonlyArray<{ path: string; bps: number }>;
   /**

@@ -1,12 +1,13 @@
 import { availableSegments } from '../dash/availableSegments.js';
 import { holdParsedMpd } from '../dash/holdMpd.js';
-import type { MpdRepresentation } from '../dash/MpdInfo.js';
+import type { MpdPeriod, MpdRepresentation } from '../dash/MpdInfo.js';
 import { parseMpd } from '../dash/parseMpd.js';
+import { startRepresentation } from '../dash/startRepresentation.js';
 import { createEdgeRouter } from '../url/createEdgeRouter.js';
 import { resolveUrl } from '../url/resolveUrl.js';
 import type { UriRouter } from '../url/UriRouter.js';
 import type { LoadManifestOptions } from './LoadManifestOptions.js';
-import type { ManifestView, SegmentRef } from './ManifestView.js';
+import type { ManifestView, Rendition, SegmentRef } from './ManifestView.js';
 import { originPath } from './originPath.js';
 
 /** Keep the planner's view of each representation short: the live edge is all it needs. */
@@ -52,14 +53,7 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
     }
   }
   if (segmentSeconds <= 0) segmentSeconds = 2;
-  // s_seg before any fetch: the top Representation of each adaptation set of the first period.
-  const topBySet = new Map<string, number>();
-  for (const r of info.periods[0]?.representations ?? []) {
-    const set = r.adaptationSetId ?? r.mimeType ?? r.contentType ?? r.id;
-    if (r.bandwidth > (topBySet.get(set) ?? 0)) topBySet.set(set, r.bandwidth);
-  }
-  let bitrateHintBps = 0;
-  for (const b of topBySet.values()) bitrateHintBps += b;
+  const { ladder, startBps } = renditionsOf(info.periods);
 
   // Low-latency DASH: the chunk length, read by holding no chunks (undefined unless every template is chunked).
   const chunked = info.type === 'dynamic' ? holdParsedMpd(text, info, { hold: 0, holdChunks: 0, manifestUrl, nowMs: o.nowMs }) : undefined;
@@ -83,7 +77,8 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
         }),
     segmentSeconds,
     leftAbsolute: [...leftAbsolute],
-    bitrateHintBps: bitrateHintBps > 0 ? bitrateHintBps : undefined,
+    bitrateHintBps: startBps > 0 ? startBps : undefined,
+    ...(ladder === undefined ? {} : { ladder }),
     // MPD@minimumUpdatePeriod; an MPD that says nothing is re-read every few segments.
     pollIntervalMs: (info.minimumUpdatePeriodSeconds ?? segmentSeconds * 4) * 1000,
     carry: undefined,
@@ -113,6 +108,39 @@ export function loadDashManifest(text: string, o: LoadManifestOptions): Manifest
       };
     },
   };
+}
+
+/**
+ * The ladder, when some AdaptationSet of a Period has more than one Representation: each
+ * Representation (by Period, in MPD order) with its set's key and whether players start the set on
+ * it. And s_seg's advertised bits/s before any fetch: per set key of the first Period, the start
+ * choice's @bandwidth (the highest of sets sharing a key: alternatives, as two audio languages
+ * without @id are), summed over the keys (video and audio play together).
+ */
+function renditionsOf(periods: readonly MpdPeriod[]): { ladder: Rendition[] | undefined; startBps: number } {
+  const all: Rendition[] = [];
+  let isLadder = false;
+  const startByKey = new Map<string, number>();
+  periods.forEach((p, i) => {
+    const sets = new Map<number, MpdRepresentation[]>();
+    for (const r of p.representations) {
+      const list = sets.get(r.adaptationSetIndex);
+      if (list === undefined) sets.set(r.adaptationSetIndex, [r]);
+      else list.push(r);
+    }
+    for (const [index, reps] of sets) {
+      if (reps.length > 1) isLadder = true;
+      const r0 = reps[0]!;
+      // One key across Periods (a player continues a set into the next Period by its @id).
+      const set = r0.adaptationSetId ?? r0.mimeType ?? r0.contentType ?? `#${index}`;
+      const start = startRepresentation(reps);
+      reps.forEach((r, k) => all.push({ track: `${p.id ?? ''}/${r.id}`, set, bandwidthBps: r.bandwidth, start: k === start }));
+      if (i === 0 && start !== undefined) startByKey.set(set, Math.max(startByKey.get(set) ?? 0, reps[start]!.bandwidth));
+    }
+  });
+  let startBps = 0;
+  for (const b of startByKey.values()) startBps += b;
+  return { ladder: isLadder ? all : undefined, startBps };
 }
 
 function nominalSeconds(r: MpdRepresentation): number | undefined {

@@ -1,9 +1,11 @@
 import type { PrefetchDeadlines } from '../planner/planDeadlines.js';
 import type { IdSet, PrefetchInput } from '../planner/planPrefetch.js';
 import { segmentDeadlineMs } from '../planner/segmentDeadlineMs.js';
-import type { SegmentRef } from '../session/ManifestView.js';
+import type { Rendition, SegmentRef } from '../session/ManifestView.js';
 import { barePath } from './barePath.js';
+import { RenditionLadder } from './RenditionLadder.js';
 import { SegmentSizes } from './SegmentSizes.js';
+import { STREAM_DEFAULTS } from './STREAM_DEFAULTS.js';
 
 /**
  * A held segment's fetch projected late by at most this many segment lengths does not raise x:
@@ -57,6 +59,14 @@ interface Track {
   byId: Map<number, SegmentRef>;
 }
 
+export interface StreamProgressOptions {
+  /**
+   * A DASH ladder's Representation counts as played this long after a receiver's request for a
+   * segment of it (ms; default STREAM_DEFAULTS.idleMs, the edges pass their stream idle time).
+   */
+  playedWithinMs?: number;
+}
+
 /**
  * One stream's progress as both edges see it (the Node edge's LiveStream and the service
  * worker's SwEdge mount the same class): the window of the current manifest version by track,
@@ -67,8 +77,21 @@ interface Track {
 export class StreamProgress {
   readonly sizes = new SegmentSizes();
   readonly #mostAdvanced = new Map<string, number>();
+  readonly #ladder: RenditionLadder;
   #tracks = new Map<string, Track>();
   #byPath = new Map<string, SegmentRef>();
+
+  constructor(o: StreamProgressOptions = {}) {
+    this.#ladder = new RenditionLadder(o.playedWithinMs ?? STREAM_DEFAULTS.idleMs);
+  }
+
+  /**
+   * The current version's DASH ladder (ManifestView.ladder), or undefined (any other manifest, or
+   * the stream closed: what was kept of the ladder goes).
+   */
+  setLadder(ladder: readonly Rendition[] | undefined): void {
+    this.#ladder.set(ladder);
+  }
 
   /**
    * The window a version lists now (ascending ids per track), replacing the last one: returns the
@@ -108,6 +131,11 @@ export class StreamProgress {
     return this.#tracks.keys();
   }
 
+  /** How many tracks the current window has. */
+  get trackCount(): number {
+    return this.#tracks.size;
+  }
+
   /** A segment of the current window by track and id. */
   segment(track: string, id: number): SegmentRef | undefined {
     return this.#tracks.get(track)?.byId.get(id);
@@ -118,20 +146,45 @@ export class StreamProgress {
     return this.#tracks.get(track)?.segments ?? [];
   }
 
-  /** A receiver asked for this segment; true when it is the track's most advanced so far. */
-  noteRequest(s: SegmentRef): boolean {
+  /**
+   * A receiver asked for this segment (at nowMs: a ladder's Representation is played from then on,
+   * see RenditionLadder; without it the request does not count as played). True when the plan
+   * changes: the track's most advanced request so far, or a ladder's Representation played again.
+   */
+  noteRequest(s: SegmentRef, nowMs?: number): boolean {
+    const played = nowMs !== undefined && this.#ladder.noteRequest(s.track, nowMs);
     const m = this.#mostAdvanced.get(s.track);
-    if (m !== undefined && s.id <= m) return false;
+    if (m !== undefined && s.id <= m) return played;
     this.#mostAdvanced.set(s.track, s.id);
     return true;
+  }
+
+  /**
+   * The current window's tracks to plan at nowMs: all of them, except on a DASH ladder, where per
+   * adaptation set only the Representations receivers play, or before any request the one players
+   * start on (RenditionLadder). The others are not fetched.
+   */
+  plannedTracks(nowMs: number): string[] {
+    const tracks = [...this.#tracks.keys()];
+    if (!this.#ladder.active) return tracks;
+    const planned = this.#ladder.planned((t) => this.#tracks.has(t), nowMs);
+    return tracks.filter((t) => !this.#ladder.has(t) || planned.has(t));
   }
 
   mostAdvanced(track: string): number | undefined {
     return this.#mostAdvanced.get(track);
   }
 
-  /** s_seg for the model: the measured mean, else what the manifest advertises × l_seg. */
-  segmentBytesEstimate(bitrateHintBps: number | undefined, segmentSeconds: number): number | undefined {
+  /**
+   * s_seg for the model: the measured mean, else what the manifest advertises × l_seg. On a DASH
+   * ladder, given nowMs: per adaptation set the played Representation's (RenditionLadder), not the
+   * whole ladder's.
+   */
+  segmentBytesEstimate(bitrateHintBps: number | undefined, segmentSeconds: number, nowMs?: number): number | undefined {
+    if (nowMs !== undefined && this.#ladder.active) {
+      const b = this.#ladder.segmentBytes((t) => this.sizes.track(t), segmentSeconds, nowMs);
+      if (b !== undefined) return b;
+    }
     const measured = this.sizes.total;
     if (measured !== undefined) return measured;
     return bitrateHintBps === undefined || !(segmentSeconds > 0) ? undefined : (bitrateHintBps * segmentSeconds) / 8;
@@ -139,12 +192,14 @@ export class StreamProgress {
 
   /**
    * One segment's expected size: its track's measured mean, else the advertised bitrate (pass it
-   * only where it is this track's: an HLS media playlist's, not a DASH MPD's sum) × its length.
+   * only where it is this track's: an HLS media playlist's, not a DASH MPD's sum; a DASH ladder's
+   * Representation has its own @bandwidth) × its length.
    */
   expectedBytes(s: SegmentRef, bitrateHintBps?: number): number | undefined {
     const m = this.sizes.track(s.track);
     if (m !== undefined) return m;
-    return bitrateHintBps === undefined ? undefined : (bitrateHintBps * s.durationSeconds) / 8;
+    const bps = bitrateHintBps ?? this.#ladder.bandwidthBps(s.track);
+    return bps === undefined ? undefined : (bps * s.durationSeconds) / 8;
   }
 
   /**
