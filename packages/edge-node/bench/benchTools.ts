@@ -2,6 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { Agent, request } from 'undici';
 
@@ -249,21 +251,17 @@ async function startCliProcess(
 /**
  * Start the built edge CLI in its own process (like nginx), return its URL and pid. `onLog`: each
  * line it logs (pino JSON, warn and above), else they are dropped. `cpus`: a taskset CPU list the
- * edge (and any worker it forks) is confined to.
+ * edge (and any worker it forks) is confined to. `bin`: another build's `bin/ethle-edge.js` (an
+ * A/B comparison), else this checkout's.
  */
 export function startEdgeProcess(
   args: string[],
   onLog?: (line: string) => void,
   cpus?: string,
+  bin = new URL('../bin/ethle-edge.js', import.meta.url).pathname,
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   // Every receiver of a bench runs on this box, from one address: no per-client connection limit.
-  return startCliProcess(
-    new URL('../bin/ethle-edge.js', import.meta.url).pathname,
-    ['serve', '--max-connections-per-client', '0', ...args, '--log-level', 'warn'],
-    'edge',
-    onLog,
-    cpus,
-  );
+  return startCliProcess(bin, ['serve', '--max-connections-per-client', '0', ...args, '--log-level', 'warn'], 'edge', onLog, cpus);
 }
 
 /**
@@ -336,4 +334,57 @@ export async function waitFor(fn: () => boolean | Promise<boolean>, timeoutMs = 
     if (Date.now() > end) throw new Error('timeout');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * The backhaul tap (backhaulTapMain.ts) in its own process, through the same loader as this one
+ * (tsx): a relay to `originUrl` counting the origin's bytes on the wire.
+ */
+export async function startTapProcess(originUrl: string): Promise<{ url: string; down(): Promise<number>; stop(): Promise<void> }> {
+  const main = new URL('./backhaulTapMain.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, [...process.execArgv, main, originUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const kill = (): void => void child.kill('SIGKILL');
+  process.once('exit', kill);
+  child.once('exit', () => process.off('exit', kill));
+  const { url, stats } = await new Promise<{ url: string; stats: string }>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const u = /listening on (\S+)/.exec(out);
+      const s = /bytes on (\S+)/.exec(out);
+      if (u && s) resolve({ url: u[1]!, stats: s[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`backhaul tap exited ${code}`)));
+  });
+  return {
+    url,
+    down: async () => Number(await (await fetch(stats)).text()),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * A small live-shaped origin for the request benches (vsNginx, requestCpu): a 6-segment playlist
+ * whose window never moves during a run (every proxy measured sees the same objects), `.ts`
+ * segments of `segmentBytes` (2M-2s ≈ 500 kB), 404 for anything else.
+ */
+export async function startStaticOrigin(segmentBytes: number): Promise<{ url: string; close(): void }> {
+  const segment = Buffer.alloc(segmentBytes, 0x47);
+  const playlist =
+    ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:2', '#EXT-X-MEDIA-SEQUENCE:100']
+      .concat(Array.from({ length: 6 }, (_, i) => `#EXTINF:2.000,\nseg${100 + i}.ts`))
+      .join('\n') + '\n';
+  const origin = createHttpServer((req, res) => {
+    if (req.url?.endsWith('.m3u8'))
+      res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl', 'content-length': Buffer.byteLength(playlist) }).end(playlist);
+    else if (req.url?.endsWith('.ts')) res.writeHead(200, { 'content-type': 'video/mp2t', 'content-length': segment.length }).end(segment);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(origin.address() as AddressInfo).port}`, close: () => origin.close() };
 }

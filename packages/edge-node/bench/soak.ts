@@ -16,6 +16,7 @@ const { values } = parseArgs({
     'll-share': { type: 'string' },
     'abort-share': { type: 'string', default: '0.1' },
     'check-share': { type: 'string', default: '0.25' },
+    tap: { type: 'boolean', default: false },
   },
 });
 const num = (flag: string, v: string | undefined, ok: (n: number) => boolean): number | undefined => {
@@ -51,6 +52,7 @@ const r = await runSoak({
   ...(llShare === undefined ? {} : { llShare }),
   abortShare,
   checkShare,
+  tap: values.tap,
 });
 const goals = judgeSoak(r, { abortShare });
 console.log(
@@ -74,10 +76,18 @@ console.log(
     maxHeapMb: +Math.max(...r.samples.map((s) => s.heapMb).filter(Number.isFinite)).toFixed(0),
     fdsBefore: r.fdsBefore,
     fdsAfter: r.fdsAfter,
+    streamsIdleS: r.streamsIdleS,
+    fdsSettledS: r.fdsSettledS,
     edgeWarnings: r.edgeWarnings,
     originTimeouts: r.originTimeouts,
     prefetchSkipped: r.prefetchSkipped,
   }),
 );
+// Where the origin bytes went: the edge's count by tier, kind and outcome (MB) and the wire's when
+// tapped; objects fetched again and why they had left a cache; the origin's fetches per object.
+console.log(`backhaul: ${JSON.stringify({ edgeOriginMB: r.edgeOriginMB, ...(r.wireMB === undefined ? {} : { wireMB: r.wireMB }) })}`);
+console.log(`refetched: ${JSON.stringify(r.refetches)}`);
+console.log(`origin fetches by object class: ${JSON.stringify(r.split.byClass)}`);
+for (const w of r.split.worst) console.log(`fetched ${w.fetches}×: ${w.path} (${w.bytes} bytes)`);
 for (const g of goals) console.log(`${g.met ? 'met    ' : 'MISSED '} ${g.goal}: ${g.value}`);
 if (goals.some((g) => !g.met)) process.exitCode = 1;

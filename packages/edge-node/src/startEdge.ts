@@ -50,6 +50,10 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
     onBypass: () => metrics.cacheBypass.inc(),
     onEvict: (_e, reason) => metrics.cacheEvictions.inc({ reason }),
     onWait: () => metrics.budgetWaits.inc(),
+    onRefetch: (_key, after, bytes) => {
+      metrics.refetches.inc({ after });
+      metrics.refetchedBytes.inc({ after }, bytes);
+    },
   });
   metrics.heldSource = () => ({ cache: cache.budget.held('cache'), transit: cache.budget.held('transit'), max: cache.budget.max });
   // x is the operator's main figure: every change is logged with the rate it was decided on.
@@ -220,12 +224,19 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
   };
 
   const route = createRouter(ctx);
+  // Origin faults are answered where they happen; what reaches here is a bug: 500 and an event.
+  const failed = (res: ServerResponse, e: unknown): void => {
+    bug('request', e);
+    sendError(res, 500, 'internal error', 'ERR_EDGE_INTERNAL');
+  };
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    // Origin faults are answered where they happen; what reaches here is a bug: 500 and an event.
-    route(req, res).catch((e: unknown) => {
-      bug('request', e);
-      sendError(res, 500, 'internal error', 'ERR_EDGE_INTERNAL');
-    });
+    try {
+      // A promise only where the answer waits (createRouter).
+      const answered = route(req, res);
+      if (answered !== undefined) answered.catch((e: unknown) => failed(res, e));
+    } catch (e) {
+      failed(res, e);
+    }
   };
   const made = createEdgeServer(config, config.tls === undefined ? undefined : readTls(config.tls), onRequest, log, (reason) =>
     metrics.refused.inc({ reason }),

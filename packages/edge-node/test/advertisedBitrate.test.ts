@@ -116,7 +116,7 @@ describe('loadManifest: advertised bitrates', () => {
     nowMs: Date.now(),
     previousCarry: undefined,
   };
-  it('DASH: the top Representation of each adaptation set, summed', () => {
+  it('DASH: per adaptation set the Representation players start on (a ladder: the lowest above 1 Mbit/s), summed', () => {
     const mpd = `<?xml version="1.0"?>
 <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2026-11-22T00:00:00Z" minimumUpdatePeriod="PT2S" profiles="urn:mpeg:dash:profile:isoff-live:2011">
   <Period id="p0" start="PT0S">
@@ -131,7 +131,8 @@ describe('loadManifest: advertised bitrates', () => {
     </AdaptationSet>
   </Period>
 </MPD>`;
-    expect(loadManifest(mpd, opts).bitrateHintBps).toBe(50_128_000);
+    // The edge prefetches the start choice only, not the top (core startRepresentation).
+    expect(loadManifest(mpd, opts).bitrateHintBps).toBe(5_128_000);
   });
 
   it('HLS: the newest segment’s EXT-X-BITRATE; a multivariant lists its variants’ AVERAGE-BANDWIDTH or BANDWIDTH', () => {

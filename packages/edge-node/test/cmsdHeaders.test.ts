@@ -13,6 +13,13 @@ describe('CMSD and Age', () => {
     expect(cmsdDynamic('ethle-edge', undefined)).toBe('"ethle-edge"');
   });
 
+  it('dynamic values are made once and stay right past the bound on remembered ones', () => {
+    for (let kbps = 1; kbps <= 5000; kbps++) expect(cmsdDynamic('mec-8', kbps / 1000)).toBe(`"mec-8";etp=${kbps}`);
+    expect(cmsdDynamic('mec-8', 1.5)).toBe('"mec-8";etp=1500');
+    expect(cmsdDynamic('mec-8', undefined)).toBe('"mec-8"');
+    expect(cmsdDynamic('mec-9', undefined)).toBe('"mec-9"');
+  });
+
   it('counts Age in whole seconds, never negative', () => {
     expect(ageSeconds(1000, 1999)).toBe(0);
     expect(ageSeconds(1000, 4500)).toBe(3);

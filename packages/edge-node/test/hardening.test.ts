@@ -160,9 +160,9 @@ describe('bounded by design', () => {
   it('a full cache: the planner never plans more than fits, and a dropped segment is not fetched again within its period', async () => {
     // 6 MiB segments, hold 4: the planner wants 5 segments (30 MiB) in a 16 MiB cache.
     await setup({ segmentBytes: 6 * 1024 * 1024, window: 10, ranges: true }, { hold: 4, cache: { maxBytes: 16 * 1024 * 1024 } }, 10);
-    let dropped = 0;
+    let dropped: string[] = [];
     edge.events.on('origin-fetch', (r) => {
-      if (r.outcome === 'cache_full') dropped += 1;
+      if (r.outcome === 'cache_full') dropped.push(r.path);
     });
     await get('/live/a/index.m3u8');
     // A viewer plays on while the origin produces more (the poller picks them up every second).
@@ -173,16 +173,20 @@ describe('bounded by design', () => {
       expect(r.body.equals(origin.body(10 + i - 5))).toBe(true);
       // The first round starts before any segment size is known (no EXT-X-BITRATE here): some
       // of it may not fit. From then on the planner knows the size and plans only what fits.
-      if (i === 0) dropped = 0;
+      if (i === 0) dropped = [];
     }
     let segs = 0;
     for (const [path] of origin.allRequests()) if (/seg\d+\.ts/.test(path)) segs += 1;
     // A prefetch and one receiver's miss (as byte ranges) per segment at most — never a
     // refetch loop (before: thousands of requests). Prefetches that did not fit are counted whole.
     expect(origin.segmentBytesSent).toBeLessThanOrEqual(2 * segs * 6 * 1024 * 1024);
-    // A receiver's miss admitted between a plan and its prefetch's headers can still take the room
-    // (a race, not a loop): at most one such drop in this run.
-    expect(dropped).toBeLessThanOrEqual(1);
+    // A receiver's miss admitted between a plan and its prefetch's headers can still take the room:
+    // the receiver's segment is the plan's head and stays wanted (it is never evicted for a
+    // prefetch, which would fetch it again a segment later), so the newest prefetch of a round
+    // may be dropped at its headers — at most once per round and never the same segment twice
+    // (a drop is not retried within its period: no loop).
+    expect(dropped.length).toBeLessThanOrEqual(4);
+    expect(new Set(dropped).size).toBe(dropped.length);
     expect(edge.stats().cacheBytes).toBeLessThanOrEqual(16 * 1024 * 1024);
   });
 

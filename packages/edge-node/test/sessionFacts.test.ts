@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
+import { EdgeEvents } from '../src/events/EdgeEvents.js';
+import { SESSION_FACTS_KEEP_MS, SessionFacts } from '../src/sessions/SessionFacts.js';
 import { startTestOrigin, until, type TestOrigin } from './helpers/startTestOrigin.js';
 
 // What the edge tells about each receiver session and each response: the session's facts
@@ -120,6 +122,28 @@ describe('session facts', () => {
     const f = c.bodies[0]!.sessions.find((s) => s.session === 'r3')!;
     expect(f.manifests).toBe(1);
     expect(f.hits + f.coalesced + f.misses).toBe(1);
+  });
+
+  it('forgets a session not seen for SESSION_FACTS_KEEP_MS: viewers who come and go do not fill the table', () => {
+    const events = new EdgeEvents();
+    let t = 0;
+    const facts = new SessionFacts(events, () => t, 50_000);
+    const manifest = (session: string): void => events.emit('manifest-request', { session, stream: 's', hold: 2, group: undefined });
+    // 30 minutes of churn, a new viewer every 100 ms (one manifest request each), and one viewer
+    // who stays, asking every 5 minutes.
+    for (let i = 0; i < 18_000; i++) {
+      t = i * 100;
+      manifest(`r${i}`);
+      if (i % 3000 === 0) manifest('stays');
+    }
+    // The viewers of the last 10 minutes and the one who stays (before: every viewer ever seen,
+    // up to 50,000 pairs, so the table grew for hours of churn).
+    const recent = 18_000 - Math.ceil((t - SESSION_FACTS_KEEP_MS) / 100);
+    expect(facts.size).toBe(recent + 1);
+    expect(facts.of('r0')).toEqual([]);
+    expect(facts.of(`r${18_000 - recent}`)).toHaveLength(1);
+    expect(facts.of('stays')).toEqual([expect.objectContaining({ firstAtMs: 0, manifests: 6 })]);
+    facts.close();
   });
 
   it('refuses a collector that is not an http(s) URL, naming the option', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CacheEntry } from '../src/cache/CacheEntry.js';
+import { filledEntry as filled } from './helpers/filledEntry.js';
 import { SegmentCache } from '../src/cache/SegmentCache.js';
 import { createEdgeConfig, EdgeError, ranThroughputFromSignal, rsrpIndexToDbm, rsrqIndexToDb } from '../src/index.js';
 import { FetchScheduler } from '../src/origin/FetchScheduler.js';
@@ -91,14 +91,6 @@ describe('createEdgeConfig', () => {
 });
 
 describe('SegmentCache', () => {
-  function filled(cache: SegmentCache, key: string, size: number): CacheEntry {
-    const e = cache.create(key);
-    cache.admit(e, size);
-    e.setHeaders({}, size);
-    e.push(Buffer.alloc(size));
-    e.end();
-    return e;
-  }
   it('evicts least recently used complete entries to stay within bytes', () => {
     const cache = new SegmentCache({ maxBytes: 300, maxAgeMs: 60_000, now: () => 0 });
     filled(cache, 'a', 100);

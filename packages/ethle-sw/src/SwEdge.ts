@@ -155,7 +155,7 @@ export class SwEdge {
    */
   #serve(stream: SwStream, view: ManifestView, nowMs: number): number {
     const policy = this.#policy!;
-    const segmentBytes = stream.progress.segmentBytesEstimate(view.bitrateHintBps, view.segmentSeconds);
+    const segmentBytes = stream.progress.segmentBytesEstimate(view.bitrateHintBps, view.segmentSeconds, nowMs);
     const ctx = {
       stream: stream.key,
       origin: stream.origin,
@@ -202,6 +202,7 @@ export class SwEdge {
     stream ??= { key, origin: url.origin, progress: new StreamProgress(), view: undefined, served: 0, lastRequestMs: now };
     this.#streams.set(key, stream);
     stream.view = view;
+    stream.progress.setLadder(view.ladder);
     stream.lastRequestMs = now;
     const segments = view.segments(now);
     const { added, removed } = stream.progress.setWindow(segments);
@@ -227,7 +228,7 @@ export class SwEdge {
     const seg = stream?.progress.segmentFor(u.pathname);
     if (stream === undefined || seg === undefined) return this.fetchFn(request); // not (or no longer) a listed segment: not ours to store
     stream.lastRequestMs = this.#now();
-    if (stream.progress.noteRequest(seg)) this.#plan(stream);
+    if (stream.progress.noteRequest(seg, stream.lastRequestMs)) this.#plan(stream);
     // Any query a player adds (CMCD, a cache buster) names the same segment: the listed URL, fetched once.
     const url = stream.origin + seg.path;
     this.timeline.requested(
@@ -260,7 +261,8 @@ export class SwEdge {
       const policy = this.#policy;
       if (policy === undefined || this.#streams.get(stream.key) !== stream) return;
       const limits = { hold: policy.streamHold(stream.key), maxHold: policy.config.maxHold };
-      for (const track of stream.progress.tracks()) {
+      // On a DASH ladder, per adaptation set only what the page plays (core RenditionLadder).
+      for (const track of stream.progress.plannedTracks(this.#now())) {
         const input = stream.progress.plannerInput(track, (s) => this.#local(stream, s), limits);
         for (const id of planPrefetch(input).fetch) {
           const s = stream.progress.segment(track, id)!;

@@ -12,7 +12,20 @@ export interface SegmentCacheOptions {
   onEvict?: (entry: CacheEntry, reason: 'lru' | 'age') => void;
   /** Told when a fetch had to wait for room in the budget (its origin connection waits too). */
   onWait?: () => void;
+  /**
+   * Told when a new entry (an origin fetch) is made for a key this cache dropped before and still
+   * remembers: the object crosses the backhaul again, why it left the first time, and its size as
+   * then known (its length, else what had arrived).
+   */
+  onRefetch?: (key: string, after: DropReason, bytes: number) => void;
 }
+
+/**
+ * Why a key left the cache: `evicted` (complete and cached, then evicted for room or age),
+ * `failed` (its fetch failed: cut, timed out, cancelled), `uncached` (never admitted: served
+ * through, or replaced while pending).
+ */
+export type DropReason = 'evicted' | 'failed' | 'uncached';
 
 /** Keys remembered as recently dropped (evicted, bypassed, failed): a bound, oldest forgotten first. */
 const MAX_DROPPED = 4096;
@@ -28,8 +41,8 @@ export class SegmentCache {
   readonly #entries = new Map<string, CacheEntry>();
   readonly #o: SegmentCacheOptions;
   readonly budget: ByteBudget;
-  /** When each recently dropped key left the cache (insertion order = age order). */
-  readonly #dropped = new Map<string, number>();
+  /** When and why each recently dropped key left the cache (insertion order = age order). */
+  readonly #dropped = new Map<string, { at: number; why: DropReason; bytes: number }>();
 
   constructor(options: SegmentCacheOptions) {
     this.#o = options;
@@ -78,6 +91,8 @@ export class SegmentCache {
   create(key: string): CacheEntry {
     const old = this.#entries.get(key);
     if (old !== undefined) this.#remove(old, 'lru');
+    const dropped = this.#dropped.get(key);
+    if (dropped !== undefined) this.#o.onRefetch?.(key, dropped.why, dropped.bytes);
     const e = new CacheEntry(key, this.#o.now(), this.budget);
     this.#entries.set(key, e);
     return e;
@@ -184,8 +199,17 @@ export class SegmentCache {
    * at the planner's pace would turn into a stream of origin requests.
    */
   droppedWithin(key: string, withinMs: number): boolean {
-    const t = this.#dropped.get(key);
-    return t !== undefined && this.#o.now() - t < withinMs;
+    const d = this.#dropped.get(key);
+    return d !== undefined && this.#o.now() - d.at < withinMs;
+  }
+
+  /**
+   * Whether `key` left the cache complete (evicted for room or age) and is still remembered. The
+   * planner never prefetches such an object again: it crossed the backhaul once already, and a
+   * prefetch that follows an eviction feeds the next one (a receiver's request may still fetch it).
+   */
+  evicted(key: string): boolean {
+    return this.#dropped.get(key)?.why === 'evicted';
   }
 
   /** Drop an entry whose fetch failed or that was bypassed (its readers keep their reference). */
@@ -244,7 +268,8 @@ export class SegmentCache {
   #remove(e: CacheEntry, reason: 'lru' | 'age'): void {
     if (this.#entries.get(e.key) === e) this.#entries.delete(e.key);
     this.#dropped.delete(e.key);
-    this.#dropped.set(e.key, this.#o.now());
+    const why: DropReason = e.state === 'failed' ? 'failed' : e.admitted ? 'evicted' : 'uncached';
+    this.#dropped.set(e.key, { at: this.#o.now(), why, bytes: e.expectedBytes ?? e.bytes });
     if (this.#dropped.size > MAX_DROPPED) this.#dropped.delete(this.#dropped.keys().next().value!);
     if (e.admitted) {
       e.admitted = false;

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { OriginFetchReport } from '../origin/OriginFetchReport.js';
 
 export type PolicyGroup = 'hold-0' | 'hold-x';
@@ -55,23 +54,33 @@ export interface EdgeEventMap {
   error: { where: string; error: Error };
 }
 
-/** Typed emitter. A listener that throws becomes an 'error' event instead of a crash. */
+type Listener = (payload: never) => void;
+
+/**
+ * Typed emitter. A listener that throws becomes an 'error' event instead of a crash. Each event's
+ * listeners are an array replaced, never changed, when one is added or removed: `emit` (per
+ * manifest and segment request) walks the array it finds, with no copy, and a listener added or
+ * removed meanwhile takes effect from the next emit (as with Node's EventEmitter).
+ */
 export class EdgeEvents {
-  readonly #ee = new EventEmitter();
+  readonly #listeners = new Map<keyof EdgeEventMap, readonly Listener[]>();
 
   on<K extends keyof EdgeEventMap>(event: K, listener: (payload: EdgeEventMap[K]) => void): () => void {
-    this.#ee.on(event, listener);
-    return () => this.#ee.off(event, listener);
+    this.#listeners.set(event, [...(this.#listeners.get(event) ?? []), listener as Listener]);
+    return () => this.#off(event, listener as Listener);
   }
 
   once<K extends keyof EdgeEventMap>(event: K, listener: (payload: EdgeEventMap[K]) => void): void {
-    this.#ee.once(event, listener);
+    const off = this.on(event, (payload) => {
+      off();
+      listener(payload);
+    });
   }
 
   emit<K extends keyof EdgeEventMap>(event: K, payload: EdgeEventMap[K]): void {
-    // Some events fire per segment request: with nobody listening, don't copy the listener list.
-    if (this.#ee.listenerCount(event) === 0) return;
-    for (const l of this.#ee.listeners(event)) {
+    const listeners = this.#listeners.get(event);
+    if (listeners === undefined) return;
+    for (const l of listeners) {
       try {
         (l as (p: EdgeEventMap[K]) => void)(payload);
       } catch (error) {
@@ -81,6 +90,17 @@ export class EdgeEvents {
   }
 
   removeAll(): void {
-    this.#ee.removeAllListeners();
+    this.#listeners.clear();
+  }
+
+  #off(event: keyof EdgeEventMap, listener: Listener): void {
+    const now = this.#listeners.get(event);
+    if (now === undefined) return;
+    // The last one added first, as EventEmitter's off: the same listener added twice goes once per off.
+    const i = now.lastIndexOf(listener);
+    if (i < 0) return;
+    const left = now.slice(0, i).concat(now.slice(i + 1));
+    if (left.length === 0) this.#listeners.delete(event);
+    else this.#listeners.set(event, left);
   }
 }

@@ -112,7 +112,9 @@ export function createManifestHandler(ctx: EdgeContext) {
     // session goes in no group on no evidence (hold-x would be for good).
     let x = d === undefined ? policy.streamHold(stream.key) : d.x;
     if (stream.upstreamHolds) x = 0;
-    events.emit('manifest-request', { session, stream: stream.key, hold: x, group: policy.sessionState(stream.key, session)?.group });
+    // The decision names the session's group; asking the policy again costs a lookup and an object per reload.
+    const group = d?.kind === 'hold' && d.group !== undefined ? d.group : policy.sessionState(stream.key, session)?.group;
+    events.emit('manifest-request', { session, stream: stream.key, hold: x, group });
     const held = stream.held(version, x, undefined);
     headers[HEADERS.holdSegments] = String(held.holdSegments);
     headers[HEADERS.holdSeconds] = String(Math.round(held.holdSeconds * 1000) / 1000);

@@ -90,9 +90,13 @@ export function createSegmentHandler(ctx: EdgeContext) {
     const owned = streams.segment(origin.cfg.name, path);
     const owner = owned?.stream;
     const seg = owned?.seg;
+    // An LL-HLS part the stream lists is its object too: cached and shared, not cancelled when its
+    // one receiver leaves, so a parent tier fetches it from the origin once however many workers
+    // ask (an unplanned object over 1 MiB streams through per request).
+    const part = seg === undefined ? streams.part(origin.cfg.name, path) : undefined;
     // A segment of an active stream is one object whatever query a receiver adds (a cache
     // buster, a per-viewer token): the URI the manifest lists, fetched once.
-    const fetchPath = seg !== undefined ? seg.path : path + forwardQuery;
+    const fetchPath = seg !== undefined ? seg.path : part !== undefined ? part.path : path + forwardQuery;
     const key = `${origin.cfg.name}${fetchPath}`;
     let entry = cache.get(key);
     let result: 'hit' | 'coalesced' | 'miss';
@@ -104,11 +108,13 @@ export function createSegmentHandler(ctx: EdgeContext) {
       const e = (entry = cache.create(key));
       // Nobody else will read an object no stream plans: stop fetching it when its receiver leaves
       // (a `Range: bytes=0-99` probe of a 61 MB segment, a query variant, an aborted request).
-      e.cancelWhenOrphaned = seg === undefined;
+      e.cancelWhenOrphaned = seg === undefined && part === undefined;
       const split = owner !== undefined && seg !== undefined ? owner.prefetcher.splitFor(seg) : undefined;
       // A receiver waits for a segment the edge does not have: fetch it as parallel ranges.
       origin.client.fetchInto(fetchPath, e, {
         priority: 'player',
+        // A listed part is fetched in the unplanned group with the unplanned limits (the stream
+        // gives no segment duration for it); only how it is kept differs from an unplanned object.
         group: owner?.key ?? UNPLANNED,
         limits: owner !== undefined && seg !== undefined ? owner.prefetcher.limits(seg.durationSeconds) : unplannedLimits,
         ...(split === undefined ? {} : { split }),

@@ -9,6 +9,9 @@ export type ManifestFreshness =
   /** Too old to serve (manifestStaleMs): the origin's error instead. */
   | { state: 'broken'; ageMs: number; error: EdgeError };
 
+/** The answer of nearly every call (every playlist reload), made once. */
+const FRESH: ManifestFreshness = Object.freeze({ state: 'fresh' });
+
 /**
  * How fresh the version a stream serves is. Stale when the last origin poll failed — or when the
  * poll under way has waited longer than two segment durations (at least 2 s): an origin that
@@ -30,7 +33,7 @@ export function manifestFreshness(o: {
   const ageMs = o.nowMs - o.fetchedAtMs;
   if (o.lastError !== undefined)
     return ageMs > o.manifestStaleMs ? { state: 'broken', ageMs, error: o.lastError } : { state: 'stale', ageMs, code: o.lastError.code };
-  if (o.waitingSinceMs === undefined || o.multivariant) return { state: 'fresh' };
+  if (o.waitingSinceMs === undefined || o.multivariant) return FRESH;
   const lateAfterMs = Math.max(2000, 2000 * o.segmentSeconds);
-  return o.nowMs - o.waitingSinceMs > lateAfterMs ? { state: 'stale', ageMs, code: 'ERR_EDGE_ORIGIN_TIMEOUT' } : { state: 'fresh' };
+  return o.nowMs - o.waitingSinceMs > lateAfterMs ? { state: 'stale', ageMs, code: 'ERR_EDGE_ORIGIN_TIMEOUT' } : FRESH;
 }

@@ -21,7 +21,6 @@ const EXPOSED = `Date, Age, CMSD-Static, CMSD-Dynamic, ${ETHLE_EXPOSED_HEADERS},
  * Not for /metrics: that is for the operator's scraper, never for a page on another origin.
  */
 export const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED, 'timing-allow-origin': '*' } as const;
-export const NO_CORS = {} as const;
 
 /** The answer to a CORS preflight: players send CMCD headers and Range. */
 export const CORS_PREFLIGHT = {

@@ -3,10 +3,15 @@ import type { Socket } from 'node:net';
 import { clientKey } from './clientKey.js';
 
 interface Connection {
+  raw: Socket;
   client: string;
   /** Responses started on this connection and not yet closed (flushed to the kernel, or aborted). */
   active: number;
 }
+
+/** The connection a response started on (set as it starts, read and cleared on its 'close'). */
+const CONNECTION = Symbol('ethle.connection');
+type TrackedResponse = ServerResponse & { [CONNECTION]?: Connection | undefined };
 
 export interface DrainResult {
   drainedMs: number;
@@ -37,15 +42,25 @@ export class ReceiverConnections {
   readonly #maxPerClient: number;
   readonly #onRefused: (client: string) => void;
   #draining = false;
+  /** Every response's 'close' listener, one for all (hot path: no closure, no once-wrapper per request). */
+  readonly #responseClosed: (this: TrackedResponse) => void;
 
   constructor(server: Server, o: { maxPerClient: number; onRefused: (client: string) => void }) {
     this.#server = server;
+    const closed = (res: TrackedResponse): void => {
+      const c = res[CONNECTION];
+      if (c === undefined) return;
+      res[CONNECTION] = undefined;
+      c.active -= 1;
+      if (this.#draining && c.active === 0) c.raw.destroy();
+    };
+    this.#responseClosed = function (this: TrackedResponse) {
+      closed(this);
+    };
     this.#maxPerClient = o.maxPerClient;
     this.#onRefused = o.onRefused;
     // TLS: 'connection' is the TCP socket, before the handshake: a refusal costs no handshake.
     server.on('connection', (s: Socket) => this.#onConnection(s));
-    // First, before the router may answer synchronously: a response is busy from its first moment.
-    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => this.#onRequest(req, res));
     server.closeIdleConnections = () => this.#closeIdle();
   }
 
@@ -102,7 +117,7 @@ export class ReceiverConnections {
       return;
     }
     this.#perClient.set(client, n + 1);
-    this.#byRaw.set(raw, { client, active: 0 });
+    this.#byRaw.set(raw, { raw, client, active: 0 });
     raw.once('close', () => {
       this.#byRaw.delete(raw);
       const left = (this.#perClient.get(client) ?? 1) - 1;
@@ -111,16 +126,18 @@ export class ReceiverConnections {
     });
   }
 
-  #onRequest(req: IncomingMessage, res: ServerResponse): void {
+  /**
+   * A request arrived: its connection is busy until its response closes. Called by the server's
+   * one 'request' listener before the router (which may answer synchronously).
+   */
+  track(req: IncomingMessage, res: TrackedResponse): void {
     // TLS: the request's socket wraps the TCP one (Node keeps it as `_parent`).
     const raw = ((req.socket as Socket & { _parent?: Socket })._parent ?? req.socket) as Socket;
     const c = this.#byRaw.get(raw);
     if (c === undefined) return;
     c.active += 1;
     if (this.#draining) res.shouldKeepAlive = false;
-    res.once('close', () => {
-      c.active -= 1;
-      if (this.#draining && c.active === 0) raw.destroy();
-    });
+    res[CONNECTION] = c;
+    res.on('close', this.#responseClosed);
   }
 }

@@ -35,11 +35,32 @@ export function cmsdStatic(kind: 'manifest' | 'init' | 'segment', format: 'hls' 
   return v;
 }
 
+/**
+ * CMSD-Dynamic values made so far, by edge id and `etp` (kbit/s, -1: none): the same few values
+ * are sent over and over (every reload of a receiver the edge has not measured gets the edge's
+ * bare name), and encoding one is a structured-field serialisation. Bounded: a few edge ids, and
+ * a map of etp values cleared when it reaches MAX_ETP_VALUES.
+ */
+const DYNAMIC = new Map<string, Map<number, string>>();
+const MAX_ETP_VALUES = 4096;
+
 export function cmsdDynamic(edgeId: string, etpMbps: number | undefined): string {
-  const params: CmsdDynamicParams = etpMbps === undefined ? {} : { etp: Math.max(1, Math.round(etpMbps * 1000)) };
-  // The (name, params) overload takes the params as its second argument at run time (1.1.0), though
-  // its declaration names the { value, params } pair; test/cmsdHeaders.test.ts pins the output.
-  return encodeCmsdDynamic(edgeId, params as unknown as CmsdDynamic);
+  const etp = etpMbps === undefined ? -1 : Math.max(1, Math.round(etpMbps * 1000));
+  let byEtp = DYNAMIC.get(edgeId);
+  if (byEtp === undefined) {
+    byEtp = new Map();
+    if (DYNAMIC.size < 16) DYNAMIC.set(edgeId, byEtp);
+  }
+  let v = byEtp.get(etp);
+  if (v === undefined) {
+    const params: CmsdDynamicParams = etp < 0 ? {} : { etp };
+    // The (name, params) overload takes the params as its second argument at run time (1.1.0), though
+    // its declaration names the { value, params } pair; test/cmsdHeaders.test.ts pins the output.
+    v = encodeCmsdDynamic(edgeId, params as unknown as CmsdDynamic);
+    if (byEtp.size >= MAX_ETP_VALUES) byEtp.clear();
+    byEtp.set(etp, v);
+  }
+  return v;
 }
 
 /** HTTP Age, whole seconds since `sinceMs` (RFC 9111 §5.1), never negative. */

@@ -36,10 +36,10 @@ export function createEdgeServer(
   // a slowloris client would hold its socket that long past the limit.
   const opts: ServerOptions = { connectionsCheckingInterval: Math.min(1000, Math.max(50, config.requestHeadersTimeoutMs / 4)) };
   let server: Server;
-  if (tls === undefined) server = createHttpServer(opts, onRequest);
+  if (tls === undefined) server = createHttpServer(opts);
   else {
     try {
-      server = createHttpsServer({ ...opts, ...tls }, onRequest) as unknown as Server;
+      server = createHttpsServer({ ...opts, ...tls }) as unknown as Server;
     } catch (e) {
       throw new EdgeError(
         'ERR_EDGE_CONFIG_INVALID',
@@ -52,6 +52,11 @@ export function createEdgeServer(
   const connections = new ReceiverConnections(server, {
     maxPerClient: config.maxConnectionsPerClient,
     onRefused: (client) => warn('per_client', 'connection refused: maxConnectionsPerClient reached', { client }),
+  });
+  // One listener: a response is busy from its first moment (before the router may answer).
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    connections.track(req, res);
+    onRequest(req, res);
   });
   return { server, connections };
 }

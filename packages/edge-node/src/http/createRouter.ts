@@ -11,6 +11,7 @@ import { SESSION_PATH } from '../fleet/SessionHandover.js';
 import { handleSessionExport } from '../fleet/handleSessionExport.js';
 import { RNI_CALLBACK_PATH } from '../radio/RniSubscription.js';
 import { CORS, CORS_PREFLIGHT } from './HEADERS.js';
+import { httpDate } from './httpDate.js';
 import { isRejection, parseTarget } from './parseTarget.js';
 import { sendError } from './sendError.js';
 import { createTimelineHandler, TIMELINE_PATH } from '../timeline/handleTimeline.js';
@@ -27,33 +28,57 @@ const MEDIA_RE = /\.(m3u8|mpd|m4s|mp4|m4v|m4a|cmfv|cmfa|cmft|ts|aac|ac3|ec3|mp3|
  * then per configured origin: manifests, media (by extension, or listed in an active window), and
  * a 404 for any other origin path (stats, admin switches behind a GET are not the receivers').
  */
-export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: ServerResponse) => void | Promise<void> {
   const { config, metrics, origins, streams } = ctx;
   const handleManifest = createManifestHandler(ctx);
   const handleSegment = createSegmentHandler(ctx);
   const handleTimeline = createTimelineHandler(ctx);
   const single = config.origins.length === 1 ? origins.values().next().value! : undefined;
 
-  return async function route(req, res) {
-    // Date names the second the edge answers in. Node's own Date is cached per second and renewed
-    // by a timer, so on a busy event loop it can name the second before for a few ms after it
-    // ends; receivers sync their clocks to it (the QoE probe bisects exactly that boundary).
-    res.setHeader('date', new Date().toUTCString());
+  /** /metrics and /_ethle/load: under `serve --workers` the box's numbers, from the primary; else this process's. */
+  const numbers = async (res: ServerResponse, path: string): Promise<void> => {
+    let box: BoxAnswer | undefined;
+    if (ctx.box !== undefined) {
+      try {
+        box = await ctx.box();
+      } catch (e) {
+        sendError(res, 503, `the box's numbers are not available: ${(e as Error).message}`);
+        return;
+      }
+    }
+    if (path === LOAD_PATH) {
+      const body = JSON.stringify(box?.load ?? ctx.load());
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) })
+        .end(body);
+    } else {
+      const body = box?.metrics ?? (await metrics.registry.metrics());
+      res.writeHead(200, { 'content-type': box?.contentType ?? metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
+    }
+  };
+
+  // Hot path: not async. A promise only where an answer waits (a manifest, RNI, the box's
+  // numbers); a cached segment is answered without one.
+  return function route(req, res) {
     const method = req.method ?? '';
+    const target = parseTarget(req.url, config.maxUrlLength);
+    // Date (httpDate: the second the edge answers in, which receivers sync their clocks to). A
+    // manifest sets it among its own headers as it answers (sendManifest, sendError,
+    // redirectToOrigin): one writeHead with every header is Node's fast path, and a blocking
+    // reload says when it was answered, not asked. Every other answer gets it here.
+    if (isRejection(target) || method === 'OPTIONS' || !isManifestPath(target.path) || target.path.startsWith('/_ethle/'))
+      res.setHeader('date', httpDate());
     if (method === 'OPTIONS') {
       res.writeHead(204, CORS_PREFLIGHT).end();
       return;
     }
-    const target = parseTarget(req.url, config.maxUrlLength);
     if (isRejection(target)) {
       metrics.countRequest('rejected', target.status);
       sendError(res, target.status, target.message);
       return;
     }
-    if (method === 'POST' && target.path === RNI_CALLBACK_PATH && ctx.rni !== undefined) {
-      await handleRniNotification(req, res, ctx.rni, ctx.now());
-      return;
-    }
+    if (method === 'POST' && target.path === RNI_CALLBACK_PATH && ctx.rni !== undefined)
+      return handleRniNotification(req, res, ctx.rni, ctx.now());
     if (method !== 'GET' && method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       metrics.countRequest('rejected', 405);
@@ -72,28 +97,7 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
         .end(why === undefined ? 'ready\n' : `not ready: ${why}\n`);
       return;
     }
-    if (target.path === LOAD_PATH || target.path === '/metrics') {
-      // Under `serve --workers` the box's numbers, from the primary; else this process's.
-      let box: BoxAnswer | undefined;
-      if (ctx.box !== undefined) {
-        try {
-          box = await ctx.box();
-        } catch (e) {
-          sendError(res, 503, `the box's numbers are not available: ${(e as Error).message}`);
-          return;
-        }
-      }
-      if (target.path === LOAD_PATH) {
-        const body = JSON.stringify(box?.load ?? ctx.load());
-        res
-          .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) })
-          .end(body);
-      } else {
-        const body = box?.metrics ?? (await metrics.registry.metrics());
-        res.writeHead(200, { 'content-type': box?.contentType ?? metrics.registry.contentType, 'cache-control': 'no-store' }).end(body);
-      }
-      return;
-    }
+    if (target.path === LOAD_PATH || target.path === '/metrics') return numbers(res, target.path);
     if (target.path === TIMELINE_PATH) return handleTimeline(res, target);
     if (target.path === STEERING_PATH && ctx.fleet !== undefined) {
       // Content steering: the fleet's pathways for a player on `_HLS_pathway` / `_DASH_pathway`.
@@ -135,8 +139,8 @@ export function createRouter(ctx: EdgeContext): (req: IncomingMessage, res: Serv
       sendError(res, 404, 'no configured origin for this path');
       return;
     }
-    if (isManifestPath(originPath)) await handleManifest(req, res, origin, originPath, target);
-    else if (MEDIA_RE.test(originPath) || streams.has(origin.cfg.name, originPath))
+    if (isManifestPath(originPath)) return handleManifest(req, res, origin, originPath, target);
+    if (MEDIA_RE.test(originPath) || streams.has(origin.cfg.name, originPath))
       handleSegment(req, res, origin, originPath, target.forwardQuery, target.query, method === 'HEAD');
     else {
       metrics.countRequest('rejected', 404);

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeErrorCode } from '../errors/EdgeErrorCode.js';
 import { HEADERS } from './HEADERS.js';
+import { httpDate } from './httpDate.js';
 
 /**
  * Origin statuses passed on to receivers as they are: the origin's answer about the object (not
@@ -45,6 +46,8 @@ export function sendError(res: ServerResponse, status: number, message: string, 
   }
   const body = `${status} ${message}\n`;
   res.writeHead(status, {
+    // A manifest's answers carry Date themselves (createRouter); the same value for the others.
+    date: httpDate(),
     'access-control-allow-origin': '*',
     'content-type': 'text/plain; charset=utf-8',
     'content-length': Buffer.byteLength(body),

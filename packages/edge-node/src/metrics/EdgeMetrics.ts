@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { heapAfterFullGc } from './heapAfterFullGc.js';
 
 /**
  * The edge's Prometheus metrics, in a registry of its own (several edges in one process — tests —
@@ -58,6 +59,18 @@ export class EdgeMetrics {
     labelNames: ['reason'],
     registers: [this.registry],
   });
+  readonly refetches = new Counter({
+    name: 'ethle_origin_refetches_total',
+    help: 'origin fetches of an object the edge had fetched before and dropped (the last 4,096 remembered), by why it left: evicted (cached, then evicted for room or age), failed (its fetch failed: cut, timed out, cancelled), uncached (served through, never cached)',
+    labelNames: ['after'],
+    registers: [this.registry],
+  });
+  readonly refetchedBytes = new Counter({
+    name: 'ethle_origin_refetched_bytes_total',
+    help: 'the sizes of the objects of ethle_origin_refetches_total (as known when they left: their length, else what had arrived), by why they left',
+    labelNames: ['after'],
+    registers: [this.registry],
+  });
   readonly cacheBytes = new Gauge({ name: 'ethle_cache_bytes', help: 'bytes accounted in the segment cache', registers: [this.registry] });
   /** Read at each scrape (set by startEdge): the byte budget's figures. */
   heldSource: () => { cache: number; transit: number; max: number } = () => ({ cache: 0, transit: 0, max: 0 });
@@ -91,8 +104,8 @@ export class EdgeMetrics {
   });
   readonly bytesIn = new Counter({
     name: 'ethle_origin_bytes_total',
-    help: 'bytes received from origins',
-    labelNames: ['origin'],
+    help: 'bytes received from origins, by fetch kind (manifest, segment: for a waiting receiver, prefetch) and outcome (ok, cancelled, timeout…: a fetch that failed counts what arrived)',
+    labelNames: ['origin', 'kind', 'outcome'],
     registers: [this.registry],
   });
   readonly bytesOut = new Counter({
@@ -213,26 +226,62 @@ export class EdgeMetrics {
     help: 'receiver requests by kind and status',
     labelNames: ['kind', 'status'],
     registers: [this.registry],
+    // Counted as plain numbers (countRequest), handed over as the counter is read.
+    collect: () => this.#handRequestCountsOver(),
   });
 
   /** Segment bytes sent to receivers, as a plain number (the load report reads it per probe, no await). */
   sentBytes = 0;
 
-  readonly #requestChildren = new Map<string, { inc(): void }>();
+  /**
+   * Requests counted since `requests` was last read, by kind and status. Bounded as the counter's
+   * own series: kinds are the code's, statuses HTTP's.
+   */
+  readonly #requestCounts = new Map<string, Map<number, { labels: { kind: string; status: string }; n: number }>>();
 
-  /** Count one receiver request. Hot path: label children are looked up once and reused. */
+  /**
+   * Count one receiver request. Hot path (every request): a number added to, no string made;
+   * prom-client's inc hashes and validates the labels on every call, so the counts go to
+   * `requests` only when it is read (/metrics, the box's numbers).
+   */
   countRequest(kind: string, status: number): void {
-    const k = `${kind}|${status}`;
-    let c = this.#requestChildren.get(k);
-    if (c === undefined) {
-      c = this.requests.labels(kind, String(status));
-      this.#requestChildren.set(k, c);
+    let byStatus = this.#requestCounts.get(kind);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      this.#requestCounts.set(kind, byStatus);
     }
-    c.inc();
+    const c = byStatus.get(status);
+    if (c === undefined) byStatus.set(status, { labels: { kind, status: String(status) }, n: 1 });
+    else c.n += 1;
   }
 
+  #handRequestCountsOver(): void {
+    for (const byStatus of this.#requestCounts.values())
+      for (const c of byStatus.values()) {
+        if (c.n === 0) continue;
+        this.requests.inc(c.labels, c.n);
+        c.n = 0;
+      }
+  }
+
+  /**
+   * Beside prom-client's heap (whatever it is when scraped, garbage included): its floor, what a
+   * leak raises and GC timing does not. With the process metrics only.
+   */
+  readonly heapLive = new Gauge({
+    name: 'ethle_heap_live_bytes',
+    help: 'V8 heap in use just after the last full (mark-compact) GC: live objects, no garbage (0 before the first)',
+    registers: [],
+    collect() {
+      this.set(heapAfterFullGc() ?? 0);
+    },
+  });
+
   constructor(defaultMetrics = false) {
-    if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
+    if (!defaultMetrics) return;
+    collectDefaultMetrics({ register: this.registry });
+    heapAfterFullGc(); // observing from now: the first full GC after start is the first value
+    this.registry.registerMetric(this.heapLive);
   }
 
   /** Forget a stream's series when it goes idle. */

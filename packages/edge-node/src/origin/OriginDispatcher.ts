@@ -4,7 +4,12 @@ import type { Dispatcher } from 'undici';
 import { EdgeError } from '../errors/EdgeError.js';
 import { MAX_REDIRECT_BODY_BYTES, MAX_REDIRECTS, REDIRECT_STATUSES, sameOriginRedirects } from './sameOriginRedirects.js';
 
-/** How long an idle origin connection is kept: a few of the longest common segment periods. */
+/**
+ * How long an idle origin connection is kept at most: a few of the longest common segment
+ * periods. An origin's shorter Keep-Alive hint is taken (it will close first); a longer one is
+ * not, so the idle connections a busy moment opened (up to `connections`) are the edge's for this
+ * long, not for whatever the origin allows (`ethle-origin` says 75 s; undici follows up to 600 s).
+ */
 export const ORIGIN_KEEP_ALIVE_MS = 30_000;
 
 export interface OriginDispatcherOptions {
@@ -16,6 +21,8 @@ export interface OriginDispatcherOptions {
   bodyTimeoutMs: number;
   /** A connection was opened to the origin after `ms` (TCP, and TLS if any). */
   onConnect: (ms: number, socket: object) => void;
+  /** How long an idle connection is kept at most (default ORIGIN_KEEP_ALIVE_MS). */
+  keepAliveMs?: number;
 }
 
 /** A GET's request options beyond the path. */
@@ -50,8 +57,12 @@ export class OriginDispatcher {
       // Segment fetches come one per segment period: undici's 4 s default closes connections
       // between 4–10 s segments, and every fetch then pays a handshake and a slow start that a
       // kept connection does not (not even to an origin that keeps its window). An origin's
-      // Keep-Alive hint takes precedence (Node's server sends 5 s; nginx by default sends none).
-      keepAliveTimeout: ORIGIN_KEEP_ALIVE_MS,
+      // Keep-Alive hint takes precedence when shorter (Node's server sends 5 s; nginx by default
+      // sends none) and is capped at ours when longer: the connections a burst opened (an LL
+      // stream's parallel part fetches, a dozen) would otherwise stay as long as the origin says
+      // (75 s from ethle-origin, up to undici's 600 s) after their last use.
+      keepAliveTimeout: o.keepAliveMs ?? ORIGIN_KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: o.keepAliveMs ?? ORIGIN_KEEP_ALIVE_MS,
       headersTimeout: o.headersTimeoutMs,
       bodyTimeout: o.bodyTimeoutMs,
       connect: (opts, cb) => {

@@ -32,7 +32,7 @@ export function recordOriginFetch(o: {
   return (r: OriginFetchReport): void => {
     metrics.originFetches.inc({ origin: r.origin, kind: r.kind, outcome: r.outcome });
     if (r.outcome === 'timeout') metrics.originTimeouts.inc({ origin: r.origin, kind: r.kind, reason: r.timeout ?? 'unknown' });
-    metrics.bytesIn.inc({ origin: r.origin }, r.bytes);
+    metrics.bytesIn.inc({ origin: r.origin, kind: r.kind, outcome: r.outcome }, r.bytes);
     if (r.outcome === 'ok' && r.kind !== 'manifest' && r.parts === 1 && r.bytes > 0 && r.totalMs > 0) {
       const measured = (r.bytes * 8) / (r.totalMs * 1000);
       if (r.bytes >= MIN_MEASURED_BYTES) {

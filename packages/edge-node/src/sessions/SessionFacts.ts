@@ -22,11 +22,21 @@ export interface SessionFact {
 export const SESSIONS_PATH = '/_ethle/sessions';
 
 /**
+ * How long a (session, stream)'s facts are kept after their last change: a collector has had them
+ * a hundred times over (it is sent the changes every few seconds) and an operator's look-up of a
+ * session that just ended still finds it; beyond that the edge is not the archive.
+ */
+export const SESSION_FACTS_KEEP_MS = 10 * 60_000;
+
+/**
  * The edge's side of a session, from its typed events: per (session, stream), the x it declared,
  * the policy group, a redirect, manifests served and segment requests by cache result. A session
  * is the CMCD `sid` the player sends (the demo and the QoE probe use one id for both), so a QoE
- * collector can put what the edge did beside what the player saw. Bounded: the `max` most
- * recently active (session, stream) pairs are kept.
+ * collector can put what the edge did beside what the player saw. Bounded in count and in time:
+ * the `max` most recently active (session, stream) pairs, each for `keepMs` after its last change.
+ * A count alone is not enough: viewers come and go, and with only the count the table grew with
+ * every session ever seen until it held `max` (50,000 pairs, ~15 MB) — hours of churn on a busy
+ * edge, read by a soak as a heap that never stops growing.
  */
 export class SessionFacts {
   readonly #facts = new Map<string, SessionFact>();
@@ -36,6 +46,7 @@ export class SessionFacts {
     events: EdgeEvents,
     private readonly now: () => number,
     private readonly max = 20_000,
+    private readonly keepMs = SESSION_FACTS_KEEP_MS,
   ) {
     this.#off = [
       events.on('manifest-request', (e) => {
@@ -112,6 +123,11 @@ export class SessionFacts {
     } else this.#facts.delete(key);
     f.lastAtMs = now;
     this.#facts.set(key, f);
+    // The map is in order of last change: what expired is at its front (O(expired) per change).
+    for (const [k, old] of this.#facts) {
+      if (now - old.lastAtMs <= this.keepMs) break;
+      this.#facts.delete(k);
+    }
     return f;
   }
 }

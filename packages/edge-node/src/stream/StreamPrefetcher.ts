@@ -38,6 +38,13 @@ export interface PrefetchHooks {
   budgetFull: (details: PrefetchBudgetFull) => void;
   /** A bug in planning (not an origin fault): reported, never thrown into a poll or a request. */
   planError: (e: Error) => void;
+  /**
+   * LL-HLS: the parts the current version lists (paths without query) that appeared and that
+   * left. The registry indexes them beside the window's segments (listedPart): a receiver's
+   * request for a listed part the edge did not prefetch is then one cached object of the stream,
+   * not an unplanned one streamed through per request and cancelled with its receiver.
+   */
+  parts?: (added: string[], removed: string[]) => void;
 }
 
 /** Why a planned prefetch did not fit: what it needed, and what the budget held then (bytes). */
@@ -72,16 +79,23 @@ export interface StreamPrefetcherOptions {
   minFetchDeadlineMs: number;
   /** LL-HLS: parts to prefetch beyond the preload hint (the held ones and the few players read behind them). */
   prefetchParts: number;
+  /**
+   * A DASH ladder's Representation is prefetched while a receiver asked for a segment of it within
+   * this long (ms): the stream's idle time (core RenditionLadder; default STREAM_DEFAULTS.idleMs).
+   */
+  playedWithinMs?: number;
   on: PrefetchHooks;
 }
 
 /**
  * A stream's prefetch: the core's StreamProgress (window, requests, sizes) and planPrefetch,
  * turned into origin fetches into the cache — each segment once, never beyond the cache's room,
- * not again within prefetchRetryMs of leaving it — plus LL-HLS parts and the first segment's size.
+ * not again within prefetchRetryMs of a failed fetch and never again once evicted whole — plus
+ * LL-HLS parts (each listed part an object of the stream, see listedPart) and the first segment's
+ * size.
  */
 export class StreamPrefetcher {
-  readonly progress = new StreamProgress();
+  readonly progress: StreamProgress;
   readonly #o: StreamPrefetcherOptions;
   readonly #timers: Timers;
   #view: ManifestView | undefined;
@@ -95,18 +109,31 @@ export class StreamPrefetcher {
   readonly #rates = new RecentRates();
   /** Per track (a stream has a few), the newest segment whose tolerated miss was reported. */
   readonly #toleratedUpTo = new Map<string, number>();
+  /**
+   * LL-HLS: the parts the current version lists, path without query → the path as listed
+   * (bounded by the core's MAX_PART_PATHS, 16).
+   */
+  readonly #listedParts = new Map<string, string>();
 
   constructor(o: StreamPrefetcherOptions) {
     this.#o = o;
     this.#timers = o.timers ?? NODE_TIMERS;
+    this.progress = new StreamProgress({ playedWithinMs: o.playedWithinMs });
   }
 
   /** A new origin version: plan from it, and fetch its LL-HLS parts. */
   onVersion(view: ManifestView, wentBackwards: boolean): void {
     this.#view = view;
+    this.progress.setLadder(view.ladder);
     // Ids start over: the reported-up-to marks would silence every later report.
     if (wentBackwards) this.#toleratedUpTo.clear();
+    this.#listParts(view);
     this.#prefetchParts(view);
+  }
+
+  /** A part the current version lists (request path without query): the path to fetch it by. */
+  listedPart(barePath: string): string | undefined {
+    return this.#listedParts.get(barePath);
   }
 
   /** The segment a request path (without query) names, if it is in the current window. */
@@ -114,9 +141,9 @@ export class StreamPrefetcher {
     return this.progress.segmentFor(barePath);
   }
 
-  /** A receiver asked for this segment: its progress moves the plan. */
+  /** A receiver asked for this segment: its progress (and on a DASH ladder, what it plays) moves the plan. */
   noteRequest(seg: SegmentRef): void {
-    if (this.progress.noteRequest(seg)) this.plan();
+    if (this.progress.noteRequest(seg, this.#o.now())) this.plan();
   }
 
   /** A segment's size (its Content-Length, when the headers arrive). */
@@ -144,8 +171,9 @@ export class StreamPrefetcher {
 
   /**
    * How to fetch a segment a receiver is or will at once be waiting for while the edge has no lead
-   * on it: as maxParallel concurrent byte ranges, sized from the track's measured segments or
-   * (HLS, before any) the advertised bitrate. Undefined when the size cannot be estimated.
+   * on it: as maxParallel concurrent byte ranges, sized from the track's measured segments or,
+   * before any, its advertised bitrate (an HLS media playlist's; a DASH ladder Representation's
+   * @bandwidth). Undefined when the size cannot be estimated.
    */
   splitFor(s: SegmentRef): SplitFetch | undefined {
     if (this.#o.maxParallel < 2) return undefined;
@@ -171,6 +199,9 @@ export class StreamPrefetcher {
     this.#closed = true;
     this.#view = undefined;
     this.#o.on.window([], this.progress.setWindow([]).removed);
+    this.progress.setLadder(undefined);
+    if (this.#listedParts.size > 0) this.#o.on.parts?.([], [...this.#listedParts.keys()]);
+    this.#listedParts.clear();
     // Prefetches nobody reads any more are not worth the backhaul.
     for (const e of this.#prefetching.keys()) if (e.readers === 0) e.abort.abort('stream closed');
     this.#prefetching.clear();
@@ -186,7 +217,14 @@ export class StreamPrefetcher {
     const x = this.#o.hold();
     const cache = this.#o.cache;
     let lead: number | undefined;
-    for (const track of this.progress.tracks()) {
+    // A DASH ladder's Representations no receiver plays are not planned (core RenditionLadder):
+    // what was fetched of them is held for nobody, evicted like any read segment.
+    const planned = this.progress.plannedTracks(now);
+    if (planned.length < this.progress.trackCount) {
+      const on = new Set(planned);
+      for (const track of this.progress.tracks()) if (!on.has(track)) this.#unwantOutside(track, undefined);
+    }
+    for (const track of planned) {
       const most = this.progress.mostAdvanced(track);
       const deadlines = this.#deadlines(track, x, now);
       const input = this.progress.plannerInput(
@@ -194,8 +232,12 @@ export class StreamPrefetcher {
         (s) => {
           const e = cache.peek(this.#cacheKey(s.path));
           if (e === undefined) return undefined;
-          // Held segments no receiver asked for yet are evicted last (see SegmentCache.admit).
-          e.wanted = most === undefined || s.id > most;
+          // What the plan keeps local is evicted last (see SegmentCache.admit): the held segments
+          // and the most advanced receiver's own (the plan's window is [most, most + x]; receivers
+          // just behind it ask for it next). Were the head evictable, the cache would drop it first
+          // and the plan fetch it again a segment later, for as long as it stays the head (receivers
+          // paused or gone): a loop across the backhaul.
+          e.wanted = most === undefined || s.id >= most;
           return e.state === 'complete' ? 'complete' : 'pending';
         },
         { hold: x, maxHold: this.#o.maxParallel, ...(deadlines === undefined ? {} : { deadlines }) },
@@ -248,7 +290,8 @@ export class StreamPrefetcher {
    * read segment. Without this every segment of such a track stayed wanted while the origin
    * listed it — an LL-HLS stream whose players fetch parts never asks for a segment, and its
    * origin's 120 s window of 50M-2s segments (732 MB) outgrew a 512 MB budget that could then
-   * evict none of it for a prefetch.
+   * evict none of it for a prefetch. A track not planned (`want` undefined: a DASH ladder's
+   * Representation nobody plays) has none of its window wanted.
    */
   #unwantOutside(track: string, want: { from: number; to: number } | undefined): void {
     for (const s of this.progress.segments(track)) {
@@ -286,13 +329,15 @@ export class StreamPrefetcher {
 
   /**
    * Fetch one segment into the cache at prefetch priority, unless it is there or on its way —
-   * or it left the cache within prefetchRetryMs (evicted, bypassed, failed), or it would not fit
-   * without evicting segments receivers still need.
+   * or it left the cache within prefetchRetryMs (bypassed, failed), or was evicted once whole
+   * (SegmentCache.evicted: each object crosses the backhaul once for the plan; a receiver's
+   * request may fetch it again), or it would not fit without evicting segments receivers still
+   * need.
    */
   #prefetch(s: SegmentRef, split?: SplitFetch): void {
     const key = this.#cacheKey(s.path);
     const cache = this.#o.cache;
-    if (cache.has(key) || cache.droppedWithin(key, prefetchRetryMs(s))) return;
+    if (cache.has(key) || cache.droppedWithin(key, prefetchRetryMs(s)) || cache.evicted(key)) return;
     const size = this.progress.sizes.track(s.track);
     // Prefetches started but not admitted yet will take room too: planned in one tick, each
     // would otherwise see the same free space, and all but one would be dropped at their headers.
@@ -323,6 +368,22 @@ export class StreamPrefetcher {
     );
   }
 
+  /** LL-HLS: the parts this version lists, told to the registry as they appear and leave. */
+  #listParts(view: ManifestView): void {
+    if (this.#closed) return;
+    const ll = view.kind === 'hls-media' ? view.lowLatency : undefined;
+    const next = new Map<string, string>();
+    for (const path of ll?.partPaths ?? []) {
+      const q = path.indexOf('?');
+      next.set(q < 0 ? path : path.slice(0, q), path);
+    }
+    const added = [...next.keys()].filter((p) => !this.#listedParts.has(p));
+    const removed = [...this.#listedParts.keys()].filter((p) => !next.has(p));
+    this.#listedParts.clear();
+    for (const [bare, path] of next) this.#listedParts.set(bare, path);
+    if (added.length > 0 || removed.length > 0) this.#o.on.parts?.(added, removed);
+  }
+
   /**
    * LL-HLS: fetch the preload-hinted part and the newest listed ones into the cache, each once
    * (the origin streams a hinted part while producing it; receivers read it while it arrives).
@@ -335,7 +396,7 @@ export class StreamPrefetcher {
     const partBytes = view.segmentSeconds > 0 ? ((this.progress.sizes.total ?? 0) * ll.partSeconds) / view.segmentSeconds : 0;
     for (const path of ll.partPaths.slice(0, this.#o.prefetchParts + 1)) {
       const key = this.#cacheKey(path);
-      if (cache.has(key) || cache.droppedWithin(key, Math.max(1000, ll.partSeconds * 1000 * 4))) continue;
+      if (cache.has(key) || cache.droppedWithin(key, Math.max(1000, ll.partSeconds * 1000 * 4)) || cache.evicted(key)) continue;
       this.#start(key, path, ll.partSeconds, partBytes, false);
     }
   }

@@ -35,6 +35,8 @@ export class StreamRegistry {
   readonly #streams = new Map<string, LiveStream>();
   /** `{origin}{path without query}` of every segment in an active window → its stream. */
   readonly #index = new Map<string, LiveStream>();
+  /** `{origin}{path without query}` of every LL-HLS part an active stream lists → its stream (≤ 16 a stream). */
+  readonly #parts = new Map<string, LiveStream>();
   readonly #identityParams: ReadonlySet<string>;
   /**
    * Advertised bits/s of variant media playlists (stream key), read from multivariant playlists.
@@ -91,6 +93,17 @@ export class StreamRegistry {
     return stream === undefined || seg === undefined ? undefined : { stream, seg };
   }
 
+  /**
+   * The stream whose current version lists this LL-HLS part (path without query), with the path
+   * to fetch it by: a listed part is an object of its stream like a segment (one cached copy
+   * however many receivers and tiers below ask), not an unplanned object.
+   */
+  part(originName: string, path: string): { stream: LiveStream; path: string } | undefined {
+    const stream = this.#parts.get(`${originName}${path}`);
+    const listed = stream?.prefetcher.listedPart(path);
+    return stream === undefined || listed === undefined ? undefined : { stream, path: listed };
+  }
+
   has(originName: string, path: string): boolean {
     return this.#index.has(`${originName}${path}`);
   }
@@ -109,10 +122,15 @@ export class StreamRegistry {
   /**
    * s_seg for the model: the mean of measured segment sizes once there are some, before that what
    * the manifest advertises (EXT-X-BITRATE, the multivariant's BANDWIDTH, MPD @bandwidth) times the
-   * segment length. Undefined when the manifest says nothing.
+   * segment length; on a DASH ladder, per adaptation set the played Representation's (core
+   * RenditionLadder). Undefined when the manifest says nothing.
    */
   segmentBytesEstimate(s: LiveStream, view: ManifestView): number | undefined {
-    return s.prefetcher.progress.segmentBytesEstimate(view.bitrateHintBps ?? this.#variantBitrates.get(s.key), view.segmentSeconds);
+    return s.prefetcher.progress.segmentBytesEstimate(
+      view.bitrateHintBps ?? this.#variantBitrates.get(s.key),
+      view.segmentSeconds,
+      this.#o.now(),
+    );
   }
 
   /** Remove a stream that never had a manifest (a made-up path must not leave a poller behind). */
@@ -135,6 +153,7 @@ export class StreamRegistry {
     for (const s of this.#streams.values()) s.close();
     this.#streams.clear();
     this.#index.clear();
+    this.#parts.clear();
   }
 
   #remove(s: LiveStream): void {
@@ -166,12 +185,17 @@ export class StreamRegistry {
       minFetchDeadlineMs: config.originHeadersTimeoutMs,
       // The held parts and the few a player reads behind them (PART-HOLD-BACK is ≥ 3 parts).
       prefetchParts: policy.maxPartHold + 4,
+      playedWithinMs: config.streamIdleMs,
       on: {
         lead: (lead) => metrics.lead.set({ stream: key }, lead),
         window: (added, removed) => {
           for (const p of removed) if (this.#index.get(`${name}${p}`) === stream) this.#index.delete(`${name}${p}`);
           for (const p of added) this.#index.set(`${name}${p}`, stream);
           if (added.length > 0) events.emit('segment-listed', { stream: key, origin: name, paths: added, at: now() });
+        },
+        parts: (added, removed) => {
+          for (const p of removed) if (this.#parts.get(`${name}${p}`) === stream) this.#parts.delete(`${name}${p}`);
+          for (const p of added) this.#parts.set(`${name}${p}`, stream);
         },
         needsHold: (x, reason) => policy.requireHold(key, x, reason, now()),
         burst: (ids) => {

@@ -117,3 +117,37 @@ describe('OriginDispatcher: redirects stay on the configured origin', () => {
     expect(origin.asked).toEqual(['/live/choice', '/live/moved']);
   });
 });
+
+describe('OriginDispatcher: idle connections', () => {
+  it("closes an idle connection after its own keep-alive, not after the origin's longer Keep-Alive hint", async () => {
+    // Four requests held until all four arrived: four pooled connections, as an LL stream's
+    // parallel part fetches open. The origin keeps idle connections 60 s and says so (Node's
+    // server sends `Keep-Alive: timeout=60`).
+    const waiting: ServerResponse[] = [];
+    const origin = await server({
+      '/live/part.m4s': (_req, res) => {
+        waiting.push(res);
+        if (waiting.length === 4) for (const r of waiting.splice(0)) r.writeHead(200, { 'content-length': 2 }).end('ok');
+      },
+    });
+    origin.server.keepAliveTimeout = 60_000;
+    servers.push(origin.server);
+    const d = new OriginDispatcher({
+      url: `${origin.url}/live`,
+      connections: 4,
+      headersTimeoutMs: 5_000,
+      bodyTimeoutMs: 5_000,
+      onConnect: () => {},
+      keepAliveMs: 1_000,
+    });
+    dispatchers.push(d);
+    const bodies = await Promise.all([1, 2, 3, 4].map(async () => (await d.request('/part.m4s')).body.text()));
+    expect(bodies).toEqual(['ok', 'ok', 'ok', 'ok']);
+    const open = (): Promise<number> => new Promise((r, j) => origin.server.getConnections((e, n) => (e ? j(e) : r(n))));
+    expect(await open()).toBe(4);
+    // Closed by the edge after its 1 s (before: kept for the origin's 60 s, less undici's 2 s).
+    const deadline = Date.now() + 5_000;
+    while ((await open()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await open()).toBe(0);
+  });
+});

@@ -2,6 +2,7 @@ import type { ReceiverDecision } from '@ethle/core';
 import type { ServerResponse } from 'node:http';
 import type { EdgeContext, Origin } from '../../EdgeContext.js';
 import { CORS } from '../../http/HEADERS.js';
+import { httpDate } from '../../http/httpDate.js';
 import type { RequestTarget } from '../../http/parseTarget.js';
 
 /**
@@ -35,5 +36,5 @@ export function redirectToOrigin(
   );
   ctx.events.emit('redirect', { session, stream: streamKey, location, ranMbps: d.ranMbps, bitrateMbps: d.bitrateMbps });
   ctx.metrics.countRequest('manifest', status);
-  res.writeHead(status, { ...CORS, location, 'cache-control': 'no-store', 'content-length': 0 }).end();
+  res.writeHead(status, { date: httpDate(), ...CORS, location, 'cache-control': 'no-store', 'content-length': 0 }).end();
 }
