@@ -40,7 +40,9 @@ export interface RunScenario {
   /** The user's live source the run played (`--source`; `stream` is then its name), behind a relaying origin. */
   source?: string;
   /** Departure lateness injected into the links' relays on purpose (netlab): a p99 target and VM-like stalls per minute. */
-  injectLateness?: { p99Ms: number; stallsPerMinute: number; stallMs?: [number, number] };
+  injectLateness?: { p99Ms: number; stallsPerMinute: number; stallMs?: [number, number]; link?: 'ran' | 'backhaul' };
+  /** SCHED_FIFO priority of the testbed relays' sending threads (absent: a run from before it was recorded, senders at 50). */
+  senderPriority?: number;
 }
 
 export interface ProbeLatencySample {
@@ -89,8 +91,8 @@ export interface EdgeFigures {
   steadyBackhaulFetches?: number;
   /** The run's last single-flow segment fetch. */
   lastBackhaulMbps?: number;
-  /** Every change of x in auto mode, from the edge's log: seconds since the edge started, x, the backhaul rate it was decided on and why. */
-  holdChanges?: { atS: number; hold: number; backhaulMbps: number; reason: string }[];
+  /** Every change of x in auto mode, from the edge's log: seconds since the edge started, the stream (an HLS ladder's variants each have their own x; absent in older run files), x, the backhaul rate it was decided on and why. */
+  holdChanges?: { atS: number; stream?: string; hold: number; backhaulMbps: number; reason: string }[];
   /** Every receiver segment request the edge saw (its debug log): the origin path, the cache result and how many bytes of it the edge had at that moment. */
   segmentRequests?: { atS: number; path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number }[];
   /** Origin fetches per segment (live-origin /stats `fetches`: parallel byte ranges of one segment count once); 1 = one origin flow. */

@@ -26,16 +26,18 @@ export const cellOf = (r: RunResult) => {
     s.backhaulMbps ? `backhaul ${s.backhaulMbps} Mbit/s` : '',
     s.backhaulLossPct ? `backhaul loss ${s.backhaulLossPct} %` : '',
     s.injectLateness ? latenessLabel(s.injectLateness) : '',
+    // Not named at the testbed's default (60, netlab DEFAULT_SENDER_PRIORITY; player-demo does not depend on netlab).
+    s.senderPriority !== undefined && s.senderPriority !== 60 ? `senders at priority ${s.senderPriority}` : '',
   ]
     .filter(Boolean)
     .join(', ');
   return `${stream} @ ${s.rttMs} ms${net ? ` (${net})` : ''}`;
 };
 
-/** `lateness p99 2 ms + 3 stalls/min`: lateness injected into a run's links, as its cell names it. */
-export function latenessLabel(l: { p99Ms: number; stallsPerMinute: number }): string {
+/** `lateness p99 2 ms + 3 stalls/min [on ran]`: lateness injected into a run's links, as its cell names it. */
+export function latenessLabel(l: { p99Ms: number; stallsPerMinute: number; link?: 'ran' | 'backhaul' }): string {
   const parts = [l.p99Ms > 0 ? `p99 ${l.p99Ms} ms` : '', l.stallsPerMinute > 0 ? `${l.stallsPerMinute} stalls/min` : ''].filter(Boolean);
-  return `lateness ${parts.join(' + ') || 'none'}`;
+  return `lateness ${parts.join(' + ') || 'none'}${l.link ? ` on ${l.link}` : ''}`;
 }
 
 const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);

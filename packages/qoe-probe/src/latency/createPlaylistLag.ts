@@ -42,7 +42,12 @@ export function createPlaylistLag(ctx: AdapterContext): PlaylistLag {
     nextProbeAt(now) {
       const e = lag.estimate();
       const s = ctx.toServer(now);
-      if (!e || !newest || s === null || e.precision <= Math.max(20, ctx.rtt())) return null;
+      // A GET can only narrow L to (its bound + the clock's + RTT/2) / 2: every interval is widened
+      // by the clock's bound. It is spent while that cuts L's bound to at most 3/4 (as for a clock
+      // GET) and L is over 20 ms; otherwise none is asked for, and the clock, L's floor, has the GET.
+      // (Stopping at 20 ms only: with the clock at ±30 ms on a loaded page, L's GETs could never get
+      // there and took every GET the clock had left, so the clock stayed at ±30 ms.)
+      if (!e || !newest || s === null || e.precision <= Math.max(20, 2 * (ctx.toServer(now, 1)! - s) + ctx.rtt())) return null;
       // Have the request reach the server just as the next segment is predicted to appear.
       return lag.nextProbeAt(s + 20, newest.endMs, newest.segMs)! - (s - now) - ctx.rtt() / 2;
     },
