@@ -5,6 +5,9 @@
 //     (trace:X.down: a mahimahi trace down, X.up up when it exists; each repeat at a seeded offset)
 //   --scheme e2e,hold-0,hold-2,auto   --repeats 3 (or 4-5: only those, to add to earlier runs)
 //   --duration 120 (s)   --player hls|dash
+//   --stream 15M+50M-2s (an ABR ladder: the origin's 15M-2s and 50M-2s as one multivariant playlist /
+//     MPD, played with hls.js's or dash.js's default ABR; Chromium only — the virtual receiver has no ABR;
+//     each run records the share of playing time at the top rendition and the switches)
 //   --cc bbr|cubic|reno   --tcp-buffers 64M (hosts' max TCP buffer; default Linux's, 4 MB send)
 //   --scheme … hold-paper (Table III's x for each cell)
 //   --receiver chromium|virtual (default chromium; virtual: packages/virtual-player in the client namespace)
@@ -24,7 +27,10 @@
 //     default netlab's LATE_P99_LIMIT_MS; recorded in each run; docs/netlab.md, "The lateness bar")
 //   --inject-lateness off,0,1,2,5 (levels of extra departure lateness put into the relays on purpose,
 //     seeded per repeat: a p99 target in ms, 0 for stalls only, off for none)   --inject-stalls 3 (VM-like
-//     stalls of 5–10 ms per minute on top of every level but off)
+//     stalls of 5–10 ms per minute on top of every level but off)   --inject-link ran,backhaul (which
+//     links' relays take it: both (default), ran, backhaul, or a list — each a level of its own)
+//   --sender-priority 50 (SCHED_FIFO priority of the relays' sending threads; default 60, above the
+//     path's other threads at 50; another value is in the run id as -sp50)
 //   --source URL (your own live HLS/DASH source, http://, e.g. a packager or ffmpeg on this machine:
 //     a relaying origin in the origin namespace serves it with a production origin's keep-alive, so
 //     E2E and the edge meet the backhaul as with the testbed's origin; --stream is then ignored,
@@ -55,6 +61,8 @@ const options = {
   'late-bar': { type: 'string', default: '' },
   'inject-lateness': { type: 'string', default: '' },
   'inject-stalls': { type: 'string', default: '' },
+  'inject-link': { type: 'string', default: '' },
+  'sender-priority': { type: 'string', default: '' },
   source: { type: 'string', default: '' },
   'source-name': { type: 'string', default: '' },
   out: { type: 'string', default: 'results' },
@@ -116,6 +124,8 @@ const env = {
   EXP_LATE_BAR_MS: a['late-bar'],
   EXP_INJECT_LATENESS: a['inject-lateness'],
   EXP_INJECT_STALLS: a['inject-stalls'],
+  EXP_INJECT_LINK: a['inject-link'],
+  EXP_SENDER_PRIORITY: a['sender-priority'],
   EXP_LL: a.ll ? '1' : '0',
   EXP_SOURCE: a.source,
   EXP_SOURCE_NAME: a['source-name'],

@@ -15,6 +15,13 @@ const want = (stage) => only.length === 0 || only.includes(stage);
 let passed = 0;
 let failed = 0;
 let broken = false;
+/** Every failed test by name, printed last: CI shows only the log's tail, and a count names nothing. */
+const failures = [];
+const firstLine = (m) =>
+  String(m ?? '')
+    .split('\n')[0]
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .slice(0, 300);
 
 function run(label, cmd, args, env = {}) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
@@ -52,12 +59,17 @@ function spawnToLog(label, cmd, args, log, env = {}) {
 function runBeside(label, cmd, args) {
   const wait = spawnToLog(label, cmd, args, join(out, `${label.replace(/[^a-z0-9]+/gi, '-')}.log`));
   return async () => {
-    if ((await wait()) !== 0) failed += 1;
-    else passed += 1;
+    if ((await wait()) !== 0) {
+      failed += 1;
+      failures.push(`${label}: see its output above`);
+    } else passed += 1;
   };
 }
 
-// Lint and format run beside the type checks: each is one process, and the box has two cores.
+// Lint and format: one process in the background from the start, collected after the unit and
+// netlab stages. The type checks and lint together are CPU-bound on two cores (each lane slowed
+// the other), so the unit stage starts once the type checks are done and lint finishes beside it:
+// the unit stage waits on sockets and timers more than on the CPU, and netlab outlasts it.
 const lintLane = [];
 if (want('lint')) {
   // ESLint (eslint.config.js: typescript-eslint's recommended rules and the layering rules), then
@@ -69,18 +81,22 @@ if (want('lint')) {
     ]),
   );
 }
-if (want('typecheck')) {
-  if (run('typecheck', 'npx', ['tsc', '-b', 'tsconfig.build.json']) !== 0) failed += 1;
-  else passed += 1;
-  // The Playwright tests and experiments: Playwright only strips their types, so check them here.
-  if (run('typecheck e2e', 'npx', ['tsc', '-p', 'e2e/tsconfig.json']) !== 0) failed += 1;
-  else passed += 1;
-  // Unit tests, benchmarks and measuring scripts: vitest and tsx only strip their types too.
-  if (run('typecheck tests, benches, scripts', 'npx', ['tsc', '-p', 'tsconfig.check.json']) !== 0) failed += 1;
-  else passed += 1;
+/** One command counted as one test, named among the failures if it fails. */
+function check(label, args) {
+  if (run(label, 'npx', args) !== 0) {
+    failed += 1;
+    failures.push(`${label}: see its output above`);
+  } else passed += 1;
 }
-
-for (const collect of lintLane) await collect();
+if (want('typecheck')) {
+  check('typecheck', ['tsc', '-b', 'tsconfig.build.json']);
+  // The Playwright tests and experiments: Playwright only strips their types, so check them here.
+  // Beside the next check: both only read (no output), each is one process.
+  const e2e = runBeside('typecheck e2e', 'npx', ['tsc', '-p', 'e2e/tsconfig.json']);
+  // Unit tests, benchmarks and measuring scripts: vitest and tsx only strip their types too.
+  check('typecheck tests, benches, scripts', ['tsc', '-p', 'tsconfig.check.json']);
+  await e2e();
+}
 
 /**
  * Runs a stage that writes a JSON report to `file` and adds its counts. The report is removed
@@ -90,7 +106,10 @@ function stage(label, cmd, args, file, tally, env) {
   rmSync(file, { force: true });
   run(label, cmd, args, env);
   if (existsSync(file)) tally(JSON.parse(readFileSync(file, 'utf8')));
-  else failed += 1;
+  else {
+    failed += 1;
+    failures.push(`${label}: ended without its report`);
+  }
 }
 /** `stage` in the background (spawnToLog). Returns what `collect()` awaits. */
 function stageBeside(label, cmd, args, file, tally, env = {}) {
@@ -99,13 +118,23 @@ function stageBeside(label, cmd, args, file, tally, env = {}) {
   return async () => {
     await wait();
     if (existsSync(file)) tally(JSON.parse(readFileSync(file, 'utf8')));
-    else failed += 1;
+    else {
+      failed += 1;
+      failures.push(`${label}: ended without its report`);
+    }
   };
 }
 
 const vitestTally = (r) => {
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
+  for (const file of r.testResults ?? []) {
+    const rel = String(file.name ?? '').replace(root, '');
+    const failedHere = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failedHere) failures.push(`${rel} › ${a.fullName ?? a.title}: ${firstLine(a.failureMessages?.[0])}`);
+    // A file that failed to load has no failed test in it: name the file and its message.
+    if (file.status === 'failed' && failedHere.length === 0) failures.push(`${rel}: ${firstLine(file.message)}`);
+  }
   if (!r.success && (r.numFailedTests ?? 0) === 0) failed += 1; // a suite that failed to load
 };
 /** Browser tests that failed once and passed on their retry (playwright.config.ts `retries`): named at the end. */
@@ -117,10 +146,10 @@ const playwrightTally = (r) => {
   const walk = (suite, path) => {
     for (const spec of suite.specs ?? [])
       for (const t of spec.tests ?? [])
-        if (t.status === 'flaky') {
+        if (t.status === 'flaky' || t.status === 'unexpected') {
           const first = t.results?.find((x) => x.status !== 'passed');
-          const why = (first?.error?.message ?? '').split('\n')[0].replace(/\x1b\[[0-9;]*m/g, '');
-          flaky.push(`${[...path, spec.title].join(' › ')} (${t.projectName}): ${why}`);
+          const line = `${[...path, spec.title].join(' › ')} (${t.projectName}): ${firstLine(first?.error?.message)}`;
+          (t.status === 'flaky' ? flaky : failures).push(line);
         }
     for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
   };
@@ -171,6 +200,9 @@ if (want('netlab')) {
   else stage(netlabLabel, 'npx', netlabArgs, netlabFile, vitestTally, netlabEnv);
 }
 
+// Lint finishes beside the unit and netlab stages; never beside the timing, soak or browser ones.
+for (const collect of lintLane) await collect();
+
 if (want('timing')) {
   // Receivers' playout timing and the relay's real-time scheduling (vitest.config.ts TIMING_TESTS): one file at a time.
   const file = join(out, 'vitest-timing.json');
@@ -215,8 +247,9 @@ if (want('soak')) {
 
 const hasSpecs = existsSync(join(root, 'e2e/tests')) && readdirSync(join(root, 'e2e/tests')).some((f) => f.endsWith('.spec.ts'));
 if (want('e2e') && hasSpecs) {
-  // Two runs: the browser specs two at a time, then the timing-sensitive ones (real kernel TCP
-  // through user-space relays; the outage demo) one at a time, with no other Chromium beside them.
+  // Two runs: the browser specs three at a time (e2e/playwright.config.ts), then the
+  // timing-sensitive ones (real kernel TCP through user-space relays; the probe's clock under
+  // load) one at a time, with no other Chromium beside them.
   for (const project of ['browser', 'alone']) {
     const file = join(out, `playwright-${project}.json`);
     stage(
@@ -234,6 +267,10 @@ if (flaky.length > 0) {
   // Passed on the retry: counted as passed, but never silently — each is a timing bar or a race to look at.
   console.log(`\nflaky (failed once, passed on the retry):`);
   for (const f of flaky) console.log(`  ${f}`);
+}
+if (failures.length > 0) {
+  console.log(`\nfailed:`);
+  for (const f of failures) console.log(`  ${f}`);
 }
 console.log(`\ntests: ${passed} passed${flaky.length ? ` (${flaky.length} on a retry)` : ''}, ${failed} failed`);
 process.exit(broken || failed > 0 ? 1 : 0);

@@ -15,6 +15,25 @@ describe('matrix: receivers, cells and the paper matrix', () => {
     for (const bad of ['0', '3-2', 'x', '1-', '-3']) expect(() => matrix({ ...base, repeats: bad })).toThrow(/--repeats/);
   });
 
+  it('--inject-link: each link a level of its own, named in the run id; both links by default; junk refused', () => {
+    const runs = matrix({ ...base, scheme: 'auto', injectLateness: 'off,5', injectStalls: '3', injectLink: 'ran,backhaul' });
+    expect(runs.map((s) => s.injectLateness)).toEqual([
+      undefined,
+      { p99Ms: 5, stallsPerMinute: 3, link: 'ran' },
+      { p99Ms: 5, stallsPerMinute: 3, link: 'backhaul' },
+    ]);
+    expect(runs.map(scenarioId)).toEqual([
+      '15M-2s-224ms-lte-a-auto-hls-r1',
+      '15M-2s-224ms-lte-a-inj5ms-3spm-ran-auto-hls-r1',
+      '15M-2s-224ms-lte-a-inj5ms-3spm-backhaul-auto-hls-r1',
+    ]);
+    // Both links, as every run before the option: the id it always had.
+    const [both] = matrix({ ...base, scheme: 'auto', injectLateness: '2', injectStalls: '3' });
+    expect(both!.injectLateness).toEqual({ p99Ms: 2, stallsPerMinute: 3 });
+    expect(scenarioId(both!)).toBe('15M-2s-224ms-lte-a-inj2ms-3spm-auto-hls-r1');
+    expect(() => matrix({ ...base, injectLateness: '2', injectLink: 'radio' })).toThrow(/--inject-link/);
+  });
+
   it('a trace radio is named in the run id by its file, whatever directory it was read from', () => {
     const ids = ['/a/b/ATT.down', 'traces/ATT.down'].map((f) => scenarioId(matrix({ ...base, scheme: 'auto', ran: `trace:${f}` })[0]!));
     expect(ids[0]).toBe('15M-2s-224ms-trace_ATT.down-auto-hls-r1');

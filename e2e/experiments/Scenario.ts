@@ -1,11 +1,16 @@
+import { DEFAULT_SENDER_PRIORITY } from '@ethle/netlab';
 import { AUTO_VARIANTS } from './paperHoldX.js';
+import { parseLadderName } from './parseLadderName.js';
 import { checkSourceUrl, sourceName } from './probeSource.js';
 
 /** One experiment run: a backhaul RTT × stream × RAN profile × scheme × repeat (issue 6). */
 export interface Scenario {
   /** Backhaul RTT, ms (paper: US West 137, Japan 224, Australia 302, India 334). */
   rttMs: number;
-  /** Origin stream, e.g. `15M-2s`. */
+  /**
+   * Origin stream, e.g. `15M-2s`, or an ABR ladder, e.g. `15M+50M-2s` (parseLadderName: the
+   * multivariant playlist or the MPD over those streams, played with the player's default ABR).
+   */
   stream: string;
   /**
    * `lte-a` (a shared 112 Mbit/s cell at 50 % load: 20–180 ms RTT under load), `lte-a-walk` (the
@@ -43,11 +48,14 @@ export interface Scenario {
   /**
    * Departure lateness injected into the relays on purpose (netlab LatenessInjection, seeded from
    * the repeat: every scheme of a repeat meets the same freezes): a p99 target and VM-like stalls
-   * of 5–10 ms per minute. For the experiment that sets the lateness bar (docs/netlab.md).
+   * of 5–10 ms per minute, into both links' relays or one (`link`). For the experiment that sets
+   * the lateness bar (docs/netlab.md).
    */
-  injectLateness?: { p99Ms: number; stallsPerMinute: number };
+  injectLateness?: { p99Ms: number; stallsPerMinute: number; link?: 'ran' | 'backhaul' };
   /** The lateness bar the run is judged against, ms (default netlab's LATE_P99_LIMIT_MS). */
   lateBarMs?: number;
+  /** SCHED_FIFO priority of the relays' sending threads (netlab `senderPriority`; default its DEFAULT_SENDER_PRIORITY, 60). */
+  senderPriority?: number;
   /**
    * The user's own live source (`--source URL`) instead of the testbed's origin: a relaying origin
    * in the origin namespace serves it (live-origin `relay`); `stream` is then its name.
@@ -73,18 +81,30 @@ export const ranLabel = (ran: string): string => (ran.startsWith('trace:') ? `tr
 
 export const scenarioId = (s: Scenario) =>
   `${s.stream}-${s.rttMs}ms-${ranLabel(s.ran).replace(/[^\w.-]+/g, '_')}${s.cc && s.cc !== 'bbr' ? `-${s.cc}` : ''}${s.tcpBufferBytes ? `-buf${Math.round(s.tcpBufferBytes / 2 ** 20)}M` : ''}${s.ll ? '-ll' : ''}` +
-  `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${s.backhaulLossPct ? `-bhloss${s.backhaulLossPct}` : ''}${injectId(s.injectLateness)}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'per-user'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
+  `${s.backhaulMbps ? `-bh${s.backhaulMbps}` : ''}${s.backhaulLossPct ? `-bhloss${s.backhaulLossPct}` : ''}${injectId(s.injectLateness)}${s.senderPriority !== undefined && s.senderPriority !== DEFAULT_SENDER_PRIORITY ? `-sp${s.senderPriority}` : ''}${(s.receivers ?? 1) > 1 ? `-n${s.receivers}-${s.cell ?? 'per-user'}-${s.join ?? 'sync'}` : ''}-${s.scheme}-${s.player}${s.receiver === 'virtual' ? '-virtual' : ''}-r${s.repeat}`;
 
-/** `-inj2ms-3spm`: injected lateness (p99 2 ms, 3 stalls per minute) in a run's id; none: empty. */
-const injectId = (l: Scenario['injectLateness']) => (l ? `-inj${l.p99Ms}ms${l.stallsPerMinute ? `-${l.stallsPerMinute}spm` : ''}` : '');
+/** `-inj2ms-3spm[-ran]`: injected lateness (p99 2 ms, 3 stalls per minute, the RAN's relay only) in a run's id; none: empty. */
+const injectId = (l: Scenario['injectLateness']) =>
+  l ? `-inj${l.p99Ms}ms${l.stallsPerMinute ? `-${l.stallsPerMinute}spm` : ''}${l.link ? `-${l.link}` : ''}` : '';
 
 /**
  * `--inject-lateness off,0,1,2,5 --inject-stalls 3`: the levels of injected lateness, each a p99
  * target in ms (0: none, stalls only) with the stalls per minute on top; `off` injects nothing.
  * An empty list is `off`, or `0` when stalls are asked for.
  */
-function injectLevels(levels: string | undefined, stalls: string | undefined): (Scenario['injectLateness'] | undefined)[] {
+function injectLevels(
+  levels: string | undefined,
+  stalls: string | undefined,
+  links: string | undefined,
+): (Scenario['injectLateness'] | undefined)[] {
   const stallsPerMinute = stalls ? Number(stalls) : 0;
+  const linkList = (links ?? 'both')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const l of linkList)
+    if (l !== 'both' && l !== 'ran' && l !== 'backhaul')
+      throw new Error(`--inject-link wants both, ran or backhaul (comma-separated), got ${l}`);
   if (!(Number.isFinite(stallsPerMinute) && stallsPerMinute >= 0 && stallsPerMinute <= 600))
     throw new Error(`--inject-stalls wants stalls per minute in [0, 600], got ${stalls}`);
   const list = (levels ?? '')
@@ -92,15 +112,17 @@ function injectLevels(levels: string | undefined, stalls: string | undefined): (
     .map((x) => x.trim())
     .filter(Boolean);
   if (list.length === 0) list.push(stallsPerMinute > 0 ? '0' : 'off');
-  return list.map((l) => {
-    if (l === 'off') return undefined;
-    const p99Ms = Number(l);
-    if (!(Number.isFinite(p99Ms) && p99Ms >= 0 && p99Ms <= 100))
-      throw new Error(`--inject-lateness wants off or p99 targets in ms in [0, 100], got ${l}`);
-    if (p99Ms === 0 && stallsPerMinute === 0)
-      throw new Error('--inject-lateness 0 injects stalls only: give --inject-stalls N too, or use off');
-    return { p99Ms, stallsPerMinute };
-  });
+  return list
+    .map((l) => {
+      if (l === 'off') return undefined;
+      const p99Ms = Number(l);
+      if (!(Number.isFinite(p99Ms) && p99Ms >= 0 && p99Ms <= 100))
+        throw new Error(`--inject-lateness wants off or p99 targets in ms in [0, 100], got ${l}`);
+      if (p99Ms === 0 && stallsPerMinute === 0)
+        throw new Error('--inject-lateness 0 injects stalls only: give --inject-stalls N too, or use off');
+      return linkList.map((link) => ({ p99Ms, stallsPerMinute, ...(link === 'both' ? {} : { link: link as 'ran' | 'backhaul' }) }));
+    })
+    .flat();
 }
 
 /** The cross product of comma-separated lists, as `npm run experiment -- …` and the env describe it. */
@@ -126,8 +148,12 @@ export function matrix(o: {
   /** Injected lateness levels (`off,0,1,2,5`) and stalls per minute on each (injectLevels). */
   injectLateness?: string;
   injectStalls?: string;
+  /** Which links' relays take the injected lateness: `both` (default), `ran`, `backhaul`, or a list. */
+  injectLink?: string;
   /** The lateness bar, ms. */
   lateBar?: string;
+  /** The relays' sending threads' SCHED_FIFO priority. */
+  senderPriority?: string;
   /** The user's live source (an http:// HLS playlist or DASH MPD), and the name its runs get (default from the manifest's file name). */
   source?: string;
   sourceName?: string;
@@ -148,10 +174,13 @@ export function matrix(o: {
       .split(',')
       .map((x) => x.trim())
       .filter(Boolean);
-  const injections = injectLevels(o.injectLateness, o.injectStalls);
+  const injections = injectLevels(o.injectLateness, o.injectStalls, o.injectLink);
   const lateBarMs = o.lateBar ? Number(o.lateBar) : undefined;
   if (lateBarMs !== undefined && !(lateBarMs > 0 && lateBarMs <= 1000))
     throw new Error(`--late-bar wants a p99 lateness in ms in (0, 1000], got ${o.lateBar}`);
+  const senderPriority = o.senderPriority ? Number(o.senderPriority) : undefined;
+  if (senderPriority !== undefined && !(Number.isInteger(senderPriority) && senderPriority >= 1 && senderPriority <= 98))
+    throw new Error(`--sender-priority wants a SCHED_FIFO priority in [1, 98], got ${o.senderPriority}`);
   const [firstRepeat, lastRepeat] = repeatRange(o.repeats);
   const out: Scenario[] = [];
   const counts = list(o.receivers ?? '1').map(Number);
@@ -166,6 +195,11 @@ export function matrix(o: {
   const players = o.player ? list(o.player) : [source && /\.mpd$/i.test(source.pathname) ? 'dash' : 'hls'];
   if (source && o.ll) throw new Error("--source plays the source as it is: --ll needs the testbed origin's low-latency renditions");
   for (const j of joins) if (j !== 'sync' && j !== 'spread') throw new Error(`--join must be sync or spread, got ${j}`);
+  for (const stream of streams) {
+    if (parseLadderName(stream)) checkLadder(stream, { receiver, ll: o.ll, schemes: list(o.scheme) });
+    else if (!source && stream.includes('+'))
+      throw new Error(`--stream ${stream}: a ladder is {a}M+{b}M-{2|4|10}s with bitrates ascending, e.g. 15M+50M-2s`);
+  }
   for (const rtt of list(o.rtt))
     for (const stream of streams)
       for (const ran of list(o.ran))
@@ -200,11 +234,28 @@ export function matrix(o: {
                       ...(backhaulLossPct ? { backhaulLossPct } : {}),
                       ...(o.ll ? { ll: true } : {}),
                       ...(injectLateness ? { injectLateness } : {}),
+                      ...(senderPriority !== undefined ? { senderPriority } : {}),
                       ...(lateBarMs !== undefined ? { lateBarMs } : {}),
                       ...(source ? { source: { url: source.href } } : {}),
                     });
                   }
   return out;
+}
+
+/**
+ * What a ladder stream cannot run with: the virtual receiver (it has no ABR — it plays one
+ * rendition, a multivariant playlist's first variant — so its runs would say nothing of a ladder;
+ * issue 38 asks for the players' own ABR), the low-latency renditions (the origin's LL ladder is
+ * HLS only), and hold-paper (Table III has an x per stream, not per ladder).
+ */
+function checkLadder(stream: string, o: { receiver: string; ll?: boolean; schemes: string[] }): void {
+  if (o.receiver !== 'chromium')
+    throw new Error(
+      `--stream ${stream} is an ABR ladder: the virtual receiver has no ABR (it plays one rendition); give --receiver chromium (hls.js and dash.js with their default ABR)`,
+    );
+  if (o.ll) throw new Error(`--stream ${stream} is an ABR ladder: --ll is not run on ladders`);
+  if (o.schemes.some((x) => x.startsWith('hold-paper')))
+    throw new Error(`--stream ${stream} is an ABR ladder: hold-paper is Table III's x per stream; give hold-N or auto`);
 }
 
 /**
@@ -240,6 +291,8 @@ export function matrixFromEnv(env: NodeJS.ProcessEnv = process.env): Scenario[] 
     ll: env.EXP_LL === '1',
     injectLateness: env.EXP_INJECT_LATENESS || undefined,
     injectStalls: env.EXP_INJECT_STALLS || undefined,
+    injectLink: env.EXP_INJECT_LINK || undefined,
+    senderPriority: env.EXP_SENDER_PRIORITY || undefined,
     lateBar: env.EXP_LATE_BAR_MS || undefined,
     source: env.EXP_SOURCE || undefined,
     sourceName: env.EXP_SOURCE_NAME || undefined,

@@ -1,4 +1,5 @@
 import { chromium, expect, test } from '@playwright/test';
+import { renditionChanges } from './abrFigures.js';
 import { runScenario, type ExperimentRun } from './runScenario.js';
 import { matrixFromEnv, scenarioId } from './Scenario.js';
 
@@ -20,6 +21,13 @@ for (const s of matrixFromEnv()) {
           : '') +
         (run.source
           ? `, source ${run.source.tracks.map((t) => `${t.segments} segments of ${(t.bytes.mean / 1e6).toFixed(2)} MB / ${t.durationS.mean.toFixed(2)} s (${t.bitrateMbps.toFixed(1)} Mbit/s)`).join('; ')}`
+          : '') +
+        (run.abr
+          ? `, renditions ${renditionChanges(run.abr) || 'none rendered'} (top ${run.abr.topShare === null ? '–' : `${(run.abr.topShare * 100).toFixed(0)} %`} of playing time, ${run.abr.switches} switches; origin served ${Object.entries(
+              run.abr.originFetches ?? {},
+            )
+              .map(([r, k]) => `${r} ${k}`)
+              .join(', ')} segment fetches)`
           : '') +
         (run.box?.cpuPressure !== undefined ? `, CPU pressure ${(run.box.cpuPressure * 100).toFixed(0)} %` : '') +
         (run.box?.cpuSteal !== undefined ? `, steal ${(run.box.cpuSteal * 100).toFixed(1)} %` : '') +

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ABR_LADDER_DASH,
+  ABR_LADDER_HLS,
   BBR_RECHECK,
   CUBIC_MATRIX,
+  MATRICES,
   matricesProgressMarkdown,
   matrixProgress,
   matrixProgressMarkdown,
@@ -43,6 +46,10 @@ const row = (o: {
     steadyBackhaulMbps: null,
     xChanges: '',
     stallCauses: '',
+    topShare: null,
+    switches: null,
+    renditionChanges: '',
+    originRenditions: '',
     lateP99Ms: null,
     unmodelledDrops: null,
     modelledDrops: null,
@@ -50,6 +57,7 @@ const row = (o: {
     inject: '',
     failedBars: o.failedBars ?? '',
     startedAt: '2026-11-26T00:00:00.000Z',
+    commit: '',
     invalid: o.invalid ?? '',
     source: 'test',
   };
@@ -185,6 +193,22 @@ describe('matrixProgress: what of the paper matrix is run, and the commands for 
     expect(md.total).toBe(288 + 48 + 36);
     expect(md.markdown).toContain('## The CUBIC matrix (issue 38): what is run, what is left');
     expect(md.markdown).toContain('## The BBR re-check at 224 ms (issue 38): what is run, what is left');
+  });
+
+  it('the ABR ladder: a spec per player, dash.js runs counted in their own cells and run with --player dash', () => {
+    expect(specCell(ABR_LADDER_HLS, 'chromium', 224, '15M+50M-2s')).toBe('15M+50M-2s @ 224 ms (cubic) [chromium]');
+    const dashCell = specCell(ABR_LADDER_DASH, 'chromium', 334, '15M+50M-2s');
+    expect(dashCell).toBe('15M+50M-2s @ 334 ms (cubic) [chromium, dash.js]');
+    const dashRun = row({ receiver: 'chromium', rtt: 334, stream: '15M+50M-2s', scheme: 'auto', repeat: 2, cell: dashCell });
+    expect(matrixProgress([dashRun], ABR_LADDER_DASH)).toMatchObject({ done: 1, total: 2 * 2 * 3 });
+    // The same run is no hls.js run.
+    expect(matrixProgress([dashRun], ABR_LADDER_HLS)).toMatchObject({ done: 0, total: 2 * 2 * 3 });
+    const dash = matrixProgress([], ABR_LADDER_DASH).commands;
+    expect(dash).toEqual([
+      'npm run experiment -- --receiver chromium --cc cubic --player dash --rtt 224,334 --stream 15M+50M-2s --scheme e2e,auto --repeats 1-3 --duration 120',
+    ]);
+    expect(matrixProgress([], ABR_LADDER_HLS).commands[0]).not.toContain('--player');
+    expect(MATRICES.cubic).toContain(ABR_LADDER_DASH);
   });
 
   it('an invalid attempt is listed by the bars it failed when the run names them', () => {

@@ -19,6 +19,8 @@ export interface MatrixSpec {
   durationS: number;
   /** Congestion control on every host when not BBR: in the cells' names (`(cubic)`) and the commands (`--cc cubic`). */
   cc?: 'cubic' | 'reno';
+  /** The player when not hls.js: in the cells' names (`, dash.js`) and the commands (`--player dash`). */
+  player?: 'dash';
 }
 
 const STREAMS = ['15M-2s', '15M-4s', '15M-10s', '50M-2s', '50M-4s', '50M-10s'] as const;
@@ -70,16 +72,32 @@ export const BBR_RECHECK: MatrixSpec = {
   durationS: 120,
 };
 
+/**
+ * Issue 38 item 6, an ABR ladder as real players run it: the origin's 15 and 50 Mbit/s streams of
+ * 2 s segments as one multivariant playlist (hls.js) and one MPD (dash.js), each player with its
+ * default ABR and start level, at 224 and 334 ms on CUBIC, E2E vs `auto`, 3 repeats × 120 s, in
+ * Chromium (the virtual receiver has no ABR). A spec per player: each is a cell of its own.
+ */
+export const ABR_LADDER_HLS: MatrixSpec = {
+  title: 'The ABR ladder, hls.js (issue 38 item 6)',
+  rtts: [224, 334],
+  streams: ['15M+50M-2s'],
+  receivers: { chromium: { schemes: ['e2e', 'auto'], repeats: 3 } },
+  durationS: 120,
+  cc: 'cubic',
+};
+export const ABR_LADDER_DASH: MatrixSpec = { ...ABR_LADDER_HLS, title: 'The ABR ladder, dash.js (issue 38 item 6)', player: 'dash' };
+
 /** The matrices `experiment:merge --matrix NAME` reports progress on: each a list of specs. */
 export const MATRICES: Readonly<Record<string, readonly MatrixSpec[]>> = {
   paper: [PAPER_MATRIX],
-  cubic: [CUBIC_MATRIX, BBR_RECHECK],
+  cubic: [CUBIC_MATRIX, BBR_RECHECK, ABR_LADDER_HLS, ABR_LADDER_DASH],
 };
 
 /** The merged cell a spec's run must have to count, e.g. `15M-2s @ 224 ms (cubic) [virtual, append 25 ms]` (mergeRuns mergedCell). */
 export function specCell(spec: MatrixSpec, receiver: string, rttMs: number, stream: string): string {
   const appendMs = receiver === 'virtual' ? (spec.receivers[receiver]?.appendMs ?? 0) : 0;
-  return `${stream} @ ${rttMs} ms${spec.cc ? ` (${spec.cc})` : ''} [${receiver}${appendMs ? `, append ${appendMs} ms` : ''}]`;
+  return `${stream} @ ${rttMs} ms${spec.cc ? ` (${spec.cc})` : ''} [${receiver}${appendMs ? `, append ${appendMs} ms` : ''}${spec.player === 'dash' ? ', dash.js' : ''}]`;
 }
 
 export interface MatrixProgress {
@@ -220,7 +238,7 @@ function commandsFor(
     // The virtual receivers' append wait is named even where it is the receiver's default: another
     // wait makes another receiver model, a cell of its own that would not count here.
     (c) =>
-      `${c.receiver === 'virtual' ? `EXP_VPLAYER_APPEND_MS=${spec.receivers[c.receiver]?.appendMs ?? 0} ` : ''}npm run experiment -- --receiver ${c.receiver}${spec.cc ? ` --cc ${spec.cc}` : ''} --rtt ${c.rtts.join(',')} --stream ${c.streams.join(',')} --scheme ${c.schemes.join(',')} --repeats ${c.range} --duration ${spec.durationS}`,
+      `${c.receiver === 'virtual' ? `EXP_VPLAYER_APPEND_MS=${spec.receivers[c.receiver]?.appendMs ?? 0} ` : ''}npm run experiment -- --receiver ${c.receiver}${spec.cc ? ` --cc ${spec.cc}` : ''}${spec.player ? ` --player ${spec.player}` : ''} --rtt ${c.rtts.join(',')} --stream ${c.streams.join(',')} --scheme ${c.schemes.join(',')} --repeats ${c.range} --duration ${spec.durationS}`,
   );
 }
 

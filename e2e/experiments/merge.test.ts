@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMeanCi, meanCi, t95 } from './meanCi.js';
-import { mergeRows, mergeRuns, readRunsCsv, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.js';
+import { mergeRows, mergeRuns, readRunsCsv, rejudgeLateness, RUNS_COLUMNS, SUMMARY_COLUMNS, toCsv, type MergedRun } from './mergeRuns.js';
 import { edgeHoldArgs, holdArg, paperHoldX, schemeRank } from './paperHoldX.js';
 import { receiverPairs } from './receiverPairs.js';
 
@@ -177,9 +177,9 @@ describe('mergeRuns: shards into summary.csv / runs.csv', () => {
       },
     ]);
     expect(csv.split('\n')[0]).toBe(
-      'cell,rtt_ms,stream,scheme,runs,invalid,throughput_mbps,startup_s,buffering_s,stalls,latency_s,x,hold_s',
+      'cell,rtt_ms,stream,scheme,runs,invalid,throughput_mbps,startup_s,buffering_s,stalls,latency_s,x,hold_s,top_share,switches',
     );
-    expect(csv.split('\n')[1]).toBe('"a, b",224,s,e2e,1,2,,1.00,,0.00,9.00,,');
+    expect(csv.split('\n')[1]).toBe('"a, b",224,s,e2e,1,2,,1.00,,0.00,9.00,,,,');
   });
 
   it('a run says which bars it failed and what its links counted; an older run reads its bar from its invalid line', () => {
@@ -230,6 +230,57 @@ describe('mergeRuns: shards into summary.csv / runs.csv', () => {
       ['auto', 0, 1],
       ['e2e', 0, 1],
     ]);
+  });
+});
+
+describe('rejudgeLateness: runs judged again against a moved lateness bar', () => {
+  /** A run judged at 1 ms, with one direction's p99 (beyond any injected lateness) given. */
+  const judgedAt1 = (p99Ms: number, natural?: number, drops = false): MergedRun => {
+    const dir = (p: number, n?: number) => ({
+      lateness: { p99Ms: p, maxMs: 9, count: 1000 },
+      ...(n !== undefined ? { naturalLateness: { p99Ms: n, maxMs: 9, count: 1000 } } : {}),
+    });
+    const late = p99Ms >= 1 || (natural ?? 0) >= 1;
+    const failed = [...(late ? ['relay-late'] : []), ...(drops ? ['unmodelled-drops'] : [])];
+    const problems = [
+      ...(late ? ['relay late (bar: p99 < 1 ms): backhaul down …'] : []),
+      ...(drops ? ['unmodelled drop: backhaul down lost 3'] : []),
+    ];
+    return {
+      ...run({ id: `r${p99Ms}`, scheme: 'auto', startupS: 3 }),
+      links: {
+        ran: { up: dir(0.5), down: dir(0.6) },
+        backhaul: { up: dir(0.4), down: dir(p99Ms, natural) },
+      } as unknown as MergedRun['links'],
+      validity: { lateP99BarMs: 1, failed, problems },
+      ...(failed.length ? { invalid: problems.join('; ') } : {}),
+    };
+  };
+
+  it('a run late only against the old bar becomes valid; one late against the new bar stays invalid, with the new bar named', () => {
+    const was = judgedAt1(1.6);
+    expect(was.invalid).toBeDefined();
+    const now = rejudgeLateness(was, 2);
+    expect(now.invalid).toBeUndefined();
+    expect(now.validity).toMatchObject({ lateP99BarMs: 2, failed: [], problems: [] });
+    const still = rejudgeLateness(judgedAt1(2.7), 2);
+    expect(still.validity?.failed).toEqual(['relay-late']);
+    expect(still.invalid).toMatch(/^relay late \(bar: p99 < 2 ms, re-judged\): backhaul down p99 2\.70 ms/);
+    // A lower bar makes a valid run invalid the same way.
+    expect(rejudgeLateness(judgedAt1(0.9), 0.5).validity?.failed).toEqual(['relay-late']);
+  });
+
+  it('keeps every other bar, judges injected runs by the lateness beyond the injected, and leaves runs without lateness alone', () => {
+    const dropped = rejudgeLateness(judgedAt1(1.6, undefined, true), 2);
+    expect(dropped.validity?.failed).toEqual(['unmodelled-drops']);
+    expect(dropped.invalid).toBe('unmodelled drop: backhaul down lost 3');
+    // 3.1 ms in all, 1.2 beyond the injected freezes: valid at 2 ms, as judgeRun would say.
+    expect(rejudgeLateness(judgedAt1(3.1, 1.2), 2).validity?.failed).toEqual([]);
+    const old = run({ id: 'old', scheme: 'e2e', startupS: 3, invalid: 'relay late: ran down p99 3 ms' });
+    expect(rejudgeLateness(old, 5)).toBe(old);
+    // Merged, the re-judged run is in the means.
+    const m = mergeRuns([{ run: rejudgeLateness(judgedAt1(1.6), 2), source: 's' }]);
+    expect(m.summary.map((r) => [r.runs, r.invalid])).toEqual([[1, 0]]);
   });
 });
 
@@ -414,14 +465,96 @@ describe('runs.csv as a merge input (shards merged in earlier sessions)', () => 
     expect(again.summary).toEqual(first.summary);
   });
 
+  it('each run names the commit it ran at (-dirty when the tree differed); runs from before, without one, merge beside them', () => {
+    const sha = 'a'.repeat(40);
+    const m = mergeRuns([
+      { run: { ...run({ id: 'n1', scheme: 'auto', startupS: 3, x: 2 }), commit: sha, dirty: false }, source: 's' },
+      { run: { ...run({ id: 'n2', scheme: 'auto', startupS: 5, x: 2 }), commit: sha, dirty: true }, source: 's' },
+      { run: run({ id: 'o1', scheme: 'auto', startupS: 4, x: 2 }), source: 's' },
+    ]);
+    expect(m.runs.map((r) => [r.id, r.commit])).toEqual([
+      ['n1', sha],
+      ['n2', `${sha}-dirty`],
+      ['o1', ''],
+    ]);
+    // One cell: the commit tells the runs apart, it does not split the mean.
+    expect(m.summary).toHaveLength(1);
+    expect(m.summary[0]!.runs).toBe(3);
+    const back = readRunsCsv(toCsv(RUNS_COLUMNS, m.runs), 'runs.csv');
+    expect(back.map((r) => r.commit)).toEqual([sha, `${sha}-dirty`, '']);
+    expect(mergeRows(back).summary).toEqual(m.summary);
+  });
+
   it('an older runs.csv without the newer columns still reads; a CSV that is not runs.csv is refused', () => {
     const rows = readRunsCsv(
       'id,cell,rtt_ms,stream,scheme,receiver,repeat,startup_s,buffering_s,stalls,latency_s,x,hold_s,invalid,source\nr1,15M-2s @ 224 ms [virtual],224,15M-2s,auto,virtual,1,3.10,0.00,0,9.50,2,4.00,,old\n',
       'old.csv',
     );
     expect(rows).toEqual([
-      expect.objectContaining({ id: 'r1', rttMs: 224, x: 2, holdS: 4, cpuPressure: null, startedAt: '', source: 'old' }),
+      expect.objectContaining({ id: 'r1', rttMs: 224, x: 2, holdS: 4, cpuPressure: null, startedAt: '', commit: '', source: 'old' }),
     ]);
     expect(() => readRunsCsv('cell,rtt_ms\na,1\n', 'summary.csv')).toThrow(/not a runs.csv/);
+  });
+});
+
+describe('mergeRuns: ladder runs (the share at the top rendition, switches)', () => {
+  const ladderRun = (
+    id: string,
+    scheme: string,
+    abr: MergedRun['abr'],
+    o: { invalid?: string; player?: 'hls' | 'dash' } = {},
+  ): MergedRun => ({
+    ...run({ id, scheme, startupS: 3, stream: '15M+50M-2s', receiver: 'chromium', ...o }),
+    ...(abr ? { abr } : {}),
+  });
+  const abr = (topShare: number | null, switches: number, originFetches?: Record<string, number>): MergedRun['abr'] => ({
+    topShare,
+    switches,
+    timeline: topShare === null ? [] : [{ atS: 0, bps: 15e6 }, ...(switches > 0 ? [{ atS: 12.4, bps: 50e6 }] : [])],
+    ...(originFetches ? { originFetches } : {}),
+  });
+
+  it('means over the valid runs, the invalid one counted beside them; a single stream’s columns stay empty', () => {
+    const m = mergeRuns([
+      { run: ladderRun('a1', 'auto', abr(0.8, 1, { '15M-2s': 8, '50M-2s': 54 })), source: 's' },
+      { run: ladderRun('a2', 'auto', abr(0.6, 3)), source: 's' },
+      { run: ladderRun('a3', 'auto', abr(0, 9), { invalid: 'relay late: ran down p99 3 ms' }), source: 's' },
+      { run: ladderRun('e1', 'e2e', abr(0, 0)), source: 's' },
+      { run: run({ id: 's1', scheme: 'e2e', startupS: 2 }), source: 's' },
+    ]);
+    const auto = m.summary.find((r) => r.stream === '15M+50M-2s' && r.scheme === 'auto')!;
+    expect(auto).toMatchObject({ cell: '15M+50M-2s @ 224 ms [chromium]', runs: 2, invalid: 1 });
+    expect(auto.top_share).toBe(formatMeanCi(meanCi([0.8, 0.6])));
+    expect(auto.switches).toBe(formatMeanCi(meanCi([1, 3])));
+    expect(m.summary.find((r) => r.stream === '15M+50M-2s' && r.scheme === 'e2e')).toMatchObject({ top_share: '0.00', switches: '0.00' });
+    expect(m.summary.find((r) => r.stream === '15M-2s')).toMatchObject({ top_share: '', switches: '' });
+    expect(m.runs.find((r) => r.id === 'a1')).toMatchObject({
+      top_share: '0.80',
+      switches: 1,
+      rendition_changes: '15@0s 50@12s',
+      origin_renditions: '15M-2s:8 50M-2s:54',
+    });
+    // Read back from runs.csv (a later merge's input): the same rows and means.
+    const back = readRunsCsv(toCsv(RUNS_COLUMNS, m.runs), 'runs.csv');
+    expect(back.find((r) => r.id === 'a1')).toMatchObject({ topShare: 0.8, switches: 1, renditionChanges: '15@0s 50@12s' });
+    expect(mergeRows(back).summary).toEqual(m.summary);
+  });
+
+  it('a player that never rendered gives no share (not 0) and its switches count as 0', () => {
+    const m = mergeRuns([{ run: ladderRun('n', 'auto', abr(null, 0)), source: 's' }]);
+    expect(m.runs[0]).toMatchObject({ top_share: '', switches: 0, rendition_changes: '' });
+  });
+
+  it('x changes name their stream when there are several (an HLS ladder’s variants each have an x)', () => {
+    const r = ladderRun('x', 'auto', abr(0.5, 1));
+    r.edge = {
+      holdChanges: [
+        { atS: 3.2, stream: 'origin/live/15M-2s/index.m3u8', hold: 1, backhaulMbps: 20, reason: 'join' },
+        { atS: 14, stream: 'origin/live/50M-2s/index.m3u8', hold: 3, backhaulMbps: 20, reason: 'join' },
+      ],
+    };
+    expect(mergeRuns([{ run: r, source: 's' }]).runs[0]!.x_changes).toBe('15M-2s:1@3s 50M-2s:3@14s');
+    r.edge.holdChanges = r.edge.holdChanges!.slice(0, 1);
+    expect(mergeRuns([{ run: r, source: 's' }]).runs[0]!.x_changes).toBe('1@3s');
   });
 });

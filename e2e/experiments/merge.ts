@@ -1,5 +1,5 @@
 /**
- * `npm run experiment:merge -- DIR|runs.csv … --out docs/experiments/paper-matrix/ [--matrix paper|cubic]`: joins the run
+ * `npm run experiment:merge -- DIR|runs.csv … --out docs/experiments/paper-matrix/ [--matrix paper|cubic] [--late-bar MS]`: joins the run
  * files of several result directories (shards run on different machines) and the rows of earlier
  * runs.csv files (shards merged and committed by earlier sessions) into the summary format that
  * every results directory has (summarize.ts writeSummary): summary.csv (per cell × scheme: valid
@@ -9,7 +9,7 @@
  * cell, autoGoal.ts), autoGoal-VARIANT.md for each variant of auto that was run (auto-warm, …)
  * and progress.md (how much of the matrix is run, and the commands for the rest, matrixProgress.ts:
  * `--matrix paper`, the default, the BBR paper matrix; `cubic`, issue 38's CUBIC matrix with its
- * Chromium subset and the BBR re-check).
+ * Chromium subset, the BBR re-check and the ABR ladder cells).
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -18,17 +18,24 @@ import { autoGoal, autoGoalTable } from './autoGoal.js';
 import { MATRICES, matricesProgressMarkdown } from './matrixProgress.js';
 import { AUTO_VARIANTS } from './paperHoldX.js';
 import { readRunFiles } from './readRunFiles.js';
-import { mergeRuns, readRunsCsv, type MergedRun, type RunRow } from './mergeRuns.js';
+import { mergeRuns, readRunsCsv, rejudgeLateness, type MergedRun, type RunRow } from './mergeRuns.js';
 import { tableIIMarkdown, writeSummary } from './summarize.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { out: { type: 'string' }, matrix: { type: 'string', default: 'paper' } },
+  options: { out: { type: 'string' }, matrix: { type: 'string', default: 'paper' }, 'late-bar': { type: 'string' } },
 });
 if (!values.out || positionals.length === 0) {
   console.error(
-    `usage: npm run experiment:merge -- DIR|runs.csv [DIR|runs.csv…] --out OUTDIR [--matrix ${Object.keys(MATRICES).join('|')}]`,
+    `usage: npm run experiment:merge -- DIR|runs.csv [DIR|runs.csv…] --out OUTDIR [--matrix ${Object.keys(MATRICES).join('|')}] [--late-bar MS]`,
   );
+  process.exit(2);
+}
+// --late-bar MS: run files judged again against that lateness bar (rejudgeLateness); runs.csv rows
+// keep the verdict they were merged with (they no longer carry each direction's lateness).
+const lateBar = values['late-bar'] === undefined ? undefined : Number(values['late-bar']);
+if (lateBar !== undefined && !(lateBar > 0)) {
+  console.error(`experiment:merge: --late-bar must be a positive number of ms, got ${values['late-bar']}`);
   process.exit(2);
 }
 const specs = MATRICES[values.matrix!];
@@ -49,7 +56,8 @@ for (const dir of positionals) {
     continue;
   }
   for (const run of readRunFiles<MergedRun>(dir)) {
-    if (run.v === 1 && run.scenario && run.report) inputs.push({ run, source: sourceOf(dir) });
+    if (run.v === 1 && run.scenario && run.report)
+      inputs.push({ run: lateBar === undefined ? run : rejudgeLateness(run, lateBar), source: sourceOf(dir) });
   }
 }
 const m = mergeRuns(inputs, earlier);

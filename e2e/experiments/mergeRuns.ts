@@ -1,20 +1,31 @@
+import { lateRelays } from '@ethle/netlab';
 import { cellOf, latenessLabel, summarizeRun, type RunResult } from '@ethle/player-demo';
 import { parseStreamName } from '@ethle/live-origin';
+import { renditionChanges, type AbrFigures } from './abrFigures.js';
 import { formatMeanCi, meanCi } from './meanCi.js';
 import { paperHoldX, schemeRank } from './paperHoldX.js';
 import { ranLabel } from './Scenario.js';
+import { commitLabel } from './sourceCommit.js';
 import { stallCauses } from './stallCauses.js';
 
 /** A run file as the experiments write it (runScenario's ExperimentRun, as far as merging reads it). */
 export type MergedRun = RunResult & {
+  /** The commit the run ran at, and whether the tree differed from it (runs written before have neither). */
+  commit?: string;
+  dirty?: boolean;
   invalid?: string;
   box?: { cpuPressure?: number };
-  validity?: { failed: string[] };
+  validity?: { failed: string[]; lateP99BarMs?: number; problems?: string[] };
   tcp?: Record<string, { TcpRetransSegs?: number }>;
+  abr?: Pick<AbrFigures, 'topShare' | 'switches' | 'timeline' | 'originFetches'>;
 };
 
-/** The figures a run gives, in summary.csv (means) and runs.csv (each run) alike. */
-const RUN_METRICS = ['throughput_mbps', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s'] as const;
+/**
+ * The figures a run gives, in summary.csv (means) and runs.csv (each run) alike. `top_share` and
+ * `switches` are a ladder run's (abrFigures: the share of playing time at the top rendition, and
+ * how often the rendered rendition changed); empty for a single stream.
+ */
+const RUN_METRICS = ['throughput_mbps', 'startup_s', 'buffering_s', 'stalls', 'latency_s', 'x', 'hold_s', 'top_share', 'switches'] as const;
 
 /**
  * summary.csv's columns, in order (issue 16 item 4): per cell × scheme, `runs` valid runs — the
@@ -43,12 +54,15 @@ export const RUNS_COLUMNS = [
   'steady_backhaul_mbps',
   'x_changes',
   'stall_causes',
+  'rendition_changes',
+  'origin_renditions',
   'late_p99_ms',
   'unmodelled_drops',
   'modelled_drops',
   'origin_retrans',
   'inject',
   'started_at',
+  'commit',
   'failed_bars',
   'invalid',
   'source',
@@ -72,6 +86,12 @@ export interface RunRow {
   latencyS: number | null;
   x: number | null;
   holdS: number | null;
+  /** A ladder run's share of playing time at the top rendition (0–1) and its rendition changes; null for a single stream. */
+  topShare: number | null;
+  switches: number | null;
+  /** A ladder run's rendered renditions (`15@0s 50@14s`: Mbit/s at s after the first) and the origin's segment fetches per rendition (`15M-2s:58 50M-2s:12`). */
+  renditionChanges: string;
+  originRenditions: string;
   /** Share of the run's time some task waited for a CPU (/proc/pressure/cpu "some"): how busy the box was. */
   cpuPressure: number | null;
   /** The edge's mean single-flow origin fetch rate, and over its steady-state fetches, Mbit/s. */
@@ -90,6 +110,8 @@ export interface RunRow {
   /** Lateness injected on purpose (`lateness p99 2 ms + 3 stalls/min`), empty: none. */
   inject: string;
   startedAt: string;
+  /** The commit the run ran at, `-dirty` after it when tracked files differed; empty for a run that did not record it. */
+  commit: string;
   /** The validity bars the run failed (`relay-late unmodelled-drops`), empty when valid. */
   failedBars: string;
   invalid: string;
@@ -143,6 +165,40 @@ export function failedBars(run: Pick<MergedRun, 'validity' | 'invalid'>): string
   return run.invalid ? [run.invalid.startsWith('relay late') ? 'relay-late' : 'other'] : [];
 }
 
+/**
+ * A run judged again against another lateness bar (merge's `--late-bar MS`), so runs made before the
+ * bar moved count by the bar in force: the relay-late bar recomputed from the lateness each relay
+ * direction recorded (beyond the injected lateness, as judgeRun does), every other bar as the run
+ * recorded it. A run without per-direction lateness (before the packet accounting) is unchanged.
+ */
+export function rejudgeLateness(run: MergedRun, barMs: number): MergedRun {
+  type Timed = Parameters<typeof lateRelays>[0];
+  const links = run.links as unknown as Timed | undefined;
+  const directions = links ? Object.values(links).flatMap((l) => [l.up, l.down]) : [];
+  if (!run.validity || directions.length === 0 || directions.some((d) => d?.lateness?.p99Ms === undefined)) return run;
+  const late = lateRelays(links!, barMs);
+  const others = run.validity.failed.filter((b) => b !== 'relay-late');
+  const otherProblems = (run.validity.problems ?? []).filter((p) => !p.startsWith('relay late'));
+  const problems = [...(late.length ? [`relay late (bar: p99 < ${barMs} ms, re-judged): ${late.join('; ')}`] : []), ...otherProblems];
+  const failed = [...(late.length ? ['relay-late'] : []), ...others];
+  const { invalid: _, ...rest } = run;
+  return {
+    ...rest,
+    validity: { ...run.validity, lateP99BarMs: barMs, failed, problems },
+    ...(failed.length > 0 ? { invalid: problems.join('; ') } : {}),
+  };
+}
+
+/**
+ * auto's changes of x, `3@12s 2@40s`; with more than one stream (an HLS ladder's variants, each
+ * its own x) each named by its directory: `50M-2s:3@12s 15M-2s:2@12s`.
+ */
+function xChanges(changes: NonNullable<NonNullable<MergedRun['edge']>['holdChanges']>): string {
+  const many = new Set(changes.map((c) => c.stream)).size > 1;
+  const label = (stream: string | undefined) => (many && stream ? `${stream.split('/').at(-2) ?? stream}:` : '');
+  return changes.map((c) => `${label(c.stream)}${c.hold}@${c.atS.toFixed(0)}s`).join(' ');
+}
+
 const sumOf = (o: Record<string, number> | undefined) => (o ? Object.values(o).reduce((a, b) => a + b, 0) : 0);
 
 /** A run file reduced to its runs.csv row. */
@@ -169,10 +225,16 @@ export function runRow(run: MergedRun, source: string): RunRow {
     latencyS: s.latencyS,
     x: runX(run) ?? null,
     holdS: holdSecondsOf(run),
+    topShare: run.abr?.topShare ?? null,
+    switches: run.abr ? run.abr.switches : null,
+    renditionChanges: renditionChanges(run.abr),
+    originRenditions: Object.entries(run.abr?.originFetches ?? {})
+      .map(([r, k]) => `${r}:${k}`)
+      .join(' '),
     cpuPressure: run.box?.cpuPressure ?? null,
     measuredBackhaulMbps: run.edge?.measuredBackhaulMbps ?? null,
     steadyBackhaulMbps: run.edge?.steadyBackhaulMbps ?? null,
-    xChanges: (run.edge?.holdChanges ?? []).map((c) => `${c.hold}@${c.atS.toFixed(0)}s`).join(' '),
+    xChanges: xChanges(run.edge?.holdChanges ?? []),
     stallCauses: Object.entries(stallCauses(run) ?? {})
       .filter(([, n]) => n > 0)
       .map(([k, n]) => `${k}:${n}`)
@@ -183,6 +245,7 @@ export function runRow(run: MergedRun, source: string): RunRow {
     originRetrans: run.tcp?.origin?.TcpRetransSegs ?? null,
     inject: run.scenario.injectLateness ? latenessLabel(run.scenario.injectLateness) : '',
     startedAt: run.startedAt,
+    commit: commitLabel(run),
     failedBars: failedBars(run).join(' '),
     invalid: run.invalid ?? '',
     source,
@@ -248,6 +311,10 @@ export function readRunsCsv(text: string, source: string): RunRow[] {
       latencyS: num(col(r, 'latency_s')),
       x: num(col(r, 'x')),
       holdS: num(col(r, 'hold_s')),
+      topShare: num(col(r, 'top_share')),
+      switches: num(col(r, 'switches')),
+      renditionChanges: col(r, 'rendition_changes'),
+      originRenditions: col(r, 'origin_renditions'),
       cpuPressure: num(col(r, 'cpu_pressure')),
       measuredBackhaulMbps: num(col(r, 'measured_backhaul_mbps')),
       steadyBackhaulMbps: num(col(r, 'steady_backhaul_mbps')),
@@ -259,6 +326,7 @@ export function readRunsCsv(text: string, source: string): RunRow[] {
       originRetrans: num(col(r, 'origin_retrans')),
       inject: col(r, 'inject'),
       startedAt: col(r, 'started_at'),
+      commit: col(r, 'commit'),
       // Rows of a runs.csv from before the column: the bar read from the invalid line, as for a run file.
       failedBars: head.includes('failed_bars') ? col(r, 'failed_bars') : failedBars({ invalid: col(r, 'invalid') }).join(' '),
       invalid: col(r, 'invalid'),
@@ -328,6 +396,8 @@ export function mergeRows(rows: RunRow[]) {
       latency_s: formatMeanCi(meanCi(valid.map((r) => r.latencyS))),
       x: xs.join('/'),
       hold_s: formatMeanCi(meanCi(valid.map((r) => r.holdS))),
+      top_share: formatMeanCi(meanCi(valid.map((r) => r.topShare))),
+      switches: formatMeanCi(meanCi(valid.map((r) => r.switches))),
     });
     counts.push({ cell: r0.cell, scheme: r0.scheme, total: g.length, valid: valid.length, invalid: g.length - valid.length });
   }
@@ -350,17 +420,22 @@ export function mergeRows(rows: RunRow[]) {
     latency_s: f(r.latencyS),
     x: r.x ?? '',
     hold_s: f(r.holdS),
+    top_share: f(r.topShare),
+    switches: r.switches ?? '',
     cpu_pressure: r.cpuPressure === null ? '' : r.cpuPressure.toFixed(3),
     measured_backhaul_mbps: f(r.measuredBackhaulMbps),
     steady_backhaul_mbps: f(r.steadyBackhaulMbps),
     x_changes: r.xChanges,
     stall_causes: r.stallCauses,
+    rendition_changes: r.renditionChanges,
+    origin_renditions: r.originRenditions,
     late_p99_ms: f(r.lateP99Ms),
     unmodelled_drops: r.unmodelledDrops ?? '',
     modelled_drops: r.modelledDrops ?? '',
     origin_retrans: r.originRetrans ?? '',
     inject: r.inject,
     started_at: r.startedAt,
+    commit: r.commit,
     failed_bars: r.failedBars,
     invalid: r.invalid,
     source: r.source,

@@ -5,13 +5,14 @@ import { openPlayer } from '../fixtures/playerPage.js';
 
 /**
  * Plays `src` for `durationS` in real Chromium (hls.js or dash.js with the QoE probe) in the
- * testbed's client namespace and returns the probe's report.
+ * testbed's client namespace and returns the probe's report, and when it was read on the page's
+ * clock (the probe's: epoch ms, the clock of its switch and stall times).
  */
 export async function playChromium(
   tb: Testbed,
   chromium: BrowserType,
   o: { base: string; src: string; player: 'hls' | 'dash'; config: Record<string, unknown>; durationS: number },
-): Promise<RunResult['report']> {
+): Promise<{ report: RunResult['report']; readAtMs: number }> {
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({
@@ -34,9 +35,12 @@ export async function playChromium(
     await openPlayer(page, { base: o.base, src: o.src, player: o.player, probe: true, config: o.config });
     // The measured period itself (paper: 5 minutes from the first request).
     await page.waitForTimeout(o.durationS * 1000);
-    const report = await page.evaluate(() => (window as any).probe.report());
+    const { report, readAtMs } = await page.evaluate(() => ({
+      report: (window as any).probe.report(),
+      readAtMs: performance.timeOrigin + performance.now(),
+    }));
     if (process.env.EXP_DEBUG) console.log(pageLog.slice(-30).join('\n'), await page.evaluate(() => (window as any).video?.currentTime));
-    return report;
+    return { report, readAtMs };
   } finally {
     await browser?.close().catch(() => undefined);
   }

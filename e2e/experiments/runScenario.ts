@@ -12,6 +12,7 @@ import {
   hashUnit,
   judgeRun,
   lteA,
+  DEFAULT_SENDER_PRIORITY,
   lteAWalk,
   parseMahimahiTrace,
   rotateTrace,
@@ -30,11 +31,14 @@ import {
 } from '@ethle/netlab';
 import type { EdgeFigures, RunResult } from '@ethle/player-demo';
 import { parseStreamName, type RelayStatsJson } from '@ethle/live-origin';
+import { abrFigures, abrTrack, type AbrFigures, type RenditionSwitch } from './abrFigures.js';
 import { edgeHoldArgs, holdArg } from './paperHoldX.js';
+import { ladderManifestPath, parseLadderName, renditionOfPath } from './parseLadderName.js';
 import { playChromium } from './playChromium.js';
 import { playerBufferConfig, forwardBufferSeconds, HLS_DEFAULT_BUFFER_S } from './playerBuffer.js';
 import { playVirtualInTestbed, type VirtualOutcome } from './playVirtualInTestbed.js';
 import { probeSource } from './probeSource.js';
+import { sourceCommit } from './sourceCommit.js';
 import { sourceFigures, type SourceFigures } from './sourceFigures.js';
 import { startUnixBridge } from './unixBridge.js';
 import { scaleFigures, type ReceiverFigures, type ScaleFigures } from './scaleFigures.js';
@@ -119,7 +123,16 @@ export interface RunValidity {
  * the backhaul's and the origin's.
  */
 export type ExperimentRun = RunResult & {
-  links?: Record<'ran' | 'backhaul', Record<'up' | 'down', LinkDirectionRecord> & { ring?: LinkAccount['ring']; injected?: FreezeStats }>;
+  /**
+   * The commit the run's checkout was on (origin, edge and receivers run from it) and whether a
+   * tracked file differed from it; absent outside a git checkout and in runs written before.
+   */
+  commit?: string;
+  dirty?: boolean;
+  links?: Record<
+    'ran' | 'backhaul',
+    Record<'up' | 'down', LinkDirectionRecord> & { ring?: LinkAccount['ring']; injected?: FreezeStats; threads?: LinkAccount['threads'] }
+  >;
   /** Each host's TCP and IP counters over the run (nstat names): retransmissions, SACK recoveries, timeouts, HyStart exits. */
   tcp?: Record<'client' | 'edge' | 'origin', TcpCounters>;
   validity?: RunValidity;
@@ -134,6 +147,8 @@ export type ExperimentRun = RunResult & {
   scale?: ScaleFigures;
   /** `--source`: the user's source, as the relaying origin served it (its segments' sizes and durations). */
   source?: SourceFigures;
+  /** A ladder stream (`15M+50M-2s`): the renditions the player rendered and the origin served (abrFigures). */
+  abr?: AbrFigures;
 };
 
 /** SIGTERM to each process and wait (≤ 3 s each) until it has exited. */
@@ -176,11 +191,20 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
   // users, user 0 keeps this seed and the others derive theirs from it (netlab userSeed).
   const seed = seedFrom(`${s.stream}|${s.rttMs}|${s.ran}|r${s.repeat}`);
   const n = s.receivers ?? 1;
+  // Read before any process starts: the code origin, edge and receivers are started from.
+  const code = sourceCommit(root) ?? {};
   // A user's source is read from here first (this namespace reaches it; the testbed's do not): is
   // it live, how long and how large are its segments.
   const probe = s.source ? await probeSource(s.source.url) : undefined;
-  const spec = probe ? { segmentSeconds: probe.segmentSeconds, segmentBytes: probe.segmentBytes } : parseStreamName(s.stream);
-  if (!spec) throw new Error(`unknown stream ${s.stream} (e.g. 15M-2s)`);
+  // A ladder: the players' buffer is sized for its top rendition's segments, as for that stream alone.
+  const ladder = s.source ? undefined : parseLadderName(s.stream);
+  const spec = probe
+    ? { segmentSeconds: probe.segmentSeconds, segmentBytes: probe.segmentBytes }
+    : ladder
+      ? { segmentSeconds: ladder.segmentSeconds, segmentBytes: ladder.top.segmentBytes }
+      : parseStreamName(s.stream);
+  if (!spec) throw new Error(`unknown stream ${s.stream} (e.g. 15M-2s, or a ladder 15M+50M-2s)`);
+  if (ladder && s.receiver === 'virtual') throw new Error(`${s.stream} is an ABR ladder: the virtual receiver has no ABR`);
   // Injected lateness: the same freezes for every scheme of a repeat (common random numbers).
   const lateness = s.injectLateness ? { ...s.injectLateness, stallMs: DEFAULT_STALL_MS, seed: (seed ^ 0x1b873593) >>> 0 } : undefined;
   const tb = await createTestbed({
@@ -188,6 +212,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     backhaul: lossyBackhaul(backhaul(s.rttMs, s.backhaulMbps), s.backhaulLossPct, seed),
     cc: s.cc ?? 'bbr',
     tcpBufferBytes: s.tcpBufferBytes,
+    ...(s.senderPriority !== undefined ? { senderPriority: s.senderPriority } : {}),
     ...(n > 1 ? { cell: { users: n, mode: s.cell ?? 'per-user' } } : {}),
     ...(lateness ? { lateness } : {}),
   });
@@ -199,7 +224,9 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
   try {
     const hold = holdArg(s.scheme, s.stream, s.rttMs);
     const edgeArgs = edgeHoldArgs(s.scheme, s.stream, s.rttMs, s.ll === true);
-    let originArgs = ['--host', '0.0.0.0', '--port', '8081', '--streams', s.stream];
+    // A ladder's origin serves its renditions, lowest first: the multivariant playlist lists them so.
+    const originStreams = ladder ? ladder.renditions.map((r) => r.name).join(',') : s.stream;
+    let originArgs = ['--host', '0.0.0.0', '--port', '8081', '--streams', originStreams];
     if (s.source) {
       // The relaying origin reaches the source over a Unix socket this process pipes to it.
       const u = new URL(s.source.url);
@@ -256,8 +283,9 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
             const e = JSON.parse(line) as { path: string; result: 'hit' | 'coalesced' | 'miss'; bytesAtEdge: number };
             segmentRequests.push({ atS, path: e.path, result: e.result, bytesAtEdge: e.bytesAtEdge });
           } else if (line.includes('"hold change"')) {
-            const e = JSON.parse(line) as { hold: number; backhaulMbps: number; reason: string };
-            holdChanges.push({ atS, hold: e.hold, backhaulMbps: e.backhaulMbps, reason: e.reason });
+            // The stream too: on a ladder each HLS variant is a stream of its own, with its own x.
+            const e = JSON.parse(line) as { stream: string; hold: number; backhaulMbps: number; reason: string };
+            holdChanges.push({ atS, stream: e.stream, hold: e.hold, backhaulMbps: e.backhaulMbps, reason: e.reason });
           }
         }
       });
@@ -269,7 +297,9 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     }
     const src = s.source
       ? `${base}${new URL(s.source.url).pathname}${new URL(s.source.url).search}`
-      : `${base}/live/${s.stream}/${s.player === 'dash' ? (s.ll ? 'll.mpd' : 'manifest.mpd') : s.ll ? 'll/index.m3u8' : 'index.m3u8'}`;
+      : ladder
+        ? `${base}${ladderManifestPath(ladder, s.player)}`
+        : `${base}/live/${s.stream}/${s.player === 'dash' ? (s.ll ? 'll.mpd' : 'manifest.mpd') : s.ll ? 'll/index.m3u8' : 'index.m3u8'}`;
     const startedAt = new Date().toISOString();
     const buffer = playerBufferConfig(s.player, spec.segmentBytes, spec.segmentSeconds);
     // LL: the players' low-latency modes (as e2e/tests/origin-ll.spec.ts); dash.js detects LL from the MPD, catch-up on.
@@ -285,6 +315,8 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
     const pressure = cpuPressureMeter();
     const stealSince = cpuStealMeter();
     let outcomes: VirtualOutcome[];
+    // When Chromium's probe report was read (the page's clock): the end of a ladder run's playing time.
+    let readAtMs: number | undefined;
     if (s.receiver === 'virtual') {
       const forward = forwardBufferSeconds(spec.segmentBytes, spec.segmentSeconds);
       outcomes = await playVirtualInTestbed(tb, {
@@ -299,7 +331,9 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(forward < HLS_DEFAULT_BUFFER_S ? { maxBufferLengthS: forward } : {}),
       });
     } else {
-      const report = await playChromium(tb, chromium, { base, src, player: s.player, config, durationS: s.durationS });
+      const played = await playChromium(tb, chromium, { base, src, player: s.player, config, durationS: s.durationS });
+      const report = played.report;
+      readAtMs = played.readAtMs;
       outcomes = [
         {
           receiver: 0,
@@ -335,6 +369,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       v: 1,
       id: scenarioId(s),
       startedAt,
+      ...code,
       scenario: {
         stream: s.stream,
         ...(s.ll ? { ll: true } : {}),
@@ -355,15 +390,42 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
         ...(s.backhaulMbps ? { backhaulMbps: s.backhaulMbps } : {}),
         ...(s.backhaulLossPct ? { backhaulLossPct: s.backhaulLossPct } : {}),
         ...(lateness
-          ? { injectLateness: { p99Ms: lateness.p99Ms, stallsPerMinute: lateness.stallsPerMinute, stallMs: lateness.stallMs } }
+          ? {
+              injectLateness: {
+                p99Ms: lateness.p99Ms,
+                stallsPerMinute: lateness.stallsPerMinute,
+                stallMs: lateness.stallMs,
+                ...(lateness.link ? { link: lateness.link } : {}),
+              },
+            }
           : {}),
         ...(s.source ? { source: s.source.url } : {}),
+        // Always recorded: runs before it existed had their senders at 50.
+        senderPriority: s.senderPriority ?? DEFAULT_SENDER_PRIORITY,
       },
       report,
       ...(Object.keys(box).length > 0 ? { box } : {}),
       edge: { originRequestsPerSegment: segs.length ? segs.reduce((a, [, k]) => a + k, 0) / segs.length : undefined },
       ...(s.source && stats.source && probe ? { source: sourceFigures(s.source.url, probe, stats.source) } : {}),
     };
+    if (ladder && readAtMs !== undefined) {
+      // What crossed the backhaul per rendition: the origin's segment fetches by stream directory.
+      const originFetches: Record<string, number> = Object.fromEntries(ladder.renditions.map((r) => [r.name, 0]));
+      for (const [path, k] of segs) {
+        const r = renditionOfPath(ladder, path);
+        if (r !== undefined) originFetches[r] = (originFetches[r] ?? 0) + k;
+      }
+      run.abr = {
+        ...abrFigures({
+          switches: (report as typeof report & { switches?: RenditionSwitch[] }).switches ?? [],
+          stalls: report.stalls.list,
+          track: abrTrack(s.player),
+          topBps: ladder.top.bitrateMbps * 1e6,
+          endMs: readAtMs,
+        }),
+        originFetches,
+      };
+    }
     let redirects: number | undefined;
     if (hold !== undefined) {
       const m = await fetchIn(tb, 'edge', 'http://127.0.0.1:8080/metrics');
@@ -411,6 +473,7 @@ export async function runScenario(s: Scenario, chromium: BrowserType, outDir?: s
       down: record(linkStats[name].down, account.links[name].down),
       ring: account.links[name].ring,
       ...(account.links[name].injected ? { injected: account.links[name].injected } : {}),
+      ...(account.links[name].threads ? { threads: account.links[name].threads } : {}),
     });
     run.links = { ran: linkRecord('ran'), backhaul: linkRecord('backhaul') };
     run.tcp = account.tcp;

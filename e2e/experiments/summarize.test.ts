@@ -57,4 +57,21 @@ describe('summarize: a results directory in the one summary format', () => {
     expect(set.title).toMatch(/4 runs, 1 invalid/);
     expect(readFileSync(join(dir, 'counts.csv'), 'utf8')).toContain('auto,3,2,1');
   });
+
+  it('a ladder run is summarised with its share at the top; Table III models single streams only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ethle-summarize-'));
+    dirs.push(dir);
+    const ladder: MergedRun = {
+      ...run('l1', 'auto', 3, { x: 2 }),
+      abr: { topShare: 0.75, switches: 2, timeline: [] },
+    };
+    ladder.scenario = { ...ladder.scenario, stream: '15M+50M-2s', receiver: 'chromium' };
+    for (const r of [ladder, run('a1', 'auto', 2, { x: 3, measured: 20 })]) writeFileSync(join(dir, `${r.id}.json`), JSON.stringify(r));
+    summarize(dir);
+    expect(readFileSync(join(dir, 'summary.csv'), 'utf8')).toMatch(
+      /^15M\+50M-2s @ 224 ms \(cubic\) \[chromium\],224,15M\+50M-2s,auto,1,0,.*,0\.75,2\.00$/m,
+    );
+    const t3 = JSON.parse(readFileSync(join(dir, 'tableIII.json'), 'utf8')) as { stream: string }[];
+    expect(t3.map((r) => r.stream)).toEqual(['50M-2s']);
+  });
 });

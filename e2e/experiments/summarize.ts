@@ -9,11 +9,15 @@ import { readRunFiles } from './readRunFiles.js';
 
 export { stallCauses, type StallCause } from './stallCauses.js';
 
-/** Table III: per stream and RTT, the model's backhaul throughput and x vs what the edge measured. */
+/**
+ * Table III: per stream and RTT, the model's backhaul throughput and x vs what the edge measured.
+ * Only the origin's single streams: a ladder (`15M+50M-2s`) has no one segment size to model, and
+ * a user's source (`--source`) none of Table I's.
+ */
 export function tableIII(set: ResultSet) {
   const cells = new Map<string, RunResult[]>();
   for (const r of set.runs) {
-    if (r.scenario.scheme === 'e2e' || r.scenario.rttMs === undefined) continue;
+    if (r.scenario.scheme === 'e2e' || r.scenario.rttMs === undefined || !parseStreamName(r.scenario.stream)) continue;
     const k = `${r.scenario.stream}@${r.scenario.rttMs}`;
     cells.set(k, [...(cells.get(k) ?? []), r]);
   }

@@ -44,6 +44,9 @@ test.afterEach(async () => {
 });
 
 const playhead = (page: Page) => page.evaluate(() => (window as any).video.currentTime as number);
+// The playhead and the page's clock read together, in the page: a round trip to the page on a
+// loaded box takes long enough to pass for a pause or a leap.
+const playheadAt = (page: Page) => page.evaluate(() => ({ t: (window as any).video.currentTime as number, wallMs: performance.now() }));
 
 for (const [player, path] of [
   ['hls', '/live/15M-2s/index.m3u8'],
@@ -87,6 +90,12 @@ for (const [player, path] of [
     origin!.pause('15M-2s');
     try {
       await expect.poll(() => changes.some((c) => c.atMs >= pausedAt && c.hold > before), { timeout: 15_000 }).toBe(true);
+    } catch (e) {
+      // What the edge did instead, for the reader of a failure: its hold changes since the start.
+      const seen = changes.map((c) => `${((c.atMs - pausedAt) / 1000).toFixed(1)} s: x ${c.hold} (${c.reason})`).join('; ');
+      throw new Error(`${(e as Error).message}\nx before the pause ${before}; hold changes (s after the pause): ${seen || 'none'}`, {
+        cause: e,
+      });
     } finally {
       origin!.resume('15M-2s');
     }
@@ -103,12 +112,10 @@ for (const [player, path] of [
 
     const stallsBefore = (await page.evaluate(() => (window as any).probe.report())).stalls.count as number;
     const seeksBefore = await page.evaluate(() => (window as any).__seeks.length as number);
-    const t0 = await playhead(page);
-    const wall0 = Date.now();
+    const { t: t0, wallMs: wall0 } = await playheadAt(page);
     // Three segments of media past the jump: the newly listed segments are fetched and played.
     await expect.poll(() => playhead(page), { timeout: 30_000 }).toBeGreaterThan(t0 + (3 * SEGMENT_MS) / 1000);
-    const t1 = await playhead(page);
-    const wall1 = Date.now();
+    const { t: t1, wallMs: wall1 } = await playheadAt(page);
     const r = await page.evaluate(() => (window as any).probe.report());
     const seeks = await page.evaluate(() => (window as any).__seeks.slice() as Array<{ to: number }>);
     test.info().annotations.push({
@@ -117,10 +124,12 @@ for (const [player, path] of [
     });
     expect(r.stalls.count, 'no stall after x came down').toBe(stallsBefore);
     expect(seeks.length, 'no seek after x came down').toBe(seeksBefore);
-    // At 1×: the playhead moved as far as the wall clock, not forward in a leap — a leap is the
-    // segment the live edge jumped (2 s), so the bar is half of it; a pause shorter than the
-    // probe's stall threshold is not this test's business (stalls are counted above).
-    expect(Math.abs(t1 - t0 - (wall1 - wall0) / 1000)).toBeLessThanOrEqual(1);
+    // Not forward in a leap: the playhead moved no further than the wall clock — a leap is the
+    // segment the live edge jumped (2 s), so the bar is half of it. Falling behind the clock is a
+    // pause: one past the probe's stall threshold is counted above; shorter ones (a decoder
+    // sharing two cores with other browsers drops behind by a second in 6 s) are not this test's
+    // business.
+    expect(t1 - t0 - (wall1 - wall0) / 1000, 'playhead advance beyond the wall clock (s)').toBeLessThanOrEqual(1);
     expect(await playerErrors(page)).toEqual([]);
   });
 }

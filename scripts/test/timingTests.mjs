@@ -6,7 +6,6 @@ export const TIMING_TESTS = [
   'packages/virtual-player/test/direct.test.ts',
   'packages/virtual-player/test/edge.test.ts',
   'packages/virtual-player/test/pause.test.ts',
-  'packages/virtual-player/test/receivers.test.ts',
   'packages/virtual-player/test/runResult.test.ts',
   'packages/netlab/test/relay.test.ts',
   'packages/netlab/test/makeRealtime.test.ts',
