@@ -126,45 +126,62 @@ describe('attachProbe on Shaka Player', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('HLS: measures the playlist lag from the media playlists Shaka and the probe read', async () => {
-    const LAG = 1_300; // the playlist lists a segment 1.3 s after its production ended
-    const SEG = 2_000;
-    const t0 = Math.floor(epoch() / SEG) * SEG - 100 * SEG; // production start of segment 0
-    const playlist = () => {
-      const newest = Math.floor((epoch() - LAG - t0) / SEG) - 1;
-      const lines = ['#EXTM3U', '#EXT-X-TARGETDURATION:2', `#EXT-X-MEDIA-SEQUENCE:${newest - 4}`];
-      for (let n = newest - 4; n <= newest; n++)
-        lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(t0 + n * SEG).toISOString()}`, '#EXTINF:2.000,', `${n}.m4s`);
-      return lines.join('\n');
-    };
-    const probes: number[] = [];
-    vi.stubGlobal('fetch', async (url: string) => {
-      expect(url).toMatch(/^http:\/\/o\/live\/2M-2s\/index.m3u8#ethle-sync-\d+$/);
-      probes.push(epoch());
-      return new Response(playlist(), { headers: { date: new Date(epoch()).toUTCString() } });
-    });
-    const shaka = new FakeShaka();
-    shaka.type = 'HLS';
-    const probe = attachProbe(shaka, { heartbeatMs: 100 });
-    shaka.video = new FakeMedia();
-    shaka.video.readyState = 4;
-    // Shaka reloads the playlist every 2 s (always the same phase) while playing 9 s behind now.
-    for (let t = 0; t < 40_000; t += 100) {
-      if (t % 2_000 === 0) shaka.download(MANIFEST, MEDIA_PLAYLIST, 'http://o/live/2M-2s/index.m3u8', { date: date() }, playlist());
+  // Where Shaka's reloads fall within the segment period (and the Date header's second) decides
+  // which of the probe's bounds are tight: fixed phases, not the one the process happened to start
+  // at. 1,300–1,320 ms puts a reload's server instant just before or after a segment is listed;
+  // 20 and 35 ms put a reload's Date stamp on a second's boundary (all 400 phases in 5 ms steps
+  // pass; these are the ones that failed while the test itself was wrong).
+  it.each([0, 20, 35, 480, 999, 1_290, 1_305, 1_315, 1_330, 1_990])(
+    'HLS: measures the playlist lag from the media playlists Shaka and the probe read (reloads at phase %i ms)',
+    async (phase) => {
+      const LAG = 1_300; // the playlist lists a segment 1.3 s after its production ended
+      const SEG = 2_000;
+      await vi.advanceTimersByTimeAsync((((phase - (epoch() % SEG)) % SEG) + SEG) % SEG);
+      const t0 = Math.round(epoch() / SEG) * SEG - 100 * SEG; // production start of segment 0
+      // The playlist as the server wrote it at server time `at`.
+      const playlist = (at = epoch()) => {
+        const newest = Math.floor((at - LAG - t0) / SEG) - 1;
+        const lines = ['#EXTM3U', '#EXT-X-TARGETDURATION:2', `#EXT-X-MEDIA-SEQUENCE:${newest - 4}`];
+        for (let n = newest - 4; n <= newest; n++)
+          lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(t0 + n * SEG).toISOString()}`, '#EXTINF:2.000,', `${n}.m4s`);
+        return lines.join('\n');
+      };
+      const probes: number[] = [];
+      vi.stubGlobal('fetch', async (url: string) => {
+        expect(url).toMatch(/^http:\/\/o\/live\/2M-2s\/index.m3u8#ethle-sync-\d+$/);
+        probes.push(epoch());
+        return new Response(playlist(), { headers: { date: new Date(epoch()).toUTCString() } });
+      });
+      const shaka = new FakeShaka();
+      shaka.type = 'HLS';
+      const probe = attachProbe(shaka, { heartbeatMs: 100, latencyIntervalMs: 100 });
+      shaka.video = new FakeMedia();
+      shaka.video.readyState = 4;
+      // Shaka reloads the playlist every 2 s (always the same phase) while playing 9 s behind now,
+      // read at the instant the probe asks: the true latency is 9 s exactly at every sample.
+      shaka.getPlayheadTimeAsDate = () => new Date(epoch() - 9_000);
+      for (let t = 0; t < 40_000; t += 100) {
+        // Written when the server stamped its Date, 20 ms before the response's last byte.
+        if (t % 2_000 === 0)
+          shaka.download(MANIFEST, MEDIA_PLAYLIST, 'http://o/live/2M-2s/index.m3u8', { date: date() }, playlist(epoch() - 20));
+        shaka.video.currentTime += 0.1;
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      // One more heartbeat with no download, so the last latency sample is taken on the clock
+      // estimate the report states (a sample's error is bounded by the estimate it was taken with).
       shaka.video.currentTime += 0.1;
-      shaka.playheadDate = epoch() - 9_000;
       await vi.advanceTimersByTimeAsync(100);
-    }
-    const r = probe.report();
-    expect(probes.length).toBeGreaterThan(0);
-    expect(probes.length).toBeLessThanOrEqual(24); // the default budget (syncProbes) within the first minute
-    expect(r.manifestLag!.precisionMs).toBeLessThanOrEqual(100);
-    expect(Math.abs(r.manifestLag!.ms - LAG)).toBeLessThanOrEqual(r.manifestLag!.precisionMs + 1);
-    expect(Math.abs(r.latency.current! - 9)).toBeLessThanOrEqual(r.clock!.precisionMs / 1000 + 0.1);
-    // Distance to the playlist's edge = true latency − the lag.
-    expect(r.edgeDistance.current!).toBeCloseTo(r.latency.current! - r.manifestLag!.ms / 1000, 6);
-    probe.destroy();
-  });
+      const r = probe.report();
+      expect(probes.length).toBeGreaterThan(0);
+      expect(probes.length).toBeLessThanOrEqual(24); // the default budget (syncProbes) within the first minute
+      expect(r.manifestLag!.precisionMs).toBeLessThanOrEqual(100);
+      expect(Math.abs(r.manifestLag!.ms - LAG)).toBeLessThanOrEqual(r.manifestLag!.precisionMs + 1);
+      expect(Math.abs(r.latency.current! - 9)).toBeLessThanOrEqual((r.clock!.precisionMs + 0.01) / 1000);
+      // Distance to the playlist's edge = true latency − the lag.
+      expect(r.edgeDistance.current!).toBeCloseTo(r.latency.current! - r.manifestLag!.ms / 1000, 6);
+      probe.destroy();
+    },
+  );
 
   it('reports buffering signals, ABR switches and critical errors from Shaka events', () => {
     const shaka = new FakeShaka();
