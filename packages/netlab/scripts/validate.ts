@@ -3,7 +3,7 @@
 // Run as root: npx tsx packages/netlab/scripts/validate.ts
 import { modelHold, slowStartDeliverySeconds } from '@ethle/core';
 import { backhaul, createTestbed, symmetric, unmodelledTotal, type Testbed } from '../src/index.js';
-import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
+import { startBulkServer, steadyWireBps, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
 
 const rows: string[] = [];
 
@@ -61,8 +61,7 @@ for (const cap of [50, 112]) {
     const stop = await startBulkServer(tb);
     const r = await transfer(tb, 'edge', tb.hosts.origin.ip, (cap * 1e6 * 4) / 8);
     stop();
-    const t1 = timeToFraction(r, 0.3);
-    const wire = ((r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448);
+    const wire = steadyWireBps(r);
     // Retransmissions here are the cap's drop-tail queue (modelled), not the testbed's.
     rows.push(
       `| rate cap ${cap} Mbit/s (20 ms RTT, steady state, wire rate) | ${cap} Mbit/s | ${(wire / 1e6).toFixed(2)} Mbit/s | ${((wire / (cap * 1e6) - 1) * 100).toFixed(2)} % | ${await lossMeter(tb)()} |`,

@@ -17,7 +17,7 @@ import {
   type LinkStats,
   type TestbedOptions,
 } from '../src/index.js';
-import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
+import { startBulkServer, tcpRttMs, steadyWireBps, transfer } from '../src/validate/measure.js';
 import type { HostName, Testbed } from '../src/testbed/createTestbed.js';
 
 const { values: a } = parseArgs({
@@ -65,8 +65,7 @@ async function inTestbed(o: Omit<TestbedOptions, 'realtime'>, server: HostName, 
 
 const wireMbps = (cap: number) => async (tb: Testbed) => {
   const r = await transfer(tb, 'edge', tb.hosts.origin.ip, (cap * 1e6 * 4) / 8, 9000, probe);
-  const t1 = timeToFraction(r, 0.3);
-  return (((r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448)) / 1e6;
+  return steadyWireBps(r) / 1e6;
 };
 
 async function measure(): Promise<Record<string, Sample[]>> {

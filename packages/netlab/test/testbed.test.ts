@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { backhaul, createTestbed, DEFAULT_SENDER_PRIORITY, NS_PREFIX, PATH_PRIORITY, symmetric, type Testbed } from '@ethle/netlab';
 import { modelHold } from '@ethle/core';
-import { startBulkServer, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
+import { startBulkServer, steadyWireBps, tcpRttMs, timeToFraction, transfer } from '../src/validate/measure.js';
 
 // Real kernel TCP through namespaces, TUN devices and the user-space relay. Needs root (CI is root).
 const root = process.getuid?.() === 0;
@@ -84,10 +84,8 @@ d('testbed: rate cap', () => {
       const stop = await startBulkServer(tb, 'origin', 9000, probe);
       const r = await transfer(tb, 'edge', tb.hosts.origin.ip, 25e6, 9000, probe);
       stop();
-      const t1 = timeToFraction(r, 0.3);
-      const goodput = (r.bytes * 0.7 * 8) / ((r.totalMs - t1) / 1000);
       // TCP payload is 1448 of every 1500 bytes the link carries (IP + TCP headers with timestamps).
-      const wire = (goodput * 1500) / 1448;
+      const wire = steadyWireBps(r);
       expect(Math.abs(wire / 50e6 - 1)).toBeLessThan(0.03);
     } finally {
       await tb.close();

@@ -59,6 +59,19 @@ export async function tcpRttMs(tb: Testbed, from: HostName, toIp: string, port =
   return Number(await tb.exec(from, ...node(o, ['-e', script])));
 }
 
+/**
+ * Wire rate after slow start, bit/s: from the first sample at or past `fraction` of the bytes to
+ * the last, with the bytes that sample really had (1500 wire bytes per 1448 of TCP payload). A
+ * read after the receiver was held off a core returns everything queued meanwhile, so taking
+ * (1 − fraction) of the bytes for that window over-counts it: a CI run read 118 Mbit/s of a
+ * 112 Mbit/s cap that way.
+ */
+export function steadyWireBps(r: TransferResult, fraction = 0.3): number {
+  const target = r.bytes * fraction;
+  const [t1, b1] = r.samples.find(([, b]) => b >= target) ?? [r.totalMs, r.bytes];
+  return (((r.bytes - b1) * 8) / ((r.totalMs - t1) / 1000)) * (1500 / 1448);
+}
+
 /** Time at which `fraction` of the bytes had arrived, from the samples. */
 export function timeToFraction(r: TransferResult, fraction: number): number {
   const target = r.bytes * fraction;
