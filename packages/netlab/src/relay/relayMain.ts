@@ -91,6 +91,7 @@ function direction(
     return {
       push: (buf: Buffer) => queue(pipes.ids[0]!, buf, shaper.admit(buf.length, performance.now())),
       stats: () => counters(shaper),
+      received: () => received,
     };
   }
   const shaper = new CellShaper(spec, cell, rnd);
@@ -100,6 +101,7 @@ function direction(
       queue(pipes.ids[user]!, buf, shaper.admit(user, buf.length, performance.now()));
     },
     stats: () => ({ ...counters(shaper), userBytes: shaper.userBytes() }),
+    received: () => received,
   };
 }
 
@@ -197,12 +199,15 @@ async function start(cfg: RelayConfig): Promise<void> {
   process.once('SIGXCPU', () => {
     const windowMs = 50;
     const before = threadRunMs(process.pid);
+    // The datagrams that came meanwhile: a receiving thread on a core the whole window with few of
+    // them is a loop that spun; with thousands, the load outran it (a flood, a routing loop).
+    const got = [toB.received(), toA.received()];
     setTimeout(() => {
       const names: Record<number, string> = {
         [process.pid]: 'receiving',
         ...(sender.tid !== undefined ? { [sender.tid]: 'sending' } : {}),
       };
-      const report = spinReport(before, threadRunMs(process.pid), names, windowMs);
+      const report = `${spinReport(before, threadRunMs(process.pid), names, windowMs)}; datagrams received in those ${windowMs} ms: up ${toB.received() - got[0]!}, down ${toA.received() - got[1]!}`;
       console.error(`relay (pid ${process.pid}): SIGXCPU, ${report}`);
       process.send?.({ type: 'spin', report }, () => process.kill(process.pid, 'SIGXCPU'));
       if (!process.send) process.kill(process.pid, 'SIGXCPU');
