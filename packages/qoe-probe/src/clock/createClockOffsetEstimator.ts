@@ -63,7 +63,10 @@ export function createClockOffsetEstimator(maxSamples = 32): ClockOffsetEstimato
   return {
     add({ sendMs, recvMs, serverMs, resolutionMs }) {
       if (![sendMs, recvMs, serverMs, resolutionMs].every(Number.isFinite) || recvMs < sendMs || resolutionMs <= 0) return false;
-      core.add(serverMs - recvMs, serverMs + resolutionMs - sendMs, recvMs);
+      // Aged from the send: the Date was stamped at some instant after it, and the offset may have
+      // drifted from that instant on (aged from the receipt, an interval was short by up to
+      // drift × RTT: µs, but a bound is a bound).
+      core.add(serverMs - recvMs, serverMs + resolutionMs - sendMs, sendMs);
       const e = core.estimate()!;
       cached = { offsetMs: e.value, precisionMs: e.precision, samples: e.samples };
       return true;
