@@ -16,19 +16,24 @@ afterEach(async () => {
   await origin?.close();
 });
 
-async function setup(o: { ranges: boolean; advertisedBytes?: number; hold?: number }) {
+async function setup(o: { ranges: boolean; advertisedBytes?: number; hold?: number; segmentBytes?: number }) {
+  const bytes = o.segmentBytes ?? SEG;
   origin = await startTestOrigin({
-    segmentBytes: SEG,
+    segmentBytes: bytes,
     window: 8,
     ranges: o.ranges,
-    bitrateKbps: Math.round(((o.advertisedBytes ?? SEG) * 8) / 1000),
+    bitrateKbps: Math.round(((o.advertisedBytes ?? bytes) * 8) / 1000),
   });
   origin.produce(8);
   edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, logLevel: 'silent', hold: o.hold ?? 0, originProbeMs: 0 }));
 }
 
-/** Where the 4th of 4 ranges starts for an advertised size (EXT-X-BITRATE is whole kbit/s, 1 s segments). */
-const lastRangeStart = (advertisedBytes: number) => 3 * Math.ceil((Math.round((advertisedBytes * 8) / 1000) * 1000) / 8 / 4);
+/** Where the last of `parts` ranges starts for an advertised size (EXT-X-BITRATE is whole kbit/s, 1 s segments). */
+const lastRangeStart = (advertisedBytes: number, parts: number) =>
+  (parts - 1) * Math.ceil((Math.round((advertisedBytes * 8) / 1000) * 1000) / 8 / parts);
+
+/** Start segments large enough for 8 ranges of MIN_PART_BYTES (256 KiB) and more. */
+const BIG = 4 * 1024 * 1024;
 
 async function get(path: string) {
   const res = await request(`${edge.url}${path}`);
@@ -64,21 +69,34 @@ describe('parallel byte ranges for a waited-for segment', () => {
     ]);
   });
 
-  it('before any receiver request, every segment a new player starts on is fetched as ranges', async () => {
-    await setup({ ranges: true });
+  it('before any receiver request, every segment a new player starts on is fetched as ranges, the most for the first', async () => {
+    await setup({ ranges: true, segmentBytes: BIG });
     await get('/live/a/index.m3u8');
     // hold 0: the player is shown seg0..seg7 and starts at the third from the end (seg5), then asks
     // for seg6 and seg7 as soon as it has the one before: the edge has no lead on any of them.
-    for (const id of [5, 6, 7]) await until(() => origin.ranges(`/live/a/seg${id}.ts`).length === 4, `seg${id} as 4 ranges`);
+    // x + 1 = 1 + 1 fetches start at once, in the order they are needed: seg5 as 2 × maxHold
+    // ranges, seg6 as maxHold.
+    await until(() => origin.ranges('/live/a/seg5.ts').length === 8, 'seg5 as 8 ranges');
+    await until(() => origin.ranges('/live/a/seg6.ts').length === 4, 'seg6 as 4 ranges');
+    // seg7 waits for a slot: its prefetch is ranked among the visible ones still arriving then
+    // (maxHold ranges behind seg5 or seg6, 2 × maxHold once both are whole); asked for before
+    // that, it is a miss, maxHold ranges. Read whole through the edge, every range of it was asked.
     for (const id of [5, 6, 7]) expect((await get(`/live/a/seg${id}.ts`)).body.equals(origin.body(id))).toBe(true);
+    expect([4, 8]).toContain(origin.ranges('/live/a/seg7.ts').length);
   });
 
   it('with x held, the start segments come as ranges and the held ones on one connection each', async () => {
-    await setup({ ranges: true, hold: 2 });
+    await setup({ ranges: true, hold: 2, segmentBytes: BIG });
     await get('/live/a/index.m3u8');
     // hold 2: the player is shown seg0..seg5, starts at seg3 and asks for seg4 and seg5 right
-    // after. seg6 and seg7 become visible a segment length apart: one flow each, as the paper's x.
-    for (const id of [3, 4, 5]) await until(() => origin.ranges(`/live/a/seg${id}.ts`).length === 4, `seg${id} as 4 ranges`);
+    // after: 8, 4 and 2 ranges. seg6 and seg7 become visible a segment length apart: one flow
+    // each, as the paper's x.
+    for (const [id, n] of new Map([
+      [3, 8],
+      [4, 4],
+      [5, 2],
+    ]))
+      await until(() => origin.ranges(`/live/a/seg${id}.ts`).length === n, `seg${id} as ${n} ranges`);
     await until(() => origin.requests('/live/a/seg6.ts') > 0 && origin.requests('/live/a/seg7.ts') > 0, 'held seg6 and seg7 prefetched');
     expect(origin.ranges('/live/a/seg6.ts')).toEqual([]);
     expect(origin.ranges('/live/a/seg7.ts')).toEqual([]);
@@ -89,8 +107,9 @@ describe('parallel byte ranges for a waited-for segment', () => {
   it('an advertised size far too large: ranges past the end are 416 and count as empty', async () => {
     await setup({ ranges: true, advertisedBytes: SEG * 3 });
     await get('/live/a/index.m3u8');
-    await until(() => origin.ranges('/live/a/seg5.ts').length === 4, 'seg5 as 4 ranges');
-    expect(origin.ranges('/live/a/seg5.ts')).toContain(`bytes=${lastRangeStart(SEG * 3)}-`);
+    // seg5 is the first a new player needs: 2 × maxHold ranges.
+    await until(() => origin.ranges('/live/a/seg5.ts').length === 8, 'seg5 as 8 ranges');
+    expect(origin.ranges('/live/a/seg5.ts')).toContain(`bytes=${lastRangeStart(SEG * 3, 8)}-`);
     const r = await get('/live/a/seg5.ts');
     expect(r.status).toBe(200);
     expect(r.body.equals(origin.body(5))).toBe(true);
@@ -99,8 +118,9 @@ describe('parallel byte ranges for a waited-for segment', () => {
   it('an advertised size far too small: the open-ended last range carries the rest', async () => {
     await setup({ ranges: true, advertisedBytes: SEG / 2 });
     await get('/live/a/index.m3u8');
+    // 2 × maxHold ranges for the first start segment, but none under 256 KiB: 4 of this estimate.
     await until(() => origin.ranges('/live/a/seg5.ts').length === 4, 'seg5 as 4 ranges');
-    expect(origin.ranges('/live/a/seg5.ts')).toContain(`bytes=${lastRangeStart(SEG / 2)}-`);
+    expect(origin.ranges('/live/a/seg5.ts')).toContain(`bytes=${lastRangeStart(SEG / 2, 4)}-`);
     const r = await get('/live/a/seg5.ts');
     expect(r.body.equals(origin.body(5))).toBe(true);
   });

@@ -171,14 +171,15 @@ export class StreamPrefetcher {
 
   /**
    * How to fetch a segment a receiver is or will at once be waiting for while the edge has no lead
-   * on it: as maxParallel concurrent byte ranges, sized from the track's measured segments or,
-   * before any, its advertised bitrate (an HLS media playlist's; a DASH ladder Representation's
-   * @bandwidth). Undefined when the size cannot be estimated.
+   * on it: as `parts` concurrent byte ranges (default maxParallel; a visible prefetch takes what
+   * the plan ranked it, core rangesByNeed), sized from the track's measured segments or, before
+   * any, its advertised bitrate (an HLS media playlist's; a DASH ladder Representation's
+   * @bandwidth). Undefined when the size cannot be estimated, or with maxParallel below 2.
    */
-  splitFor(s: SegmentRef): SplitFetch | undefined {
-    if (this.#o.maxParallel < 2) return undefined;
+  splitFor(s: SegmentRef, parts = this.#o.maxParallel): SplitFetch | undefined {
+    if (this.#o.maxParallel < 2 || parts < 2) return undefined;
     const approxBytes = this.progress.expectedBytes(s, this.#o.bitrateHint());
-    return approxBytes === undefined ? undefined : { parts: this.#o.maxParallel, approxBytes };
+    return approxBytes === undefined ? undefined : { parts, approxBytes };
   }
 
   /** How long one fetch of a segment of this duration may go without a byte, and take in all. */
@@ -246,21 +247,24 @@ export class StreamPrefetcher {
       if (most === undefined) this.#unwantOutside(track, plan.want);
       if (plan.burst !== undefined) this.#o.on.burst(plan.burst);
       const splits = new Map((plan.split ?? []).map((d) => [d.id, d.ranges] as const));
-      const visible = new Set(plan.visible);
+      const visible = new Map((plan.visibleRanges ?? []).map((v) => [v.id, v.ranges] as const));
       for (const id of plan.fetch) {
         const s = this.progress.segment(track, id);
         if (s === undefined) continue;
         // A segment receivers already see (the plan's `visible`: a new player's start segments,
-        // every one of them; a backlog) is waited for at once, as a miss is: maxParallel ranges.
-        // A held one whose single-flow fetch would miss the moment it becomes visible: the deadline
-        // plan's ranges. Either way it is one of the plan's fetches (x + 1, a burst up to
-        // maxParallel + 1), of at most maxParallel ranges: the stream's connections stay bounded.
+        // every one of them; a backlog) is waited for at once, as a miss is: as the ranges the
+        // plan gives it in need order (the first needed 2 × maxParallel, later ones fewer, all
+        // started now). A held one whose single-flow fetch would miss the moment it becomes
+        // visible: the deadline plan's ranges. Either way it is one of the plan's fetches (x + 1,
+        // a burst up to maxParallel + 1), of at most 2 × maxParallel ranges (n visible ones ranked
+        // in one round take at most (n + 1) × maxParallel): the stream's connections stay bounded.
         const ranges = splits.get(id);
         const approx = this.progress.sizes.track(track);
+        const shown = visible.get(id);
         this.#prefetch(
           s,
-          visible.has(id)
-            ? this.splitFor(s)
+          shown !== undefined
+            ? this.splitFor(s, shown)
             : ranges !== undefined && approx !== undefined
               ? { parts: ranges, approxBytes: approx }
               : undefined,

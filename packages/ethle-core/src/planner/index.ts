@@ -8,3 +8,4 @@ export {
   type DeadlineQueue,
 } from './planDeadlines.js';
 export { segmentDeadlineMs } from './segmentDeadlineMs.js';
+export { rangesByNeed } from './rangesByNeed.js';

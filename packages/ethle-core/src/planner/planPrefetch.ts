@@ -1,5 +1,6 @@
 import { EthleError } from '../errors/EthleError.js';
 import { planDeadlines, readDeadlines, type DeadlineMiss, type DeadlineSplit, type PrefetchDeadlines } from './planDeadlines.js';
+import { rangesByNeed } from './rangesByNeed.js';
 
 /** Anything that can answer "is segment `id` already here?" (a Set, or the edge's cache). */
 export interface IdSet {
@@ -57,6 +58,12 @@ export interface PrefetchInput {
    * byte ranges and whether x must grow. Without it the plan is exactly as before.
    */
   deadlines?: PrefetchDeadlines;
+  /**
+   * Parallel byte ranges one segment fetch may be split into (the edge's maxHold). With it the plan
+   * says how many ranges each `visible` fetch takes (`visibleRanges`, rangesByNeed): the most for
+   * the one a player needs first. Without it, no `visibleRanges`.
+   */
+  maxSplit?: number;
 }
 
 export interface PrefetchPlan {
@@ -88,6 +95,15 @@ export interface PrefetchPlan {
    * connections). Omitted when there are none.
    */
   visible?: number[];
+  /**
+   * With `maxSplit`: for each id in `visible`, how many parallel byte ranges to fetch it as, by
+   * its rank in need order among the visible segments still to arrive (in flight or fetched now;
+   * ascending id: a player asks for them in that order): rangesByNeed — at maxSplit 4, the first
+   * needed 8, the next 4, then 2 each. Segments in flight keep their rank, so one that becomes
+   * visible below them (x rose after they started) is ranked first. Omitted when `visible` is, and
+   * without `maxSplit`.
+   */
+  visibleRanges?: Array<{ id: number; ranges: number }>;
 }
 
 /**
@@ -103,8 +119,9 @@ export interface PrefetchPlan {
  * the player will start — `startBehind` segments behind the newest it is shown, which is x behind
  * the newest produced — so startup is served locally. Fetches of segments players are already
  * shown (each of the start segments; a backlog) are marked `visible`: wanted at once, they are
- * taken as byte ranges. Each still counts as one fetch against `maxParallel`: splitting changes
- * how a segment arrives, not how many are in flight.
+ * taken as byte ranges, all at once but the most for the one a player needs first (`maxSplit`,
+ * `visibleRanges`). Each still counts as one fetch against `maxParallel`: splitting changes how a
+ * segment arrives, not how many are in flight.
  */
 export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   const { produced, mostAdvanced, cached, inFlight } = input;
@@ -118,6 +135,8 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   )
     invalid('burstParallel', input.burstParallel);
   if (input.deadlines !== undefined) readDeadlines(input.deadlines);
+  if (input.maxSplit !== undefined && (!Number.isInteger(input.maxSplit) || input.maxSplit < 1 || input.maxSplit > 1000))
+    invalid('maxSplit', input.maxSplit);
   const startBehind = input.startBehind ?? 3;
   if (!Number.isInteger(startBehind) || startBehind < 1 || startBehind > 1000) invalid('startBehind', startBehind);
   const heads: number[] = [];
@@ -188,18 +207,35 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   const plan: PrefetchPlan = { fetch, want: mainFrom <= mainTo ? { from: mainFrom, to: mainTo } : undefined, lead, reason };
   // The newest segment the hold-x group's playlist lists.
   const shown = newest - hold;
-  if (input.deadlines === undefined) return withVisible(plan, shown);
+  // The visible segments still to arrive, for their rank in need order (withVisible).
+  const toArrive = (p: PrefetchPlan): number[] => {
+    const fetching = new Set(p.fetch);
+    const all = new Set([...(input.waiting ?? []), ...ids, ...p.fetch]);
+    return [...all].filter((id) => id <= shown && (fetching.has(id) || (inFlight.has(id) && !cached.has(id)))).sort((a, b) => a - b);
+  };
+  if (input.deadlines === undefined) return withVisible(plan, shown, input.maxSplit, toArrive);
   // The planner runs on every request and manifest refresh: only a deadline plan pays for this.
   const fetching = [...new Set([...(input.waiting ?? []), ...ids])].filter((id) => inFlight.has(id) && !cached.has(id));
   // Wanted, produced, not local and without a slot: in the order they would get one.
   const queued = order.filter((id) => !local(id) && !taken.has(id) && isProduced(id));
-  return withVisible(withDeadlines(input, plan, fetching, budget, queued), shown);
+  return withVisible(withDeadlines(input, plan, fetching, budget, queued), shown, input.maxSplit, toArrive);
 }
 
-/** Marks the fetches of segments the hold-x group already sees (PrefetchPlan.visible). */
-function withVisible(plan: PrefetchPlan, shown: number): PrefetchPlan {
+/**
+ * Marks the fetches of segments the hold-x group already sees (PrefetchPlan.visible) and, with
+ * `maxSplit`, the ranges each takes by its rank among the visible ones still to arrive.
+ */
+function withVisible(
+  plan: PrefetchPlan,
+  shown: number,
+  maxSplit: number | undefined,
+  toArrive: (plan: PrefetchPlan) => number[],
+): PrefetchPlan {
   const visible = plan.fetch.filter((id) => id <= shown);
-  return visible.length === 0 ? plan : { ...plan, visible };
+  if (visible.length === 0) return plan;
+  if (maxSplit === undefined) return { ...plan, visible };
+  const need = toArrive(plan);
+  return { ...plan, visible, visibleRanges: visible.map((id) => ({ id, ranges: rangesByNeed(need.indexOf(id), maxSplit) })) };
 }
 
 /** Earliest deadline first; segments without one after, oldest first (the default order). */

@@ -227,6 +227,8 @@ export class StreamProgress {
       hold: limits.hold,
       maxParallel: Math.min(Math.max(1, limits.hold), limits.maxHold) + 1,
       burstParallel: limits.maxHold + 1,
+      // Ranges per fetch of a segment players already see: the plan ranks them in need order.
+      maxSplit: limits.maxHold,
       ...(limits.deadlines === undefined ? {} : { deadlines: limits.deadlines }),
     };
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EthleError, planPrefetch, type PrefetchInput } from '@ethle/core';
+import { EthleError, planPrefetch, rangesByNeed, type PrefetchInput } from '@ethle/core';
 
 const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
@@ -134,6 +134,99 @@ describe('planPrefetch replays the paper', () => {
   });
 });
 
+describe("planPrefetch: a start's visible segments take ranges in need order (issue 38)", () => {
+  // 50M-2s behind a CUBIC origin at 224 ms (run r1 of the CUBIC matrix): the origin lists up to 74;
+  // a player shown x = 2 sees up to 72 and hls.js starts at the third from its end, 70, then asks
+  // for 71 and 72 as soon as it has the one before. The edge's maxHold is 4 (ranges per fetch).
+  const cold = (hold: number, over: Partial<PrefetchInput> = {}) =>
+    planPrefetch({
+      produced: range(40, 72 + hold),
+      mostAdvanced: undefined,
+      cached: new Set<number>(),
+      inFlight: new Set<number>(),
+      inFlightCount: 0,
+      hold,
+      maxParallel: hold + 1,
+      maxSplit: 4,
+      ...over,
+    });
+
+  it('x = 2: all three start now, the first needed as twice the ranges, later ones fewer', () => {
+    // Before: 70, 71 and 72 as 4 ranges each, so 70 shared the backhaul equally with segments
+    // needed seconds later (asked with 1.4 of 12.2 MB at the edge while 71 and 72 were whole).
+    const p = cold(2);
+    expect(p.fetch).toEqual([70, 71, 72]);
+    expect(p.visible).toEqual([70, 71, 72]);
+    expect(p.visibleRanges).toEqual([
+      { id: 70, ranges: 8 },
+      { id: 71, ranges: 4 },
+      { id: 72, ranges: 2 },
+    ]);
+    // 14 connections: at most one segment's worth (4) more than three visible fetches took before.
+    expect(p.visibleRanges!.reduce((a, v) => a + v.ranges, 0)).toBeLessThanOrEqual((3 + 1) * 4);
+  });
+
+  it('x = 3: the same three visible ones ranked, the held 73 on one connection as before', () => {
+    const p = cold(3);
+    expect(p.fetch).toEqual([70, 71, 72, 73]);
+    expect(p.visibleRanges).toEqual([
+      { id: 70, ranges: 8 },
+      { id: 71, ranges: 4 },
+      { id: 72, ranges: 2 },
+    ]);
+    expect(p.visible).not.toContain(73);
+  });
+
+  it('a segment that becomes visible below ones in flight (x rose after they started) ranks first', () => {
+    // The first round ran at x = 1: 71 and 72 started. At x = 2 the player starts at 70.
+    const first = cold(1, { produced: range(40, 74) });
+    expect(first.visibleRanges).toEqual([
+      { id: 71, ranges: 8 },
+      { id: 72, ranges: 4 },
+    ]);
+    const p = cold(2, { inFlight: new Set([71, 72]), inFlightCount: 2 });
+    expect(p.fetch).toEqual([70]);
+    expect(p.visibleRanges).toEqual([{ id: 70, ranges: 8 }]);
+  });
+
+  it('once the player has its first segment, the next one needed ranks first', () => {
+    // 70 asked and whole, 71 in flight (ranked before): 72 is second in need order.
+    const p = cold(2, { mostAdvanced: 70, cached: new Set([70]), inFlight: new Set([71]), inFlightCount: 1 });
+    expect(p.fetch).toEqual([72]);
+    expect(p.visibleRanges).toEqual([{ id: 72, ranges: 4 }]);
+  });
+
+  it('a warm steady state is unchanged: the new segment is held, on one connection', () => {
+    const p = cold(2, { produced: range(40, 75), mostAdvanced: 73, cached: new Set([70, 71, 72, 73, 74]) });
+    expect(p.fetch).toEqual([75]);
+    expect(p.visible).toBeUndefined();
+    expect(p.visibleRanges).toBeUndefined();
+    // Without maxSplit the plan is as before: visible, no ranges.
+    const plain = cold(2, { maxSplit: undefined });
+    expect(plain.visible).toEqual([70, 71, 72]);
+    expect(plain.visibleRanges).toBeUndefined();
+  });
+
+  it('rangesByNeed: 2m first, halving, within [2, m] after; no split below maxSplit 2', () => {
+    expect([0, 1, 2, 3, 4].map((r) => rangesByNeed(r, 4))).toEqual([8, 4, 2, 2, 2]);
+    expect([0, 1, 2, 3].map((r) => rangesByNeed(r, 8))).toEqual([16, 8, 4, 2]);
+    expect([0, 1, 2].map((r) => rangesByNeed(r, 2))).toEqual([4, 2, 2]);
+    expect([0, 1, 99].map((r) => rangesByNeed(r, 1))).toEqual([1, 1, 1]);
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 64 }), fc.integer({ min: 1, max: 40 }), (m, n) => {
+        const all = range(0, n - 1).map((r) => rangesByNeed(r, m));
+        // Never more than one segment's worth of ranges above n plain splits.
+        expect(all.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual((n + 1) * m);
+        for (const [r, k] of all.entries()) {
+          expect(k).toBeLessThanOrEqual(r === 0 ? 2 * m : m);
+          expect(k).toBeGreaterThanOrEqual(2);
+          if (r > 0) expect(k).toBeLessThanOrEqual(all[r - 1]!);
+        }
+      }),
+    );
+  });
+});
+
 describe('planPrefetch invariants', () => {
   const scenario = fc.record({
     oldest: fc.integer({ min: 0, max: 1000 }),
@@ -151,7 +244,7 @@ describe('planPrefetch invariants', () => {
         const produced = range(s.oldest, s.oldest + s.len - 1);
         const cached = new Set(produced.filter((_, i) => s.cachedMask[i]));
         const inFlight = new Set(produced.filter((id, i) => s.inFlightMask[i] && !cached.has(id)).slice(0, s.maxParallel));
-        const p = planPrefetch({
+        const input: PrefetchInput = {
           produced,
           mostAdvanced: s.advance === undefined ? undefined : s.oldest + s.advance,
           cached,
@@ -159,12 +252,18 @@ describe('planPrefetch invariants', () => {
           inFlightCount: inFlight.size,
           hold: s.hold,
           maxParallel: s.maxParallel,
-        });
+        };
+        const p = planPrefetch(input);
         expect(new Set(p.fetch).size).toBe(p.fetch.length);
         expect(inFlight.size + p.fetch.length).toBeLessThanOrEqual(Math.max(s.maxParallel, inFlight.size));
         // visible: exactly the fetches of segments the hold-x group's playlist lists.
         const shown = produced[produced.length - 1]! - s.hold;
         expect(p.visible ?? []).toEqual(p.fetch.filter((id) => id <= shown));
+        // With maxSplit, each visible fetch has its ranges: at most one ranked first.
+        const ranked = planPrefetch({ ...input, maxSplit: 4 });
+        expect(ranked.fetch).toEqual(p.fetch);
+        expect((ranked.visibleRanges ?? []).map((v) => v.id)).toEqual(p.visible ?? []);
+        expect((ranked.visibleRanges ?? []).filter((v) => v.ranges > 4).length).toBeLessThanOrEqual(1);
         for (const id of p.fetch) {
           expect(cached.has(id) || inFlight.has(id)).toBe(false);
           expect(id).toBeGreaterThanOrEqual(produced[0]!);
@@ -207,6 +306,8 @@ describe('planPrefetch invariants', () => {
       { inFlightCount: -2 },
       { mostAdvanced: Number.NaN },
       { produced: [5, 1] },
+      { maxSplit: 0 },
+      { maxSplit: 2.5 },
     ]) {
       expect(() => planPrefetch({ ...base, ...bad })).toThrow(EthleError);
     }

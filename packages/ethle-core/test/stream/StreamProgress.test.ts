@@ -100,6 +100,8 @@ describe('StreamProgress: the planner input and the lead', () => {
       hold: 3,
       maxParallel: 4,
       burstParallel: 5,
+      // Ranges per visible fetch: the plan ranks them in need order (rangesByNeed).
+      maxSplit: 4,
     });
     expect(planPrefetch(input).fetch).toEqual([14, 17]);
     expect(p.trackLead('v', input.cached)).toBe(1);
