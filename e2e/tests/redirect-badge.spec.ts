@@ -8,7 +8,8 @@ import { startDemoServer } from '@ethle/player-demo/server';
 // (paper eq. 3) to the origin on sustained evidence; the player follows silently. The side-by-side
 // page must say that its "edge" column is then not on the edge. Here the radio network (a MEC 012
 // RNI service) reports the receiver's radio far below the 2 Mbit/s stream: the edge holds it on
-// its first request and redirects it on the next.
+// its first request and redirects it on the next (redirectSustainMs 0: the last two measurements;
+// the default's 30 s of them would outlast the badge's wait, and the window is ethle-core's to test).
 test.describe.configure({ mode: 'serial' });
 let origin: LiveOrigin;
 let edge: Awaited<ReturnType<typeof startEdge>>;
@@ -29,6 +30,7 @@ test.beforeAll(async () => {
       segmentStart: 'slow-start',
       logLevel: 'silent',
       rni: { url: rni.url, cacheMs: 600_000 },
+      redirectSustainMs: 0,
     }),
   );
   // The weakest signal the model knows: no throughput at all.

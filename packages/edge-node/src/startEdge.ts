@@ -65,6 +65,7 @@ export async function startEdge(config: EdgeConfig, options: StartEdgeOptions = 
       initialWindow: config.initialWindow,
       defaultRanMbps: config.defaultRanMbps,
       ranFailAction: config.ranFailAction === 'pass-through' ? 'pass-through' : 'redirect',
+      redirectSustainMs: config.redirectSustainMs,
       maxSessions: config.maxSessions,
       sessionIdleMs: config.sessionIdleMs,
       ...(config.backhaulReceiveWindowBytes === undefined ? {} : { receiveWindowBytes: config.backhaulReceiveWindowBytes }),

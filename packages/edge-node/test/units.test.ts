@@ -43,6 +43,9 @@ describe('createEdgeConfig', () => {
     [{ origin: 'http://x', lowerHoldAfterSamples: 1.5 }, /lowerHoldAfterSamples: expected an integer/],
     [{ origin: 'http://x', holdFloor: 'none' as never }, /holdFloor/],
     [{ origin: 'http://x', segmentStart: 'hot' as never }, /segmentStart: 'slow-start' .*, 'warm' .* or 'learn' .*, got "hot"/],
+    [{ origin: 'http://x', redirectSustainMs: -1 }, /redirectSustainMs: must be between 0 and 600000, got -1/],
+    [{ origin: 'http://x', redirectSustainMs: 600_001 }, /redirectSustainMs: must be between/],
+    [{ origin: 'http://x', redirectSustainMs: '30s' as never }, /redirectSustainMs: expected a number/],
   ])('rejects %j with a coded, actionable error', (input, msg) => {
     let err: unknown;
     try {
@@ -68,6 +71,9 @@ describe('createEdgeConfig', () => {
     });
     expect(createEdgeConfig({ origin: 'http://x', holdFloor: 'measured' }).holdFloor).toBe('measured');
     expect(createEdgeConfig({ origin: 'http://x' }).segmentStart).toBe('learn');
+    // A redirect (eq. 3) needs 30 s of measurements unless set (issue 38); 0 is the rule before.
+    expect(createEdgeConfig({ origin: 'http://x' }).redirectSustainMs).toBe(30_000);
+    expect(createEdgeConfig({ origin: 'http://x', redirectSustainMs: 0 }).redirectSustainMs).toBe(0);
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'slow-start' }).segmentStart).toBe('slow-start');
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'warm' }).segmentStart).toBe('warm');
     expect(createEdgeConfig({ origin: 'http://x', segmentStart: 'learn' }).segmentStart).toBe('learn');

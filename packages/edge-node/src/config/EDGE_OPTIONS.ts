@@ -1,4 +1,4 @@
-import { HOLD_LIMITS, HOLD_POLICY_DEFAULTS, STREAM_DEFAULTS } from '@ethle/core';
+import { HOLD_LIMITS, HOLD_POLICY_DEFAULTS, MAX_REDIRECT_SUSTAIN_MS, STREAM_DEFAULTS } from '@ethle/core';
 import { readFileSync } from 'node:fs';
 import { EdgeError } from '../errors/EdgeError.js';
 import type { EdgeConfig, RanFailAction } from './EdgeConfig.js';
@@ -196,6 +196,19 @@ const TABLE = [
       message: () => `one of ${RAN_FAIL_ACTIONS.join(', ')} (a 301 would be cached by clients for good)`,
     },
     cli: { flag: 'ran-fail-action', arg: 'A', help: ['redirect-307 (default) | redirect-302 | pass-through'] },
+  },
+  {
+    key: 'redirectSustainMs',
+    rule: { type: 'ms', min: 0, max: MAX_REDIRECT_SUSTAIN_MS, default: HOLD_POLICY_DEFAULTS.redirectSustainMs },
+    cli: {
+      flag: 'redirect-sustain-ms',
+      arg: 'MS',
+      help: [
+        "auto: act on eq. 3 (--ran-fail-action) only once a receiver's radio",
+        'measurements cover MS and their mean and the latest are at or below',
+        'the bitrate (default {default}; 0 = the last two measurements)',
+      ],
+    },
   },
   {
     key: 'fleet.pathway',

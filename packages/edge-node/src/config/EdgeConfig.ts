@@ -123,6 +123,14 @@ export interface EdgeConfig {
   rni: RniConfig | undefined;
   ranFailAction: RanFailAction;
   /**
+   * auto: how long a receiver's radio measurements must cover before eq. 3 failing sends it away
+   * (`ranFailAction`): their time-weighted mean over the window and the latest must both be at or
+   * below the bitrate (ms, default 30 000; 0 = the last two measurements). HoldPolicyConfig.redirectSustainMs
+   * says why: a redirect is for good, and a shared cell dips for seconds below a stream it
+   * carries on average.
+   */
+  redirectSustainMs: number;
+  /**
    * `maxBytes`: every media byte the edge holds at most — its cache and what it holds outside it
    * for receivers (objects not cached, entries still read after leaving the cache, unplanned
    * objects streamed through): one budget (ByteBudget, `ethle_held_bytes`). A fetch whose bytes
@@ -239,6 +247,7 @@ export interface EdgeConfigInput {
   defaultRanMbps?: number;
   rni?: { url: string; cacheMs?: number; timeoutMs?: number };
   ranFailAction?: RanFailAction;
+  redirectSustainMs?: number;
   cache?: { maxBytes?: number; maxAgeMs?: number };
   streamIdleMs?: number;
   sessionIdleMs?: number;

@@ -83,6 +83,7 @@ describe('the option table', () => {
       lowerHoldAfterSegments: HOLD_POLICY_DEFAULTS.lowerAfterSegments,
       lowerHoldAfterSamples: HOLD_POLICY_DEFAULTS.lowerAfterSamples,
       holdFloor: HOLD_POLICY_DEFAULTS.holdFloor,
+      redirectSustainMs: HOLD_POLICY_DEFAULTS.redirectSustainMs,
       streamIdleMs: STREAM_DEFAULTS.idleMs,
       streamQueryParams: STREAM_DEFAULTS.streamQueryParams,
     });

@@ -29,7 +29,8 @@ interface StreamState {
  * steady-state backhaul sample needs more, down by one only after the lower x has been supported
  * for a while — never below the model's x (unless holdFloor is 'measured'). Receivers' groups
  * stay monotone (hold-0 → hold-x, never back). A receiver is redirected (eq. 3) only on
- * sustained evidence (shouldRedirect), never on a first request or a default estimate. Every
+ * sustained evidence in time (shouldRedirect: its measurements over `redirectSustainMs`, their
+ * mean and the latest at or below the bitrate), never on a first request or a default estimate. Every
  * change of x goes to `hooks.onChange`, every receiver placed in a group to `hooks.onGroupChange`.
  */
 export class AutoHold extends HoldPolicyBase {
@@ -90,7 +91,7 @@ export class AutoHold extends HoldPolicyBase {
     const history = this.groups.note(ctx.stream, session, radio, nowMs);
     if (!d.eq3) {
       const bitrateBps = ((ctx.segmentBytes ?? 0) * 8) / ctx.segmentSeconds;
-      const r = shouldRedirect({ requests: history.requests, estimates: history.estimates, bitrateBps });
+      const r = shouldRedirect({ requests: history.requests, estimates: history.estimates, bitrateBps, sustainMs: this.redirectSustainMs });
       if (r.redirect) {
         const bitrateMbps = bitrateBps / 1e6;
         return this.config.ranFailAction === 'redirect'

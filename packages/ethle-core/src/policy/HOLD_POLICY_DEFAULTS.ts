@@ -19,4 +19,9 @@ export const HOLD_POLICY_DEFAULTS = {
   lowerAfterSamples: 3,
   /** auto's floor for x: the model's x (HoldPolicyConfig.holdFloor). */
   holdFloor: 'model',
+  /**
+   * A redirect (eq. 3) needs the receiver's radio measurements to cover this long, ms
+   * (HoldPolicyConfig.redirectSustainMs says why 30 s).
+   */
+  redirectSustainMs: 30_000,
 } as const;

@@ -4,6 +4,7 @@ import type { HoldPolicyConfig } from './HoldPolicyConfig.js';
 import type { IdleFetch, IdleFetchVerdict } from './OriginStartLearner.js';
 import type { AdoptedSession, PolicyGroup, PolicyGroups } from './PolicyGroups.js';
 import type { RadioEstimate } from './RadioEstimate.js';
+import type { RedirectEvidence } from './shouldRedirect.js';
 
 /** What an edge knows of one stream when it decides. */
 export interface StreamContext {
@@ -67,7 +68,7 @@ export type ReceiverDecision =
   /** Serve the stream held by x; `group` is the receiver's policy group (undefined: no evidence yet). */
   | { kind: 'hold'; x: number; group: PolicyGroup | undefined; from?: PolicyGroup | undefined }
   /** eq. 3 fails on sustained evidence and the action is 'redirect': send the receiver to the origin. */
-  | { kind: 'redirect'; ranMbps: number; bitrateMbps: number; evidence: readonly RadioEstimate[] }
+  | { kind: 'redirect'; ranMbps: number; bitrateMbps: number; evidence: RedirectEvidence }
   /** eq. 3 fails and the action is 'pass-through': serve it unheld (ETHLE does not apply, III-B). */
   | { kind: 'pass'; x: 0; ranMbps: number; bitrateMbps: number };
 

@@ -1,4 +1,5 @@
 import type { SegmentStart } from '../model/modelHold.js';
+import { requireRange } from '../model/validate.js';
 import { AutoParts } from './AutoParts.js';
 import { BackhaulSamples, type FetchRegime } from './BackhaulSamples.js';
 import { FixedParts } from './FixedParts.js';
@@ -7,6 +8,8 @@ import type { HoldPolicyConfig } from './HoldPolicyConfig.js';
 import { OriginStartLearner, type IdleFetch, type IdleFetchVerdict } from './OriginStartLearner.js';
 import type { PartHold } from './PartHold.js';
 import { PolicyGroups, type AdoptedSession, type PolicyGroup } from './PolicyGroups.js';
+import { HOLD_POLICY_DEFAULTS } from './HOLD_POLICY_DEFAULTS.js';
+import { MAX_REDIRECT_SUSTAIN_MS } from './shouldRedirect.js';
 import type { RadioEstimate } from './RadioEstimate.js';
 
 /**
@@ -20,6 +23,8 @@ export abstract class HoldPolicyBase implements HoldPolicy {
   readonly holdsParts: boolean;
   protected readonly hooks: HoldPolicyHooks;
   protected readonly groups: PolicyGroups;
+  /** The redirect's window (HoldPolicyConfig.redirectSustainMs), validated once. */
+  protected readonly redirectSustainMs: number;
   protected readonly backhaul = new BackhaulSamples();
   readonly #start = new OriginStartLearner();
   readonly #parts: PartHold;
@@ -27,7 +32,13 @@ export abstract class HoldPolicyBase implements HoldPolicy {
   constructor(config: HoldPolicyConfig, hooks: HoldPolicyHooks) {
     this.config = config;
     this.hooks = hooks;
-    this.groups = new PolicyGroups(config.sessionIdleMs ?? 120_000, config.maxSessions ?? 100_000);
+    this.redirectSustainMs = requireRange(
+      'redirectSustainMs',
+      config.redirectSustainMs ?? HOLD_POLICY_DEFAULTS.redirectSustainMs,
+      0,
+      MAX_REDIRECT_SUSTAIN_MS,
+    );
+    this.groups = new PolicyGroups(config.sessionIdleMs ?? 120_000, config.maxSessions ?? 100_000, this.redirectSustainMs);
     const p = config.holdParts;
     this.holdsParts = p !== undefined;
     this.#parts = p === 'auto' ? new AutoParts(config.maxHold, (c) => hooks.onPartChange?.(c)) : new FixedParts(p ?? 0);

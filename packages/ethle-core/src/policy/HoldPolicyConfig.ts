@@ -18,6 +18,21 @@ export interface HoldPolicyConfig {
   defaultRanMbps: number;
   /** eq. 3 fails: send the receiver to the origin ('redirect') or serve it unheld ('pass-through'). */
   ranFailAction: 'redirect' | 'pass-through';
+  /**
+   * How long a receiver's radio measurements must cover, ms, before eq. 3 failing acts on it
+   * (`ranFailAction`; shouldRedirect): their time-weighted mean over that window and the latest
+   * must both be at or below the bitrate. Default 30 000, in [0, 600 000]. A redirect is for good,
+   * and holding absorbs a dip shorter than the held buffer (x · l_seg: 4–6 s for 2 s segments);
+   * a shared cell gives one user far less while the others send (the LTE-A cell at 50 % load: ~82
+   * Mbit/s on average, 28–56 Mbit/s while others are ON, for sojourns of seconds), so a window
+   * must outlast several such sojourns to tell a radio that cannot carry the stream on average
+   * from one that dips. Two measurements ~4 s apart redirected a 48.8 Mbit/s stream's receiver
+   * on that cell, which then stalled five times from the origin (issue 38). 30 s is five to seven
+   * held buffers, ~15 measurements at one per 2 s segment; the cost is that a receiver whose
+   * radio truly cannot carry the stream stays on the edge that long (as E2E would: holding does
+   * not make it worse). 0: the last two measurements alone, the rule before.
+   */
+  redirectSustainMs?: number;
   /** Receiver sessions remembered at most (policy groups). */
   maxSessions?: number;
   /** A session not seen for this long is forgotten (ms). */

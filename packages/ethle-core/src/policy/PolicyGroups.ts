@@ -1,4 +1,5 @@
 import type { RadioEstimate } from './RadioEstimate.js';
+import type { NotedEstimate } from './shouldRedirect.js';
 
 /** The paper's two policy groups of a stream's receivers (Section III-C). */
 export type PolicyGroup = 'hold-0' | 'hold-x';
@@ -11,9 +12,14 @@ interface Session {
   /** Undefined until the policy has evidence to place it (auto without context yet). */
   group: PolicyGroup | undefined;
   lastSeenMs: number;
-  /** Manifest requests seen, and the latest radio measurements (not defaults), oldest first. */
+  /**
+   * Manifest requests seen; the radio measurements (not defaults) of the redirect window, oldest
+   * first, each with when it was noted; and the latest measurement as it came (for the handover
+   * token, and to tell a measurement seen again from a new one).
+   */
   requests: number;
-  estimates: RadioEstimate[];
+  estimates: NotedEstimate[];
+  last: RadioEstimate | undefined;
   /** The x this receiver was served at another edge before it moved here (handover): never served less. */
   floorX: number;
 }
@@ -43,8 +49,15 @@ const REORDER_MS = 1000;
  */
 export const CONFIRM_AFTER_MS = 500;
 
-/** Radio measurements kept per session: what a redirect's "sustained" needs, and a little more. */
-const KEEP_ESTIMATES = 4;
+/**
+ * Radio measurements kept per session, at least (a redirect's `consecutive` count, and a little
+ * more) and at most: the window (`redirectSustainMs`) is kept in time, at most one measurement per
+ * slot of a thirtieth of it (WINDOW_SLOTS), so it fits within the most.
+ */
+const KEEP_ESTIMATES_MIN = 4;
+const KEEP_ESTIMATES_MAX = 64;
+/** The window in slots: of the measurements noted in one slot (windowMs / this) the newest is kept. */
+const WINDOW_SLOTS = 30;
 
 /**
  * Policy groups per stream (paper Section III-C): a receiver session joins hold-0 when eq. 1
@@ -74,11 +87,19 @@ export class PolicyGroups {
   readonly #idleMs: number;
   readonly #max: number;
   readonly #maxUnconfirmed: number;
+  readonly #windowMs: number;
+  readonly #slotMs: number;
 
-  constructor(idleMs: number, maxSessions = 100_000) {
+  /**
+   * `windowMs`: how far back a session's radio measurements are kept (the redirect's window,
+   * shouldRedirect's `sustainMs`; validated by the caller).
+   */
+  constructor(idleMs: number, maxSessions = 100_000, windowMs = 0) {
     this.#idleMs = idleMs;
     this.#max = maxSessions;
     this.#maxUnconfirmed = Math.max(1, Math.floor(maxSessions / 4));
+    this.#windowMs = windowMs;
+    this.#slotMs = windowMs / WINDOW_SLOTS;
   }
 
   get size(): number {
@@ -114,17 +135,31 @@ export class PolicyGroups {
 
   /**
    * One manifest request of `session` with the radio estimate the edge has for it: counted, and
-   * the estimate kept when it is a measurement (not the default) that is new.
+   * the estimate kept, noted at `nowMs`, when it is a measurement (not the default) that is new.
+   * Kept are the measurements reaching back the window from the latest (one more than needed:
+   * the window opens with a measurement at least windowMs old), never fewer than
+   * KEEP_ESTIMATES_MIN nor more than KEEP_ESTIMATES_MAX. One noted in the same slot (a thirtieth
+   * of the window, 1 s of 30) as the last kept replaces it: each rests on seconds of responses
+   * (the edge's mean over its last few, a player's estimate), so two that close say nearly the
+   * same, and a receiver reloading fast (or an RNI value at every request) must not cost a long
+   * list. Slots are fixed in time, so measurements every 0.9 s do not replace one another forever.
    */
-  note(stream: string, session: string, estimate: RadioEstimate, nowMs: number): { requests: number; estimates: readonly RadioEstimate[] } {
+  note(stream: string, session: string, estimate: RadioEstimate, nowMs: number): { requests: number; estimates: readonly NotedEstimate[] } {
     const s = this.#touch(stream, session, nowMs);
     s.requests += 1;
-    const last = s.estimates[s.estimates.length - 1];
     // A new measurement, not the same one seen again on the next playlist reload: the value or
     // what it rests on (bytes measured, segments downloaded, the player's buffer) has changed.
-    if (estimate.source !== 'default' && (last === undefined || sameMeasurement(last, estimate) === false)) {
-      s.estimates.push(estimate);
-      if (s.estimates.length > KEEP_ESTIMATES) s.estimates.shift();
+    if (estimate.source !== 'default' && (s.last === undefined || sameMeasurement(s.last, estimate) === false)) {
+      s.last = estimate;
+      const e: NotedEstimate = { bps: estimate.bps, source: estimate.source, atMs: nowMs };
+      const list = s.estimates;
+      const prev = list[list.length - 1];
+      const slot = this.#slotMs;
+      if (prev !== undefined && slot > 0 && Math.floor(prev.atMs / slot) === Math.floor(nowMs / slot)) list[list.length - 1] = e;
+      else list.push(e);
+      // Older than the window's opening measurement, or past the most: forgotten.
+      while (list.length > KEEP_ESTIMATES_MIN && (list.length > KEEP_ESTIMATES_MAX || nowMs - list[1]!.atMs >= this.#windowMs))
+        list.shift();
     }
     return { requests: s.requests, estimates: s.estimates };
   }
@@ -141,7 +176,11 @@ export class PolicyGroups {
     const s = this.#touch(stream, session, nowMs);
     s.requests = a.requests;
     s.floorX = a.x;
-    if (a.estimate !== undefined) s.estimates.push(a.estimate);
+    if (a.estimate !== undefined) {
+      // Measured at the other edge: here it counts from its arrival.
+      s.last = a.estimate;
+      s.estimates.push({ bps: a.estimate.bps, source: a.estimate.source, atMs: nowMs });
+    }
     if (a.group !== undefined) {
       s.group = a.group;
       this.#byStream.get(stream)!.counts[a.group] += 1;
@@ -157,9 +196,7 @@ export class PolicyGroups {
     session: string,
   ): { group: PolicyGroup | undefined; requests: number; estimate: RadioEstimate | undefined; floorX: number } | undefined {
     const s = this.#get(`${stream}\n${session}`);
-    return s === undefined
-      ? undefined
-      : { group: s.group, requests: s.requests, estimate: s.estimates[s.estimates.length - 1], floorX: s.floorX };
+    return s === undefined ? undefined : { group: s.group, requests: s.requests, estimate: s.last, floorX: s.floorX };
   }
 
   /** The x floor of a session handed over from another edge (0 for one that began here). */
@@ -222,7 +259,17 @@ export class PolicyGroups {
       s.lastSeenMs = nowMs;
       return s;
     }
-    s = { stream, firstSeenMs: nowMs, confirmed: false, group: undefined, lastSeenMs: nowMs, requests: 0, estimates: [], floorX: 0 };
+    s = {
+      stream,
+      firstSeenMs: nowMs,
+      confirmed: false,
+      group: undefined,
+      lastSeenMs: nowMs,
+      requests: 0,
+      estimates: [],
+      last: undefined,
+      floorX: 0,
+    };
     // Room first: the oldest unconfirmed session, and a confirmed one only past maxSessions.
     if (this.#unconfirmed.size >= this.#maxUnconfirmed) this.#remove(this.#unconfirmed.keys().next().value!);
     else if (this.size >= this.#max) this.#remove(this.#confirmed.keys().next().value!);

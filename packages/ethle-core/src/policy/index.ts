@@ -24,6 +24,13 @@ export {
   type StreamHoldStep,
 } from './nextStreamHold.js';
 export { chooseRadioEstimate, type RadioInput } from './chooseRadioEstimate.js';
-export { shouldRedirect, type RedirectInput, type RedirectDecision } from './shouldRedirect.js';
+export {
+  shouldRedirect,
+  MAX_REDIRECT_SUSTAIN_MS,
+  type RedirectInput,
+  type RedirectDecision,
+  type RedirectEvidence,
+  type NotedEstimate,
+} from './shouldRedirect.js';
 export { PLAYER_DEFAULT_MTP_KBPS } from './PLAYER_DEFAULT_MTP_KBPS.js';
 export type { RadioEstimate, RadioEvidence, RadioSkip, RadioSource } from './RadioEstimate.js';

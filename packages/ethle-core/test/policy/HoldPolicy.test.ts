@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AutoHold,
+  type EthleError,
   chooseRadioEstimate,
   createHoldPolicy,
   decidePartHold,
@@ -36,17 +37,72 @@ describe('HoldPolicy', () => {
   });
 
   it('a receiver whose radio is slower than the stream is redirected on sustained evidence only (or served unheld with pass-through)', () => {
+    // Measurements every 2 s at 5 Mbit/s (one per segment): held until they cover 30 s, then redirected.
     const p = createHoldPolicy(config);
     // The first request: held (hold-x, the safe side), never redirected.
     expect(p.receiver(ctx, 'a', radio(5, 1), 0)).toMatchObject({ kind: 'hold', group: 'hold-x' });
-    expect(p.receiver(ctx, 'a', radio(5, 2), 1)).toMatchObject({ kind: 'redirect', ranMbps: 5 });
+    for (let i = 1; i < 15; i++) expect(p.receiver(ctx, 'a', radio(5, i + 1), i * 2000), `at ${i * 2} s`).toMatchObject({ kind: 'hold' });
+    const d = p.receiver(ctx, 'a', radio(5, 16), 30_000);
+    expect(d).toMatchObject({ kind: 'redirect', ranMbps: 5, evidence: { spanMs: 30_000, meanBps: 5e6 } });
+    expect(d?.kind === 'redirect' && d.evidence.measurements).toHaveLength(16);
     const q = createHoldPolicy({ ...config, ranFailAction: 'pass-through' });
-    q.receiver(ctx, 'a', radio(5, 1), 0);
-    expect(q.receiver(ctx, 'a', radio(5, 2), 1)).toMatchObject({ kind: 'pass', x: 0 });
-    // A default estimate is no evidence: never a redirect however often.
+    for (let i = 0; i < 15; i++) q.receiver(ctx, 'a', radio(5, i + 1), i * 2000);
+    expect(q.receiver(ctx, 'a', radio(5, 16), 30_000)).toMatchObject({ kind: 'pass', x: 0 });
+    // redirectSustainMs 0: the last two measurements, as before issue 38.
+    const now = createHoldPolicy({ ...config, redirectSustainMs: 0 });
+    now.receiver(ctx, 'a', radio(5, 1), 0);
+    expect(now.receiver(ctx, 'a', radio(5, 2), 1)).toMatchObject({ kind: 'redirect', ranMbps: 5 });
+    // A default estimate is no evidence: never a redirect however often or long.
     const r = createHoldPolicy(config);
     const dflt = chooseRadioEstimate({ segmentBytes: 3.7e6, segmentsDownloaded: 0, defaultBps: 5e6 });
-    for (let i = 0; i < 5; i++) expect(r.receiver(ctx, 'b', dflt, i)?.kind).toBe('hold');
+    for (let i = 0; i < 40; i++) expect(r.receiver(ctx, 'b', dflt, i * 2000)?.kind).toBe('hold');
+  });
+
+  // Issue 38: behind a CUBIC origin at 224 ms, 50M-2s (48.8 Mbit/s) on an LTE-A cell at 50 % load
+  // (~82 Mbit/s on average, 28–56 Mbit/s while the other users send), two measurements ~4 s apart
+  // at or below 50 Mbit/s redirected the receiver for good at 45 s; from the origin it stalled 5 times.
+  describe('the redirect on a shared cell (issue 38)', () => {
+    // 50M-2s at 224 ms: 12.2 MB segments of 2 s.
+    const c50: StreamContext = { stream: 'o/live/50M-2s/index.m3u8', origin: 'o', segmentBytes: 12.2e6, segmentSeconds: 2, rttMs: 224 };
+    /** One manifest request every 2 s with a new measurement of `mbps[i]`; the kinds of the decisions. */
+    const play = (p: ReturnType<typeof createHoldPolicy>, mbps: readonly number[]) =>
+      mbps.map((m, i) => p.receiver(c50, 'r', radio(m, i + 1), i * 2000)?.kind);
+
+    it('a dip of two low measurements within an otherwise 80 Mbit/s radio does not redirect', () => {
+      const mbps = [...Array(22).fill(80), 30, 30, ...Array(30).fill(80)];
+      expect(play(createHoldPolicy(config), mbps)).not.toContain('redirect');
+    });
+
+    it('the cell while others come and go (its mean above the bitrate) does not redirect in two minutes', () => {
+      // Seconds-long sojourns: 4 s at 28–56 Mbit/s, then 6 s alone at ~100 Mbit/s; mean ~74.
+      const cycle = [40, 28, 100, 100, 100];
+      const mbps = Array.from({ length: 60 }, (_, i) => cycle[i % cycle.length]!);
+      expect(play(createHoldPolicy(config), mbps)).not.toContain('redirect');
+    });
+
+    it('a radio at 30 Mbit/s redirects once its measurements cover 30 s, not before', () => {
+      const kinds = play(createHoldPolicy(config), Array(20).fill(30));
+      expect(kinds.indexOf('redirect')).toBe(15); // the measurement at 30 s
+      expect(kinds.slice(0, 15)).not.toContain('redirect');
+    });
+
+    it('redirectSustainMs is the window: 10 s redirects the same radio at 10 s', () => {
+      expect(play(createHoldPolicy({ ...config, redirectSustainMs: 10_000 }), Array(20).fill(30)).indexOf('redirect')).toBe(5);
+    });
+
+    it('bad redirectSustainMs values are refused when the policy is made (ERR_MODEL_INVALID_INPUT)', () => {
+      for (const redirectSustainMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, 600_001, '30000' as unknown as number]) {
+        for (const hold of ['auto', 2] as const) {
+          try {
+            createHoldPolicy({ ...config, hold, redirectSustainMs });
+            expect.unreachable();
+          } catch (e) {
+            expect((e as EthleError).code, `${hold} ${String(redirectSustainMs)}`).toBe('ERR_MODEL_INVALID_INPUT');
+          }
+        }
+      }
+      expect(() => createHoldPolicy({ ...config, redirectSustainMs: 600_000 })).not.toThrow();
+    });
   });
 
   it('x both ways: a slow steady sample raises it at once, a recovered rate lowers it after the dwell, never below the model', () => {

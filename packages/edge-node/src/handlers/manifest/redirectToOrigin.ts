@@ -8,7 +8,7 @@ import type { RequestTarget } from '../../http/parseTarget.js';
 /**
  * A receiver whose radio is slower than the stream on sustained evidence (eq. 3) is sent to the
  * origin (307, or 302 by configuration): it leaves the edge for good, so the log says on what
- * evidence.
+ * evidence — the window's time-weighted mean and span (redirectSustainMs) and its measurements.
  */
 export function redirectToOrigin(
   ctx: Pick<EdgeContext, 'config' | 'metrics' | 'events' | 'log'>,
@@ -30,7 +30,11 @@ export function redirectToOrigin(
       stream: streamKey,
       ranMbps: d.ranMbps,
       bitrateMbps: d.bitrateMbps,
-      evidence: d.evidence.map((e) => ({ mbps: e.bps / 1e6, source: e.source })),
+      evidence: {
+        meanMbps: d.evidence.meanBps === undefined ? undefined : d.evidence.meanBps / 1e6,
+        spanMs: d.evidence.spanMs,
+        measurements: d.evidence.measurements.map((e) => ({ mbps: e.bps / 1e6, source: e.source, atMs: e.atMs })),
+      },
     },
     'receiver redirected to the origin (eq. 3)',
   );
