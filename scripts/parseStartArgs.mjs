@@ -59,8 +59,8 @@ const OPTIONS = {
  * The stream `--backhaul` plays unless told otherwise (Table I: 3.66 MB segments of 2 s, 14.6
  * Mbit/s). Not 50M-2s (48.8 Mbit/s): the emulated LTE-A radio delivers a 12.2 MB segment at
  * ~33–50 Mbit/s (its 150 ms PDCP discard drops packets of the burst), less than the bitrate, so
- * `--hold auto` rightly redirects the edge player to the origin (eq. 3) and both players stall
- * on the radio alone — the page would show no edge. 15M-2s fits the radio with headroom, and one
+ * `--hold auto` redirects the edge player to the origin (eq. 3) once 30 s of measurements average
+ * below it, and both players stall on the radio alone — the page would show no edge. 15M-2s fits the radio with headroom, and one
  * E2E flow over 224 ms still needs about a segment's length to fetch a segment.
  */
 const BACKHAUL_STREAM = '15M-2s';
