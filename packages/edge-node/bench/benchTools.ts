@@ -64,6 +64,21 @@ export function throwawayCert(): ThrowawayCert {
   return { keyPath, certPath, dispose };
 }
 
+/** `ethle-edge serve` arguments for an unheld edge (`--hold 0`) in front of a bench origin, over TLS with `cert`. */
+export function unheldEdgeArgs(originUrl: string, workers: number | string, cert?: ThrowawayCert): string[] {
+  return [
+    '--origin',
+    originUrl,
+    '--port',
+    '0',
+    '--hold',
+    '0',
+    '--workers',
+    String(workers),
+    ...(cert === undefined ? [] : ['--tls-key', cert.keyPath, '--tls-cert', cert.certPath]),
+  ];
+}
+
 /** A dispatcher for the benches' own requests: keeps TLS connections without verifying the throwaway cert. */
 export function benchAgent(connections: number): Agent {
   return new Agent({ connections, connect: { rejectUnauthorized: false } });

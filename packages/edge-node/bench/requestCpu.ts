@@ -9,7 +9,16 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { benchAgent, cpuSecondsTree, requireTools, startEdgeProcess, startStaticOrigin, throwawayCert, wrk } from './benchTools.js';
+import {
+  benchAgent,
+  cpuSecondsTree,
+  requireTools,
+  startEdgeProcess,
+  startStaticOrigin,
+  throwawayCert,
+  unheldEdgeArgs,
+  wrk,
+} from './benchTools.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,17 +43,7 @@ const origin = await startStaticOrigin(Number(values['segment-bytes']));
 const originUrl = origin.url;
 
 const cert = values.tls ? throwawayCert() : undefined;
-const args = [
-  '--origin',
-  originUrl,
-  '--port',
-  '0',
-  '--hold',
-  '0',
-  '--workers',
-  values.workers,
-  ...(cert === undefined ? [] : ['--tls-key', cert.keyPath, '--tls-cert', cert.certPath]),
-];
+const args = unheldEdgeArgs(originUrl, values.workers, cert);
 const builds = [{ name: 'this build', bin: undefined as string | undefined }];
 if (values.against !== undefined) builds.push({ name: 'against', bin: values.against });
 const edges = await Promise.all(builds.map((b) => startEdgeProcess(args, undefined, undefined, b.bin)));

@@ -18,6 +18,7 @@ import {
   startNginx,
   startStaticOrigin,
   throwawayCert,
+  unheldEdgeArgs,
   wrk,
 } from './benchTools.js';
 
@@ -45,17 +46,7 @@ const origin = await startStaticOrigin(segmentBytes);
 const originUrl = origin.url;
 
 const cert = values.tls ? throwawayCert() : undefined;
-const edge = await startEdgeProcess([
-  '--origin',
-  originUrl,
-  '--port',
-  '0',
-  '--hold',
-  '0',
-  '--workers',
-  String(workers),
-  ...(cert === undefined ? [] : ['--tls-key', cert.keyPath, '--tls-cert', cert.certPath]),
-]);
+const edge = await startEdgeProcess(unheldEdgeArgs(originUrl, workers, cert));
 const nginx = await startNginx(originUrl, Number(values['nginx-port']), workers, cert);
 const seg = '/live/bench/seg102.ts';
 const man = '/live/bench/index.m3u8';

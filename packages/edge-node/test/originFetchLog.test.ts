@@ -1,24 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { createEdgeConfig, startEdge, type RunningEdge } from '../src/index.js';
+import { createEdgeConfig, startEdge } from '../src/index.js';
 import { capturedLogger } from './helpers/capturedLogger.js';
-import { startTestOrigin, type TestOrigin } from './helpers/startTestOrigin.js';
+import { closeAfterEach } from './helpers/closeAfterEach.js';
+import { startTestOrigin } from './helpers/startTestOrigin.js';
 
-let origin: TestOrigin;
-let edge: RunningEdge;
-afterEach(async () => {
-  await edge?.close();
-  await origin?.close();
-});
+const closing = closeAfterEach();
 
 // An experiment's edge log (EXP_EDGE_LOG=1) explains a miss by when and how each segment reached
 // the edge: every media fetch is one debug line with its timing and ranges; none at info.
 describe('origin fetch timing in the debug log', () => {
   it.each(['debug', 'info'] as const)('at %s', async (level) => {
-    origin = await startTestOrigin({ segmentBytes: 64 * 1024 });
+    const origin = closing(await startTestOrigin({ segmentBytes: 64 * 1024 }));
     origin.produce(4);
     const log = capturedLogger(level);
-    edge = await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0 }), { logger: log.logger });
+    const edge = closing(
+      await startEdge(createEdgeConfig({ origin: origin.url, port: 0, hold: 0, originProbeMs: 0 }), { logger: log.logger }),
+    );
     const playlist = await (await request(`${edge.url}/live/a/index.m3u8`)).body.text();
     const seg = /(seg\d+\.ts)\s*$/.exec(playlist.trim())![1]!;
     await (await request(`${edge.url}/live/a/${seg}`)).body.dump();
