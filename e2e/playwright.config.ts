@@ -12,7 +12,7 @@ export const CHROMIUM = process.env.ETHLE_CHROMIUM ?? '/usr/bin/chromium';
 // where a failure is retried once and named as flaky.) And the origin's low-latency renditions:
 // dash.js's catch-up to the MPD's target needs the chunks to keep up with a faster playback rate,
 // which three specs beside it on a busy box did not let it (it failed twice; alone it passed).
-export const ALONE_SPECS = /(smoke-experiment|demo-backhaul|probe-clock-load|origin-ll)\.spec\.ts$/;
+export const ALONE_SPECS = /(smoke-experiment|demo-backhaul|probe-clock-load|origin-ll|experiment-interrupt)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: './tests',

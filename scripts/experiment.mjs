@@ -140,5 +140,17 @@ const args = [
   ...(a.shard ? [`--shard=${a.shard}`] : []),
   ...positionals,
 ];
+// Ctrl-C reaches Playwright and its workers (one process group) and may end a worker before its
+// testbed's teardown runs: this process outlives it (the handler only keeps it alive) and removes
+// the namespaces that appeared during the run (another run started meanwhile would lose its
+// own: experiments run alone on the box), leaving those from before.
+const netlab = process.getuid?.() === 0 ? await import('@ethle/netlab').catch(() => undefined) : undefined;
+const before = new Set(netlab?.testbedNamespaces() ?? []);
+let interrupted;
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => (interrupted = sig));
 const r = spawnSync('npx', args, { cwd: root, env, stdio: 'inherit' });
-process.exit(r.status ?? 1);
+if (netlab && (interrupted || r.signal)) {
+  const left = await netlab.cleanupTestbeds({ keep: before });
+  if (left.length > 0) console.error(`experiment: removed ${left.length} namespaces the stopped run left (${left.join(', ')})`);
+}
+process.exit(r.status ?? (interrupted ? 130 : 1));

@@ -1,6 +1,7 @@
 export {
   createTestbed,
   cleanupTestbeds,
+  testbedNamespaces,
   NS_PREFIX,
   type Testbed,
   type TestbedOptions,

@@ -480,18 +480,27 @@ async function checkSocketBuffers(ports: number[], bytes: number): Promise<void>
     );
 }
 
-/** Removes namespaces and socat processes left by crashed runs (anything named ethle-*). */
-export async function cleanupTestbeds(): Promise<string[]> {
-  const list = await sh('ip', ['netns', 'list']).catch(() => '');
-  const names = list
+/** The testbed namespaces (named ethle-*) on this machine now. */
+export function testbedNamespaces(): string[] {
+  const r = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' });
+  return (r.stdout ?? '')
     .split('\n')
     .map((l) => l.split(' ')[0]!)
     .filter((n) => n.startsWith(NS_PREFIX));
+}
+
+/**
+ * Removes namespaces and socat processes left by crashed runs (anything named ethle-*), except
+ * the namespaces in `keep` (a caller's snapshot from before its run: another run's testbeds).
+ */
+export async function cleanupTestbeds(o: { keep?: ReadonlySet<string> } = {}): Promise<string[]> {
+  const names = testbedNamespaces().filter((n) => !o.keep?.has(n));
   for (const n of names) {
     killNsProcesses(n);
     await sh('ip', ['netns', 'del', n]).catch(() => undefined);
   }
-  spawnSync('pkill', ['-f', 'socat -b 65536 TUN,tun-name=e']);
+  // Every testbed's socats match: only when no other run's testbed is kept.
+  if (o.keep === undefined || o.keep.size === 0) spawnSync('pkill', ['-f', 'socat -b 65536 TUN,tun-name=e']);
   // Sysctls raised by testbeds whose process died: restored when no live testbed holds them.
   releaseSysctls();
   return names;
