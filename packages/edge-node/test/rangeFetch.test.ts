@@ -16,7 +16,7 @@ afterEach(async () => {
   await origin?.close();
 });
 
-async function setup(o: { ranges: boolean; advertisedBytes?: number; hold?: number; segmentBytes?: number }) {
+async function setup(o: { ranges: boolean; advertisedBytes?: number; hold?: number | 'auto'; segmentBytes?: number }) {
   const bytes = o.segmentBytes ?? SEG;
   origin = await startTestOrigin({
     segmentBytes: bytes,
@@ -83,6 +83,21 @@ describe('parallel byte ranges for a waited-for segment', () => {
     // that, it is a miss, maxHold ranges. Read whole through the edge, every range of it was asked.
     for (const id of [5, 6, 7]) expect((await get(`/live/a/seg${id}.ts`)).body.equals(origin.body(id))).toBe(true);
     expect([4, 8]).toContain(origin.ranges('/live/a/seg7.ts').length);
+  });
+
+  it("auto, a new player shown 0 while the stream's x is 1: the 8 ranges go to the segment it asks for first", async () => {
+    // Over loopback eq. 1 holds for the default radio: a new player joins hold-0 and is shown
+    // seg0..seg7 (hls.js starts at seg5), while hold-x's x is at least 1. Anticipated from x = 1,
+    // seg4 took the 8 ranges (issue 38: 15M-4s at 224 ms, 3 of 3 runs).
+    await setup({ ranges: true, hold: 'auto', segmentBytes: BIG });
+    const planned = new Map<string, number>();
+    edge.events.on('origin-fetch', (r) => planned.set(r.path, r.parts));
+    const held = await request(`${edge.url}/live/a/index.m3u8`);
+    expect(held.headers['x-ethle-hold-segments']).toBe('0');
+    await held.body.dump();
+    await until(() => planned.has('/live/a/seg5.ts'), 'seg5 fetched');
+    expect(planned.get('/live/a/seg5.ts')).toBe(8);
+    expect(origin.requests('/live/a/seg4.ts')).toBe(0);
   });
 
   it('with x held, the start segments come as ranges and the held ones on one connection each', async () => {

@@ -260,7 +260,7 @@ export class SwEdge {
     try {
       const policy = this.#policy;
       if (policy === undefined || this.#streams.get(stream.key) !== stream) return;
-      const limits = { hold: policy.streamHold(stream.key), maxHold: policy.config.maxHold };
+      const limits = { hold: policy.streamHold(stream.key), startHold: policy.startHold(stream.key), maxHold: policy.config.maxHold };
       // On a DASH ladder, per adaptation set only what the page plays (core RenditionLadder).
       for (const track of stream.progress.plannedTracks(this.#now())) {
         const input = stream.progress.plannerInput(track, (s) => this.#local(stream, s), limits);

@@ -69,6 +69,8 @@ export interface StreamPrefetcherOptions {
   maxParallel: number;
   /** x the planner keeps the edge ahead by (changes with the auto policy). */
   hold: () => number;
+  /** The x a new player is shown (HoldPolicy.startHold): where the planner anticipates a start. */
+  startHold?: () => number;
   /** Advertised bits/s of one segment's track, before any was fetched (HLS media playlists only). */
   bitrateHint: () => number | undefined;
   /** The measured steady-state per-flow backhaul rate of the stream's origin (Mbit/s), if any. */
@@ -241,7 +243,12 @@ export class StreamPrefetcher {
           e.wanted = most === undefined || s.id >= most;
           return e.state === 'complete' ? 'complete' : 'pending';
         },
-        { hold: x, maxHold: this.#o.maxParallel, ...(deadlines === undefined ? {} : { deadlines }) },
+        {
+          hold: x,
+          maxHold: this.#o.maxParallel,
+          ...(this.#o.startHold === undefined ? {} : { startHold: this.#o.startHold() }),
+          ...(deadlines === undefined ? {} : { deadlines }),
+        },
       );
       const plan = planPrefetch(input);
       if (most === undefined) this.#unwantOutside(track, plan.want);

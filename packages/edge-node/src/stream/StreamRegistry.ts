@@ -175,6 +175,7 @@ export class StreamRegistry {
       now,
       maxParallel: config.maxHold,
       hold: () => policy.streamHold(key),
+      startHold: () => policy.startHold(key),
       // One track's bitrate: an HLS media playlist's (a DASH MPD advertises the sum of its sets).
       bitrateHint: () => {
         const view = stream.version?.view;

@@ -53,6 +53,12 @@ export interface PrefetchInput {
    */
   startBehind?: number;
   /**
+   * Before any receiver has requested a segment: the x a new player is shown (default `hold`).
+   * Auto shows a new player 0 when eq. 1 holds for the default radio, while the hold-x group's x
+   * is at least 1: the start is anticipated where that player starts, one segment later.
+   */
+  startHold?: number;
+  /**
    * Optional deadline awareness (planDeadlines): with it, wanted segments are fetched earliest
    * deadline first (after the waited-for ones), and the plan says which fetches to split into
    * byte ranges and whether x must grow. Without it the plan is exactly as before.
@@ -139,6 +145,8 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
     invalid('maxSplit', input.maxSplit);
   const startBehind = input.startBehind ?? 3;
   if (!Number.isInteger(startBehind) || startBehind < 1 || startBehind > 1000) invalid('startBehind', startBehind);
+  const startHold = input.startHold ?? hold;
+  if (!Number.isInteger(startHold) || startHold < 0 || startHold > 100) invalid('startHold', startHold);
   const heads: number[] = [];
   if (mostAdvanced !== undefined) heads.push(mostAdvanced);
   for (const h of input.groupHeads ?? []) if (h !== undefined) heads.push(h);
@@ -158,9 +166,9 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   // Windows the edge wants local, each [head, head + x] clipped to what is produced.
   const windows: Array<[number, number]> = [];
   if (top === undefined) {
-    // No segment request yet: the newest visible segment is newest − x and hls.js starts
-    // startBehind − 1 before it; a hold-0 player starts later, inside the same window.
-    windows.push([newest - hold - (startBehind - 1), newest]);
+    // No segment request yet: the newest segment a new player is shown is newest − startHold and
+    // hls.js starts startBehind − 1 before it; a hold-0 player starts later, inside the same window.
+    windows.push([newest - startHold - (startBehind - 1), newest]);
   } else {
     for (const h of [...new Set(heads)].sort((a, b) => a - b)) windows.push([h, h + hold]);
   }
@@ -205,8 +213,8 @@ export function planPrefetch(input: PrefetchInput): PrefetchPlan {
   else if (top === undefined) reason = 'anticipate-start';
   else reason = fetch.length > 1 ? 'catch-up' : 'keep-lead';
   const plan: PrefetchPlan = { fetch, want: mainFrom <= mainTo ? { from: mainFrom, to: mainTo } : undefined, lead, reason };
-  // The newest segment the hold-x group's playlist lists.
-  const shown = newest - hold;
+  // The newest segment the hold-x group's playlist lists (before any request: a new player's).
+  const shown = newest - (top === undefined ? startHold : hold);
   // The visible segments still to arrive, for their rank in need order (withVisible).
   const toArrive = (p: PrefetchPlan): number[] => {
     const fetching = new Set(p.fetch);

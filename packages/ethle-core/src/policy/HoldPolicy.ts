@@ -92,6 +92,12 @@ export interface HoldPolicy {
   receiver(ctx: StreamContext, session: string, radio: RadioEstimate, nowMs: number): ReceiverDecision | undefined;
   /** The x the stream's planner keeps the edge ahead by (the hold-x group's). No side effects. */
   streamHold(stream: string): number;
+  /**
+   * The x a receiver joining now is served before any measurement of its own (the default radio
+   * estimate): where the planner anticipates a new player's start. Auto serves it 0 when eq. 1
+   * holds for the default radio (hold-0), whatever the stream's x. No side effects.
+   */
+  startHold(stream: string): number;
   /** The largest x in force among an origin's streams (what its steady state runs in parallel). */
   originHold(origin: string): number;
   /** Before any receiver: x from what the first manifest tells, so the first prefetches match. */

@@ -45,6 +45,10 @@ export abstract class HoldPolicyBase implements HoldPolicy {
   }
 
   abstract streamHold(stream: string): number;
+  /** A receiver joining now is served the stream's x (auto: see AutoHold.startHold). */
+  startHold(stream: string): number {
+    return this.streamHold(stream);
+  }
   abstract originHold(origin: string): number;
   abstract receiver(ctx: StreamContext, session: string, radio: RadioEstimate, nowMs: number): ReceiverDecision | undefined;
   abstract provisional(ctx: StreamContext, nowMs?: number): void;

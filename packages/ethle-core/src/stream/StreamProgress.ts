@@ -29,6 +29,8 @@ export interface PlanLimits {
   hold: number;
   /** The operator's cap on x and on parallel origin fetches per stream (x_max). */
   maxHold: number;
+  /** The x a new player is shown (HoldPolicy.startHold; default `hold`): where a start is anticipated. */
+  startHold?: number;
   deadlines?: PrefetchDeadlines;
 }
 
@@ -225,6 +227,7 @@ export class StreamProgress {
       inFlight,
       inFlightCount: inFlight.size,
       hold: limits.hold,
+      ...(limits.startHold === undefined ? {} : { startHold: limits.startHold }),
       maxParallel: Math.min(Math.max(1, limits.hold), limits.maxHold) + 1,
       burstParallel: limits.maxHold + 1,
       // Ranges per fetch of a segment players already see: the plan ranks them in need order.

@@ -177,6 +177,25 @@ describe("planPrefetch: a start's visible segments take ranges in need order (is
     expect(p.visible).not.toContain(73);
   });
 
+  it('x = 1 for hold-x but new players shown 0 (auto, eq. 1 holds for the default radio): the start is theirs', () => {
+    // 15M-4s at 224 ms on CUBIC: the origin lists up to 73 (produced 40..73), hold-x's x = 1, but a
+    // new player is put in hold-0 and shown up to 73: hls.js starts at 71. Anticipated from x = 1,
+    // the 8 ranges went to 70, which nobody asked for first (3 of 3 runs), and 71 came as 4.
+    const asHoldX = cold(1);
+    expect(asHoldX.visibleRanges?.[0]).toEqual({ id: 70, ranges: 8 });
+    const p = cold(1, { startHold: 0 });
+    // x + 1 = 2 fetches: the two a new player asks for first.
+    expect(p.fetch).toEqual([71, 72]);
+    expect(p.visible).toEqual([71, 72]);
+    expect(p.visibleRanges).toEqual([
+      { id: 71, ranges: 8 },
+      { id: 72, ranges: 4 },
+    ]);
+    expect(p.want).toEqual({ from: 71, to: 73 });
+    // Without it (or equal to x), as before.
+    expect(cold(1, { startHold: 1 })).toEqual(asHoldX);
+  });
+
   it('a segment that becomes visible below ones in flight (x rose after they started) ranks first', () => {
     // The first round ran at x = 1: 71 and 72 started. At x = 2 the player starts at 70.
     const first = cold(1, { produced: range(40, 74) });

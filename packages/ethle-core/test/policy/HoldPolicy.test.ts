@@ -255,6 +255,23 @@ describe('HoldPolicy', () => {
     expect(p.streamHold(ctx.stream)).toBe(model(100).hold);
   });
 
+  it('startHold: a new player is served 0 where eq. 1 held for the default radio, else the stream x', () => {
+    const p = new AutoHold({ ...config, hold: 'auto' });
+    // 15M-2s at 224 ms with the default 100 Mbit/s radio: eq. 1 fails, a new player joins hold-x.
+    expect(model(100).eq1).toBe(false);
+    p.provisional(ctx);
+    expect(p.startHold(ctx.stream)).toBe(p.streamHold(ctx.stream));
+    // 15M-4s (7.3 MB every 4 s): eq. 1 holds, x stays ≥ 1 for hold-x, a new player is shown 0.
+    const s4 = { ...ctx, stream: 'o/live/15M-4s/index.m3u8', segmentBytes: 7.3e6, segmentSeconds: 4 };
+    expect(model(100, { segmentBytes: 7.3e6, segmentSeconds: 4 }).eq1).toBe(true);
+    p.provisional(s4);
+    expect(p.streamHold(s4.stream)).toBeGreaterThanOrEqual(1);
+    expect(p.startHold(s4.stream)).toBe(0);
+    expect(p.receiver(s4, 'a', radio(100), 1)).toMatchObject({ kind: 'hold', x: 0, group: 'hold-0' });
+    // A fixed hold serves every player its x.
+    expect(createHoldPolicy({ ...config, hold: 2 }).startHold(ctx.stream)).toBe(2);
+  });
+
   it('requireHold: a deadline the planner cannot meet raises x at once (auto only, within x_max)', () => {
     const changes: HoldChange[] = [];
     const p = createHoldPolicy(config, { onChange: (c) => changes.push(c) });
