@@ -144,13 +144,19 @@ const args = [
 // testbed's teardown runs: this process outlives it (the handler only keeps it alive) and removes
 // the namespaces that appeared during the run (another run started meanwhile would lose its
 // own: experiments run alone on the box), leaving those from before.
-const netlab = process.getuid?.() === 0 ? await import('@ethle/netlab').catch(() => undefined) : undefined;
+let netlabError;
+const netlab = process.getuid?.() === 0 ? await import('@ethle/netlab').catch((e) => void (netlabError = e)) : undefined;
 const before = new Set(netlab?.testbedNamespaces() ?? []);
 let interrupted;
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => (interrupted = sig));
 const r = spawnSync('npx', args, { cwd: root, env, stdio: 'inherit' });
-if (netlab && (interrupted || r.signal)) {
-  const left = await netlab.cleanupTestbeds({ keep: before });
-  if (left.length > 0) console.error(`experiment: removed ${left.length} namespaces the stopped run left (${left.join(', ')})`);
+if (interrupted || r.signal) {
+  if (netlab) {
+    const left = await netlab.cleanupTestbeds({ keep: before });
+    if (left.length > 0) console.error(`experiment: removed ${left.length} namespaces the stopped run left (${left.join(', ')})`);
+  } else if (netlabError)
+    console.error(
+      `experiment: could not load @ethle/netlab to remove what the stopped run left (${netlabError.message}); \`ip netns list\` shows its ethle-* namespaces`,
+    );
 }
 process.exit(r.status ?? (interrupted ? 130 : 1));

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NS_PREFIX, testbedNamespaces } from '@ethle/netlab';
 import { expect, test } from '@playwright/test';
 
 // A researcher stops `npm run experiment` with Ctrl-C (SIGINT to its process group): the run's
@@ -11,18 +12,12 @@ import { expect, test } from '@playwright/test';
 test.skip(process.getuid?.() !== 0, 'needs root for network namespaces');
 
 const root = new URL('../..', import.meta.url).pathname;
-const namespaces = () =>
-  new Set(
-    spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' })
-      .stdout.split('\n')
-      .map((l) => l.split(' ')[0]!)
-      .filter((n) => n.startsWith('ethle-')),
-  );
+const namespaces = () => new Set(testbedNamespaces());
 
 test('Ctrl-C during a run: no namespace of its testbed is left, and one from before is kept', async () => {
   test.setTimeout(120_000);
   // Someone else's namespace (another run's, from before): the sweep must not take it.
-  const foreign = `ethle-keep${process.pid}-client`;
+  const foreign = `${NS_PREFIX}keep${process.pid}-client`;
   spawnSync('ip', ['netns', 'add', foreign]);
   const out = mkdtempSync(join(tmpdir(), 'ethle-exp-interrupt-'));
   try {

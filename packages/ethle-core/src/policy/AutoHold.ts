@@ -49,10 +49,9 @@ export class AutoHold extends HoldPolicyBase {
   /**
    * A receiver joining now with the default radio estimate is served 0 when eq. 1 held for that
    * estimate at the stream's last decision on it (provisional before any receiver, or a receiver
-   * on the default estimate), else the stream's x. Why (issue 38): 15M-4s at 224 ms has x = 1 for hold-x but its players start in
-   * hold-0, shown one segment more; the planner anticipated their start from x = 1 and gave the 8
-   * ranges of the first-needed segment to the one before it (3 of 3 runs: startup 3.8–5.1 s
-   * against E2E's 3.6–4.1).
+   * on the default estimate), else the stream's x. Why it differs from streamHold: x stays ≥ 1
+   * for hold-x while such a player is shown one segment more (hold-0), so a start anticipated
+   * from x would rank the segment before the one it asks for first.
    */
   override startHold(stream: string): number {
     const s = this.#streams.get(stream);
